@@ -1,0 +1,33 @@
+# Fairsheet: `make run` to try it, `make test` for the whole suite.
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint format bench setup setup-dev
+
+setup:
+	@bash scripts/bootstrap.sh run
+
+setup-dev:
+	@bash scripts/bootstrap.sh dev
+
+run: setup
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: setup-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+lint: setup-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: setup-dev
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+bench: setup-dev
+	$(PY) -m bench

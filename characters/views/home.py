@@ -1,0 +1,21 @@
+"""The landing page: the four built-in rulesets, rendered from the engine's own data."""
+
+from django.contrib.auth.decorators import login_not_required
+from django.http import Http404
+from django.shortcuts import render
+
+from characters.selectors import ruleset_summaries
+from rules.rulesets import BUILTIN
+
+
+@login_not_required
+def home(request):
+    return render(request, "home.html", {"rulesets": ruleset_summaries()})
+
+
+@login_not_required
+def ruleset_detail(request, slug):
+    if slug not in BUILTIN:
+        raise Http404("No such ruleset")
+    summary = next(s for s in ruleset_summaries() if s.slug == slug)
+    return render(request, "ruleset.html", {"ruleset": summary})

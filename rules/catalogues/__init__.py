@@ -1,0 +1,1 @@
+"""Reference data transcribed from the rule texts: plain Python, standard library only."""

@@ -1,0 +1,181 @@
+"""MicroFudged DIP v2 reference data: abilities, fields of expertise, fields of power, equipment.
+
+Transcribed from the rule text (rules-sources 003_*.txt):
+
+- attributes: the "Example of Ability list" of section III (repeated as the "Sample Ability
+  list" of the reference pages): Mind, Mastery, Presence, Vigour. In MicroFudged DIP it is
+  the GM's suggested list (any ability may be rated); Streamlined creation (VIII 3) uses it
+  as a fixed list;
+- skills: the "Example of Field of expertise list" of section III, in the text's order;
+  fields have no difficulty in MicroFudged (all "average" here), the field's description
+  is the note; Science and Medicine default to Terrible, the others to Poor;
+- fields of power: the Psionic fields of power of appendix VIII 1;
+- equipment: the weapons and armour of the reference pages (and VII 2), the card bonus
+  stored as ``damage`` (weapons) or ``armour`` (armour, shield).
+
+Standard library only: no Django here.
+"""
+
+from rules.catalog import Catalog, CatalogEquipment, CatalogSkill
+
+# Section III / reference pages, "Sample Ability list", in the text's order.
+ABILITIES = ("Mind", "Mastery", "Presence", "Vigour")
+
+# Section III: "Default Field of Expertise rank is Poor, except when noted differently (in
+# brackets following the Field's name)."
+FIELD_DEFAULTS = {"Science": "Terrible", "Medicine": "Terrible"}
+
+FIELDS = (
+    CatalogSkill(
+        "Athletics",
+        note="covers physical activities such as jumping, running, climbing, throwing, etc.",
+    ),
+    CatalogSkill(
+        "Ballistics",
+        note=(
+            "covers the use of all kinds of ranged weapons such as handguns, rifles, automatic "
+            "weapons, bows, slings and crossbows. Thrown weapons are used with the Athletics "
+            "Field."
+        ),
+    ),
+    CatalogSkill(
+        "Combat",
+        note=(
+            "covers armed and unarmed hand-to-hand combat, ranging from brawling to martial "
+            "arts and melee."
+        ),
+    ),
+    CatalogSkill(
+        "Engineering",
+        note=(
+            "covers the design, use, maintenance, repair and modifications of industrial and "
+            "technical machineries. It governs all the heavy machineries and constructions "
+            "depending of the actual gaming background."
+        ),
+    ),
+    CatalogSkill(
+        "Gunner",
+        note=(
+            "covers the use of all kinds of heavy ranged weapons. It governs heavy mounted "
+            "weapons, heavy rotating cannons and artillery depending of the actual gaming "
+            "background."
+        ),
+    ),
+    CatalogSkill(
+        "Technology",
+        note=(
+            "covers the use, maintenance, repair and modification of technical devices. It "
+            "governs mechanics, electronics and computers, depending of the actual gaming "
+            "background."
+        ),
+    ),
+    CatalogSkill(
+        "Stealth",
+        note=(
+            "covers the ability to move and perform activities without being noticed, such as "
+            "sneaking, hiding, camouflage, disguise and pick pocketing. Lock picking is covered "
+            "by the Technology Field."
+        ),
+    ),
+    CatalogSkill(
+        "Science",
+        note=(
+            "default: Terrible; covers knowledge in the established sciences like physics, "
+            "chemistry, biology, mathematics and so on."
+        ),
+    ),
+    CatalogSkill(
+        "Interaction",
+        note=(
+            "covers social behaviour and politeness. It governs streetwise, etiquette, "
+            "savoir-faire, diplomacy, etc. To influence others the Manipulation Field is used."
+        ),
+    ),
+    CatalogSkill(
+        "Manipulation",
+        note=(
+            "covers the ability to influence others according to your own agenda, such as "
+            "negotiation, barter, bargain, haggle, fast talk, persuasion, rhetoric, etc."
+        ),
+    ),
+    CatalogSkill(
+        "Medicine",
+        note=(
+            "default: Terrible; covers the ability to aid the injured and to attend the sick. "
+            "It governs first aid, surgery, pharmacy, psychotherapy and forensics."
+        ),
+    ),
+    CatalogSkill(
+        "Pilot",
+        note=(
+            "covers the use of vehicles such as cars, trucks, motorcycles, planes, helicopters, "
+            "boats, etc. depending on the actual gaming background."
+        ),
+    ),
+    CatalogSkill(
+        "Art",
+        note=(
+            "covers all fine arts, such as drawing, painting, sculpturing, singing, playing an "
+            "instrument, writing, poetry and literature."
+        ),
+    ),
+    CatalogSkill(
+        "Knowledge",
+        note=(
+            "covers expertise in common fields like history, law, customs, natural history, "
+            "area knowledge, etc."
+        ),
+    ),
+)
+
+# Appendix VIII 1, "Psionic fields of power" (they default to Abysmal and can't be used
+# until raised to Poor).
+FIELDS_OF_POWER = ("Telekinesis", "Telepathy", "Consciousness")
+
+# Reference pages, "Equipment: Test and Conflict modifiers" (and VII 2 b, c): weapon cards
+# apply toward Attack or Defence; armour cards always and only toward Defence.
+EQUIPMENT = (
+    CatalogEquipment(
+        "Light Weapon",
+        "weapon",
+        damage=0,
+        note=(
+            "+0 card: knife, small bore pistol, .22 rifle; allow lethal wounds and attacking "
+            "from a distance"
+        ),
+    ),
+    CatalogEquipment("Medium Weapon", "weapon", damage=1, note="+1 card: sword, pistol, carbine"),
+    CatalogEquipment("Heavy Weapon", "weapon", damage=2, note="+2 cards: pole axe, rifle, shotgun"),
+    CatalogEquipment(
+        "Massive Weapon", "weapon", damage=3, note="+3 cards: boulder, grenade, .50 BMG"
+    ),
+    CatalogEquipment("Light Armour", "armour", armour=1, note="+1 card: leather"),
+    CatalogEquipment(
+        "Medium Armour",
+        "armour",
+        armour=2,
+        note='+2 cards: chain mail, breastplate, Kevlar "bullet-proof" vest',
+    ),
+    CatalogEquipment(
+        "Heavy Armour", "armour", armour=3, note="+3 cards: full plate, anti-rifle armour"
+    ),
+    CatalogEquipment("Shield", "shield", armour=1, note="Option: Shields, +1 Defence card"),
+)
+
+DIP_CATALOG = Catalog(
+    attributes=ABILITIES,
+    skills=FIELDS,
+    equipment=EQUIPMENT,
+    power_kinds=("field",),
+    section="MicroFudged DIP III",
+)
+
+# Streamlined MicroFudged character creation (VIII 3): the same lists, the four abilities
+# fixed.
+STREAMLINED_CATALOG = Catalog(
+    attributes=ABILITIES,
+    skills=FIELDS,
+    equipment=EQUIPMENT,
+    power_kinds=("field",),
+    section="MicroFudged DIP VIII 3",
+)

@@ -1,0 +1,81 @@
+"""A character as plain values: what the builder edits, the file carries and the report prices.
+
+Levels are ladder offsets (rules.ladder); gift costs and fault values are Fractions because a
+GM may set a half-value fault (spec: character-file.md).
+"""
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+
+@dataclass(frozen=True)
+class Trait:
+    """An attribute or a skill (in MicroFudged: an ability or a field of expertise)."""
+
+    name: str
+    level: int
+    difficulty: str | None = None  # Mudge skills: easy | average | hard | very_hard
+
+
+@dataclass(frozen=True)
+class Gift:
+    name: str
+    cost: Fraction = Fraction(1)
+
+
+@dataclass(frozen=True)
+class Fault:
+    name: str
+    value: Fraction = Fraction(1)
+
+
+@dataclass(frozen=True)
+class Power:
+    """A spell or psi power (priced as a Hard or Very Hard skill), a superpower (priced in
+    gifts), or a MicroFudged field of power (priced in tokens from Abysmal)."""
+
+    name: str
+    kind: str
+    level: int | None = None
+    difficulty: str | None = None
+    cost: Fraction | None = None  # superpowers: in gifts, when not the ruleset's default
+
+
+@dataclass(frozen=True)
+class Equipment:
+    name: str
+    kind: str = "gear"  # weapon | armour | shield | gear
+    damage: int | None = None  # weapon value (Mudge 4.54)
+    armour: int | None = None  # armour value (Mudge 4.54)
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class Character:
+    ruleset: str
+    name: str
+    house_rules: dict = field(default_factory=dict)
+    player: str = ""
+    concept: str = ""
+    race: str = ""
+    scale_strength: int = 0
+    scale_mass: int = 0
+    attributes: tuple[Trait, ...] = ()
+    skills: tuple[Trait, ...] = ()
+    gifts: tuple[Gift, ...] = ()
+    faults: tuple[Fault, ...] = ()
+    powers: tuple[Power, ...] = ()
+    equipment: tuple[Equipment, ...] = ()
+    meta_points: int | None = None  # None: the ruleset's starting number
+    experience: int = 0  # unspent EP, XP or tokens
+    notes: str = ""
+    personality: dict[str, str] = field(default_factory=dict)
+
+    def attribute_level(self, name: str, default: int) -> int:
+        for trait in self.attributes:
+            if trait.name.casefold() == name.casefold():
+                return trait.level
+        return default
+
+    def has_gift(self, name: str) -> bool:
+        return any(g.name.casefold() == name.casefold() for g in self.gifts)

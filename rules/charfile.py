@@ -1,0 +1,327 @@
+"""The character file, version 1 (../shared/spec/character-file.md, docs/character-file.md).
+
+`read_character` turns parsed JSON into a Character or raises CharacterFileError saying what
+is wrong and where (a path such as `skills[2].level`); `write_character` is its inverse, so
+write(read(x)) is a fixed point. Fields this version does not know are skipped and listed
+in `ignored` so the report can warn about a likely typo.
+"""
+
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rules.character import Character, Equipment, Fault, Gift, Power, Trait
+from rules.house_rules import HouseRuleError, apply_house_rules, json_number
+from rules.ladder import LevelError, level_name, parse_level
+from rules.rulesets import BUILTIN, DIFFICULTIES
+
+FORMAT = "fairsheet.character/1"
+POWER_KINDS = ("spell", "psi", "superpower", "field")
+EQUIPMENT_KINDS = ("weapon", "armour", "shield", "gear")
+MAX_NAME = 200
+MAX_TEXT = 20_000
+MAX_ITEMS = 500
+TOP_LEVEL_KEYS = (
+    "format",
+    "ruleset",
+    "house_rules",
+    "name",
+    "player",
+    "concept",
+    "race",
+    "scale",
+    "attributes",
+    "skills",
+    "gifts",
+    "faults",
+    "powers",
+    "equipment",
+    "meta_points",
+    "experience",
+    "notes",
+    "personality",
+)
+
+
+class CharacterFileError(ValueError):
+    """A file that cannot be read: bad JSON, unknown ruleset or level word, wrong types."""
+
+    def __init__(self, where: str, message: str):
+        super().__init__(f"{where}: {message}" if where else message)
+        self.where = where
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    character: Character
+    ignored: tuple[str, ...]  # paths of fields this version does not know
+
+
+def parse_character_json(text: str | bytes) -> ReadResult:
+    try:
+        data = json.loads(text)
+    except UnicodeDecodeError:
+        raise CharacterFileError("", "the file is not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise CharacterFileError(
+            f"line {error.lineno} column {error.colno}", f"not valid JSON ({error.msg})"
+        ) from None
+    return read_character(data)
+
+
+def read_character(data) -> ReadResult:
+    reader = _Reader()
+    return ReadResult(reader.character(data), tuple(reader.ignored))
+
+
+class _Reader:
+    def __init__(self):
+        self.ignored: list[str] = []
+
+    def character(self, data) -> Character:
+        obj = self.object(data, "", TOP_LEVEL_KEYS)
+        fmt = obj.get("format", FORMAT)
+        if fmt != FORMAT:
+            raise CharacterFileError("format", f"must be {FORMAT!r}, not {fmt!r}")
+        ruleset = obj.get("ruleset")
+        if ruleset not in BUILTIN:
+            raise CharacterFileError(
+                "ruleset",
+                f"unknown ruleset {ruleset!r}: use one of {', '.join(BUILTIN)}",
+            )
+        house_rules = obj.get("house_rules") or {}
+        if not isinstance(house_rules, dict):
+            raise CharacterFileError("house_rules", "must be an object of overrides")
+        try:
+            apply_house_rules(BUILTIN[ruleset], house_rules)
+        except HouseRuleError as error:
+            raise CharacterFileError("", str(error)) from None
+        scale = self.object(obj.get("scale", {}), "scale", ("strength", "mass"))
+        name = self.text(obj.get("name"), "name", MAX_NAME, required=True)
+        return Character(
+            ruleset=ruleset,
+            house_rules=house_rules,
+            name=name,
+            player=self.text(obj.get("player", ""), "player", MAX_NAME),
+            concept=self.text(obj.get("concept", ""), "concept", MAX_NAME * 5),
+            race=self.text(obj.get("race", ""), "race", MAX_NAME),
+            scale_strength=self.integer(scale.get("strength", 0), "scale.strength", -50, 50),
+            scale_mass=self.integer(scale.get("mass", 0), "scale.mass", -50, 50),
+            attributes=self.items(obj, "attributes", self.trait),
+            skills=self.items(obj, "skills", self.trait),
+            gifts=self.items(obj, "gifts", self.gift),
+            faults=self.items(obj, "faults", self.fault),
+            powers=self.items(obj, "powers", self.power),
+            equipment=self.items(obj, "equipment", self.equipment),
+            meta_points=(
+                None
+                if obj.get("meta_points") is None
+                else self.integer(obj["meta_points"], "meta_points", 0, 100)
+            ),
+            experience=self.integer(obj.get("experience", 0), "experience", 0, 100_000),
+            notes=self.text(obj.get("notes", ""), "notes", MAX_TEXT),
+            personality=self.personality(obj.get("personality", {})),
+        )
+
+    def object(self, value, where, known):
+        if not isinstance(value, dict):
+            raise CharacterFileError(where, f"must be an object, not {_kind(value)}")
+        for key in value:
+            if key not in known:
+                self.ignored.append(f"{where}.{key}" if where else str(key))
+        return value
+
+    def items(self, obj, key, read_one):
+        value = obj.get(key, [])
+        if not isinstance(value, list):
+            raise CharacterFileError(key, f"must be a list, not {_kind(value)}")
+        if len(value) > MAX_ITEMS:
+            raise CharacterFileError(key, f"has {len(value)} entries; the most is {MAX_ITEMS}")
+        return tuple(read_one(item, f"{key}[{i}]") for i, item in enumerate(value))
+
+    def text(self, value, where, limit, *, required=False):
+        if value is None and not required:
+            return ""
+        if not isinstance(value, str):
+            raise CharacterFileError(where, f"must be text, not {_kind(value)}")
+        value = value.strip()
+        if required and not value:
+            raise CharacterFileError(where, "is required and cannot be empty")
+        if len(value) > limit:
+            raise CharacterFileError(
+                where, f"is {len(value):,} characters long; the most is {limit:,}"
+            )
+        return value
+
+    def integer(self, value, where, low, high):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise CharacterFileError(where, f"must be a whole number, not {_kind(value)}")
+        if not low <= value <= high:
+            raise CharacterFileError(where, f"must be between {low} and {high}, not {value}")
+        return value
+
+    def amount(self, value, where):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise CharacterFileError(where, f"must be a number, not {_kind(value)}")
+        if not 0 <= value <= 20:
+            raise CharacterFileError(where, f"must be between 0 and 20, not {value}")
+        return Fraction(value).limit_denominator(100)
+
+    def level(self, value, where):
+        try:
+            return parse_level(value)
+        except LevelError as error:
+            raise CharacterFileError(where, str(error)) from None
+
+    def difficulty(self, value, where):
+        if value is None:
+            return None
+        if value not in DIFFICULTIES:
+            raise CharacterFileError(
+                where, f"unknown difficulty {value!r}: use one of {', '.join(DIFFICULTIES)}"
+            )
+        return value
+
+    def trait(self, value, where):
+        obj = self.object(value, where, ("name", "level", "difficulty"))
+        if "level" not in obj:
+            raise CharacterFileError(f"{where}.level", "is required")
+        return Trait(
+            name=self.text(obj.get("name"), f"{where}.name", 100, required=True),
+            level=self.level(obj["level"], f"{where}.level"),
+            difficulty=self.difficulty(obj.get("difficulty"), f"{where}.difficulty"),
+        )
+
+    def gift(self, value, where):
+        obj = self.object(value, where, ("name", "cost"))
+        return Gift(
+            name=self.text(obj.get("name"), f"{where}.name", 100, required=True),
+            cost=self.amount(obj.get("cost", 1), f"{where}.cost"),
+        )
+
+    def fault(self, value, where):
+        obj = self.object(value, where, ("name", "value"))
+        return Fault(
+            name=self.text(obj.get("name"), f"{where}.name", 100, required=True),
+            value=self.amount(obj.get("value", 1), f"{where}.value"),
+        )
+
+    def power(self, value, where):
+        obj = self.object(value, where, ("name", "kind", "level", "difficulty", "cost"))
+        kind = obj.get("kind")
+        if kind is not None and kind not in POWER_KINDS:
+            raise CharacterFileError(
+                f"{where}.kind", f"unknown kind {kind!r}: use one of {', '.join(POWER_KINDS)}"
+            )
+        return Power(
+            name=self.text(obj.get("name"), f"{where}.name", 100, required=True),
+            kind=kind,
+            level=None if obj.get("level") is None else self.level(obj["level"], f"{where}.level"),
+            difficulty=self.difficulty(obj.get("difficulty"), f"{where}.difficulty"),
+            cost=None if obj.get("cost") is None else self.amount(obj["cost"], f"{where}.cost"),
+        )
+
+    def equipment(self, value, where):
+        obj = self.object(value, where, ("name", "kind", "damage", "armour", "armor", "notes"))
+        kind = {"armor": "armour"}.get(obj.get("kind", "gear"), obj.get("kind", "gear"))
+        if kind not in EQUIPMENT_KINDS:
+            raise CharacterFileError(
+                f"{where}.kind", f"unknown kind {kind!r}: use one of {', '.join(EQUIPMENT_KINDS)}"
+            )
+        armour = obj.get("armour", obj.get("armor"))
+        return Equipment(
+            name=self.text(obj.get("name"), f"{where}.name", 100, required=True),
+            kind=kind,
+            damage=None
+            if obj.get("damage") is None
+            else self.integer(obj["damage"], f"{where}.damage", -10, 50),
+            armour=None if armour is None else self.integer(armour, f"{where}.armour", -10, 50),
+            notes=self.text(obj.get("notes", ""), f"{where}.notes", 1000),
+        )
+
+    def personality(self, value):
+        if not isinstance(value, dict):
+            raise CharacterFileError("personality", f"must be an object, not {_kind(value)}")
+        if len(value) > 100:
+            raise CharacterFileError("personality", "has more than 100 answers")
+        return {
+            self.text(k, "personality", 200, required=True): self.text(
+                v, f"personality.{k}", MAX_TEXT
+            )
+            for k, v in value.items()
+        }
+
+
+def _kind(value) -> str:
+    return {
+        dict: "an object",
+        list: "a list",
+        str: "text",
+        bool: "true/false",
+        type(None): "null",
+        int: "a number",
+        float: "a number",
+    }.get(type(value), type(value).__name__)
+
+
+def write_character(character: Character) -> dict:
+    """The character as a version-1 file (a dict ready for json.dumps)."""
+    data = {
+        "format": FORMAT,
+        "ruleset": character.ruleset,
+        "house_rules": character.house_rules,
+        "name": character.name,
+        "player": character.player,
+        "concept": character.concept,
+        "race": character.race,
+        "scale": {"strength": character.scale_strength, "mass": character.scale_mass},
+        "attributes": [_trait(t) for t in character.attributes],
+        "skills": [_trait(t) for t in character.skills],
+        "gifts": [{"name": g.name, "cost": json_number(g.cost)} for g in character.gifts],
+        "faults": [{"name": f.name, "value": json_number(f.value)} for f in character.faults],
+        "powers": [_power(p) for p in character.powers],
+        "equipment": [_equipment(e) for e in character.equipment],
+        "meta_points": character.meta_points,
+        "experience": character.experience,
+        "notes": character.notes,
+        "personality": character.personality,
+    }
+    if character.meta_points is None:
+        del data["meta_points"]
+    return data
+
+
+def dumps_character(character: Character) -> str:
+    return json.dumps(write_character(character), indent=2, ensure_ascii=False) + "\n"
+
+
+def _trait(trait: Trait) -> dict:
+    out = {"name": trait.name, "level": level_name(trait.level)}
+    if trait.difficulty is not None:
+        out["difficulty"] = trait.difficulty
+    return out
+
+
+def _power(power: Power) -> dict:
+    out = {"name": power.name}
+    if power.kind is not None:
+        out["kind"] = power.kind
+    if power.level is not None:
+        out["level"] = level_name(power.level)
+    if power.difficulty is not None:
+        out["difficulty"] = power.difficulty
+    if power.cost is not None:
+        out["cost"] = json_number(power.cost)
+    return out
+
+
+def _equipment(item: Equipment) -> dict:
+    out = {"name": item.name, "kind": item.kind}
+    if item.damage is not None:
+        out["damage"] = item.damage
+    if item.armour is not None:
+        out["armour"] = item.armour
+    if item.notes:
+        out["notes"] = item.notes
+    return out

@@ -1,0 +1,1 @@
+// Fairsheet's small enhancements. Everything works without this file.
