@@ -210,8 +210,10 @@ class CharacterEvent(models.Model):
     """The audit trail: one row per change, written by the service that makes the change,
     in its transaction. Append-only: database triggers refuse UPDATE and DELETE."""
 
+    # DO_NOTHING without a database constraint: the record outlives a deleted character,
+    # and the append-only triggers would refuse the cascade anyway.
     character = models.ForeignKey(
-        Character, on_delete=models.CASCADE, related_name="events", db_constraint=False
+        Character, on_delete=models.DO_NOTHING, related_name="events", db_constraint=False
     )
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True

@@ -1,8 +1,12 @@
-"""Reads: what pages show, assembled with a fixed number of queries."""
+"""Reads: what pages show, assembled with a fixed number of queries, and who may see what."""
 
 from dataclasses import dataclass
 from functools import cache
 
+from django.db.models import Q
+from django.shortcuts import get_object_or_404
+
+from characters.models import Campaign, Character
 from rules import tables
 from rules.house_rules import json_number
 from rules.ladder import level_name
@@ -91,3 +95,38 @@ def summarize_ruleset(r: Ruleset) -> RulesetSummary:
 def ruleset_summaries() -> tuple[RulesetSummary, ...]:
     # Built-in rulesets never change while the process runs: describe them once.
     return tuple(summarize_ruleset(r) for r in BUILTIN.values())
+
+
+# -- who may see what ------------------------------------------------------------------------
+# A player sees and edits their own characters; a campaign's GM sees every character in it;
+# nobody else sees anything. Lookups that fail any of these raise Http404, never 403, so a
+# forged id tells nothing about what exists.
+
+
+def characters_visible_to(user):
+    return Character.objects.filter(Q(owner=user) | Q(campaign__gm=user)).select_related(
+        "campaign", "owner"
+    )
+
+
+def character_for_viewer(user, pk):
+    return get_object_or_404(
+        characters_visible_to(user).prefetch_related("traits", "equipment"), pk=pk
+    )
+
+
+def character_for_owner(user, pk):
+    return get_object_or_404(
+        Character.objects.filter(owner=user)
+        .select_related("campaign", "owner")
+        .prefetch_related("traits", "equipment"),
+        pk=pk,
+    )
+
+
+def campaign_for_gm(user, pk):
+    return get_object_or_404(Campaign.objects.filter(gm=user), pk=pk)
+
+
+def campaign_for_member(user, pk):
+    return get_object_or_404(Campaign.objects.filter(memberships__user=user).distinct(), pk=pk)
