@@ -1,1 +1,29 @@
-// Fairsheet's small enhancements. Everything works without this file.
+// Fairsheet's small enhancements. Every form also works as a plain HTML post without this.
+(function () {
+  "use strict";
+
+  // After a write, the server sends HX-Trigger {"versionChanged": {"value": N}}: every form
+  // on the page then carries the new version, so the next click is not refused as stale.
+  document.addEventListener("versionChanged", function (event) {
+    var value = event.detail && event.detail.value;
+    if (value === undefined) return;
+    document.querySelectorAll('input[name="version"]').forEach(function (input) {
+      input.value = value;
+    });
+  });
+
+  // A <select> or input with data-autosubmit posts its form on change (htmx does it when
+  // present; this covers the rare case where a form has no hx-* attributes).
+  document.addEventListener("change", function (event) {
+    var el = event.target;
+    if (el.matches && el.matches("[data-autosubmit]") && !el.form.hasAttribute("hx-post")) {
+      el.form.requestSubmit();
+    }
+  });
+
+  // Forms marked data-confirm ask before they post (removing a trait, approving over budget).
+  document.addEventListener("submit", function (event) {
+    var message = event.target.getAttribute && event.target.getAttribute("data-confirm");
+    if (message && !window.confirm(message)) event.preventDefault();
+  }, true);
+})();
