@@ -5,12 +5,13 @@ change in the audit trail, all in one transaction."""
 
 from django.db import IntegrityError, transaction
 
-from characters.adapters import campaign_ruleset, rows_from_rules
+from characters.adapters import campaign_ruleset, character_to_rules, rows_from_rules
 from characters.models import Campaign, Character, Equipment, Membership, Trait
 from characters.services import Locked, ServiceError, StaleWrite
 from characters.services.audit import record_event, trait_state, trait_target
 from rules.charfile import CharacterFileError, parse_character_json
 from rules.rulesets import BUILTIN
+from rules.templates import BY_SLUG, apply_template
 
 DETAIL_FIELDS = (
     "name",
@@ -260,8 +261,8 @@ def _save_trait(trait: Trait) -> None:
             trait.save()
     except IntegrityError:
         raise ServiceError(
-            f"There is already a {trait.kind} named {trait.name}: change its level instead, "
-            "or give this one another name."
+            f"{trait.character.name} already has the {trait.kind} {trait.name}: change its "
+            "level instead, or give this one another name."
         ) from None
 
 
@@ -338,3 +339,83 @@ def character_delete(*, character: Character, actor) -> None:
     if locked.approvals.exists():
         raise ServiceError("An approved character is part of the campaign record: ask the GM.")
     locked.delete()
+
+
+@transaction.atomic
+def character_apply_template(
+    *, character: Character, actor, expected_version: int | None, slug: str
+) -> list[str]:
+    """Raise the character to a Mudge 6.4 template's minimums (and take a race's gifts,
+    faults and Scale). Returns what changed, one line each, for the player's message."""
+    template = BY_SLUG.get(slug)
+    if template is None:
+        raise ServiceError("Choose one of the templates listed.")
+    locked = lock_for_edit(character=character, expected_version=expected_version)
+    locked = Character.objects.prefetch_related("traits", "equipment").get(pk=locked.pk)
+    before = character_to_rules(locked)
+    after = apply_template(before, template)
+    existing = {(t.kind, t.name.casefold()): t for t in locked.traits.all()}
+    changed = []
+    for kind, old_items, new_items in (
+        (Trait.ATTRIBUTE, before.attributes, after.attributes),
+        (Trait.SKILL, before.skills, after.skills),
+    ):
+        old_levels = {t.name.casefold(): t.level for t in old_items}
+        for item in new_items:
+            if old_levels.get(item.name.casefold()) == item.level:
+                continue
+            row = existing.get((kind, item.name.casefold()))
+            old_state = trait_state(row) if row else None
+            if row is None:
+                row = Trait(
+                    character=locked,
+                    kind=kind,
+                    name=item.name,
+                    level=item.level,
+                    position=len(old_items) + len(changed),
+                )
+            row.level = item.level
+            _save_trait(row)
+            record_event(
+                character=locked,
+                actor=actor,
+                action="trait_relevelled" if old_state else "trait_added",
+                target=trait_target(row),
+                before=old_state,
+                after=trait_state(row),
+                reason=f"template {template.name}",
+            )
+            changed.append(f"{item.name} {trait_state(row)['level']}")
+    for kind, old_items, new_items in (
+        (Trait.GIFT, before.gifts, after.gifts),
+        (Trait.FAULT, before.faults, after.faults),
+    ):
+        for item in new_items[len(old_items) :]:
+            row = Trait(
+                character=locked, kind=kind, name=item.name, cost=1, position=len(old_items)
+            )
+            _save_trait(row)
+            record_event(
+                character=locked,
+                actor=actor,
+                action="trait_added",
+                target=trait_target(row),
+                after=trait_state(row),
+                reason=f"template {template.name}",
+            )
+            changed.append(f"{kind} {item.name}")
+    if template.kind == "race" and locked.race != template.name:
+        record_event(
+            character=locked,
+            actor=actor,
+            action="details_changed",
+            before={"race": locked.race},
+            after={"race": template.name},
+            reason=f"template {template.name}",
+        )
+        locked.race = template.name
+        locked.save(update_fields=["race"])
+        changed.append(f"race {template.name}")
+    if changed:
+        bump_version(locked)
+    return changed

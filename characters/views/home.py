@@ -1,7 +1,7 @@
 """The landing page: the four built-in rulesets, rendered from the engine's own data."""
 
 from django.contrib.auth.decorators import login_not_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 
 from characters.selectors import ruleset_summaries
@@ -19,3 +19,9 @@ def ruleset_detail(request, slug):
         raise Http404("No such ruleset")
     summary = next(s for s in ruleset_summaries() if s.slug == slug)
     return render(request, "ruleset.html", {"ruleset": summary})
+
+
+@login_not_required
+def healthz(request):
+    """For a load balancer's health check, and the benchmarks' bare-view baseline."""
+    return HttpResponse("ok", content_type="text/plain")

@@ -1,6 +1,7 @@
 // Fairsheet's small enhancements. Every form also works as a plain HTML post without this.
 (function () {
   "use strict";
+  document.documentElement.classList.add("js");
 
   // After a write, the server sends HX-Trigger {"versionChanged": {"value": N}}: every form
   // on the page then carries the new version, so the next click is not refused as stale.

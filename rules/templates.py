@@ -1,0 +1,125 @@
+"""Class and race templates (Mudge 6.4): which minimums a character does not meet, and the
+character with the template applied. Pure functions over rules.character values."""
+
+import dataclasses
+from dataclasses import dataclass
+
+from rules.catalog import Template
+from rules.catalogues.mudge import TEMPLATES
+from rules.character import Character, Fault, Gift, Trait
+from rules.ladder import level_name, parse_level
+
+BY_SLUG = {t.slug: t for t in TEMPLATES}
+# Mudge 6.42's broad classes rate groups of attributes; these are the Mudge attributes
+# each group stands for when the character uses Mudge's own list.
+ATTRIBUTE_GROUPS = {
+    "physical attributes": ("Strength", "Dexterity", "Constitution", "Speed"),
+    "mental attributes": ("Intelligence", "Willpower", "Perception"),
+    "psyche attributes": ("Mana", "Psyche"),
+}
+
+
+@dataclass(frozen=True)
+class Unmet:
+    kind: str  # "attribute", "skill", "gift" or "fault"
+    name: str
+    need: str  # the minimum level word, or "" for a gift or fault
+    have: str  # the current level word, or "" when the trait is missing
+
+    @property
+    def message(self) -> str:
+        if not self.need:
+            return f"Take the {self.kind} {self.name}."
+        if not self.have:
+            return f"Add {self.name} at {self.need} or better."
+        return f"Raise {self.name} from {self.have} to {self.need}."
+
+
+def _alternatives(name: str) -> list[str]:
+    """'Spear or Sword' -> ['Spear', 'Sword']: either meets the minimum (Mudge 6.41)."""
+    return [part.strip() for part in name.split(" or ")]
+
+
+def _matches(trait_name: str, wanted: str) -> bool:
+    """'Riding, Pony' and 'Riding (horse)' are kinds of the template's 'Riding'."""
+    name, wanted = trait_name.casefold(), wanted.casefold()
+    return name == wanted or (name.startswith(wanted) and name[len(wanted)] in " ,(")
+
+
+def _find(traits, name):
+    return [t for t in traits if any(_matches(t.name, n) for n in _alternatives(name))]
+
+
+def _attribute_targets(character: Character, name: str) -> list[str]:
+    group = ATTRIBUTE_GROUPS.get(name.casefold())
+    if group is None:
+        return [name]
+    present = {t.name.casefold() for t in character.attributes}
+    # Psyche attributes exist only for characters with them (Magery, Psionic).
+    return [n for n in group if n.casefold() in present or n not in ("Mana", "Psyche")]
+
+
+def unmet_minimums(character: Character, template: Template) -> list[Unmet]:
+    unmet = []
+    for name, word in template.minimum_attributes.items():
+        need = parse_level(word)
+        for target in _attribute_targets(character, name):
+            have = character.attribute_level(target, default=0)
+            if have < need:
+                unmet.append(Unmet("attribute", target, word, level_name(have)))
+    for name, word in template.minimum_skills.items():
+        if name.casefold() == "all other skills":
+            continue  # a floor for untrained skills, not a requirement
+        need = parse_level(word)
+        found = _find(character.skills, name)
+        best = max((t.level for t in found), default=None)
+        if best is None or best < need:
+            unmet.append(Unmet("skill", name, word, "" if best is None else level_name(best)))
+    for gift in template.required_gifts:
+        if not character.has_gift(gift):
+            unmet.append(Unmet("gift", gift, "", ""))
+    for fault in template.required_faults:
+        if not any(f.name.casefold() == fault.casefold() for f in character.faults):
+            unmet.append(Unmet("fault", fault, "", ""))
+    return unmet
+
+
+def apply_template(character: Character, template: Template) -> Character:
+    """The character raised to every minimum of the template (missing skills added at the
+    minimum, the first alternative where the text offers a choice), with a race's gifts,
+    faults and Scale. Traits already above a minimum are left alone."""
+    unmet = unmet_minimums(character, template)
+    attributes = list(character.attributes)
+    skills = list(character.skills)
+    gifts = list(character.gifts)
+    faults = list(character.faults)
+    for item in unmet:
+        if item.kind == "attribute":
+            attributes = _raised(attributes, item.name, parse_level(item.need))
+        elif item.kind == "skill":
+            skills = _raised(skills, _alternatives(item.name)[0], parse_level(item.need))
+        elif item.kind == "gift":
+            gifts.append(Gift(item.name))
+        else:
+            faults.append(Fault(item.name))
+    changes = {
+        "attributes": tuple(attributes),
+        "skills": tuple(skills),
+        "gifts": tuple(gifts),
+        "faults": tuple(faults),
+    }
+    if template.kind == "race":
+        changes |= {
+            "race": template.name,
+            "scale_strength": template.scale_strength,
+            "scale_mass": template.scale_mass,
+        }
+    return dataclasses.replace(character, **changes)
+
+
+def _raised(traits: list[Trait], name: str, level: int) -> list[Trait]:
+    for index, trait in enumerate(traits):
+        if trait.name.casefold() == name.casefold():
+            traits[index] = dataclasses.replace(trait, level=max(trait.level, level))
+            return traits
+    return [*traits, Trait(name, level)]
