@@ -33,6 +33,16 @@ SECTION_TITLES = {
         Trait.POWER: "Fields of power",
     },
 }
+SECTION_NOUNS = {
+    "Attributes": "attribute",
+    "Skills": "skill",
+    "Gifts": "gift",
+    "Faults": "fault",
+    "Powers": "power",
+    "Abilities": "ability",
+    "Fields of expertise": "field of expertise",
+    "Fields of power": "field of power",
+}
 REPORT_LISTS = {
     Trait.ATTRIBUTE: "attributes",
     Trait.SKILL: "skills",
@@ -64,6 +74,7 @@ class Section:
     rows: list[Row]
     add_form: TraitForm
     options: list[tuple[str, str]]  # catalogue (name, hint) for the add form's datalist
+    noun: str = ""  # one of them, for "Add a skill…"
 
 
 @dataclass
@@ -177,7 +188,16 @@ def builder_context(
             auto_id=f"add-{kind}-%s",
             initial={**version, "level": _default_level(kind, ruleset)},
         )
-        sections.append(Section(kind, title, rows, add_form, options.get(kind, [])))
+        sections.append(
+            Section(
+                kind,
+                title,
+                rows,
+                add_form,
+                options.get(kind, []),
+                SECTION_NOUNS.get(title, title.lower()),
+            )
+        )
 
     equipment_rows = [
         Row(

@@ -42,7 +42,7 @@ def test_builder_page_shows_the_budget(player_client, character):
     assert response.status_code == 200
     body = response.content.decode()
     assert f"{FRESH_MUDGE_BALANCE} skill levels" in body
-    assert body.count('class="trait-row') == 7
+    assert body.count('class="trait-row"') == 7
 
 
 def test_raising_an_attribute_reprices_and_swaps_the_panel_out_of_band(player_client, character):

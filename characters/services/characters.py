@@ -230,7 +230,8 @@ def trait_update(*, trait: Trait, actor, expected_version: int | None, **changes
         return trait
     _save_trait(trait)
     bump_version(locked)
-    action = "trait_relevelled" if set(changes) <= {"level"} else "trait_changed"
+    differing = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
+    action = "trait_relevelled" if differing == {"level"} else "trait_changed"
     record_event(
         character=locked,
         actor=actor,
