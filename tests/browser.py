@@ -1,0 +1,76 @@
+"""Headless Chromium for browser tests: Debian's /usr/bin/chromium driven by Playwright,
+talking only to the live server on 127.0.0.1. Import the fixtures with
+`from tests.browser import *`."""
+
+import os
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
+# between browser steps are still plain synchronous code.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = "/usr/bin/chromium"
+# Chromium otherwise reaches for Google's services at start; this machine has no network
+# and the tests must never leave 127.0.0.1.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+]
+PHONE = {"width": 375, "height": 812}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_page(browser, live_server):
+    """open_page(viewport=DESKTOP) -> a fresh page in its own context (own cookies). Every
+    request to anything but the live server is aborted and recorded, and the test fails."""
+    contexts, foreign = [], []
+
+    def route(route):
+        url = route.request.url
+        if url.startswith(live_server.url) or url.startswith("data:"):
+            return route.continue_()
+        foreign.append(url)
+        return route.abort()
+
+    def open_page(viewport=DESKTOP):
+        context = browser.new_context(viewport=viewport, base_url=live_server.url)
+        context.route("**/*", route)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert not foreign, f"the page tried to reach beyond 127.0.0.1: {foreign}"
+
+
+def log_in(page, username, password):
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
