@@ -82,7 +82,7 @@ class CatalogEntry(models.Model):
     cost = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
     damage = models.SmallIntegerField(null=True, blank=True)
     armour = models.SmallIntegerField(null=True, blank=True)
-    note = models.CharField(max_length=300, blank=True)
+    note = models.CharField(max_length=500, blank=True)
 
     class Meta:
         ordering = ["kind", "name"]

@@ -81,5 +81,57 @@ urlpatterns += [
 ]
 
 # -- sheets and PDFs (characters/views/sheets.py) --
+from characters.views import sheets  # noqa: E402
+
+urlpatterns += [
+    path("characters/<int:pk>/sheet/", sheets.character_sheet, name="character_sheet"),
+    path("characters/<int:pk>/sheet.pdf", sheets.character_sheet_pdf, name="character_sheet_pdf"),
+    path("campaigns/<int:pk>/pack.pdf", sheets.campaign_pack_pdf, name="campaign_pack_pdf"),
+]
 
 # -- approval, audit trail, advancement (characters/views/review.py ...) --
+# Imported here, not at the top, so this block is the only part of the file this area edits.
+from characters.views import advancement, audit, review  # noqa: E402
+
+urlpatterns += [
+    path("review/", review.review_queue_page, name="review_queue"),
+    path(
+        "campaigns/<int:campaign_pk>/review/",
+        review.review_queue_page,
+        name="campaign_review_queue",
+    ),
+    path("characters/<int:pk>/submit/", review.character_submit, name="character_submit"),
+    path("characters/<int:pk>/withdraw/", review.character_withdraw, name="character_withdraw"),
+    path("characters/<int:pk>/review/", review.character_review, name="character_review"),
+    path("characters/<int:pk>/audit/", audit.character_audit, name="character_audit"),
+    path(
+        "characters/<int:pk>/advancement/",
+        advancement.character_advancement,
+        name="character_advancement",
+    ),
+    path(
+        "characters/<int:pk>/advancement/spend/",
+        advancement.advancement_spend,
+        name="advancement_spend",
+    ),
+    path(
+        "characters/<int:pk>/advancement/award/",
+        advancement.advancement_award,
+        name="advancement_award",
+    ),
+    path(
+        "characters/<int:pk>/advancement/spends/<int:entry_pk>/accept/",
+        advancement.spend_decide,
+        {"decision": "accept"},
+        name="spend_accept",
+    ),
+    path(
+        "characters/<int:pk>/advancement/spends/<int:entry_pk>/refuse/",
+        advancement.spend_decide,
+        {"decision": "refuse"},
+        name="spend_refuse",
+    ),
+    path("characters/<int:pk>/points/spend/", advancement.points_spend, name="points_spend"),
+    path("characters/<int:pk>/points/grant/", advancement.points_grant, name="points_grant"),
+    path("characters/<int:pk>/points/convert/", advancement.points_convert, name="points_convert"),
+]

@@ -67,6 +67,13 @@ def parse_character_json(text: str | bytes) -> ReadResult:
         raise CharacterFileError(
             f"line {error.lineno} column {error.colno}", f"not valid JSON ({error.msg})"
         ) from None
+    # Fix (check_character must never show a traceback): json.loads raises a plain
+    # ValueError for an integer longer than Python's 4,300-digit limit and RecursionError
+    # for lists or objects nested too deeply.
+    except ValueError:
+        raise CharacterFileError("", "not readable JSON: a number has too many digits") from None
+    except RecursionError:
+        raise CharacterFileError("", "not readable JSON: lists or objects nest too deep") from None
     return read_character(data)
 
 
@@ -85,18 +92,23 @@ class _Reader:
         if fmt != FORMAT:
             raise CharacterFileError("format", f"must be {FORMAT!r}, not {fmt!r}")
         ruleset = obj.get("ruleset")
-        if ruleset not in BUILTIN:
+        # Fix: a list or object here is unhashable; `in BUILTIN` raised TypeError.
+        if not isinstance(ruleset, str) or ruleset not in BUILTIN:
             raise CharacterFileError(
                 "ruleset",
                 f"unknown ruleset {ruleset!r}: use one of {', '.join(BUILTIN)}",
             )
-        house_rules = obj.get("house_rules") or {}
+        # Fix: `or {}` let a wrong type ([], 0, "", false) pass as "no house rules".
+        house_rules = obj.get("house_rules")
+        if house_rules is None:
+            house_rules = {}
         if not isinstance(house_rules, dict):
             raise CharacterFileError("house_rules", "must be an object of overrides")
         try:
             apply_house_rules(BUILTIN[ruleset], house_rules)
         except HouseRuleError as error:
-            raise CharacterFileError("", str(error)) from None
+            # Fix: say where (house_rules.<key>), as every other unreadable field does.
+            raise CharacterFileError(f"house_rules.{error.key}", error.message) from None
         scale = self.object(obj.get("scale", {}), "scale", ("strength", "mass"))
         name = self.text(obj.get("name"), "name", MAX_NAME, required=True)
         return Character(
@@ -224,7 +236,9 @@ class _Reader:
 
     def equipment(self, value, where):
         obj = self.object(value, where, ("name", "kind", "damage", "armour", "armor", "notes"))
-        kind = {"armor": "armour"}.get(obj.get("kind", "gear"), obj.get("kind", "gear"))
+        kind = obj.get("kind", "gear")
+        if kind == "armor":  # Fix: was a dict lookup, a TypeError for a list or object kind
+            kind = "armour"
         if kind not in EQUIPMENT_KINDS:
             raise CharacterFileError(
                 f"{where}.kind", f"unknown kind {kind!r}: use one of {', '.join(EQUIPMENT_KINDS)}"

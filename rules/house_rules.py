@@ -5,6 +5,7 @@ is wrong with it, so a GM's form and the check command give the same message.
 """
 
 import dataclasses
+import math
 from fractions import Fraction
 
 from rules.ladder import LevelError, level_name, parse_level
@@ -28,12 +29,16 @@ HOUSE_RULE_KEYS = {
     "superpower_cost": "what a superpower costs, in gifts (Mudge 2.8: 2)",
 }
 TRADE_KEYS = ("attribute", "gift", "fault")
+# Fix: an unbounded number (JSON allows 4,300 digits) made the report overflow a float or
+# Python's int-to-text limit. A million of anything is far past any campaign.
+MAX_NUMBER = 1_000_000
 
 
 class HouseRuleError(ValueError):
     def __init__(self, key: str, message: str):
         super().__init__(f"house_rules.{key}: {message}")
         self.key = key
+        self.message = message  # Fix: without the key, for CharacterFileError's `where`
 
 
 def _count(key, value, *, allow_none=False):
@@ -43,16 +48,25 @@ def _count(key, value, *, allow_none=False):
         raise HouseRuleError(key, f"must be a whole number, not {value!r}")
     if value < 0:
         raise HouseRuleError(key, f"cannot be negative ({value})")
+    if value > MAX_NUMBER:  # Fix: see MAX_NUMBER
+        raise HouseRuleError(key, f"cannot be above {MAX_NUMBER:,} ({value})")
     return value
 
 
 def _amount(key, value, *, positive=False):
     """A number that may be a half (a half-value fault, half a gift)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    # Fix: JSON's NaN and Infinity are floats too; Fraction() raised ValueError/OverflowError.
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or (isinstance(value, float) and not math.isfinite(value))
+    ):
         raise HouseRuleError(key, f"must be a number, not {value!r}")
     amount = Fraction(value).limit_denominator(100)
     if amount < 0 or (positive and amount == 0):
         raise HouseRuleError(key, f"must be {'above' if positive else 'at least'} zero ({value})")
+    if amount > MAX_NUMBER:  # Fix: see MAX_NUMBER
+        raise HouseRuleError(key, f"cannot be above {MAX_NUMBER:,} ({value})")
     return amount
 
 

@@ -343,7 +343,10 @@ class _Check:
     def skill_default(self, trait: Trait) -> int | None:
         if self.r.skill_difficulties:
             return MUDGE_SKILL_DEFAULT[trait.difficulty or "average"]
-        return self.r.named_skill_defaults.get(trait.name, self.r.skill_default)
+        # Fix: names match case-insensitively, as attribute names and duplicates do; a
+        # "science" field was priced from Poor and refused at Terrible.
+        named = {name.casefold(): level for name, level in self.r.named_skill_defaults.items()}
+        return named.get(trait.name.casefold(), self.r.skill_default)
 
     def skill_cost(self, trait: Trait, index: int) -> Fraction:
         self.bounds(trait, f"skills[{index}]", TERRIBLE, "skill")

@@ -1,0 +1,86 @@
+"""Forms of the review, audit and advancement pages. Writes that depend on what the page
+showed post the character's `version` (VersionedForm), so a stale page is refused."""
+
+from django import forms
+
+from characters.forms.builder import VersionedForm
+from characters.services.advancement import MAX_AWARD, SPENDS
+from characters.services.audit import trait_state, trait_target
+
+APPROVE, REQUEST_CHANGES = "approve", "request_changes"
+COMMENT_MAX = 5000
+
+
+class ReviewForm(VersionedForm):
+    """The GM's decision on a submitted build: a comment on the whole build, one box per
+    trait, and an override reason for a build that breaks a rule. The button pressed
+    (name="decision") says which way it goes."""
+
+    decision = forms.ChoiceField(
+        choices=[(APPROVE, "Approve"), (REQUEST_CHANGES, "Request changes")]
+    )
+    comment = forms.CharField(
+        label="Comment on the build",
+        required=False,
+        max_length=COMMENT_MAX,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    override_reason = forms.CharField(
+        label="Why approve it over the rules",
+        required=False,
+        max_length=2000,
+        help_text="Stays on the record and is printed on the sheet.",
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def __init__(self, *args, traits, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.traits = list(traits)
+        for trait in self.traits:
+            self.fields[self.trait_field(trait)] = forms.CharField(
+                label=f"Comment on {trait.name}",
+                required=False,
+                max_length=COMMENT_MAX,
+                widget=forms.Textarea(attrs={"rows": 2}),
+            )
+
+    @staticmethod
+    def trait_field(trait) -> str:
+        return f"trait_{trait.pk}"
+
+    def trait_rows(self):
+        """(trait, its state as the audit trail words it, its comment box) per trait."""
+        return [(t, trait_state(t), self[self.trait_field(t)]) for t in self.traits]
+
+    def comments(self) -> list[tuple[str, str]]:
+        """(target, text) for the services: "" is the whole build, else "kind:Name"."""
+        data = self.cleaned_data
+        return [("", data["comment"])] + [
+            (trait_target(trait), data[self.trait_field(trait)]) for trait in self.traits
+        ]
+
+
+class AwardForm(forms.Form):
+    PARTY, CHARACTER = "party", "character"
+    amount = forms.IntegerField(min_value=1, max_value=MAX_AWARD, initial=1)
+    reason = forms.CharField(max_length=500, strip=True)
+    to = forms.ChoiceField(
+        choices=[(CHARACTER, "This character"), (PARTY, "The whole party")],
+        initial=CHARACTER,
+        widget=forms.RadioSelect,
+    )
+
+
+class SpendForm(VersionedForm):
+    what = forms.ChoiceField(choices=[(s, s) for s in SPENDS])
+    trait = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    name = forms.CharField(max_length=100, required=False, strip=True)
+
+
+class PointsForm(VersionedForm):
+    count = forms.IntegerField(min_value=1, max_value=10, initial=1)
+    reason = forms.CharField(max_length=300, required=False, strip=True)
+
+
+class RefuseForm(forms.Form):
+    reason = forms.CharField(max_length=500, required=False, strip=True)

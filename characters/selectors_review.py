@@ -1,0 +1,306 @@
+"""Reads for the approval, audit and advancement pages. Who may see what follows
+characters.selectors: anyone not allowed gets a 404, never a 403."""
+
+import json
+from dataclasses import dataclass
+
+from django.db.models import OuterRef, Subquery
+from django.shortcuts import get_object_or_404
+
+from characters.adapters import character_to_rules, ruleset_for
+from characters.models import Character, CharacterEvent, ExperienceEntry, Trait
+from characters.services import ServiceError
+from characters.services.advancement import (
+    BUY_OFF_FAULT,
+    GIFT,
+    META_POINT,
+    POWER,
+    RAISE,
+    meta_points_of,
+    pending_spends,
+    points_name,
+    price_spend,
+    with_requests,
+)
+from characters.services.review import character_file, file_sha256, is_gm_of
+from rules.diff import diff_files
+from rules.report import Report, build_report
+from rules.rulesets import LEVELS, Ruleset
+
+# -- who may see what --------------------------------------------------------------------------
+
+
+def character_for_gm(user, pk) -> Character:
+    """A character of a campaign the user runs, with its rows; 404 for anyone else."""
+    return get_object_or_404(
+        Character.objects.filter(campaign__gm=user)
+        .select_related("campaign", "owner")
+        .prefetch_related("traits", "equipment"),
+        pk=pk,
+    )
+
+
+def pending_entry_for_gm(user, character_pk, entry_pk) -> ExperienceEntry:
+    return get_object_or_404(
+        ExperienceEntry.objects.filter(character__campaign__gm=user, pending=True),
+        pk=entry_pk,
+        character_id=character_pk,
+    )
+
+
+# -- the review queue ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    character: Character
+    submitted_at: object
+    report: Report
+
+
+def review_queue(user, campaign=None) -> list[QueueItem]:
+    """Submitted builds in the campaigns the user runs, longest waiting first, each with its
+    build report. A fixed number of queries, whatever the length of the queue."""
+    submitted_at = (
+        CharacterEvent.objects.filter(character=OuterRef("pk"), action="submitted")
+        .order_by("-created_at", "-id")
+        .values("created_at")[:1]
+    )
+    characters = (
+        Character.objects.filter(campaign__gm=user, state=Character.SUBMITTED)
+        .select_related("campaign", "owner")
+        .prefetch_related("traits", "equipment")
+        .annotate(submitted_at=Subquery(submitted_at))
+        .order_by("submitted_at", "pk")
+    )
+    if campaign is not None:
+        characters = characters.filter(campaign=campaign)
+    return [
+        QueueItem(c, c.submitted_at, build_report(character_to_rules(c), ruleset_for(c)))
+        for c in characters
+    ]
+
+
+def pending_spend_queue(user, campaign=None) -> list[tuple[ExperienceEntry, dict]]:
+    """Spends waiting for the user as GM, oldest first, with what each asks for."""
+    entries = (
+        ExperienceEntry.objects.filter(character__campaign__gm=user, pending=True)
+        .select_related("character", "character__campaign", "actor")
+        .order_by("created_at", "id")
+    )
+    if campaign is not None:
+        entries = entries.filter(character__campaign=campaign)
+    return with_requests(list(entries))
+
+
+def latest_comments(character: Character) -> list:
+    """The GM's comments of the latest review (one request for changes, or one approval):
+    they share the version the review moved the character to."""
+    last = character.comments.order_by("-version").values_list("version", flat=True).first()
+    if last is None:
+        return []
+    return list(character.comments.filter(version=last).order_by("id"))
+
+
+# -- the audit page ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Version:
+    key: str  # "a12" approval, "s34" submission event, "current"
+    label: str
+    file: dict
+    sha256: str  # as recorded when the build was kept
+
+    @property
+    def verified(self) -> bool:
+        """The kept build still hashes to its recorded SHA-256 (approvals are not
+        append-only rows: this is how a changed snapshot would show)."""
+        return file_sha256(self.file) == self.sha256
+
+
+@dataclass(frozen=True)
+class TimelineRow:
+    event: CharacterEvent
+    changes: list[tuple[str, str, str]]  # (field, before, after)
+
+    @property
+    def title(self) -> str:
+        return self.event.action.replace("_", " ")
+
+
+def character_versions(character: Character) -> list[Version]:
+    """Every build on the record, newest first: each approval's snapshot, each submitted
+    build (kept in its event), and the build as it is now."""
+    current = character_file(character)
+    versions = [Version("current", f"now (v{character.version})", current, file_sha256(current))]
+    recorded = [
+        (a.created_at, Version(f"a{a.pk}", f"approved v{a.version}", a.snapshot, a.sha256))
+        for a in character.approvals.select_related("approved_by")
+    ]
+    recorded += [
+        (
+            e.created_at,
+            Version(f"s{e.pk}", f"submitted v{e.version}", e.after["file"], e.after["sha256"]),
+        )
+        for e in character.events.filter(action="submitted")
+    ]
+    recorded.sort(key=lambda pair: pair[0], reverse=True)
+    return versions + [version for _, version in recorded]
+
+
+def default_comparison(versions: list[Version]) -> tuple[str | None, str]:
+    """The last approved build against the build now; before any approval, the last
+    submitted build that differs from now (what the GM sent back, for a resubmission)."""
+    current = versions[0]
+    approved = next((v for v in versions if v.key.startswith("a")), None)
+    if approved is not None:
+        return approved.key, current.key
+    for version in versions[1:]:
+        if version.sha256 != current.sha256:
+            return version.key, current.key
+    return None, current.key
+
+
+def compare(versions: list[Version], old_key: str | None, new_key: str):
+    """(old, new, changes) for two keys of `versions`; a key not on the list is a 404."""
+    by_key = {v.key: v for v in versions}
+    if new_key not in by_key or (old_key is not None and old_key not in by_key):
+        raise KeyError(old_key if new_key in by_key else new_key)
+    old = by_key[old_key] if old_key else None
+    new = by_key[new_key]
+    return old, new, diff_files(old.file, new.file) if old else []
+
+
+def timeline(character: Character) -> list[TimelineRow]:
+    """The character's events, newest first, each with its changed fields."""
+    events = character.events.select_related("actor").order_by("-created_at", "-id")
+    return [TimelineRow(e, _changes(e.before, e.after)) for e in events]
+
+
+def _changes(before, after) -> list[tuple[str, str, str]]:
+    before, after = before or {}, after or {}
+    # A submitted build is on the record in full; the diff shows it, not the timeline.
+    keys = [k for k in dict.fromkeys([*before, *after]) if k not in ("file", "entry")]
+    return [
+        (key.replace("_", " "), _shown(before.get(key)), _shown(after.get(key)))
+        for key in keys
+        if before.get(key) != after.get(key) or key not in before
+    ]
+
+
+def _shown(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+# -- the advancement page ------------------------------------------------------------------------
+
+
+RAISABLE = (Trait.ATTRIBUTE, Trait.SKILL, Trait.POWER)
+
+
+@dataclass(frozen=True)
+class SpendOption:
+    what: str
+    label: str
+    cost: int | None
+    enabled: bool
+    why_not: str = ""
+    trait: Trait | None = None
+    needs_gm: bool = False
+    needs_name: bool = False
+
+
+@dataclass(frozen=True)
+class Points:
+    name: str
+    current: int
+    most: int | None
+    rate: int | None  # Fudge points that convert to one EP (Fudge Basics), else None
+
+
+def advancement_context(character: Character, user) -> dict:
+    ruleset = ruleset_for(character)
+    acting_gm = is_gm_of(character, user)
+    pending = pending_spends(character)
+    held = -sum(entry.amount for entry, _ in pending)
+    available = character.experience - held
+    points = None
+    if ruleset.system == LEVELS:
+        points = Points(
+            points_name(ruleset),
+            meta_points_of(character, ruleset),
+            ruleset.meta_points_max,
+            ruleset.advancement.points_per_unit,
+        )
+    return {
+        "character": character,
+        "ruleset": ruleset,
+        "unit": ruleset.advancement.unit,
+        "is_gm": acting_gm,
+        "is_owner": character.owner_id == user.pk,
+        "in_play": character.state == Character.APPROVED,
+        "held": held,
+        "available": available,
+        "options": spend_options(
+            character, ruleset, available=available, acting_gm=acting_gm, pending=pending
+        ),
+        "pending": pending,
+        "ledger": list(character.ledger.select_related("actor").order_by("-created_at", "-id")),
+        "points": points,
+        "party_size": Character.objects.filter(
+            campaign_id=character.campaign_id, state=Character.APPROVED
+        ).count()
+        if character.campaign_id
+        else 0,
+    }
+
+
+def spend_options(
+    character: Character, ruleset: Ruleset, *, available: int, acting_gm: bool, pending=()
+) -> list[SpendOption]:
+    """Everything experience can buy for this character now, each with its cost, and when it
+    cannot be bought, why (too dear, the GM's permission, not in these rules, waiting)."""
+    waiting = {spec["target"] for _, spec in pending if spec["target"]}
+    rules = ruleset.advancement
+    traits = list(character.traits.all())
+    choices = [(RAISE, t) for t in traits if t.kind in RAISABLE]
+    if rules.buy_off_fault is not None:
+        choices += [(BUY_OFF_FAULT, t) for t in traits if t.kind == Trait.FAULT]
+    # A purchase these rules give no cost for gets no line at all.
+    choices += [(what, None) for what in (GIFT, POWER, META_POINT) if getattr(rules, what)]
+    options = []
+    for what, trait in choices:
+        try:
+            priced = price_spend(character, ruleset, what=what, trait=trait)
+        except ServiceError as error:
+            options.append(SpendOption(what, _label(what, trait), None, False, str(error), trait))
+            continue
+        why_not = ""
+        if priced.target in waiting:
+            why_not = "already waiting for the GM"
+        elif priced.needs_gm and not acting_gm:
+            why_not = f"needs the GM's permission ({priced.section}): ask your GM"
+        elif priced.cost > available:
+            why_not = f"needs {priced.cost} {priced.unit}; {available} unspent"
+        options.append(
+            SpendOption(
+                what,
+                priced.label,
+                priced.cost,
+                not why_not,
+                why_not,
+                trait,
+                priced.needs_gm,
+                needs_name=what in (GIFT, POWER),
+            )
+        )
+    return options
+
+
+def _label(what: str, trait: Trait | None) -> str:
+    return f"Raise {trait.name}" if what == RAISE else what.replace("_", " ").capitalize()

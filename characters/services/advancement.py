@@ -1,0 +1,482 @@
+"""Advancement of an approved character (docs/approval.md): the GM awards experience (EP, XP
+or tokens, by ruleset), the player spends it at the ruleset's development costs
+(rules.advancement), meta points or Fudge points are spent, granted, bought and converted.
+
+The approved lock of the builder does not apply here: these services lock the character row
+themselves (select_for_update), check the version where the page carries one, and keep
+Character.experience equal to the sum of the applied ledger entries. Every change bumps the
+version and is recorded in the audit trail in the same transaction.
+
+Who does what: the owner (or the GM, at the table) spends; only the GM awards, grants
+meta points, accepts or refuses a pending spend, and makes a spend the rules tie to the GM's
+permission (Legendary levels, new gifts and powers).
+"""
+
+from dataclasses import asdict, dataclass
+
+from django.db import transaction
+
+from characters.adapters import ruleset_for
+from characters.models import (
+    LEVEL_MAX,
+    Campaign,
+    Character,
+    CharacterEvent,
+    ExperienceEntry,
+    Trait,
+)
+from characters.services import ServiceError
+from characters.services.audit import record_event, trait_state, trait_target
+from characters.services.review import NotAllowed, is_gm_of, lock_character
+from rules.advancement import NotAvailable, flat_cost, raise_cost
+from rules.ladder import ABYSMAL, level_name
+from rules.rulesets import LEVELS, Ruleset
+
+RAISE, GIFT, POWER, BUY_OFF_FAULT, META_POINT = (
+    "raise",
+    "gift",
+    "power",
+    "buy_off_fault",
+    "meta_point",
+)
+SPENDS = (RAISE, GIFT, POWER, BUY_OFF_FAULT, META_POINT)
+MAX_AWARD = 100  # a typo guard: the rule texts suggest 1 to 4 a session
+
+
+@dataclass(frozen=True)
+class Priced:
+    """A spend as the rules price it. Its dict form is what a pending request records in its
+    event, so the GM accepts exactly what was asked for."""
+
+    what: str
+    target: str  # "skill:Climbing"; "gift:Danger Sense" for a new one; "" for a meta point
+    label: str  # "Raise Climbing from Fair to Good"
+    cost: int
+    unit: str
+    needs_gm: bool
+    section: str
+    trait: int | None = None  # the trait raised or bought off
+    name: str = ""  # the gift or power added
+    from_level: int | None = None
+
+
+def points_name(ruleset: Ruleset) -> str:
+    """Fudge Basics calls them Fudge points, Mudge meta points (1.36)."""
+    return "Fudge points" if ruleset.slug == "fudge-basics" else "meta points"
+
+
+def meta_points_of(character: Character, ruleset: Ruleset) -> int:
+    """Current meta points: a character that never changed them has the ruleset's start."""
+    return ruleset.meta_points_start if character.meta_points is None else character.meta_points
+
+
+def price_spend(
+    character: Character, ruleset: Ruleset, *, what: str, trait: Trait | None = None, name=""
+) -> Priced:
+    """What `what` costs this character now, or ServiceError saying why it cannot be bought.
+    Balance and permission are not checked here: the spend options show those apart."""
+    unit = ruleset.advancement.unit if ruleset.advancement else ""
+    try:
+        if what == RAISE:
+            return _price_raise(ruleset, trait)
+        if what in (GIFT, POWER):
+            cost = flat_cost(ruleset, what)
+            label = f"Add the {'gift' if what == GIFT else 'power'} {name}".rstrip()
+            kind = Trait.GIFT if what == GIFT else Trait.POWER
+            target = f"{kind}:{name}" if name else ""
+            return Priced(what, target, label, cost.amount, unit, True, cost.section, name=name)
+        if what == BUY_OFF_FAULT:
+            if trait is None or trait.kind != Trait.FAULT:
+                raise ServiceError("Choose one of the character's faults to buy off.")
+            cost = flat_cost(ruleset, what)
+            label = f"Buy off the fault {trait.name}"
+            return Priced(
+                what, trait_target(trait), label, cost.amount, unit, False, cost.section, trait.pk
+            )
+        if what == META_POINT:
+            cost = flat_cost(ruleset, what)
+            current = meta_points_of(character, ruleset)
+            if ruleset.meta_points_max is not None and current >= ruleset.meta_points_max:
+                raise ServiceError(
+                    f"{character.name} has {current} {points_name(ruleset)}, the most a "
+                    f"character may hold ({ruleset.section('meta_points')})."
+                )
+            return Priced(what, "", "Buy a meta point", cost.amount, unit, False, cost.section)
+    except NotAvailable as error:
+        raise ServiceError(f"{error}: that is the GM's call, outside Fairsheet.") from None
+    raise ServiceError("Choose what to spend experience on.")
+
+
+def _price_raise(ruleset: Ruleset, trait: Trait | None) -> Priced:
+    if trait is None or trait.kind not in (Trait.ATTRIBUTE, Trait.SKILL, Trait.POWER):
+        raise ServiceError("Choose an attribute, a skill or a power to raise.")
+    level = trait.level
+    if level is None and trait.kind == Trait.POWER and ruleset.system != LEVELS:
+        level = ABYSMAL  # a MicroFudged field of power with no rank yet (DIP VIII.1)
+    if level is None:
+        raise ServiceError(
+            f"{trait.name} has no level to raise: a superpower is bought whole, as a gift."
+        )
+    if level >= LEVEL_MAX:
+        raise ServiceError(f"{trait.name} is at the top of the ladder Fairsheet keeps.")
+    cost = raise_cost(ruleset, trait.kind, level)
+    return Priced(
+        RAISE,
+        trait_target(trait),
+        f"Raise {trait.name} from {level_name(level)} to {level_name(level + 1)}",
+        cost.amount,
+        cost.unit,
+        cost.needs_gm_permission,
+        cost.section,
+        trait=trait.pk,
+        from_level=level,
+    )
+
+
+def pending_spends(character: Character) -> list[tuple[ExperienceEntry, dict]]:
+    """The character's spends waiting for the GM, oldest first, with what each asks for."""
+    return with_requests(list(character.ledger.filter(pending=True).order_by("created_at", "id")))
+
+
+def with_requests(entries: list[ExperienceEntry]) -> list[tuple[ExperienceEntry, dict]]:
+    """Pending ledger entries, each with what it asks for: the dict form of Priced, as its
+    spend_requested event recorded it (the ledger row holds only the amount). One query."""
+    if not entries:
+        return []
+    requests = {
+        event.after["entry"]: event.after
+        for event in CharacterEvent.objects.filter(
+            action="spend_requested", after__entry__in=[e.pk for e in entries]
+        )
+    }
+    return [(entry, requests[entry.pk]) for entry in entries]
+
+
+# -- spends ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def experience_spend(
+    *,
+    character: Character,
+    actor,
+    expected_version: int | None,
+    what: str,
+    trait: Trait | None = None,
+    name: str = "",
+) -> ExperienceEntry:
+    """Spend unspent experience on one thing. Applied at once, or recorded as pending when
+    the campaign has the GM approve spends (a pending spend holds its experience back)."""
+    locked = _lock_in_play(character, expected_version)
+    acting_gm = is_gm_of(locked, actor)
+    if locked.owner_id != actor.pk and not acting_gm:
+        raise NotAllowed("Only the character's player (or the GM) spends its experience.")
+    ruleset = ruleset_for(locked)
+    if trait is not None:
+        trait = locked.traits.get(pk=trait.pk)  # its level as of this lock
+    name = " ".join(name.split())
+    if what in (GIFT, POWER):
+        _check_new_name(locked, what, name)
+    priced = price_spend(locked, ruleset, what=what, trait=trait, name=name)
+    if priced.needs_gm and not acting_gm:
+        raise ServiceError(
+            f"{priced.label} needs the GM's permission ({priced.section}): ask your GM, who "
+            "can make this spend from the advancement page."
+        )
+    pending = pending_spends(locked)
+    if priced.target and any(spec["target"] == priced.target for _, spec in pending):
+        raise ServiceError(f"A spend on {priced.target} is already waiting for the GM.")
+    held = -sum(entry.amount for entry, _ in pending)
+    if priced.cost > locked.experience - held:
+        raise ServiceError(
+            f"{priced.label} costs {priced.cost} {priced.unit}; {locked.name} has "
+            f"{locked.experience - held} unspent"
+            + (f" ({held} more waiting for the GM)." if held else ".")
+        )
+    spec = asdict(priced)
+    if locked.campaign.spends_need_approval and not acting_gm:
+        entry = ExperienceEntry.objects.create(
+            character=locked, amount=-priced.cost, reason=priced.label, actor=actor, pending=True
+        )
+        record_event(
+            character=locked,
+            actor=actor,
+            action="spend_requested",
+            target=priced.target,
+            after={**spec, "entry": entry.pk},
+            reason=priced.label,
+        )
+        return entry
+    entry = ExperienceEntry.objects.create(
+        character=locked, amount=-priced.cost, reason=priced.label, actor=actor
+    )
+    _apply(locked, spec, actor=actor, action="experience_spent")
+    return entry
+
+
+@transaction.atomic
+def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
+    """The GM accepts a pending spend: it applies now, if it still fits the character."""
+    locked, spec = _lock_pending(entry, actor)
+    trait = locked.traits.filter(pk=spec["trait"]).first() if spec["trait"] else None
+    try:
+        if spec["what"] in (GIFT, POWER):
+            _check_new_name(locked, spec["what"], spec["name"])
+        now = price_spend(
+            locked, ruleset_for(locked), what=spec["what"], trait=trait, name=spec["name"]
+        )
+    except ServiceError as error:
+        raise ServiceError(f"{spec['label']} no longer applies ({error}): refuse it.") from None
+    if (now.target, now.cost, now.from_level) != (
+        spec["target"],
+        spec["cost"],
+        spec["from_level"],
+    ):
+        raise ServiceError(
+            f"{spec['label']} no longer matches the character (now: {now.label}, "
+            f"{now.cost} {now.unit}): refuse it, and the player can ask again."
+        )
+    entry = locked.ledger.get(pk=entry.pk)
+    entry.pending = False
+    entry.save(update_fields=["pending"])
+    _apply(locked, spec, actor=actor, action="spend_accepted")
+    return entry
+
+
+@transaction.atomic
+def spend_refuse(*, entry: ExperienceEntry, actor, reason: str = "") -> None:
+    """The GM refuses a pending spend: its experience is free again. The ledger row goes
+    (it never was a spend); the request and the refusal stay in the audit trail."""
+    locked, spec = _lock_pending(entry, actor)
+    locked.ledger.filter(pk=entry.pk).delete()
+    record_event(
+        character=locked,
+        actor=actor,
+        action="spend_refused",
+        target=spec["target"],
+        before={**spec, "entry": entry.pk},
+        reason=reason.strip() or spec["label"],
+    )
+
+
+def _lock_pending(entry: ExperienceEntry, actor) -> tuple[Character, dict]:
+    locked = lock_character(character=entry.character, expected_version=None)
+    if not is_gm_of(locked, actor):
+        raise NotAllowed("Only the campaign's GM accepts or refuses a spend.")
+    for pending, spec in pending_spends(locked):
+        if pending.pk == entry.pk:
+            return locked, spec
+    raise ServiceError("That spend is no longer waiting: it was accepted or refused already.")
+
+
+def _check_new_name(locked: Character, what: str, name: str) -> None:
+    kind = Trait.GIFT if what == GIFT else Trait.POWER
+    if not name or len(name) > 100:
+        raise ServiceError(f"Name the {kind} to add (at most 100 characters).")
+    if locked.traits.filter(kind=kind, name__iexact=name).exists():
+        raise ServiceError(f"{locked.name} already has the {kind} {name}.")
+
+
+def _apply(locked: Character, spec: dict, *, actor, action: str) -> None:
+    """Make the change a spend bought, take its cost from the unspent experience, and
+    record both in one event: the trait's state and the balance, before and after."""
+    before, after = {"experience": locked.experience}, {}
+    what = spec["what"]
+    if what in (RAISE, BUY_OFF_FAULT):
+        trait = locked.traits.get(pk=spec["trait"])
+        before.update(trait_state(trait))
+        if what == RAISE:
+            trait.level = spec["from_level"] + 1
+            trait.save(update_fields=["level"])
+            after.update(trait_state(trait))
+        else:
+            trait.delete()
+    elif what in (GIFT, POWER):
+        trait = Trait.objects.create(
+            character=locked,
+            kind=Trait.GIFT if what == GIFT else Trait.POWER,
+            name=spec["name"],
+            cost=1 if what == GIFT else None,
+            power_kind="" if what == GIFT else "superpower",
+            position=locked.traits.filter(kind=Trait.GIFT if what == GIFT else Trait.POWER).count(),
+        )
+        after.update(trait_state(trait))
+    else:  # META_POINT
+        ruleset = ruleset_for(locked)
+        before["meta_points"] = meta_points_of(locked, ruleset)
+        locked.meta_points = before["meta_points"] + 1
+        after["meta_points"] = locked.meta_points
+    locked.experience -= spec["cost"]
+    after["experience"] = locked.experience
+    locked.version += 1
+    locked.save(update_fields=["experience", "meta_points", "version", "updated_at"])
+    record_event(
+        character=locked,
+        actor=actor,
+        action=action,
+        target=spec["target"],
+        before=before,
+        after=after,
+        reason=f"{spec['label']}: {spec['cost']} {spec['unit']}",
+    )
+
+
+# -- awards ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def experience_award(
+    *, character: Character, actor, amount: int, reason: str, expected_version: int | None = None
+) -> ExperienceEntry:
+    locked = _lock_in_play(character, expected_version)
+    if not is_gm_of(locked, actor):
+        raise NotAllowed("Only the campaign's GM awards experience.")
+    return _award(locked, actor=actor, amount=amount, reason=reason)
+
+
+@transaction.atomic
+def experience_award_party(
+    *, campaign: Campaign, actor, amount: int, reason: str
+) -> list[ExperienceEntry]:
+    """The same award to every approved character of the campaign."""
+    if campaign.gm_id != actor.pk:
+        raise NotAllowed("Only the campaign's GM awards experience.")
+    # Rows locked in id order, so two awards at once queue instead of deadlocking.
+    party = list(
+        Character.objects.select_for_update(of=("self",))
+        .select_related("campaign")
+        .filter(campaign=campaign, state=Character.APPROVED)
+        .order_by("pk")
+    )
+    if not party:
+        raise ServiceError(f"No character of {campaign.name} is approved yet: nobody to award.")
+    return [_award(c, actor=actor, amount=amount, reason=reason) for c in party]
+
+
+def _award(locked: Character, *, actor, amount: int, reason: str) -> ExperienceEntry:
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("Give the award a reason: it goes on the character's record.")
+    if not 1 <= amount <= MAX_AWARD:
+        raise ServiceError(f"Award between 1 and {MAX_AWARD} at a time.")
+    unit = ruleset_for(locked).advancement.unit
+    entry = ExperienceEntry.objects.create(
+        character=locked, amount=amount, reason=reason, actor=actor
+    )
+    before = locked.experience
+    locked.experience += amount
+    locked.version += 1
+    locked.save(update_fields=["experience", "version", "updated_at"])
+    record_event(
+        character=locked,
+        actor=actor,
+        action="experience_awarded",
+        before={"experience": before},
+        after={"experience": locked.experience},
+        reason=f"{amount} {unit}: {reason}",
+    )
+    return entry
+
+
+# -- meta points and Fudge points ------------------------------------------------------------
+
+
+@transaction.atomic
+def meta_points_spend(
+    *, character: Character, actor, expected_version: int | None, count: int = 1, reason=""
+) -> Character:
+    """A point spent in play (Mudge 1.36, Fudge Basics: alter a roll, lessen a wound...)."""
+    locked, ruleset, current = _lock_points(character, expected_version)
+    if locked.owner_id != actor.pk and not is_gm_of(locked, actor):
+        raise NotAllowed("Only the character's player (or the GM) spends its points.")
+    if not 1 <= count <= current:
+        raise ServiceError(
+            f"{locked.name} has {current} {points_name(ruleset)}: spend between 1 and {current}."
+        )
+    _set_points(locked, actor, "meta_points_spent", current, current - count, reason)
+    return locked
+
+
+@transaction.atomic
+def meta_points_grant(
+    *, character: Character, actor, expected_version: int | None, count: int = 1, reason=""
+) -> Character:
+    locked, ruleset, current = _lock_points(character, expected_version)
+    if not is_gm_of(locked, actor):
+        raise NotAllowed("Only the campaign's GM grants points.")
+    most = ruleset.meta_points_max
+    if count < 1 or (most is not None and current + count > most):
+        room = "" if most is None else f" ({ruleset.section('meta_points')}: at most {most})"
+        raise ServiceError(
+            f"{locked.name} has {current} {points_name(ruleset)}; grant at least 1"
+            + (f" and at most {most - current}{room}." if most is not None else ".")
+        )
+    _set_points(locked, actor, "meta_points_granted", current, current + count, reason)
+    return locked
+
+
+@transaction.atomic
+def fudge_points_convert(
+    *, character: Character, actor, expected_version: int | None
+) -> ExperienceEntry:
+    """Fudge Basics, Experience: three Fudge points make one EP."""
+    locked, ruleset, current = _lock_points(character, expected_version)
+    if locked.owner_id != actor.pk and not is_gm_of(locked, actor):
+        raise NotAllowed("Only the character's player (or the GM) converts its points.")
+    rate = ruleset.advancement.points_per_unit
+    if rate is None:
+        raise ServiceError(f"{ruleset.name} does not turn {points_name(ruleset)} into experience.")
+    if current < rate:
+        raise ServiceError(
+            f"{locked.name} has {current} {points_name(ruleset)}; {rate} make 1 "
+            f"{ruleset.advancement.unit}."
+        )
+    unit = ruleset.advancement.unit
+    reason = f"{rate} {points_name(ruleset)} converted ({ruleset.advancement.section})"
+    entry = ExperienceEntry.objects.create(character=locked, amount=1, reason=reason, actor=actor)
+    before = {"meta_points": current, "experience": locked.experience}
+    locked.meta_points = current - rate
+    locked.experience += 1
+    locked.version += 1
+    locked.save(update_fields=["meta_points", "experience", "version", "updated_at"])
+    record_event(
+        character=locked,
+        actor=actor,
+        action="fudge_points_converted",
+        before=before,
+        after={"meta_points": locked.meta_points, "experience": locked.experience},
+        reason=f"{reason}: +1 {unit}",
+    )
+    return entry
+
+
+def _lock_points(character, expected_version) -> tuple[Character, Ruleset, int]:
+    locked = _lock_in_play(character, expected_version)
+    ruleset = ruleset_for(locked)
+    if ruleset.system != LEVELS:
+        raise ServiceError(f"{ruleset.name} has no meta points: tokens do that work.")
+    return locked, ruleset, meta_points_of(locked, ruleset)
+
+
+def _set_points(locked, actor, action, before, after, reason) -> None:
+    locked.meta_points = after
+    locked.version += 1
+    locked.save(update_fields=["meta_points", "version", "updated_at"])
+    record_event(
+        character=locked,
+        actor=actor,
+        action=action,
+        before={"meta_points": before},
+        after={"meta_points": after},
+        reason=reason.strip(),
+    )
+
+
+def _lock_in_play(character: Character, expected_version: int | None) -> Character:
+    locked = lock_character(character=character, expected_version=expected_version)
+    if locked.state != Character.APPROVED:
+        raise ServiceError(
+            f"{locked.name} is {locked.get_state_display().lower()}: experience and meta points "
+            "come with play, once the GM approves the build."
+        )
+    return locked

@@ -1,0 +1,178 @@
+"""The advancement page of an approved character: spends at the ruleset's costs, the GM's
+awards (to one character or the party), pending spends, meta points and Fudge points.
+
+Every write re-renders the page's one dynamic panel (#advancement) under htmx, with the new
+version for the other forms (HX-Trigger versionChanged); a plain post redirects back. A
+refused write shows why: in #alerts under htmx, else on the page with the error status."""
+
+import json
+from functools import partial
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from characters.forms.builder import VersionedForm
+from characters.forms.review import AwardForm, PointsForm, RefuseForm, SpendForm
+from characters.selectors import character_for_viewer
+from characters.selectors_review import (
+    advancement_context,
+    character_for_gm,
+    pending_entry_for_gm,
+)
+from characters.services import ServiceError
+from characters.services import advancement as services
+from characters.views.review import refused
+
+PAGE = "review/advancement.html"
+
+
+def character_advancement(request, pk):
+    return _page(request, character_for_viewer(request.user, pk))
+
+
+@require_POST
+def advancement_spend(request, pk):
+    character = character_for_viewer(request.user, pk)
+    form = SpendForm(request.POST)
+    if not form.is_valid():
+        return _invalid(request, character, "Choose what to spend experience on.")
+    data = form.cleaned_data
+    trait = get_object_or_404(character.traits, pk=data["trait"]) if data["trait"] else None
+    write = partial(
+        services.experience_spend,
+        character=character,
+        actor=request.user,
+        expected_version=data["version"],
+        what=data["what"],
+        trait=trait,
+        name=data["name"],
+    )
+    return _write(
+        request,
+        character,
+        write,
+        lambda entry: f"{'Asked the GM' if entry.pending else 'Done'}: {entry.reason}.",
+    )
+
+
+@require_POST
+def advancement_award(request, pk):
+    character = character_for_gm(request.user, pk)
+    form = AwardForm(request.POST)
+    if not form.is_valid():
+        return _page(request, character, award_form=form, status=400)
+    data = form.cleaned_data
+    common = {"actor": request.user, "amount": data["amount"], "reason": data["reason"]}
+    if data["to"] == AwardForm.PARTY:
+        write = partial(services.experience_award_party, campaign=character.campaign, **common)
+    else:
+        write = partial(services.experience_award, character=character, **common)
+
+    def said(result):
+        entries = result if isinstance(result, list) else [result]
+        names = ", ".join(entry.character.name for entry in entries)
+        return f"Awarded {data['amount']} to {names}."
+
+    return _write(request, character, write, said)
+
+
+@require_POST
+def spend_decide(request, pk, entry_pk, decision):
+    character = character_for_gm(request.user, pk)
+    entry = pending_entry_for_gm(request.user, pk, entry_pk)
+    if decision == "accept":
+        write = partial(services.spend_accept, entry=entry, actor=request.user)
+    else:
+        form = RefuseForm(request.POST)
+        reason = form.cleaned_data["reason"] if form.is_valid() else ""
+        write = partial(services.spend_refuse, entry=entry, actor=request.user, reason=reason)
+    verb = "Accepted" if decision == "accept" else "Refused"
+    return _write(request, character, write, lambda _: f"{verb}: {entry.reason}.")
+
+
+@require_POST
+def points_spend(request, pk):
+    return _points(request, character_for_viewer(request.user, pk), services.meta_points_spend)
+
+
+@require_POST
+def points_grant(request, pk):
+    return _points(request, character_for_gm(request.user, pk), services.meta_points_grant)
+
+
+@require_POST
+def points_convert(request, pk):
+    character = character_for_viewer(request.user, pk)
+    form = VersionedForm(request.POST)
+    if not form.is_valid():
+        return _invalid(request, character, "Reload the page and try again.")
+    write = partial(
+        services.fudge_points_convert,
+        character=character,
+        actor=request.user,
+        expected_version=form.cleaned_data["version"],
+    )
+    return _write(request, character, write, lambda entry: f"{entry.reason}: +{entry.amount}.")
+
+
+def _points(request, character, service):
+    form = PointsForm(request.POST)
+    if not form.is_valid():
+        return _invalid(request, character, "Give a number of points between 1 and 10.")
+    data = form.cleaned_data
+    write = partial(
+        service,
+        character=character,
+        actor=request.user,
+        expected_version=data["version"],
+        count=data["count"],
+        reason=data["reason"],
+    )
+    return _write(
+        request, character, write, lambda locked: f"{locked.name} has {locked.meta_points} now."
+    )
+
+
+# -- responses -----------------------------------------------------------------------------------
+
+
+def _write(request, character, write, said):
+    """Run a service call; answer with the fresh panel and the news (htmx), or go back."""
+    url = reverse("character_advancement", args=[character.pk])
+    try:
+        result = write()
+    except ServiceError as error:
+        if request.htmx:
+            return refused(request, str(error), status=error.status, back=url)
+        messages.error(request, str(error))
+        return _page(request, character, status=error.status)
+    if not request.htmx:
+        messages.success(request, said(result))
+        return redirect(url)
+    fresh = character_for_viewer(request.user, character.pk)
+    context = {**advancement_context(fresh, request.user), "award_form": AwardForm()}
+    news = render_to_string("review/alert.html", {"message": said(result), "oob": True})
+    response = HttpResponse(render_to_string(f"{PAGE}#panel", context, request) + news)
+    response["HX-Trigger"] = json.dumps({"versionChanged": {"value": fresh.version}})
+    return response
+
+
+def _invalid(request, character, message):
+    if request.htmx:
+        url = reverse("character_advancement", args=[character.pk])
+        return refused(request, message, status=400, back=url)
+    messages.error(request, message)
+    return _page(request, character, status=400)
+
+
+def _page(request, character, *, award_form=None, status=200):
+    context = {
+        **advancement_context(character, request.user),
+        "award_form": award_form or AwardForm(),
+    }
+    template = f"{PAGE}#panel" if request.htmx else PAGE
+    return render(request, template, context, status=status)

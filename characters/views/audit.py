@@ -1,0 +1,39 @@
+"""The audit page: a character's timeline (who, when, what, before -> after) and the diff of
+any two builds on the record, by default the last approved one against the build now.
+The player sees their own character's record too; anyone else gets a 404."""
+
+from django.http import Http404
+from django.shortcuts import render
+
+from characters.selectors import character_for_viewer
+from characters.selectors_review import (
+    character_versions,
+    compare,
+    default_comparison,
+    timeline,
+)
+
+PAGE = "review/audit.html"
+
+
+def character_audit(request, pk):
+    character = character_for_viewer(request.user, pk)
+    versions = character_versions(character)
+    default_old, default_new = default_comparison(versions)
+    old_key = request.GET.get("old", default_old) or None  # "" picks "nothing before"
+    new_key = request.GET.get("new", default_new)
+    try:
+        old, new, changes = compare(versions, old_key, new_key)
+    except KeyError:
+        raise Http404("No such version of this character") from None
+    context = {
+        "character": character,
+        "versions": versions,
+        "old": old,
+        "new": new,
+        "changes": changes,
+    }
+    if request.htmx:  # the version pickers swap the diff alone
+        return render(request, f"{PAGE}#diff", context)
+    context["timeline"] = timeline(character)
+    return render(request, PAGE, context)

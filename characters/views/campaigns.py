@@ -1,0 +1,409 @@
+"""Campaign pages: create one, its page (rules, members, characters), its house rules, its
+catalogue, its invite link and joining by it.
+
+Only the GM changes a campaign; members see its page; anyone else gets a 404 (the lookups
+in characters.selectors). The catalogue editor works row by row with htmx, and the same
+forms post as plain HTML without JavaScript: the page redirects back after a write and
+re-renders with the message and a 400 after a refusal.
+"""
+
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.db.models import Count, Q
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from characters.adapters import campaign_ruleset
+from characters.forms.campaigns import CampaignForm, CatalogEntryForm, HouseRulesForm
+from characters.models import Campaign, CatalogEntry, Character, Membership
+from characters.selectors import (
+    campaign_for_gm,
+    campaign_for_member,
+    characters_visible_to,
+    describe_budgets,
+    describe_caps,
+)
+from characters.services import ServiceError
+from characters.services import campaigns as services
+from characters.services.campaigns import HouseRulesRefused
+from rules.house_rules import json_number
+from rules.ladder import level_name, signed
+from rules.rulesets import BUILTIN, LEVELS, TOKENS, Ruleset
+
+FORM_PAGE = "campaigns/campaign_form.html"
+CATALOG_PAGE = "campaigns/catalog.html"
+# A catalogue group's title and what one entry is called, in each system's words.
+GROUP_NAMES = {
+    LEVELS: {
+        CatalogEntry.ATTRIBUTE: ("Attributes", "attribute"),
+        CatalogEntry.SKILL: ("Skills", "skill"),
+        CatalogEntry.GIFT: ("Gifts", "gift"),
+        CatalogEntry.FAULT: ("Faults", "fault"),
+        CatalogEntry.POWER_KIND: ("Kinds of power", "kind of power"),
+        CatalogEntry.EQUIPMENT: ("Equipment", "equipment"),
+    },
+    TOKENS: {
+        CatalogEntry.ATTRIBUTE: ("Abilities", "ability"),
+        CatalogEntry.SKILL: ("Fields of expertise", "field"),
+        CatalogEntry.POWER_KIND: ("Kinds of power", "kind of power"),
+        CatalogEntry.EQUIPMENT: ("Equipment", "equipment"),
+    },
+}
+
+
+# -- creating a campaign and its house rules ---------------------------------------------------
+
+
+def campaign_new(request):
+    if request.method == "POST":
+        campaign_form = CampaignForm(request.POST)
+        base = BUILTIN.get(request.POST.get("base_ruleset"), BUILTIN["mudge"])
+        rules_form = HouseRulesForm(request.POST, base=base)
+        if campaign_form.is_valid() and rules_form.is_valid():
+            try:
+                campaign = services.campaign_create(
+                    gm=request.user,
+                    name=campaign_form.cleaned_data["name"],
+                    base_ruleset=campaign_form.cleaned_data["base_ruleset"],
+                    house_rules=rules_form.overrides(),
+                )
+            except HouseRulesRefused as error:
+                rules_form.add_refusal(error)
+            except ServiceError as error:
+                campaign_form.add_error(None, str(error))
+            else:
+                messages.success(
+                    request, f"{campaign.name} is ready. Invite your players with the link below."
+                )
+                return redirect("campaign_detail", campaign.pk)
+        context = {"campaign_form": campaign_form, "rules_form": rules_form}
+        return render(request, FORM_PAGE, context, status=400)
+    # A GET with a base ruleset comes from switching it: the house rules are shown again
+    # beside the new base's values, keeping what was typed.
+    slug = request.GET.get("base_ruleset")
+    base = BUILTIN.get(slug, BUILTIN["mudge"])
+    rules_form = HouseRulesForm(request.GET if slug else None, base=base)
+    if request.htmx:
+        return render(request, f"{FORM_PAGE}#house_rules", {"rules_form": rules_form})
+    campaign_form = CampaignForm(
+        initial={"name": request.GET.get("name", ""), "base_ruleset": base.slug}
+    )
+    return render(request, FORM_PAGE, {"campaign_form": campaign_form, "rules_form": rules_form})
+
+
+def house_rules_edit(request, pk):
+    campaign = campaign_for_gm(request.user, pk)
+    base = BUILTIN[campaign.base_ruleset]
+    # Bound on every POST: an all-empty form is a real answer (drop every house rule).
+    data = request.POST if request.method == "POST" else None
+    form = HouseRulesForm(data, base=base, overrides=campaign.house_rules)
+    if form.is_bound and form.is_valid():
+        try:
+            services.campaign_update_house_rules(campaign=campaign, house_rules=form.overrides())
+        except HouseRulesRefused as error:
+            form.add_refusal(error)
+        else:
+            messages.success(request, "House rules saved.")
+            return redirect("campaign_detail", campaign.pk)
+    status = 400 if form.is_bound else 200
+    return render(request, FORM_PAGE, {"campaign": campaign, "rules_form": form}, status=status)
+
+
+# -- the campaign page, its invite link, its members -------------------------------------------
+
+
+@dataclass(frozen=True)
+class HouseRuleChange:
+    label: str
+    value: str
+    base: str
+
+
+def campaign_detail(request, pk):
+    campaign = campaign_for_member(request.user, pk)
+    is_gm = campaign.gm_id == request.user.pk
+    ruleset = campaign_ruleset(campaign)
+    context = {
+        "campaign": campaign,
+        "is_gm": is_gm,
+        "ruleset": ruleset,
+        "budgets": describe_budgets(ruleset),
+        "caps": describe_caps(ruleset),
+        "changes": house_rule_changes(campaign, ruleset),
+        # A GM sees every character in the campaign, a player only their own.
+        "characters": characters_visible_to(request.user)
+        .filter(campaign=campaign)
+        .order_by("name"),
+    }
+    if is_gm:
+        context["members"] = (
+            campaign.memberships.select_related("user")
+            .annotate(
+                character_count=Count(
+                    "user__characters", filter=Q(user__characters__campaign=campaign)
+                )
+            )
+            .order_by("role", "user__username")  # "gm" sorts before "player"
+        )
+        context["invite_url"] = invite_url(request, campaign)
+    return render(request, "campaigns/detail.html", context)
+
+
+def invite_url(request, campaign: Campaign) -> str:
+    return request.build_absolute_uri(reverse("campaign_join", args=[campaign.invite_code]))
+
+
+@require_POST
+def invite_regenerate(request, pk):
+    campaign = campaign_for_gm(request.user, pk)
+    services.campaign_regenerate_invite(campaign=campaign)
+    if request.htmx:
+        context = {"campaign": campaign, "invite_url": invite_url(request, campaign)}
+        return render(request, "campaigns/detail.html#invite", context)
+    messages.success(request, "New invite link made: the old one no longer works.")
+    return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#invite")
+
+
+def campaign_join(request, code):
+    """The invite link: shows which campaign it is, and joins it on a POST."""
+    campaign = Campaign.objects.select_related("gm").filter(invite_code=code).first()
+    if campaign is None:
+        return render(request, "campaigns/join.html", {"campaign": None}, status=404)
+    if campaign.memberships.filter(user=request.user).exists():
+        messages.info(request, f"You are already in {campaign.name}.")
+        return redirect("campaign_detail", campaign.pk)
+    if request.method == "POST":
+        try:
+            services.campaign_join(user=request.user, code=code)
+        except ServiceError as error:  # the GM made a new link since this page was shown
+            messages.error(request, str(error))
+            return redirect("dashboard")
+        messages.success(request, f"Welcome to {campaign.name}!")
+        return redirect("campaign_detail", campaign.pk)
+    return render(request, "campaigns/join.html", {"campaign": campaign})
+
+
+def member_remove(request, pk, membership_pk):
+    """A confirmation page, then the POST that removes the player."""
+    campaign = campaign_for_gm(request.user, pk)
+    membership = get_object_or_404(
+        campaign.memberships.filter(role=Membership.PLAYER).select_related("user"),
+        pk=membership_pk,
+    )
+    if request.method == "POST":
+        services.membership_remove(membership=membership)
+        messages.success(request, f"{membership.user.username} is no longer in {campaign.name}.")
+        return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#members")
+    characters = Character.objects.filter(campaign=campaign, owner=membership.user)
+    context = {"campaign": campaign, "membership": membership, "characters": characters}
+    return render(request, "campaigns/member_remove.html", context)
+
+
+def house_rule_changes(campaign: Campaign, ruleset: Ruleset) -> list[HouseRuleChange]:
+    """The campaign's house rules, each beside the base ruleset's value."""
+    base = BUILTIN[campaign.base_ruleset]
+    return [
+        HouseRuleChange(
+            label=key.replace("_", " ").capitalize(),
+            value=describe_rule(ruleset, key),
+            base=describe_rule(base, key),
+        )
+        for key in campaign.house_rules
+    ]
+
+
+def describe_rule(ruleset: Ruleset, key: str) -> str:
+    value = getattr(ruleset, key)
+    if key in ("attribute_caps", "skill_caps"):
+        caps = sorted(value.items(), reverse=True)
+        return ", ".join(f"{n} {level_name(level)}" for level, n in caps) or "no caps"
+    if key == "extra_attributes":
+        return ", ".join(f"{name} ({level_name(d)})" for name, d in value) or "none"
+    if key == "trade_values":
+        return ", ".join(f"{k} {json_number(v)}" for k, v in value.items())
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "no limit" if value is None else str(json_number(value))
+
+
+# -- the catalogue editor ----------------------------------------------------------------------
+
+
+@dataclass
+class CatalogRow:
+    entry: CatalogEntry
+    form: CatalogEntryForm | None = None  # while the row is being edited
+    saved: bool = False  # just saved: the row says so
+
+    @property
+    def facts(self) -> list[str]:
+        entry = self.entry
+        facts = []
+        if entry.difficulty:
+            facts.append(entry.get_difficulty_display())
+        if entry.cost is not None:
+            noun = "value" if entry.kind == CatalogEntry.FAULT else "cost"
+            facts.append(f"{noun} {json_number(entry.cost)}")
+        if entry.damage is not None:
+            facts.append(f"weapon {signed(entry.damage)}")
+        if entry.armour is not None:
+            facts.append(f"armour {signed(entry.armour)}")
+        return facts
+
+
+@dataclass
+class CatalogGroup:
+    kind: str
+    title: str
+    noun: str
+    rows: list[CatalogRow]
+    add_form: CatalogEntryForm
+    adding: bool  # the add form stays open after an add, or to show why it was refused
+
+
+def catalog(request, pk):
+    campaign = campaign_for_gm(request.user, pk)
+    editing = None
+    if request.GET.get("edit", "").isdigit():
+        entry = campaign.catalog.filter(pk=request.GET["edit"]).first()
+        if entry is not None:
+            editing = _entry_form(campaign, entry)
+    return _catalog_page(request, campaign, editing=editing)
+
+
+@require_POST
+def catalog_entry_add(request, pk, kind):
+    campaign = campaign_for_gm(request.user, pk)
+    if kind not in GROUP_NAMES[BUILTIN[campaign.base_ruleset].system]:
+        raise Http404("No such kind of catalogue entry in this campaign.")
+    form = _add_form(campaign, kind, data=request.POST)
+    if form.is_valid():
+        try:
+            entry = services.catalog_entry_add(campaign=campaign, kind=kind, **form.cleaned_data)
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            if request.htmx:
+                group = _catalog_groups(campaign, kinds=[kind], saved=entry.pk)[0]
+                return render(request, f"{CATALOG_PAGE}#group", _catalog_context(campaign, group))
+            messages.success(request, f"{entry.name} added.")
+            return redirect(_catalog_url(campaign, anchor=f"entry-{entry.pk}"))
+    if request.htmx:
+        group = _catalog_groups(campaign, kinds=[kind], add_form=form)[0]
+        context = _catalog_context(campaign, group)
+        return render(request, f"{CATALOG_PAGE}#group", context, status=400)
+    return _catalog_page(request, campaign, add_form=form, status=400)
+
+
+def catalog_entry(request, pk, entry_pk):
+    """GET: the row, to show or (?edit=1) to edit; POST: save the row's changes."""
+    campaign = campaign_for_gm(request.user, pk)
+    entry = get_object_or_404(campaign.catalog, pk=entry_pk)
+    anchor = f"entry-{entry.pk}"
+    if request.method == "POST":
+        form = _entry_form(campaign, entry, data=request.POST)
+        if form.is_valid():
+            try:
+                entry = services.catalog_entry_update(entry=entry, **form.cleaned_data)
+            except ServiceError as error:
+                form.add_error(None, str(error))
+            else:
+                if request.htmx:
+                    return _catalog_row(request, campaign, CatalogRow(entry, saved=True))
+                messages.success(request, f"{entry.name} saved.")
+                return redirect(_catalog_url(campaign, anchor=anchor))
+        if request.htmx:
+            return _catalog_row(request, campaign, CatalogRow(entry, form), status=400)
+        return _catalog_page(request, campaign, editing=form, status=400)
+    editing = "edit" in request.GET
+    if not request.htmx:
+        return redirect(_catalog_url(campaign, edit=entry.pk if editing else None, anchor=anchor))
+    form = _entry_form(campaign, entry) if editing else None
+    return _catalog_row(request, campaign, CatalogRow(entry, form))
+
+
+@require_POST
+def catalog_entry_remove(request, pk, entry_pk):
+    campaign = campaign_for_gm(request.user, pk)
+    entry = get_object_or_404(campaign.catalog, pk=entry_pk)
+    services.catalog_entry_remove(entry=entry)
+    if request.htmx:
+        return HttpResponse("")  # the row's place, now empty
+    messages.success(request, f"{entry.name} removed from the catalogue.")
+    return redirect(_catalog_url(campaign, anchor=f"group-{entry.kind}"))
+
+
+def _catalog_page(request, campaign, *, editing=None, add_form=None, status=200):
+    groups = _catalog_groups(campaign, editing=editing, add_form=add_form)
+    context = {**_catalog_context(campaign), "groups": groups}
+    return render(request, CATALOG_PAGE, context, status=status)
+
+
+def _catalog_row(request, campaign, row, *, status=200):
+    context = {**_catalog_context(campaign), "row": row}
+    return render(request, f"{CATALOG_PAGE}#row", context, status=status)
+
+
+def _catalog_context(campaign, group=None) -> dict:
+    context = {
+        "campaign": campaign,
+        "uses_difficulty": BUILTIN[campaign.base_ruleset].skill_difficulties,
+    }
+    if group is not None:
+        context["group"] = group
+    return context
+
+
+def _catalog_groups(campaign, *, kinds=None, editing=None, add_form=None, saved=None):
+    """The catalogue by kind. `editing` is the form of the row being edited, `add_form` a
+    refused add form to show again, `saved` the id of an entry just added."""
+    names = GROUP_NAMES[BUILTIN[campaign.base_ruleset].system]
+    kinds = [kind for kind in kinds or names if kind in names]
+    entries = {kind: [] for kind in kinds}
+    for entry in campaign.catalog.filter(kind__in=kinds).order_by("id"):
+        if editing is not None and editing.entry_pk == entry.pk:
+            row = CatalogRow(entry, editing)
+        else:
+            row = CatalogRow(entry, saved=entry.pk == saved)
+        entries[entry.kind].append(row)
+    groups = []
+    for kind in kinds:
+        rows = entries[kind]
+        if kind != CatalogEntry.ATTRIBUTE:  # attributes keep their order: new characters' order
+            rows.sort(key=lambda row: row.entry.name.casefold())
+        refused = add_form if add_form is not None and add_form.kind == kind else None
+        title, noun = names[kind]
+        groups.append(
+            CatalogGroup(
+                kind=kind,
+                title=title,
+                noun=noun,
+                rows=rows,
+                add_form=refused or _add_form(campaign, kind),
+                adding=refused is not None or any(row.saved for row in rows),
+            )
+        )
+    return groups
+
+
+def _add_form(campaign, kind, data=None) -> CatalogEntryForm:
+    return CatalogEntryForm(
+        data,
+        kind=kind,
+        uses_difficulty=BUILTIN[campaign.base_ruleset].skill_difficulties,
+        auto_id=f"add-{kind}-%s",
+    )
+
+
+def _entry_form(campaign, entry, data=None) -> CatalogEntryForm:
+    return CatalogEntryForm.for_entry(
+        entry, uses_difficulty=BUILTIN[campaign.base_ruleset].skill_difficulties, data=data
+    )
+
+
+def _catalog_url(campaign, *, anchor, edit=None) -> str:
+    query = f"?edit={edit}" if edit is not None else ""
+    return f"{reverse('campaign_catalog', args=[campaign.pk])}{query}#{anchor}"

@@ -1,0 +1,52 @@
+"""The dashboard ("my table"): the campaigns a user runs and plays in, their characters,
+and joining a campaign by its invite code."""
+
+from django.contrib import messages
+from django.db.models import Count, Q
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from characters.forms.campaigns import JoinForm
+from characters.models import Campaign, Character, Membership
+from characters.services import ServiceError
+from characters.services import campaigns as services
+
+
+def dashboard(request):
+    return _dashboard(request, JoinForm())
+
+
+@require_POST
+def join_by_code(request):
+    form = JoinForm(request.POST)
+    if form.is_valid():
+        try:
+            membership = services.campaign_join(user=request.user, code=form.cleaned_data["code"])
+        except ServiceError as error:
+            form.add_error("code", str(error))
+        else:
+            messages.success(request, f"Welcome to {membership.campaign.name}!")
+            return redirect("campaign_detail", membership.campaign_id)
+    return _dashboard(request, form, status=400)
+
+
+def _dashboard(request, join_form, *, status=200):
+    user = request.user
+    context = {
+        "join_form": join_form,
+        "gm_campaigns": Campaign.objects.filter(gm=user).annotate(
+            player_count=Count(
+                "memberships", filter=Q(memberships__role=Membership.PLAYER), distinct=True
+            ),
+            waiting_count=Count(
+                "characters", filter=Q(characters__state=Character.SUBMITTED), distinct=True
+            ),
+        ),
+        "player_campaigns": Campaign.objects.filter(
+            memberships__user=user, memberships__role=Membership.PLAYER
+        ).select_related("gm"),
+        "characters": Character.objects.filter(owner=user)
+        .select_related("campaign")
+        .order_by("name"),
+    }
+    return render(request, "dashboard.html", context, status=status)

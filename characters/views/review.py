@@ -1,0 +1,160 @@
+"""The approval workflow's pages: the player's submit and withdraw (buttons of the builder's
+review panel), the GM's queue and the review of one build.
+
+A transition changes what the whole page may do (a submitted build is read-only), so a
+successful one reloads the page: a redirect, or HX-Redirect under htmx. A refused one says
+why in #alerts under htmx, or as a message on the page it came from."""
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from characters.adapters import character_to_rules, ruleset_for
+from characters.forms.review import APPROVE, ReviewForm
+from characters.models import Campaign, Character
+from characters.selectors import campaign_for_gm, character_for_owner
+from characters.selectors_review import (
+    character_for_gm,
+    latest_comments,
+    pending_spend_queue,
+    review_queue,
+)
+from characters.services import ServiceError
+from characters.services import review as services
+from rules.report import build_report
+
+
+def review_queue_page(request, campaign_pk=None):
+    campaign = campaign_for_gm(request.user, campaign_pk) if campaign_pk else None
+    return render(
+        request,
+        "review/queue.html",
+        {
+            "campaign": campaign,
+            "campaigns": Campaign.objects.filter(gm=request.user),
+            "items": review_queue(request.user, campaign),
+            "spends": pending_spend_queue(request.user, campaign),
+        },
+    )
+
+
+def character_review(request, pk):
+    character = character_for_gm(request.user, pk)
+    form = ReviewForm(
+        request.POST or None,
+        traits=character.traits.all(),
+        initial={"version": character.version},
+    )
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                _decide(request, character, form)
+            except ServiceError as error:
+                form.add_error(None, str(error))
+                status = error.status
+            else:
+                return done(request, reverse("campaign_review_queue", args=[character.campaign_id]))
+        else:
+            status = 400
+    report = build_report(character_to_rules(character), ruleset_for(character))
+    context = {
+        "character": character,
+        "report": report,
+        "form": form,
+        "comments": latest_comments(character),
+        "approvals": [
+            (approval, services.approval_summary(approval))
+            for approval in character.approvals.select_related("approved_by")
+        ],
+        "reviewable": character.state == Character.SUBMITTED,
+    }
+    template = "review/review.html#review_form" if request.htmx else "review/review.html"
+    return render(request, template, context, status=status)
+
+
+def _decide(request, character, form) -> None:
+    data = form.cleaned_data
+    if data["decision"] == APPROVE:
+        approval = services.character_approve(
+            character=character,
+            actor=request.user,
+            expected_version=data["version"],
+            override_reason=data["override_reason"],
+            comments=form.comments(),
+        )
+        messages.success(request, f"{character.name}: {services.approval_summary(approval)}.")
+    else:
+        services.character_request_changes(
+            character=character,
+            actor=request.user,
+            expected_version=data["version"],
+            comments=form.comments(),
+        )
+        messages.success(
+            request, f"{character.name} went back to {character.owner.username} with your comments."
+        )
+
+
+@require_POST
+def character_submit(request, pk):
+    return _owner_transition(
+        request,
+        pk,
+        services.character_submit,
+        "{name} is submitted: the GM reviews it next. It is locked until then.",
+    )
+
+
+@require_POST
+def character_withdraw(request, pk):
+    return _owner_transition(
+        request, pk, services.character_withdraw, "{name} is withdrawn: a draft again."
+    )
+
+
+def _owner_transition(request, pk, service, success):
+    character = character_for_owner(request.user, pk)
+    back = reverse("character_builder", args=[character.pk])
+    try:
+        service(character=character, actor=request.user, expected_version=posted_version(request))
+    except ServiceError as error:
+        return refused(request, str(error), status=error.status, back=back)
+    messages.success(request, success.format(name=character.name))
+    return done(request, back)
+
+
+# -- shared by the review, audit and advancement views -------------------------------------------
+
+
+def posted_version(request) -> int | None:
+    try:
+        return int(request.POST["version"])
+    except (KeyError, ValueError):
+        return None  # no version posted: the write is checked for state, not staleness
+
+
+def done(request, url):
+    """After a write that changes the whole page: load it again."""
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def refused(request, message, *, status, back):
+    """A write the service refused: nothing was saved. Under htmx the reason goes to
+    #alerts with the error status; a plain post goes back with the reason as a message."""
+    if not request.htmx:
+        messages.error(request, message)
+        return redirect(back)
+    response = HttpResponse(
+        render_to_string(
+            "review/alert.html", {"message": message, "error": True, "reload": back}, request
+        ),
+        status=status,
+    )
+    response["HX-Retarget"] = "#alerts"
+    response["HX-Reswap"] = "innerHTML"
+    return response

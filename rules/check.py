@@ -1,0 +1,74 @@
+"""Check a character file: the build report and the exit code the contract gives it
+(spec: character-file.md). `manage.py check_character` and the HTTP check endpoint share it.
+
+Nothing a file holds makes these functions raise: a file that cannot be read (missing,
+a directory, too big, not JSON, an unknown ruleset or level word, a wrong type) gives an
+`unreadable` report and one line saying what and where.
+"""
+
+import os
+from dataclasses import dataclass
+
+from rules.charfile import CharacterFileError, parse_character_json
+from rules.house_rules import apply_house_rules
+from rules.report import Issue, build_report
+from rules.rulesets import BUILTIN
+
+VALID = 0
+BREAKS_A_RULE = 1
+UNREADABLE = 2
+
+# Far above any real character (the longest legal file holds about 2 million characters of
+# text), low enough that a disk image passed by mistake is refused before it is read.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+# A message quotes what the file holds; a 10 MB level "word" must not become a 10 MB line.
+MAX_PROBLEM_CHARS = 300
+FILE_SECTION = "Fairsheet character file"
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    report: dict  # the build report's JSON form, or the unreadable report
+    exit_code: int  # VALID, BREAKS_A_RULE or UNREADABLE
+    problem: str = ""  # unreadable only: "skills[2].level: 'Goood' is not a level: ..."
+
+
+def check_text(text: str | bytes) -> CheckResult:
+    """Check a character file's content (bytes may be UTF-8, -16 or -32, BOM or not)."""
+    try:
+        result = parse_character_json(text)
+    except CharacterFileError as error:
+        return unreadable(error.where, error.message)
+    character = result.character
+    # The reader has already refused house rules that do not apply.
+    ruleset = apply_house_rules(BUILTIN[character.ruleset], character.house_rules)
+    report = build_report(character, ruleset, result.ignored)
+    return CheckResult(report.to_json(), VALID if report.valid else BREAKS_A_RULE)
+
+
+def check_file(path: str | os.PathLike) -> CheckResult:
+    """Read and check a file; a path that cannot be read is an unreadable file."""
+    try:
+        with open(path, "rb") as file:
+            content = file.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        return unreadable("", f"cannot read the file ({error.strerror or error})")
+    except ValueError as error:  # a path with a NUL byte in it
+        return unreadable("", f"cannot read the file ({error})")
+    if len(content) > MAX_FILE_BYTES:
+        return unreadable("", f"the file is larger than {MAX_FILE_BYTES // 2**20} MB")
+    return check_text(content)
+
+
+def unreadable(where: str, message: str) -> CheckResult:
+    where, message = _one_line(where), _one_line(message)
+    issue = Issue("unreadable", message, FILE_SECTION, where=where or None)
+    report = {"valid": False, "errors": [issue.to_json()], "warnings": []}
+    return CheckResult(report, UNREADABLE, f"{where}: {message}" if where else message)
+
+
+def _one_line(text: str) -> str:
+    text = " ".join(text.split())
+    if len(text) > MAX_PROBLEM_CHARS:
+        return text[: MAX_PROBLEM_CHARS - 1] + "…"
+    return text

@@ -1,0 +1,148 @@
+"""The difference between two character files (rules.charfile's dict form): what a GM reads
+before approving a build again. Trait by trait, matched by name within each list: added,
+removed, or changed with the old and the new value ("Climbing: Fair -> Good").
+
+Pure: both sides are plain dicts, as write_character makes them and as approvals store them.
+"""
+
+from dataclasses import dataclass
+
+ADDED, REMOVED, CHANGED = "added", "removed", "changed"
+# The lists of a character file, with the word a change names its entries by.
+LISTS = (
+    ("attributes", "attribute"),
+    ("skills", "skill"),
+    ("gifts", "gift"),
+    ("faults", "fault"),
+    ("powers", "power"),
+    ("equipment", "equipment"),
+)
+DETAILS = (
+    ("ruleset", "ruleset"),
+    ("name", "name"),
+    ("player", "player"),
+    ("concept", "concept"),
+    ("race", "race"),
+    ("meta_points", "meta points"),
+    ("experience", "experience"),
+)
+LONG_TEXT = (("notes", "notes"),)  # reported as changed, not printed in full
+
+
+@dataclass(frozen=True)
+class Change:
+    section: str  # "skills", "details", ...
+    label: str  # "skill", "scale", "name", ...
+    name: str  # the trait's name, or the detail's label
+    kind: str  # ADDED | REMOVED | CHANGED
+    old: str = ""
+    new: str = ""
+
+    @property
+    def title(self) -> str:
+        return f"{self.label} {self.name}" if self.name else self.label
+
+    def __str__(self) -> str:
+        if self.kind == ADDED:
+            return f"added {self.title}" + (f" ({self.new})" if self.new else "")
+        if self.kind == REMOVED:
+            return f"removed {self.title}" + (f" ({self.old})" if self.old else "")
+        if self.old or self.new:
+            return f"{self.title}: {self.old or '—'} -> {self.new or '—'}"
+        return f"{self.title} changed"
+
+
+def diff_files(old: dict, new: dict) -> list[Change]:
+    """Every difference from `old` to `new`: details first, then each list in file order
+    (entries of `new` in their order, then what `old` had and `new` lost)."""
+    changes = _details(old, new)
+    for key, label in LISTS:
+        changes += _list(key, label, old.get(key, []), new.get(key, []))
+    return changes
+
+
+def describe(section: str, entry: dict) -> str:
+    """One entry of a list, without its name: "Good, hard", "cost 2", "weapon, damage 2"."""
+    parts = []
+    if "kind" in entry and section in ("powers", "equipment"):
+        parts.append(entry["kind"])
+    if "level" in entry:
+        parts.append(entry["level"])
+    if entry.get("difficulty"):
+        parts.append(entry["difficulty"].replace("_", " "))
+    if section == "gifts":
+        parts.append(f"cost {entry.get('cost', 1)}")
+    if section == "faults":
+        parts.append(f"value {entry.get('value', 1)}")
+    if section == "powers" and "cost" in entry:
+        parts.append(f"cost {entry['cost']}")
+    for key in ("damage", "armour"):
+        if key in entry:
+            parts.append(f"{key} {entry[key]}")
+    if entry.get("notes"):
+        parts.append(entry["notes"])
+    return ", ".join(str(p) for p in parts)
+
+
+def _list(key: str, label: str, old_items: list, new_items: list) -> list[Change]:
+    old_by_name = {item["name"].casefold(): item for item in old_items}
+    new_names = {item["name"].casefold() for item in new_items}
+    changes = []
+    for item in new_items:
+        before = old_by_name.get(item["name"].casefold())
+        if before is None:
+            changes.append(Change(key, label, item["name"], ADDED, new=describe(key, item)))
+        elif _without_name(before) != _without_name(item):
+            changes.append(
+                Change(
+                    key,
+                    label,
+                    item["name"],
+                    CHANGED,
+                    old=describe(key, before),
+                    new=describe(key, item),
+                )
+            )
+    for item in old_items:
+        if item["name"].casefold() not in new_names:
+            changes.append(Change(key, label, item["name"], REMOVED, old=describe(key, item)))
+    return changes
+
+
+def _without_name(item: dict) -> dict:
+    # A change of case alone ("climbing" -> "Climbing") is not a change of the build.
+    return {k: v for k, v in item.items() if k != "name"}
+
+
+def _details(old: dict, new: dict) -> list[Change]:
+    changes = []
+    for key, label in DETAILS:
+        before, after = old.get(key), new.get(key)
+        if before != after:
+            changes.append(
+                Change("details", label, "", CHANGED, old=_text(before), new=_text(after))
+            )
+    for part in ("strength", "mass"):
+        before = old.get("scale", {}).get(part, 0)
+        after = new.get("scale", {}).get(part, 0)
+        if before != after:
+            changes.append(
+                Change("details", "scale", part, CHANGED, old=str(before), new=str(after))
+            )
+    for key, label in LONG_TEXT:
+        if old.get(key, "") != new.get(key, ""):
+            changes.append(Change("details", label, "", CHANGED))
+    for key in ("house_rules", "personality"):
+        before, after = old.get(key) or {}, new.get(key) or {}
+        for name in sorted(set(before) | set(after)):
+            if name not in after:
+                changes.append(Change("details", key.replace("_", " "), name, REMOVED))
+            elif name not in before:
+                changes.append(Change("details", key.replace("_", " "), name, ADDED))
+            elif before[name] != after[name]:
+                changes.append(Change("details", key.replace("_", " "), name, CHANGED))
+    return changes
+
+
+def _text(value) -> str:
+    return "" if value is None else str(value)

@@ -1,0 +1,58 @@
+// The sheet's 4dF roller (templates/sheets/sheet.html, partial "dice-roller"). Runs in the
+// browser only, from this file (the site's CSP forbids inline script); without it the
+// sheet simply has no Roll buttons.
+"use strict";
+
+(() => {
+  const roller = document.getElementById("dice-roller");
+  if (!roller || !window.crypto || !window.crypto.getRandomValues) return;
+
+  const words = roller.dataset.ladder.split(" "); // Abysmal (-4) ... Legendary (+4)
+  const bottom = Number(roller.dataset.bottom); // the lowest level this ruleset names
+  const panel = roller.querySelector("[data-result-panel]");
+  const faces = panel.querySelectorAll(".die");
+  const result = panel.querySelector("[data-result]");
+
+  // One Fudge die: two faces each of -1, 0 and +1. Bytes from 252 up are drawn again so
+  // that all six faces stay equally likely (252 = 42 x 6).
+  const byte = new Uint8Array(1);
+  function fudgeDie() {
+    do {
+      window.crypto.getRandomValues(byte);
+    } while (byte[0] >= 252);
+    return Math.floor((byte[0] % 6) / 2) - 1;
+  }
+
+  // The rolled degree on the ladder: "Legendary+2" above it, "Terrible-1" below it.
+  function levelName(level) {
+    if (level > 4) return `Legendary+${level - 4}`;
+    if (level < bottom) return `${words[bottom + 4]}${level - bottom}`;
+    return words[level + 4];
+  }
+
+  const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
+  const face = (n) => (n > 0 ? "+" : n < 0 ? "\u2212" : "");
+
+  function roll(button) {
+    const level = Number(button.dataset.level);
+    const dice = [fudgeDie(), fudgeDie(), fudgeDie(), fudgeDie()];
+    const total = dice.reduce((sum, die) => sum + die, 0);
+    dice.forEach((die, i) => {
+      faces[i].textContent = face(die);
+    });
+    result.textContent =
+      `${button.dataset.trait}: ${levelName(level)} ${signed(total)} \u2192 ` +
+      `${levelName(level + total)}. Damage die ${signed(dice[3])}.`;
+    panel.hidden = false;
+  }
+
+  document.addEventListener("click", (event) => {
+    const rollButton = event.target.closest("[data-roll]");
+    if (rollButton) roll(rollButton);
+    else if (event.target.closest("[data-close]")) panel.hidden = true;
+  });
+  document.querySelectorAll("[data-roll]").forEach((button) => {
+    button.hidden = false;
+  });
+  roller.hidden = false;
+})();

@@ -1,0 +1,137 @@
+"""Who sees what: every URL of the site walked with every role. A player sees and edits only
+their own characters; a campaign's GM sees every character in it; nobody else sees anything
+(a 404, never a hint that the thing exists). Every URL must be classified below: a new view
+without a rule here fails the suite."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import NoReverseMatch, get_resolver, reverse
+
+from characters.models import (
+    Campaign,
+    CatalogEntry,
+    Equipment,
+    ExperienceEntry,
+    Membership,
+    Trait,
+)
+from characters.services.characters import character_create
+
+PUBLIC, USER, MEMBER, VIEWER, OWNER, GM = "public", "user", "member", "viewer", "owner", "gm"
+# url name -> (who may, method)
+ACCESS = {
+    "home": (PUBLIC, "get"), "ruleset": (PUBLIC, "get"), "healthz": (PUBLIC, "get"),
+    "login": (PUBLIC, "get"), "signup": (PUBLIC, "get"),
+    "logout": (USER, "post"), "password_change": (USER, "get"),
+    "password_change_done": (USER, "get"), "dashboard": (USER, "get"),
+    "campaign_join_by_code": (USER, "post"), "campaign_join": (USER, "get"),
+    "campaign_new": (USER, "get"), "character_new": (USER, "get"),
+    "character_import": (USER, "get"), "character_check": (USER, "post"),
+    "review_queue": (USER, "get"),
+    "campaign_detail": (MEMBER, "get"),
+    "campaign_house_rules": (GM, "get"), "campaign_regenerate_invite": (GM, "post"),
+    "membership_remove": (GM, "post"), "campaign_catalog": (GM, "get"),
+    "catalog_entry_add": (GM, "post"), "catalog_entry": (GM, "post"),
+    "catalog_entry_remove": (GM, "post"), "campaign_pack_pdf": (GM, "get"),
+    "campaign_review_queue": (GM, "get"), "character_review": (GM, "get"),
+    "advancement_award": (GM, "post"), "spend_accept": (GM, "post"),
+    "spend_refuse": (GM, "post"), "points_grant": (GM, "post"),
+    "character_audit": (VIEWER, "get"),
+    "character_builder": (VIEWER, "get"), "character_export": (VIEWER, "get"),
+    "character_sheet": (VIEWER, "get"), "character_sheet_pdf": (VIEWER, "get"),
+    "character_advancement": (VIEWER, "get"),
+    "details_update": (OWNER, "post"), "personality_update": (OWNER, "post"),
+    "template_apply": (OWNER, "post"), "trait_create": (OWNER, "post"),
+    "trait_update": (OWNER, "post"), "trait_delete": (OWNER, "post"),
+    "equipment_create": (OWNER, "post"), "equipment_update": (OWNER, "post"),
+    "equipment_delete": (OWNER, "post"), "character_submit": (OWNER, "post"),
+    "character_withdraw": (OWNER, "post"), "advancement_spend": (OWNER, "post"),
+    "points_spend": (OWNER, "post"), "points_convert": (OWNER, "post"),
+}
+# Which roles each rule lets in; everyone else logged in gets a 404.
+ALLOWED = {
+    PUBLIC: {"anonymous", "outsider", "other_player", "owner", "gm"},
+    USER: {"outsider", "other_player", "owner", "gm"},
+    MEMBER: {"other_player", "owner", "gm"},
+    VIEWER: {"owner", "gm"},
+    OWNER: {"owner"},
+    GM: {"gm"},
+}
+ROLES = ("anonymous", "outsider", "other_player", "owner", "gm")
+
+
+def all_url_names():
+    names = set()
+    for pattern in get_resolver().url_patterns:
+        for inner in getattr(pattern, "url_patterns", [pattern]):
+            if inner.name:
+                names.add(inner.name)
+    return names
+
+
+def test_every_url_has_an_access_rule():
+    assert all_url_names() == set(ACCESS)
+
+
+@pytest.fixture
+def world(db):
+    User = get_user_model()
+    users = {role: User.objects.create_user(role, password="pw-12345-x") for role in ROLES[1:]}
+    campaign = Campaign.objects.create(name="Walk", gm=users["gm"], base_ruleset="mudge")
+    Membership.objects.create(campaign=campaign, user=users["gm"], role=Membership.GM)
+    for role in ("owner", "other_player"):
+        Membership.objects.create(campaign=campaign, user=users[role], role=Membership.PLAYER)
+    other = Membership.objects.get(user=users["other_player"])
+    character = character_create(owner=users["owner"], name="Walker", campaign=campaign)
+    trait = character.traits.first()
+    item = Equipment.objects.create(character=character, name="Staff", kind="weapon", damage=2)
+    entry = CatalogEntry.objects.create(campaign=campaign, kind="skill", name="Climbing")
+    pending = ExperienceEntry.objects.create(character=character, amount=-1, pending=True,
+                                             reason="raise", actor=users["owner"])
+    args = {
+        "ruleset": ["mudge"], "campaign_join": [campaign.invite_code],
+        "campaign_detail": [campaign.pk], "campaign_house_rules": [campaign.pk],
+        "campaign_regenerate_invite": [campaign.pk], "campaign_catalog": [campaign.pk],
+        "membership_remove": [campaign.pk, other.pk],
+        "catalog_entry_add": [campaign.pk, "skill"], "catalog_entry": [campaign.pk, entry.pk],
+        "catalog_entry_remove": [campaign.pk, entry.pk], "campaign_pack_pdf": [campaign.pk],
+        "campaign_review_queue": [campaign.pk],
+        "trait_create": [character.pk, Trait.SKILL],
+        "trait_update": [character.pk, trait.pk], "trait_delete": [character.pk, trait.pk],
+        "equipment_update": [character.pk, item.pk],
+        "equipment_delete": [character.pk, item.pk],
+        "spend_accept": [character.pk, pending.pk], "spend_refuse": [character.pk, pending.pk],
+    }
+    return users, character, args
+
+
+def url_for(name, character, args):
+    if name in args:
+        return reverse(name, args=args[name])
+    try:
+        return reverse(name)
+    except NoReverseMatch:  # the rest take the character's pk
+        return reverse(name, args=[character.pk])
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_url_with_every_role(client, world, role):
+    users, character, args = world
+    if role != "anonymous":
+        client.force_login(users[role])
+    wrong = []
+    for name, (rule, method) in sorted(ACCESS.items()):
+        url = url_for(name, character, args)
+        response = getattr(client, method)(url)
+        allowed = role in ALLOWED[rule]
+        if role == "anonymous" and not allowed:
+            ok = response.status_code == 302 and "/accounts/login/" in response["Location"]
+        elif allowed:
+            ok = response.status_code < 500 and response.status_code not in (403, 404)
+        else:
+            ok = response.status_code == 404
+        if not ok:
+            wrong.append(f"{method.upper()} {url} ({name}) -> {response.status_code}")
+        if name == "logout" and role != "anonymous":
+            client.force_login(users[role])  # logging out was the point of that request
+    assert not wrong, f"{role}: " + "; ".join(wrong)

@@ -1,0 +1,412 @@
+"""Printed sheets: real PDFs from WeasyPrint, read back with pypdf and rasterised with
+pdftoppm. No database: sheets are built from character files, as render_sheet does."""
+
+import hashlib
+import io
+import shutil
+import socket
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+from urllib.request import urlopen
+
+import pytest
+from django.contrib.staticfiles import finders
+from PIL import Image
+from pypdf import PdfReader
+from weasyprint.urls import URLFetcher
+
+from characters import pdf
+from characters.pdf import StaticFilesOnly, URLRefused, render_campaign_pack_pdf, render_sheets_pdf
+from characters.sheets import ApprovalStamp, LedgerRow, build_sheet
+from rules.character import Character, Power, Trait
+from rules.charfile import parse_character_json
+from rules.house_rules import apply_house_rules
+from rules.ladder import FAIR, GOOD, GREAT
+from rules.rulesets import BUILTIN
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "rules" / "samples"
+SHA = hashlib.sha256(b"Brogo the Scout, as approved").hexdigest()
+OVER_BUDGET = "approved over budget by 2 skill levels: he held the bridge at Dunmoor"
+A4, LETTER = (595, 842), (612, 792)
+HOSTILE = (
+    '<img src="file:///etc/passwd">',
+    '<link rel="stylesheet" href="http://example.com/x.css">',
+    '<img src="http://10.0.0.1/x.png">',
+    "<script>alert('x')</script> & <b>bold</b>",
+)
+
+
+def sample(stem: str) -> Character:
+    return parse_character_json((SAMPLES / f"{stem}.json").read_text()).character
+
+
+def sheet(character: Character, approval=None, ledger=()):
+    ruleset = apply_house_rules(BUILTIN[character.ruleset], character.house_rules)
+    return build_sheet(character, ruleset, approval, ledger)
+
+
+def pages(document: bytes) -> list:
+    assert document.startswith(b"%PDF-")
+    return list(PdfReader(io.BytesIO(document)).pages)
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def size(page) -> tuple[int, int]:
+    return round(float(page.mediabox.width)), round(float(page.mediabox.height))
+
+
+def line_after(text: str, start: str) -> list[str]:
+    lines = text.splitlines()
+    index = next(i for i, line in enumerate(lines) if line.startswith(start))
+    return lines[index + 1].split()
+
+
+def embedded_fonts(page) -> set[str]:
+    fonts = page["/Resources"]["/Font"].values()
+    return {str(font.get_object()["/BaseFont"]).split("+", 1)[-1] for font in fonts}
+
+
+@pytest.fixture(scope="module")
+def brogo_pdf() -> bytes:
+    approval = ApprovalStamp(SHA, OVER_BUDGET)
+    return render_sheets_pdf([sheet(sample("brogo"), approval)], "a4")
+
+
+class TestBrogo:
+    def test_a4_pages(self, brogo_pdf):
+        found = pages(brogo_pdf)
+        assert len(found) >= 2
+        assert {size(page) for page in found} == {A4}
+
+    def test_levels(self, brogo_pdf):
+        text = flat(" ".join(page.extract_text() for page in pages(brogo_pdf)))
+        for row in (
+            "Strength (Scale -2): Good +1",
+            "Perception: Superb +3",
+            "Area Knowledge *: Good +1",
+            "Elvish **: Fair 0",
+            "Find Secret Passages: Terrible -3",
+            "Move Quietly: Superb +3",
+            "Lucky (costs 2)",
+            "Halfling (scale -2, bonus to Constitution)",
+            "Staff (weapon, damage +2)",
+            "Scale (Str/Mass): -2 / -2",
+        ):
+            assert row in text
+
+    def test_damage_factors(self, brogo_pdf):
+        text = flat(" ".join(page.extract_text() for page in pages(brogo_pdf)))
+        assert "Unarmed: Strength [1] + Strength Scale [-2] + Misc. [-1] = -2" in text
+        assert "Staff: Strength [1] + Strength Scale [-2] + Weapon [2] = +1" in text
+        assert "Defensive: Constitution [1] + Mass Scale [-2] + Armour [*] = -1 + *" in text
+
+    def test_four_scratch_boxes(self, brogo_pdf):
+        text = pages(brogo_pdf)[0].extract_text()
+        assert line_after(text, "WOUNDS") == ["1,2", "3,4", "5,6", "7,8", "9+"]
+        assert line_after(text, "Scratch") == ["☐☐☐☐", "☐☐", "☐", "☐", "☐"]
+
+    def test_reference_tables(self, brogo_pdf):
+        text = flat(" ".join(page.extract_text() for page in pages(brogo_pdf)))
+        assert "Level Roll Easy Average Hard Very Hard Legendary +4" in text
+        assert "Superb +3 4 5 6 7" in text  # Mudge 1.62: a Superb average skill costs 5
+        assert "Terrible -3 -2 -1 0 1" in text
+
+    def test_approval_hash_and_override_reason_on_every_page(self, brogo_pdf):
+        for page in pages(brogo_pdf):
+            assert f"Approved · SHA-256 {SHA} · {OVER_BUDGET}" in flat(page.extract_text())
+
+    def test_letter(self):
+        document = render_sheets_pdf([sheet(sample("brogo"))], "letter")
+        assert {size(page) for page in pages(document)} == {LETTER}
+
+
+def test_fudge_basics_wound_track_and_draft_stamp():
+    character = Character(
+        ruleset="fudge-basics",
+        name="Hilda of the Fens",
+        attributes=(Trait("Strength", GREAT), Trait("Damage Capacity", GOOD)),
+        skills=(Trait("Axe", GOOD),),
+    )
+    found = pages(render_sheets_pdf([sheet(character)]))
+    text = found[0].extract_text()
+    assert line_after(text, "WOUNDS") == ["1", "2,3", "4,5", "6", "7+"]
+    assert line_after(text, "Scratch") == ["☐☐☐☐☐", "☐☐☐☐", "☐☐☐", "☐☐", "☐"]
+    assert "Unarmed: Strength [2] + Strength Scale [0] + Misc. [0] = +2" in flat(text)
+    assert "Fudge points: 3" in flat(text)
+    for page in found:
+        assert "draft - not approved" in page.extract_text()
+        assert SHA not in page.extract_text()
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils not installed")
+def test_every_page_renders_to_a_non_blank_png(tmp_path):
+    sheets = [sheet(sample(path.stem)) for path in sorted(SAMPLES.glob("*.json"))]
+    document = render_campaign_pack_pdf("The Fens", sheets)
+    (tmp_path / "pack.pdf").write_bytes(document)
+    subprocess.run(
+        ["pdftoppm", "-r", "30", "-gray", "-png", tmp_path / "pack.pdf", tmp_path / "page"],
+        check=True,
+        timeout=120,
+    )
+    images = sorted(tmp_path.glob("page-*.png"))
+    assert len(images) == len(pages(document)) > len(sheets)
+    for path in images:
+        with Image.open(path) as image:
+            dark = sum(image.histogram()[:128])
+        assert dark > 200, f"{path.name} is blank"
+
+
+def test_unicode_names_come_out_in_the_text_and_the_fonts_are_embedded():
+    character = Character(
+        ruleset="mudge",
+        name="李小龍",
+        player="Zoë Ångström-Łukasiewicz",
+        concept="Maître d'armes à Genève",
+        skills=(Trait("Jeet Kune Do 截拳道", GREAT), Trait("Ĉiĉerono", FAIR)),
+    )
+    found = pages(render_sheets_pdf([sheet(character)]))
+    text = flat(found[0].extract_text())
+    for name in ("李小龍", "Zoë Ångström-Łukasiewicz", "Maître d'armes à Genève"):
+        assert name in text
+    assert "Jeet Kune Do 截拳道: Great +2" in text
+    assert "Ĉiĉerono: Fair 0" in text
+    # The project's own fonts, nothing from the system: DejaVu Sans and the CJK fallback.
+    fonts = embedded_fonts(found[0])
+    assert {"Fairsheet-Sans", "Fairsheet-CJK"} <= fonts
+    assert all(name.startswith("Fairsheet-") for name in fonts), fonts
+    assert found[0].extract_text().rstrip().endswith("李小龍 Page 1 of 1")  # the footer too
+
+
+def test_microfudged_card_ratings_power_potential_and_saved_tokens():
+    character = Character(
+        ruleset="microfudged-dip",
+        name="Mara Vex",
+        attributes=(Trait("Mind", GOOD),),
+        skills=(Trait("Medicine", FAIR),),
+        powers=(Power("Telepathy", "field", GOOD),),
+    )
+    found = pages(render_sheets_pdf([sheet(character)]))
+    text = flat(" ".join(page.extract_text() for page in found))
+    # DIP V: Good is 5 cards; VIII.1: a field of power's potential is its card rating.
+    assert "ABILITIES Mind: Good 5 cards" in text
+    assert "FIELDS OF EXPERTISE Medicine: Fair 4 cards" in text
+    assert "FIELDS OF POWER Telepathy (potential 5): Good 5 cards" in text
+    # 11 tokens: Mind 3 and Medicine 2 from Poor, Telepathy 5 from Abysmal; 1 saved.
+    assert "Tokens: 11, spent 10 Saved tokens: 1" in text
+    assert "WOUNDS" not in text and "DAMAGE FACTORS" not in text
+
+
+def test_house_rules_extra_attributes_are_on_the_sheet():
+    character = Character(
+        ruleset="mudge",
+        name="Investigator",
+        house_rules={"extra_attributes": [{"name": "Sanity", "default": "Good"}]},
+        attributes=(Trait("Strength", GREAT),),
+    )
+    rows = [(row.name, row.level, row.note) for row in sheet(character).attributes]
+    assert rows[0] == ("Strength", "Great", "")
+    assert ("Constitution", "Fair", "default") in rows
+    assert rows[-1] == ("Sanity", "Good", "default")
+    assert len(rows) == 8
+
+
+def test_eighty_skills_flow_onto_further_pages_whole():
+    names = [f"Lore of the {i:02d}th Valley" for i in range(80)]
+    character = Character(
+        ruleset="mudge", name="Loremaster", skills=tuple(Trait(n, GOOD) for n in names)
+    )
+    found = pages(render_sheets_pdf([sheet(character)]))
+    texts = [page.extract_text() for page in found]
+    for name in names:
+        holding = [i for i, text in enumerate(texts) if f"{name}: Good +1" in text]
+        assert len(holding) == 1, name  # once, whole, on one line of one page
+    first = next(i for i, text in enumerate(texts) if names[0] in text)
+    last = next(i for i, text in enumerate(texts) if names[-1] in text)
+    assert last > first
+
+
+def test_experience_ledger_is_the_last_page():
+    ledger = [
+        LedgerRow(date(2026, 3, 1), 5, "Session 1: the bridge"),
+        LedgerRow(date(2026, 3, 8), -2, "Climbing Fair to Good"),
+        LedgerRow(date(2026, 3, 9), -4, "Bow Good to Great", pending=True),
+    ]
+    found = pages(render_sheets_pdf([sheet(sample("brogo"), ApprovalStamp(SHA), ledger)]))
+    last = flat(found[-1].extract_text())
+    assert f"Approved · SHA-256 {SHA}" in last
+    assert "EXPERIENCE LEDGER Date XP Reason" in last
+    assert "2026-03-01 +5 Session 1: the bridge" in last
+    assert "2026-03-09 -4 Bow Good to Great (waiting for the GM)" in last
+    assert "Total 3" in last  # the pending spend does not count yet
+    assert "EXPERIENCE LEDGER" not in flat(found[0].extract_text())
+
+
+def test_campaign_pack_has_a_party_summary_then_one_sheet_each():
+    approval = ApprovalStamp(SHA)
+    document = render_campaign_pack_pdf(
+        "The Fens", [sheet(sample("brogo"), approval), sheet(sample("dolores"), approval)]
+    )
+    texts = [flat(page.extract_text()) for page in pages(document)]
+    summary = texts[0]
+    assert "The Fens: campaign pack" in summary
+    assert (
+        "Brogo the Scout sample character Medieval military scout "
+        "Perception Superb, Move Quietly Superb, Dexterity Great" in summary
+    )
+    assert f"Approved, SHA-256 {SHA[:12]}" in summary
+    starts = [i for i, text in enumerate(texts) if "MUDGE CHARACTER SHEET" in text]
+    assert len(starts) == 2 and starts[0] == 1
+    assert "Brogo the Scout" in texts[starts[0]] and "Dolores Ramirez" in texts[starts[1]]
+
+
+class TestUserTextIsText:
+    @pytest.fixture
+    def fetched(self, monkeypatch):
+        """Every URL the renderer asks the fetcher for (the fetcher still answers)."""
+        urls = []
+        original = StaticFilesOnly.fetch
+
+        def spy(fetcher, url, headers=None):
+            urls.append(url)
+            return original(fetcher, url, headers)
+
+        monkeypatch.setattr(StaticFilesOnly, "fetch", spy)
+        pdf._print_style.cache_clear()  # so this render fetches its stylesheet and fonts
+        return urls
+
+    def test_markup_prints_as_typed_and_fetches_nothing(self, fetched):
+        character = Character(
+            ruleset="mudge",
+            name='<b>Brogo</b> "the" <i>Scout</i>',
+            concept=HOSTILE[2],
+            notes="\n".join(HOSTILE),
+            personality={"<img src=x>": HOSTILE[1]},
+            skills=(Trait('<img src="http://10.0.0.1/skill.png">', GOOD),),
+        )
+        text = flat(
+            " ".join(p.extract_text() for p in pages(render_sheets_pdf([sheet(character)])))
+        )
+        assert '<b>Brogo</b> "the" <i>Scout</i>' in text
+        for line in HOSTILE:
+            assert line in text
+        assert '<img src="http://10.0.0.1/skill.png">: Good +1' in text
+        assert fetched, "the spy saw no fetch at all"
+        assert all(pdf.static_file(url) for url in fetched)
+        assert any(url.endswith("/css/sheet-print.css") for url in fetched)
+        assert any(url.endswith("/fonts/DroidSansFallbackFull.ttf") for url in fetched)
+
+
+class TestURLFetcher:
+    @pytest.fixture
+    def no_network(self, monkeypatch):
+        """Any attempt to resolve a name or open a socket fails the test."""
+
+        def refuse(*args, **kwargs):
+            raise AssertionError("a network connection was attempted")
+
+        monkeypatch.setattr(socket.socket, "connect", refuse)
+        monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+        monkeypatch.setattr(socket, "create_connection", refuse)
+        monkeypatch.setattr(socket, "getaddrinfo", refuse)
+
+    def test_the_guard_catches_a_connection(self, no_network):
+        # WeasyPrint's own fetcher would connect; the guard stops it before any packet.
+        with pytest.raises(AssertionError, match="network connection"):
+            URLFetcher().fetch("http://127.0.0.1:9/")
+        with pytest.raises(AssertionError, match="network connection"):
+            urlopen("http://127.0.0.1:9/", timeout=1)
+
+    @pytest.mark.parametrize(
+        "url",
+        [
+            "file:///etc/passwd",
+            "http://example.com/",
+            "https://127.0.0.1/",
+            "ftp://x/",
+            "data:text/css,body{color:red}",
+            "file://example.com/etc/passwd",
+            "FILE:///etc/hostname",
+        ],
+    )
+    def test_refuses_before_any_connection(self, no_network, url):
+        with pytest.raises(URLRefused, match="only Fairsheet's static files"):
+            StaticFilesOnly().fetch(url)
+
+    def test_refuses_a_path_that_climbs_out_of_static(self, no_network):
+        css = Path(finders.find("css/sheet-print.css"))
+        escape = f"{css.parent.as_uri()}/../../config/settings.py"
+        assert (ROOT / "config" / "settings.py").is_file()
+        with pytest.raises(URLRefused):
+            StaticFilesOnly().fetch(escape)
+
+    @pytest.mark.parametrize(
+        ("path", "content_type"),
+        [
+            ("css/sheet-print.css", "text/css"),
+            ("fonts/DejaVuSans.ttf", "font/ttf"),
+            ("fonts/DroidSansFallbackFull.ttf", "font/ttf"),
+        ],
+    )
+    def test_serves_the_projects_static_files(self, no_network, path, content_type):
+        found = Path(finders.find(path))
+        response = StaticFilesOnly().fetch(found.as_uri())
+        assert response.read() == found.read_bytes()
+        assert response.content_type == content_type
+
+
+class TestRenderSheetCommand:
+    def run(self, *args):
+        return subprocess.run(
+            [sys.executable, "manage.py", "render_sheet", *map(str, args)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    def test_several_files_make_one_letter_pdf(self, tmp_path):
+        out = tmp_path / "party.pdf"
+        result = self.run(
+            SAMPLES / "brogo.json", SAMPLES / "jim-bones.json", "-o", out, "--paper", "letter"
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip() == f"Wrote {out}: 2 sheets on letter paper."
+        found = pages(out.read_bytes())
+        assert {size(page) for page in found} == {LETTER}
+        texts = [flat(page.extract_text()) for page in found]
+        assert "Brogo the Scout" in texts[0]
+        assert any("Jim Bones" in text and "Saved tokens: 3" in text for text in texts)
+        assert all("draft - not approved" in text for text in texts)
+
+    def test_a4_is_the_default(self, tmp_path):
+        out = tmp_path / "brogo.pdf"
+        assert self.run(SAMPLES / "brogo.json", "-o", out).returncode == 0
+        assert {size(page) for page in pages(out.read_bytes())} == {A4}
+
+    def test_bad_json_exits_2_with_one_line(self, tmp_path):
+        bad = tmp_path / "bad.json"
+        bad.write_text('{"ruleset": "mudge", "name": "Brogo",\n  "skills": [}')
+        out = tmp_path / "out.pdf"
+        result = self.run(SAMPLES / "brogo.json", bad, "-o", out)
+        assert result.returncode == 2
+        assert result.stderr.count("\n") == 1
+        assert result.stderr.startswith(f"CommandError: {bad}: line 2 column 14: not valid JSON")
+        assert "Traceback" not in result.stderr
+        assert not out.exists()
+
+    def test_a_bad_level_word_with_a_line_break_still_gives_one_line(self, tmp_path):
+        bad = tmp_path / "bad.json"
+        skill = '{"name": "A", "level": "Go\\nod"}'
+        bad.write_text(f'{{"ruleset": "mudge", "name": "X", "skills": [{skill}]}}')
+        result = self.run(bad, "-o", tmp_path / "out.pdf")
+        assert result.returncode == 2
+        assert result.stderr.count("\n") == 1
+        assert result.stderr.startswith(
+            f"CommandError: {bad}: skills[0].level: 'Go od' is not a level: use one of Abysmal,"
+        )
