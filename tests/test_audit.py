@@ -2,8 +2,6 @@
 SQLite and PostgreSQL), written in the same transaction as the change it records, and the
 GM's audit page: the timeline and the diff of two builds (rules/diff.py)."""
 
-import sqlite3
-
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
@@ -29,31 +27,6 @@ postgres_only = pytest.mark.skipif(
     connection.vendor != "postgresql",
     reason="PostgreSQL only: set DATABASE_URL=postgres://... to run it",
 )
-
-
-@pytest.fixture
-def audit_trail_flushable(transactional_db):
-    """For a transactional (or live-server) test that writes events: after the test, before
-    pytest-django's flush, let that one flush through the append-only triggers with the
-    database's own maintenance switch (migration 0002 explains the design). Depending on
-    transactional_db puts this teardown before the flush."""
-    yield
-    connection.ensure_connection()
-    if connection.vendor == "postgresql":
-        # Replica mode skips ordinary triggers for this session only; Django closes this
-        # connection right after the flush (TransactionTestCase), which ends it.
-        with connection.cursor() as cursor:
-            cursor.execute("SET session_replication_role = replica")
-    else:
-        # The in-memory test database outlives its connection's close(), so triggers are
-        # off just long enough to empty the table; the flush's DELETE then finds no rows.
-        raw = connection.connection
-        raw.setconfig(sqlite3.SQLITE_DBCONFIG_ENABLE_TRIGGER, False)
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute(f"DELETE FROM {EVENTS}")
-        finally:
-            raw.setconfig(sqlite3.SQLITE_DBCONFIG_ENABLE_TRIGGER, True)
 
 
 # -- append-only, for real ----------------------------------------------------------------------
@@ -166,9 +139,9 @@ def test_an_ordinary_role_cannot_switch_the_triggers_off(event):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("audit_trail_flushable")
 def test_committed_events_cannot_be_changed_outside_a_test_transaction(campaign, player):
-    """Autocommit, as in production: each service commits, and the trail stays fixed."""
+    """Autocommit, as in production: each service commits, and the trail stays fixed. The
+    flush after this test goes through conftest's audit_trail_flushable (migration 0002)."""
     character = character_create(owner=player, name="Committed", campaign=campaign)
     submitted(character)
     assert not connection.in_atomic_block

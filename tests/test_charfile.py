@@ -67,6 +67,21 @@ class TestReading:
         assert brogo.equipment[2] == Equipment("Staff", "weapon", damage=2)
         assert brogo.meta_points == 0
 
+    def test_a_file_that_sets_every_house_rule(self):
+        result = read_character(EVERY_HOUSE_RULE)
+        ruleset = apply_house_rules(BUILTIN["mudge"], result.character.house_rules)
+        report = build_report(result.character, ruleset, result.ignored)
+        # Sanity Great from its Good default: 1 of 4 attribute levels; Climbing, easy at
+        # Legendary+2 (allowed): 6 + 1 = 7 of 40 skill levels; Flight 3 of 1.5 gifts; a
+        # half fault worth 0.5 skill levels a fault:
+        # (4 - 1) x 3 + (40 - 7) + (1.5 - 3) x 6 + 0.5 x 0.5 = 9 + 33 - 9 + 0.25 = 33.25.
+        assert report.balance == Fraction(133, 4)
+        # The 1.5 gifts short are bought whole: 12 skill levels for 2 gifts.
+        assert report.to_json()["trades"] == [
+            {"give": {"pool": "skills", "amount": 12}, "get": {"pool": "gifts", "amount": 2}}
+        ]
+        assert report.errors == []
+
     def test_the_smallest_file(self):
         character = read_character(minimal()).character
         assert character == Character(ruleset="mudge", name="Test")
@@ -181,6 +196,16 @@ MALFORMED = [
         "cannot be negative",
     ),
     ({"house_rules": {"skil_levels": 4}}, "house_rules.skil_levels", "unknown house rule"),
+    (
+        {"house_rules": {"skill_levels": 10**400}},
+        "house_rules.skill_levels",
+        "cannot be above 1,000,000",
+    ),
+    (
+        {"house_rules": {"trade_values": {"fault": 1e300}}},
+        "house_rules.trade_values.fault",
+        "cannot be above 1,000,000 (1e+300)",
+    ),
     ({"name": None}, "name", "must be text, not null"),
     ({"name": "   "}, "name", "is required and cannot be empty"),
     ({"name": "x" * 201}, "name", "is 201 characters long; the most is 200"),
@@ -462,7 +487,33 @@ def _paths(node):
             yield from _paths(value)
 
 
-SAMPLE_DATA = [json.loads((SAMPLE_DIR / f"{stem}.json").read_text()) for stem in SAMPLES]
+EVERY_HOUSE_RULE = minimal(
+    house_rules={
+        "attribute_levels": 4,
+        "skill_levels": 40,
+        "free_gifts": 1.5,
+        "tokens": 21,
+        "attribute_caps": {"Superb": 1},
+        "skill_caps": {"Great": 3, "Legendary": 0},
+        "legendary_at_creation": True,
+        "trade_values": {"attribute": 3, "gift": 6, "fault": 0.5},
+        "max_lowered_skills": 4,
+        "tokens_carried": None,
+        "extra_attributes": [{"name": "Sanity", "default": "Good"}],
+        "meta_points_start": 2,
+        "meta_points_max": 4,
+        "superpower_cost": 3,
+    },
+    attributes=[{"name": "Sanity", "level": "Great"}],
+    skills=[{"name": "Climbing", "level": "Legendary+2", "difficulty": "easy"}],
+    faults=[{"name": "Vain", "value": 0.5}],
+    powers=[{"name": "Flight", "kind": "superpower"}],
+)
+# Mutation bases: the samples, and a file that sets every house rule.
+SAMPLE_DATA = [
+    *(json.loads((SAMPLE_DIR / f"{stem}.json").read_text()) for stem in SAMPLES),
+    EVERY_HOUSE_RULE,
+]
 
 
 def assert_reads_or_refuses(data):

@@ -266,6 +266,13 @@ def test_campaign_pack_has_a_party_summary_then_one_sheet_each():
 
 
 class TestUserTextIsText:
+    def test_no_sheet_template_switches_escaping_off(self):
+        templates = sorted((ROOT / "templates" / "sheets").glob("*.html"))
+        assert [path.name for path in templates] == ["print.html", "sheet.html"]
+        for path in templates:
+            text = path.read_text()
+            assert "|safe" not in text and "autoescape off" not in text, path.name
+
     @pytest.fixture
     def fetched(self, monkeypatch):
         """Every URL the renderer asks the fetcher for (the fetcher still answers)."""

@@ -18,14 +18,15 @@ application sends:
   driver (Python's Connection.setconfig), not by any statement. SQLite is Fairsheet's local
   development database; whoever can write its file can do anything to it.
 
-The test suite needs exactly that maintenance access once per transactional test: pytest-
-django's transactional and live-server tests end with a flush, which on SQLite DELETEs
-every row (firing the DELETE trigger) and on PostgreSQL TRUNCATEs every table (firing the
-TRUNCATE trigger). The fixture `audit_trail_flushable` (tests/test_audit.py) runs after
-such a test and before its flush: on SQLite it disables triggers on its own connection
-just long enough to empty this table, on PostgreSQL it switches its session to replica
-mode, which ends when Django closes that connection right after the flush. Ordinary tests
-run inside a transaction that is rolled back and never meet the triggers' refusal.
+The test suite needs exactly that maintenance access once per transactional test:
+pytest-django's transactional and live-server tests end with a flush, which on SQLite
+DELETEs every row (firing the DELETE trigger) and on PostgreSQL TRUNCATEs every table
+(firing the TRUNCATE trigger). The fixture `audit_trail_flushable` (tests/conftest.py,
+applied to every such test) runs after the test and before its flush: on SQLite it
+disables triggers on its own connection just long enough to empty this table, on
+PostgreSQL it switches its session to replica mode, which ends when Django closes that
+connection right after the flush. Ordinary tests run inside a transaction that is rolled
+back and never meet the triggers' refusal.
 
 SQLite rebuilds a table to alter it (create, copy, drop, rename), and dropping the old
 table drops these triggers: a later migration that alters characters_characterevent must
