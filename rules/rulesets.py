@@ -37,17 +37,19 @@ STREAMLINED_FIELD_STEPS = {TERRIBLE: 3, POOR: 3, MEDIOCRE: 3, FAIR: 6, 1: 12, GR
 
 @dataclass(frozen=True)
 class Advancement:
+    """Development costs. A cost left None is one the ruleset does not give."""
+
     unit: str  # "EP", "XP", "token"
-    skill_steps: dict[int, int] | None  # from-level -> cost; None: one unit a rank
-    beyond: int | None  # each level past the last step, or None: not available
-    attribute_multiplier: int
-    gm_permission_from: int | None  # raising from this level on needs the GM
-    gift: int | None
-    power: int | None
-    meta_point: int | None
-    buy_off_fault: int | None
-    points_per_unit: int | None  # Fudge points that make one EP (Fudge Basics: 3)
     section: str
+    skill_steps: dict[int, int] | None = None  # from-level -> cost; None: one unit a rank
+    attribute_multiplier: int = 1
+    beyond: int | None = None  # each level past the last step
+    gm_permission_from: int | None = None  # raising from this level on needs the GM
+    gift: int | None = None
+    power: int | None = None
+    meta_point: int | None = None
+    buy_off_fault: int | None = None
+    points_per_unit: int | None = None  # Fudge points that make one EP (Fudge Basics: 3)
 
 
 @dataclass(frozen=True)
@@ -134,10 +136,8 @@ FUDGE_BASICS = Ruleset(
         skill_steps=FUDGE_EXPERIENCE_STEPS,
         beyond=FUDGE_EXPERIENCE_BEYOND,
         attribute_multiplier=3,
-        gm_permission_from=None,
         gift=6,
         power=12,  # Fudge 5.2
-        meta_point=None,
         buy_off_fault=9,
         points_per_unit=3,
         section="Fudge Basics, Experience",
@@ -200,8 +200,6 @@ MUDGE = Ruleset(
         gift=4,
         power=8,
         meta_point=6,
-        buy_off_fault=None,
-        points_per_unit=None,
         section="Mudge 5.2",
     ),
 )
@@ -235,19 +233,7 @@ MICROFUDGED_DIP = Ruleset(
         "legendary": "MicroFudged DIP V",
         "advancement": "MicroFudged DIP II",
     },
-    advancement=Advancement(
-        unit="token",
-        skill_steps=None,
-        beyond=None,
-        attribute_multiplier=1,
-        gm_permission_from=None,
-        gift=None,
-        power=None,
-        meta_point=None,
-        buy_off_fault=None,
-        points_per_unit=None,
-        section="MicroFudged DIP II",
-    ),
+    advancement=Advancement(unit="token", section="MicroFudged DIP II"),
 )
 
 MICROFUDGED_STREAMLINED = Ruleset(
@@ -282,16 +268,9 @@ MICROFUDGED_STREAMLINED = Ruleset(
     },
     advancement=Advancement(
         unit="token",
-        skill_steps=STREAMLINED_FIELD_STEPS,
-        beyond=None,
-        attribute_multiplier=3,
-        gm_permission_from=None,
-        gift=None,
-        power=None,
-        meta_point=None,
-        buy_off_fault=None,
-        points_per_unit=None,
         section="MicroFudged DIP VIII.3, Character development",
+        skill_steps=STREAMLINED_FIELD_STEPS,
+        attribute_multiplier=3,
     ),
 )
 

@@ -21,22 +21,16 @@ from rules.catalog import (
     CatalogSkill,
     Template,
 )
+from rules.rulesets import MUDGE
 
 # Extra attributes a character gains with a gift (Mudge 1.31, 2.x): Mana with Magery,
 # Psyche with Psionic.
 MANA = "Mana"
 PSYCHE = "Psyche"
 
-# Mudge 1.31, in the text's order (Scale, listed between Speed and Intelligence, is left out).
-ATTRIBUTES = (
-    "Strength",
-    "Dexterity",
-    "Constitution",
-    "Speed",
-    "Intelligence",
-    "Willpower",
-    "Perception",
-)
+# Mudge 1.31, in the text's order (Scale, listed between Speed and Intelligence, is left out):
+# the ruleset's own fixed list, so the catalogue and the pricing can never disagree.
+ATTRIBUTES = MUDGE.attribute_names
 
 # Mudge 1.32. (E) easy, (H) hard, (VH) very_hard, unmarked average.
 SKILLS = (
