@@ -20,13 +20,13 @@ class Trait:
 @dataclass(frozen=True)
 class Gift:
     name: str
-    cost: Fraction = Fraction(1)
+    cost: Fraction | int = 1
 
 
 @dataclass(frozen=True)
 class Fault:
     name: str
-    value: Fraction = Fraction(1)
+    value: Fraction | int = 1
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class Power:
     kind: str
     level: int | None = None
     difficulty: str | None = None
-    cost: Fraction | None = None  # superpowers: in gifts, when not the ruleset's default
+    cost: Fraction | int | None = None  # superpowers: in gifts, when not the ruleset's default
 
 
 @dataclass(frozen=True)

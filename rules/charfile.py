@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from rules.character import Character, Equipment, Fault, Gift, Power, Trait
 from rules.house_rules import HouseRuleError, apply_house_rules, json_number
-from rules.ladder import LevelError, level_name, parse_level
+from rules.ladder import WORD_LEVELS, LevelError, level_name, parse_level
 from rules.rulesets import BUILTIN, DIFFICULTIES
 
 FORMAT = "fairsheet.character/1"
@@ -21,6 +21,7 @@ EQUIPMENT_KINDS = ("weapon", "armour", "shield", "gear")
 MAX_NAME = 200
 MAX_TEXT = 20_000
 MAX_ITEMS = 500
+TRAIT_KEYS = frozenset(("name", "level", "difficulty"))
 TOP_LEVEL_KEYS = (
     "format",
     "ruleset",
@@ -150,7 +151,7 @@ class _Reader:
             raise CharacterFileError(key, f"must be a list, not {_kind(value)}")
         if len(value) > MAX_ITEMS:
             raise CharacterFileError(key, f"has {len(value)} entries; the most is {MAX_ITEMS}")
-        return tuple(read_one(item, f"{key}[{i}]") for i, item in enumerate(value))
+        return tuple(read_one(item, key, i) for i, item in enumerate(value))
 
     def text(self, value, where, limit, *, required=False):
         if value is None and not required:
@@ -178,7 +179,10 @@ class _Reader:
             raise CharacterFileError(where, f"must be a number, not {_kind(value)}")
         if not 0 <= value <= 20:
             raise CharacterFileError(where, f"must be between 0 and 20, not {value}")
-        return Fraction(value).limit_denominator(100)
+        if isinstance(value, int):
+            return value  # whole amounts stay ints: cheaper to price than Fractions
+        amount = Fraction(value).limit_denominator(100)
+        return amount.numerator if amount.denominator == 1 else amount
 
     def level(self, value, where):
         try:
@@ -195,8 +199,20 @@ class _Reader:
             )
         return value
 
-    def trait(self, value, where):
-        obj = self.object(value, where, ("name", "level", "difficulty"))
+    def trait(self, value, key, index):
+        # The common case first, with no message formatting: a plain, well-formed trait.
+        if type(value) is dict and value.keys() <= TRAIT_KEYS:
+            name, level, difficulty = value.get("name"), value.get("level"), value.get("difficulty")
+            if (
+                type(name) is str
+                and type(level) is str
+                and (difficulty is None or difficulty in DIFFICULTIES)
+            ):
+                name, offset = name.strip(), WORD_LEVELS.get(level.lower())
+                if offset is not None and 0 < len(name) <= 100:
+                    return Trait(name, offset, difficulty)
+        where = f"{key}[{index}]"
+        obj = self.object(value, where, tuple(TRAIT_KEYS))
         if "level" not in obj:
             raise CharacterFileError(f"{where}.level", "is required")
         return Trait(
@@ -205,21 +221,24 @@ class _Reader:
             difficulty=self.difficulty(obj.get("difficulty"), f"{where}.difficulty"),
         )
 
-    def gift(self, value, where):
+    def gift(self, value, key, index):
+        where = f"{key}[{index}]"
         obj = self.object(value, where, ("name", "cost"))
         return Gift(
             name=self.text(obj.get("name"), f"{where}.name", 100, required=True),
             cost=self.amount(obj.get("cost", 1), f"{where}.cost"),
         )
 
-    def fault(self, value, where):
+    def fault(self, value, key, index):
+        where = f"{key}[{index}]"
         obj = self.object(value, where, ("name", "value"))
         return Fault(
             name=self.text(obj.get("name"), f"{where}.name", 100, required=True),
             value=self.amount(obj.get("value", 1), f"{where}.value"),
         )
 
-    def power(self, value, where):
+    def power(self, value, key, index):
+        where = f"{key}[{index}]"
         obj = self.object(value, where, ("name", "kind", "level", "difficulty", "cost"))
         kind = obj.get("kind")
         if kind is not None and kind not in POWER_KINDS:
@@ -234,7 +253,8 @@ class _Reader:
             cost=None if obj.get("cost") is None else self.amount(obj["cost"], f"{where}.cost"),
         )
 
-    def equipment(self, value, where):
+    def equipment(self, value, key, index):
+        where = f"{key}[{index}]"
         obj = self.object(value, where, ("name", "kind", "damage", "armour", "armor", "notes"))
         kind = obj.get("kind", "gear")
         if kind == "armor":  # Fix: was a dict lookup, a TypeError for a list or object kind

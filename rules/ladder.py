@@ -8,7 +8,7 @@ import re
 
 WORDS = ("Abysmal", "Terrible", "Poor", "Mediocre", "Fair", "Good", "Great", "Superb", "Legendary")
 ABYSMAL, TERRIBLE, POOR, MEDIOCRE, FAIR, GOOD, GREAT, SUPERB, LEGENDARY = range(-4, 5)
-_BY_WORD = {word.lower(): offset for offset, word in zip(range(-4, 5), WORDS, strict=True)}
+WORD_LEVELS = {word.lower(): offset for offset, word in zip(range(-4, 5), WORDS, strict=True)}
 _LEGENDARY_PLUS = re.compile(r"legendary\s*\+\s*(\d{1,3})")
 
 
@@ -21,8 +21,8 @@ def parse_level(text: str) -> int:
     if not isinstance(text, str):
         raise LevelError(f"a level must be a word of the trait ladder, not {text!r}")
     key = " ".join(text.split()).lower()
-    if key in _BY_WORD:
-        return _BY_WORD[key]
+    if key in WORD_LEVELS:
+        return WORD_LEVELS[key]
     match = _LEGENDARY_PLUS.fullmatch(key)
     if match:
         return LEGENDARY + int(match.group(1))

@@ -8,7 +8,6 @@ the rule text it comes from. The JSON form is the public contract (spec: charact
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import ceil, floor
 
 from rules.character import Character, Trait
 from rules.house_rules import json_number
@@ -79,7 +78,7 @@ class Report:
     errors: list[Issue] = field(default_factory=list)
     warnings: list[Issue] = field(default_factory=list)
     # cost of each listed trait in its pool's unit, by list name: for the builder's rows
-    costs: dict[str, list[Fraction]] = field(default_factory=dict)
+    costs: dict[str, list[int | Fraction]] = field(default_factory=dict)
 
     @property
     def valid(self) -> bool:
@@ -129,6 +128,9 @@ class _Check:
         self.r = ruleset
         self.errors: list[Issue] = []
         self.warnings: list[Issue] = []
+        # The highest level creation allows, so the common in-bounds trait costs one compare.
+        self.top = 10**6 if ruleset.legendary_at_creation else ruleset.creation_max
+        self.named_defaults = {n.casefold(): lv for n, lv in ruleset.named_skill_defaults.items()}
 
     def error(self, code, message, topic, trait=None, where=None):
         self.errors.append(Issue(code, message, self.r.section(topic), trait, where))
@@ -192,8 +194,12 @@ class _Check:
             seen.add(key)
 
     def bounds(self, trait, where, floor_level, label):
-        """Creation bounds: the ladder's floor for this trait, Superb (or Great), Legendary."""
+        """Creation bounds: the ladder's floor for this trait, Superb (or Great), Legendary.
+        `where` is a (list name, index) pair, formatted only when something is wrong."""
+        if floor_level <= trait.level <= self.top:
+            return
         r = self.r
+        where = f"{where[0]}[{where[1]}]"
         if trait.level < floor_level:
             self.error(
                 "level_out_of_range",
@@ -231,7 +237,8 @@ class _Check:
             return
         by_level = {}
         for index, trait in enumerate(traits):
-            by_level.setdefault(trait.level, []).append((index, trait))
+            if trait.level in caps:
+                by_level.setdefault(trait.level, []).append((index, trait))
         for level, limit in sorted(caps.items(), reverse=True):
             at_level = by_level.get(level, [])
             if len(at_level) > limit:
@@ -255,8 +262,8 @@ class _Check:
         attribute_costs = []
         for index, trait in enumerate(c.attributes):
             default = self.attribute_default(trait, index, known)
-            self.bounds(trait, f"attributes[{index}]", TERRIBLE, "attribute")
-            attribute_costs.append(Fraction((trait.level - default) * r.attribute_cost))
+            self.bounds(trait, ("attributes", index), TERRIBLE, "attribute")
+            attribute_costs.append((trait.level - default) * r.attribute_cost)
         self.duplicates(c.attributes, "attributes", "attributes")
         self.caps(c.attributes, r.attribute_caps, "attributes", "attribute")
 
@@ -274,18 +281,20 @@ class _Check:
 
         # Mudge 2.34: Strength Scale costs an attribute level a step, Mass Scale a gift a
         # step; below 0, each step of Mass is a fault (Easily Wounded).
+        # Plain ints where every input is whole (the common case, and fast); a half-value
+        # gift or fault makes its sums Fractions, which mix with ints exactly.
         spent = {
-            "attributes": sum(attribute_costs, Fraction(c.scale_strength)),
-            "skills": sum(skill_costs, Fraction(0))
-            + sum((cost for pool, cost in power_costs if pool == "skills"), Fraction(0)),
-            "gifts": sum(gift_costs, Fraction(max(c.scale_mass, 0)))
-            + sum((cost for pool, cost in power_costs if pool == "gifts"), Fraction(0)),
+            "attributes": sum(attribute_costs) + c.scale_strength,
+            "skills": sum(skill_costs)
+            + sum(cost for pool, cost in power_costs if pool == "skills"),
+            "gifts": sum(gift_costs, max(c.scale_mass, 0))
+            + sum(cost for pool, cost in power_costs if pool == "gifts"),
         }
-        faults = sum(fault_values, Fraction(max(-c.scale_mass, 0)))
+        faults = sum(fault_values, max(-c.scale_mass, 0))
         budget = {
-            "attributes": Fraction(r.attribute_levels),
-            "skills": Fraction(r.skill_levels),
-            "gifts": Fraction(r.free_gifts),
+            "attributes": r.attribute_levels,
+            "skills": r.skill_levels,
+            "gifts": r.free_gifts,
         }
         value = self.values()
         remaining = {pool: budget[pool] - spent[pool] for pool in POOLS}
@@ -331,13 +340,13 @@ class _Check:
             },
         )
 
-    def values(self) -> dict[str, Fraction]:
+    def values(self) -> dict[str, int | Fraction]:
         tv = self.r.trade_values
         return {
-            "attributes": Fraction(tv["attribute"]),
-            "skills": Fraction(1),
-            "gifts": Fraction(tv["gift"]),
-            "faults": Fraction(tv["fault"]),
+            "attributes": tv["attribute"],
+            "skills": 1,
+            "gifts": tv["gift"],
+            "faults": tv["fault"],
         }
 
     def skill_default(self, trait: Trait) -> int | None:
@@ -345,14 +354,15 @@ class _Check:
             return MUDGE_SKILL_DEFAULT[trait.difficulty or "average"]
         # Fix: names match case-insensitively, as attribute names and duplicates do; a
         # "science" field was priced from Poor and refused at Terrible.
-        named = {name.casefold(): level for name, level in self.r.named_skill_defaults.items()}
-        return named.get(trait.name.casefold(), self.r.skill_default)
+        if not self.named_defaults:
+            return self.r.skill_default
+        return self.named_defaults.get(trait.name.casefold(), self.r.skill_default)
 
-    def skill_cost(self, trait: Trait, index: int) -> Fraction:
-        self.bounds(trait, f"skills[{index}]", TERRIBLE, "skill")
+    def skill_cost(self, trait: Trait, index: int) -> int:
+        self.bounds(trait, ("skills", index), TERRIBLE, "skill")
         if self.r.skill_difficulties:
-            return Fraction(trait.level + MUDGE_SKILL_FAIR_COST[trait.difficulty or "average"])
-        return Fraction(trait.level - self.skill_default(trait))
+            return trait.level + MUDGE_SKILL_FAIR_COST[trait.difficulty or "average"]
+        return trait.level - self.skill_default(trait)
 
     def lowered_skills(self):
         """Mudge 1.62: up to 5 skills may drop one level below their default, none further."""
@@ -399,7 +409,7 @@ class _Check:
                 power.name,
                 where,
             )
-            return "gifts", Fraction(0)
+            return "gifts", 0
         if kind in ("spell", "psi") and r.skill_difficulties:
             gift = "Magery" if kind == "spell" else "Psionic"
             if not self.c.has_gift(gift):
@@ -429,11 +439,11 @@ class _Check:
                     power.name,
                     where,
                 )
-                return "skills", Fraction(0)
+                return "skills", 0
             trait = Trait(power.name, power.level, difficulty)
-            self.bounds(trait, where, TERRIBLE, "power")
-            return "skills", Fraction(power.level + MUDGE_SKILL_FAIR_COST[difficulty])
-        return "gifts", power.cost if power.cost is not None else Fraction(r.superpower_cost)
+            self.bounds(trait, ("powers", index), TERRIBLE, "power")
+            return "skills", power.level + MUDGE_SKILL_FAIR_COST[difficulty]
+        return "gifts", power.cost if power.cost is not None else r.superpower_cost
 
     def meta_points(self):
         r, points = self.r, self.c.meta_points
@@ -455,8 +465,8 @@ class _Check:
         attribute_costs = []
         for index, trait in enumerate(c.attributes):
             default = self.attribute_default(trait, index, known)
-            self.bounds(trait, f"attributes[{index}]", r.creation_min, "ability")
-            attribute_costs.append(Fraction((trait.level - default) * r.attribute_cost))
+            self.bounds(trait, ("attributes", index), r.creation_min, "ability")
+            attribute_costs.append((trait.level - default) * r.attribute_cost)
         self.duplicates(c.attributes, "attributes", "abilities")
         self.caps(c.attributes, r.attribute_caps, "attributes", "ability")
 
@@ -464,16 +474,16 @@ class _Check:
         for index, trait in enumerate(c.skills):
             default = self.skill_default(trait)
             # Fields that start below Poor (Science, Medicine) may stay at their default.
-            self.bounds(trait, f"skills[{index}]", min(default, r.creation_min), "field")
-            skill_costs.append(Fraction((trait.level - default) * r.skill_cost))
+            self.bounds(trait, ("skills", index), min(default, r.creation_min), "field")
+            skill_costs.append((trait.level - default) * r.skill_cost)
         self.duplicates(c.skills, "skills", "fields of expertise")
         self.caps(c.skills, r.skill_caps, "skills", "field")
 
         power_costs = []
         for index, power in enumerate(c.powers):
             level = ABYSMAL if power.level is None else power.level
-            self.bounds(Trait(power.name, level), f"powers[{index}]", ABYSMAL, "field of power")
-            power_costs.append(Fraction(level - r.power_default))
+            self.bounds(Trait(power.name, level), ("powers", index), ABYSMAL, "field of power")
+            power_costs.append(level - r.power_default)
         self.duplicates(c.powers, "powers", "fields of power")
         for list_name, items in (("gifts", c.gifts), ("faults", c.faults)):
             for index, item in enumerate(items):
@@ -486,7 +496,7 @@ class _Check:
                     f"{list_name}[{index}]",
                 )
 
-        spent = sum(attribute_costs + skill_costs + power_costs, Fraction(0))
+        spent = Fraction(sum(attribute_costs) + sum(skill_costs) + sum(power_costs))
         budget = Fraction(r.tokens)
         left = budget - spent
         saved = max(left, Fraction(0))
@@ -529,8 +539,8 @@ class _Check:
                 "attributes": attribute_costs,
                 "skills": skill_costs,
                 "powers": power_costs,
-                "gifts": [Fraction(0)] * len(c.gifts),
-                "faults": [Fraction(0)] * len(c.faults),
+                "gifts": [0] * len(c.gifts),
+                "faults": [0] * len(c.faults),
             },
         )
 
@@ -540,10 +550,11 @@ def power_potential(level: int | None) -> int:
     return card_rating(level) if level is not None and level >= POOR else 0
 
 
-def balance_trades(remaining: dict, faults: Fraction, value: dict) -> list[Trade]:
+def balance_trades(remaining: dict, faults, value: dict) -> list[Trade]:
     """The trades that cover each pool's deficit from faults and other pools' surplus,
     written as a GM would ("1 gift -> 6 skill levels"). Trades move value, never change
-    the balance: a deficit nothing can cover is left for the over_budget error."""
+    the balance: a deficit nothing can cover is left for the over_budget error.
+    Amounts stay ints while every division is exact, Fractions otherwise."""
     left = dict(remaining, faults=faults)
     trades = []
     for target, sources in TRADE_SOURCES.items():
@@ -555,18 +566,28 @@ def balance_trades(remaining: dict, faults: Fraction, value: dict) -> list[Trade
                 continue
             need = -left[target] * value[target]  # in skill levels
             if value[source] >= value[target]:
-                give = min(Fraction(ceil(need / value[source])), available)
-                get = give * value[source] / value[target]
+                give = min(-(-need // value[source]), available)  # whole source units
+                get = _exact(give * value[source], value[target])
             else:
-                get = min(-left[target], Fraction(floor(available * value[source] / value[target])))
+                # Whole units of the dearer pool when the surplus allows ("3 skill levels ->
+                # 1 attribute level"); else exactly what is missing (half a gift).
+                affordable = available * value[source]
+                get = min(-(left[target] // 1), affordable // value[target])
                 if get <= 0:
-                    continue
-                get = Fraction(ceil(get))
-                give = get * value[target] / value[source]
+                    if affordable < need:
+                        continue  # crumbs of a pool do not make a trade worth writing down
+                    get = -left[target]
+                give = _exact(get * value[target], value[source])
             left[source] -= give
             left[target] += get
             trades.append(Trade(source, give, target, get))
     return trades
+
+
+def _exact(numerator, denominator):
+    """numerator / denominator, as an int when it divides evenly, else a Fraction."""
+    quotient, remainder = divmod(numerator, denominator)
+    return quotient if remainder == 0 else Fraction(numerator) / denominator
 
 
 def _covered(remaining, faults, trades) -> bool:

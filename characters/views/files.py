@@ -56,8 +56,14 @@ def character_import_view(request):
 def character_check(request):
     """POST a character file (the body, or a `file` upload): the build report as JSON; an
     unreadable file gets a 400 with the same message the check command prints."""
-    upload = request.FILES.get("file")
-    body = upload.read(MAX_CHECK_BYTES + 1) if upload else request.body
+    # A form upload's body is consumed by parsing it: read the file, or the raw body.
+    if request.content_type == "multipart/form-data":
+        upload = request.FILES.get("file")
+        if upload is None:
+            return JsonResponse({"error": "Send the character file as `file`."}, status=400)
+        body = upload.read(MAX_CHECK_BYTES + 1)
+    else:
+        body = request.body
     if len(body) > MAX_CHECK_BYTES:
         return JsonResponse({"error": "The file is larger than 1 MB."}, status=413)
     result = check_text(body)
