@@ -11,42 +11,67 @@ from characters.models import (
     Campaign,
     CatalogEntry,
     Equipment,
-    ExperienceEntry,
     Membership,
     Trait,
 )
+from characters.services.advancement import RAISE, experience_award, experience_spend
 from characters.services.characters import character_create
+from characters.services.review import character_approve, character_submit
 
 PUBLIC, USER, MEMBER, VIEWER, OWNER, GM = "public", "user", "member", "viewer", "owner", "gm"
 # url name -> (who may, method)
 ACCESS = {
-    "home": (PUBLIC, "get"), "ruleset": (PUBLIC, "get"), "healthz": (PUBLIC, "get"),
-    "login": (PUBLIC, "get"), "signup": (PUBLIC, "get"),
-    "logout": (USER, "post"), "password_change": (USER, "get"),
-    "password_change_done": (USER, "get"), "dashboard": (USER, "get"),
-    "campaign_join_by_code": (USER, "post"), "campaign_join": (USER, "get"),
-    "campaign_new": (USER, "get"), "character_new": (USER, "get"),
-    "character_import": (USER, "get"), "character_check": (USER, "post"),
+    "home": (PUBLIC, "get"),
+    "ruleset": (PUBLIC, "get"),
+    "healthz": (PUBLIC, "get"),
+    "login": (PUBLIC, "get"),
+    "signup": (PUBLIC, "get"),
+    "logout": (USER, "post"),
+    "password_change": (USER, "get"),
+    "password_change_done": (USER, "get"),
+    "dashboard": (USER, "get"),
+    "campaign_join_by_code": (USER, "post"),
+    "campaign_join": (USER, "get"),
+    "campaign_new": (USER, "get"),
+    "character_new": (USER, "get"),
+    "character_import": (USER, "get"),
+    "character_check": (USER, "post"),
     "review_queue": (USER, "get"),
     "campaign_detail": (MEMBER, "get"),
-    "campaign_house_rules": (GM, "get"), "campaign_regenerate_invite": (GM, "post"),
-    "membership_remove": (GM, "post"), "campaign_catalog": (GM, "get"),
-    "catalog_entry_add": (GM, "post"), "catalog_entry": (GM, "post"),
-    "catalog_entry_remove": (GM, "post"), "campaign_pack_pdf": (GM, "get"),
-    "campaign_review_queue": (GM, "get"), "character_review": (GM, "get"),
-    "advancement_award": (GM, "post"), "spend_accept": (GM, "post"),
-    "spend_refuse": (GM, "post"), "points_grant": (GM, "post"),
+    "campaign_house_rules": (GM, "get"),
+    "campaign_regenerate_invite": (GM, "post"),
+    "membership_remove": (GM, "post"),
+    "campaign_catalog": (GM, "get"),
+    "catalog_entry_add": (GM, "post"),
+    "catalog_entry": (GM, "post"),
+    "catalog_entry_remove": (GM, "post"),
+    "campaign_pack_pdf": (GM, "get"),
+    "campaign_review_queue": (GM, "get"),
+    "character_review": (GM, "get"),
+    "advancement_award": (GM, "post"),
+    "spend_accept": (GM, "post"),
+    "spend_refuse": (GM, "post"),
+    "points_grant": (GM, "post"),
     "character_audit": (VIEWER, "get"),
-    "character_builder": (VIEWER, "get"), "character_export": (VIEWER, "get"),
-    "character_sheet": (VIEWER, "get"), "character_sheet_pdf": (VIEWER, "get"),
+    "character_builder": (VIEWER, "get"),
+    "character_export": (VIEWER, "get"),
+    "character_sheet": (VIEWER, "get"),
+    "character_sheet_pdf": (VIEWER, "get"),
     "character_advancement": (VIEWER, "get"),
-    "details_update": (OWNER, "post"), "personality_update": (OWNER, "post"),
-    "template_apply": (OWNER, "post"), "trait_create": (OWNER, "post"),
-    "trait_update": (OWNER, "post"), "trait_delete": (OWNER, "post"),
-    "equipment_create": (OWNER, "post"), "equipment_update": (OWNER, "post"),
-    "equipment_delete": (OWNER, "post"), "character_submit": (OWNER, "post"),
-    "character_withdraw": (OWNER, "post"), "advancement_spend": (OWNER, "post"),
-    "points_spend": (OWNER, "post"), "points_convert": (OWNER, "post"),
+    "details_update": (OWNER, "post"),
+    "personality_update": (OWNER, "post"),
+    "template_apply": (OWNER, "post"),
+    "trait_create": (OWNER, "post"),
+    "trait_update": (OWNER, "post"),
+    "trait_delete": (OWNER, "post"),
+    "equipment_create": (OWNER, "post"),
+    "equipment_update": (OWNER, "post"),
+    "equipment_delete": (OWNER, "post"),
+    "character_submit": (OWNER, "post"),
+    "character_withdraw": (OWNER, "post"),
+    "advancement_spend": (VIEWER, "post"),
+    "points_spend": (OWNER, "post"),
+    "points_convert": (OWNER, "post"),
 }
 # Which roles each rule lets in; everyone else logged in gets a 404.
 ALLOWED = {
@@ -86,21 +111,48 @@ def world(db):
     trait = character.traits.first()
     item = Equipment.objects.create(character=character, name="Staff", kind="weapon", damage=2)
     entry = CatalogEntry.objects.create(campaign=campaign, kind="skill", name="Climbing")
-    pending = ExperienceEntry.objects.create(character=character, amount=-1, pending=True,
-                                             reason="raise", actor=users["owner"])
+    # A spend waiting for the GM, made the way players make one (Mudge 5.2: an attribute
+    # from Fair to Good costs 3 x 2 XP), on an approved character whose campaign wants the
+    # GM to accept spends.
+    character_submit(character=character, actor=users["owner"], expected_version=None)
+    character_approve(
+        character=character, actor=users["gm"], expected_version=None, override_reason="walk test"
+    )
+    campaign.spends_need_approval = True
+    campaign.save()
+    experience_award(character=character, actor=users["gm"], amount=12, reason="session")
+    # Two of them: the walk accepts one and refuses the other.
+    to_accept, to_refuse = (
+        experience_spend(
+            character=character,
+            actor=users["owner"],
+            expected_version=None,
+            what=RAISE,
+            trait=attribute,
+        )
+        for attribute in character.traits.all()[:2]
+    )
+    character.refresh_from_db()
     args = {
-        "ruleset": ["mudge"], "campaign_join": [campaign.invite_code],
-        "campaign_detail": [campaign.pk], "campaign_house_rules": [campaign.pk],
-        "campaign_regenerate_invite": [campaign.pk], "campaign_catalog": [campaign.pk],
+        "ruleset": ["mudge"],
+        "campaign_join": [campaign.invite_code],
+        "campaign_detail": [campaign.pk],
+        "campaign_house_rules": [campaign.pk],
+        "campaign_regenerate_invite": [campaign.pk],
+        "campaign_catalog": [campaign.pk],
         "membership_remove": [campaign.pk, other.pk],
-        "catalog_entry_add": [campaign.pk, "skill"], "catalog_entry": [campaign.pk, entry.pk],
-        "catalog_entry_remove": [campaign.pk, entry.pk], "campaign_pack_pdf": [campaign.pk],
+        "catalog_entry_add": [campaign.pk, "skill"],
+        "catalog_entry": [campaign.pk, entry.pk],
+        "catalog_entry_remove": [campaign.pk, entry.pk],
+        "campaign_pack_pdf": [campaign.pk],
         "campaign_review_queue": [campaign.pk],
         "trait_create": [character.pk, Trait.SKILL],
-        "trait_update": [character.pk, trait.pk], "trait_delete": [character.pk, trait.pk],
+        "trait_update": [character.pk, trait.pk],
+        "trait_delete": [character.pk, trait.pk],
         "equipment_update": [character.pk, item.pk],
         "equipment_delete": [character.pk, item.pk],
-        "spend_accept": [character.pk, pending.pk], "spend_refuse": [character.pk, pending.pk],
+        "spend_accept": [character.pk, to_accept.pk],
+        "spend_refuse": [character.pk, to_refuse.pk],
     }
     return users, character, args
 
