@@ -178,20 +178,30 @@ def timeline(character: Character) -> list[TimelineRow]:
     return [TimelineRow(e, _changes(e.before, e.after)) for e in events]
 
 
+# Recorded for the machinery, not for reading: a submitted build in full (the diff shows it),
+# and what a spend request needs to be applied later (its reason already says what it buys).
+UNSHOWN = {
+    *("file", "entry", "what", "target", "label", "unit"),
+    *("needs_gm", "section", "trait", "name", "from_level"),
+}
+
+
 def _changes(before, after) -> list[tuple[str, str, str]]:
+    spend = "what" in (before or after or {})
     before, after = before or {}, after or {}
-    # A submitted build is on the record in full; the diff shows it, not the timeline.
-    keys = [k for k in dict.fromkeys([*before, *after]) if k not in ("file", "entry")]
+    keys = [k for k in dict.fromkeys([*before, *after]) if not (spend and k in UNSHOWN)]
     return [
-        (key.replace("_", " "), _shown(before.get(key)), _shown(after.get(key)))
+        (key.replace("_", " "), _shown(key, before.get(key)), _shown(key, after.get(key)))
         for key in keys
-        if before.get(key) != after.get(key) or key not in before
+        if key != "file" and (before.get(key) != after.get(key) or key not in before)
     ]
 
 
-def _shown(value) -> str:
+def _shown(key, value) -> str:
     if value is None:
         return ""
+    if key == "sha256":
+        return f"{value[:12]}…"  # the audit page's diff checks the whole digest
     if isinstance(value, dict | list):
         return json.dumps(value, ensure_ascii=False)
     return str(value)
@@ -201,10 +211,12 @@ def _shown(value) -> str:
 
 
 RAISABLE = (Trait.ATTRIBUTE, Trait.SKILL, Trait.POWER)
+KIND_ORDER = (*RAISABLE, Trait.FAULT, Trait.GIFT)  # as the spend options are listed
 
 
 @dataclass(frozen=True)
 class SpendOption:
+    group: str  # the heading it is listed under
     what: str
     label: str
     cost: int | None
@@ -267,7 +279,7 @@ def spend_options(
     cannot be bought, why (too dear, the GM's permission, not in these rules, waiting)."""
     waiting = {spec["target"] for _, spec in pending if spec["target"]}
     rules = ruleset.advancement
-    traits = list(character.traits.all())
+    traits = sorted(character.traits.all(), key=lambda t: (KIND_ORDER.index(t.kind), t.position))
     choices = [(RAISE, t) for t in traits if t.kind in RAISABLE]
     if rules.buy_off_fault is not None:
         choices += [(BUY_OFF_FAULT, t) for t in traits if t.kind == Trait.FAULT]
@@ -278,7 +290,11 @@ def spend_options(
         try:
             priced = price_spend(character, ruleset, what=what, trait=trait)
         except ServiceError as error:
-            options.append(SpendOption(what, _label(what, trait), None, False, str(error), trait))
+            options.append(
+                SpendOption(
+                    _group(what, trait), what, _label(what, trait), None, False, str(error), trait
+                )
+            )
             continue
         why_not = ""
         if priced.target in waiting:
@@ -289,6 +305,7 @@ def spend_options(
             why_not = f"needs {priced.cost} {priced.unit}; {available} unspent"
         options.append(
             SpendOption(
+                _group(what, trait),
                 what,
                 priced.label,
                 priced.cost,
@@ -300,6 +317,14 @@ def spend_options(
             )
         )
     return options
+
+
+def _group(what: str, trait: Trait | None) -> str:
+    if trait is None:
+        return "New gifts, powers and meta points"
+    return {Trait.ATTRIBUTE: "Attributes", Trait.SKILL: "Skills", Trait.POWER: "Powers"}.get(
+        trait.kind, "Faults"
+    )
 
 
 def _label(what: str, trait: Trait | None) -> str:

@@ -366,6 +366,8 @@ def test_mudge_meta_points_start_at_3_and_hold_at_most_5(in_play, player, gm):
     with pytest.raises(ServiceError, match="at most 0"):
         meta_points_grant(character=character, actor=gm, expected_version=None, count=1)
 
+    with pytest.raises(NotAllowed):  # the player spends, the GM grants
+        meta_points_spend(character=character, actor=gm, expected_version=None, count=1)
     meta_points_spend(
         character=character, actor=player, expected_version=None, count=2, reason="Lessen a wound"
     )
@@ -536,14 +538,20 @@ def test_who_may_post_what_on_the_advancement_page(
     role, in_play, login, player, mate, gm, outsider, rival_gm
 ):
     character = in_play(
-        "mudge", traits=[("skill", "Climbing", FAIR)], experience=4, spends_need_approval=True
+        "mudge",
+        traits=[("skill", "Climbing", FAIR), ("skill", "Stealth", FAIR)],
+        experience=4,
+        spends_need_approval=True,
     )
-    pending = experience_spend(
-        character=character,
-        actor=player,
-        expected_version=None,
-        what=RAISE,
-        trait=trait(character, "Climbing"),
+    pending, other = (
+        experience_spend(
+            character=character,
+            actor=player,
+            expected_version=None,
+            what=RAISE,
+            trait=trait(character, name),
+        )
+        for name in ("Climbing", "Stealth")
     )
     users = {
         "owner": player,
@@ -555,27 +563,41 @@ def test_who_may_post_what_on_the_advancement_page(
     }
     client = login(users[role])
     pk, version = character.pk, character.version
-    posts = {
-        "award": (reverse("advancement_award", args=[pk]), {"amount": 1, "reason": "x"}),
-        "grant": (reverse("points_grant", args=[pk]), {"version": version, "count": 1}),
-        "accept": (reverse("spend_accept", args=[pk, pending.pk]), {}),
-        "refuse": (reverse("spend_refuse", args=[pk, pending.pk]), {}),
-        "spend_points": (reverse("points_spend", args=[pk]), {"version": version, "count": 1}),
-        "buy": (reverse("advancement_spend", args=[pk]), {"version": version, "what": "gift"}),
+    posts = {  # name: (url, data, the roles it is for)
+        "award": (reverse("advancement_award", args=[pk]), {"amount": 1, "reason": "x"}, {"gm"}),
+        "grant": (reverse("points_grant", args=[pk]), {"version": version, "count": 1}, {"gm"}),
+        "accept": (reverse("spend_accept", args=[pk, pending.pk]), {}, {"gm"}),
+        "refuse": (reverse("spend_refuse", args=[pk, other.pk]), {}, {"gm"}),
+        "spend_points": (
+            reverse("points_spend", args=[pk]),
+            {"version": version, "count": 1},
+            {"owner"},
+        ),
+        "convert": (reverse("points_convert", args=[pk]), {"version": version}, {"owner"}),
+        "buy": (
+            reverse("advancement_spend", args=[pk]),
+            {"version": version, "what": "gift"},
+            {"owner", "gm"},
+        ),
     }
-    gm_only = {"award", "grant", "accept", "refuse"}
-    for name, (url, data) in posts.items():
+    for name, (url, data, allowed) in posts.items():
         status = client.post(url, data).status_code
         if role == "anonymous":
             assert status == 302, name
-        elif role in ("mate", "outsider", "rival_gm") or (role == "owner" and name in gm_only):
+        elif role in allowed:
+            assert status < 500 and status not in (403, 404), name
+        else:
             assert status == 404, name
     character.refresh_from_db()
     pending.refresh_from_db()
     if role != "gm":
-        assert pending.pending
+        assert pending.pending and ExperienceEntry.objects.filter(pk=other.pk).exists()
         assert character.experience == 4
-        assert character.meta_points in (None, 2)  # the owner may spend a meta point
+        # Only the owner's own post spent a point (Mudge starts with 3).
+        assert character.meta_points == (2 if role == "owner" else None)
+    else:  # the GM accepted one request, refused the other, and granted a point
+        assert not pending.pending and not ExperienceEntry.objects.filter(pk=other.pk).exists()
+        assert (character.experience, character.meta_points) == (2, 4)
     assert page(client, character).status_code == {
         "owner": 200,
         "gm": 200,
@@ -603,3 +625,17 @@ def test_the_gm_accepts_a_pending_spend_from_the_page(in_play, login, player, gm
     assert response.status_code == 200
     assert "Accepted: Raise Climbing from Fair to Good." in response.content.decode()
     assert trait(character, "Climbing").level == GOOD
+
+
+def test_a_pending_row_written_by_hand_can_only_be_refused(in_play, login, player, gm):
+    character = in_play("mudge", experience=3)
+    entry = ExperienceEntry.objects.create(
+        character=character, amount=-1, reason="Something", actor=player, pending=True
+    )
+    client = login(gm)
+    assert "Something: <strong>1 </strong>" in page(client, character).content.decode()
+    response = client.post(reverse("spend_accept", args=[character.pk, entry.pk]))
+    assert response.status_code == 400
+    assert "Nothing records what “Something” buys: refuse it." in response.content.decode()
+    spend_refuse(entry=entry, actor=gm)
+    assert not character.ledger.filter(pending=True).exists()

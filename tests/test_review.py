@@ -10,8 +10,10 @@ import json
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.template.loader import render_to_string
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from characters.adapters import character_to_rules, ruleset_for
@@ -602,3 +604,36 @@ def test_the_panel_explains_why_a_character_outside_a_campaign_is_not_submitted(
     html = panel(loner, player)
     assert "Not in a campaign, so no GM reviews Loner" in html
     assert "Submit" not in html
+
+
+def test_the_review_page_shows_what_the_resubmission_changed(
+    login, gm, player, character, climbing
+):
+    submitted(character)
+    character_request_changes(
+        character=character,
+        actor=gm,
+        expected_version=None,
+        comments=[("skill:Climbing", "Good, please")],
+    )
+    trait_update(trait=climbing, actor=player, expected_version=None, level=GOOD)
+    submitted(character)
+    body = login(gm).get(reverse("character_review", args=[character.pk])).content.decode()
+    assert "What changed" in body
+    assert "<del>Fair, average</del> → <ins>Good, average</ins>" in body
+    assert "Good, please" in body  # the last comments, to check against
+
+
+def test_the_queue_costs_the_same_queries_for_one_build_or_many(
+    login, gm, player, campaign, character, django_assert_num_queries
+):
+    client = login(gm)
+    submitted(character)
+    client.get(reverse("review_queue"))  # warm the session
+    with CaptureQueriesContext(connection) as one:
+        assert "Brogo" in client.get(reverse("review_queue")).content.decode()
+    for name in ("Ann", "Bea", "Cy"):
+        submitted(character_create(owner=player, name=name, campaign=campaign))
+    with django_assert_num_queries(len(one)):
+        body = client.get(reverse("review_queue")).content.decode()
+    assert all(name in body for name in ("Ann", "Bea", "Cy", "Brogo"))

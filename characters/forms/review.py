@@ -38,7 +38,7 @@ class ReviewForm(VersionedForm):
         self.traits = list(traits)
         for trait in self.traits:
             self.fields[self.trait_field(trait)] = forms.CharField(
-                label=f"Comment on {trait.name}",
+                label=f"Your comment on {trait.name}",
                 required=False,
                 max_length=COMMENT_MAX,
                 widget=forms.Textarea(attrs={"rows": 2}),

@@ -7,9 +7,10 @@ themselves (select_for_update), check the version where the page carries one, an
 Character.experience equal to the sum of the applied ledger entries. Every change bumps the
 version and is recorded in the audit trail in the same transaction.
 
-Who does what: the owner (or the GM, at the table) spends; only the GM awards, grants
-meta points, accepts or refuses a pending spend, and makes a spend the rules tie to the GM's
-permission (Legendary levels, new gifts and powers).
+Who does what: the owner spends experience and points and converts Fudge points; the GM
+awards experience, grants points, accepts or refuses a pending spend, and may spend a
+character's experience too: that is how a spend the rules tie to the GM's permission
+(Legendary levels, new gifts and powers) is made.
 """
 
 from dataclasses import asdict, dataclass
@@ -149,7 +150,20 @@ def with_requests(entries: list[ExperienceEntry]) -> list[tuple[ExperienceEntry,
             action="spend_requested", after__entry__in=[e.pk for e in entries]
         )
     }
-    return [(entry, requests[entry.pk]) for entry in entries]
+    return [(entry, requests.get(entry.pk) or _unrecorded(entry)) for entry in entries]
+
+
+def _unrecorded(entry: ExperienceEntry) -> dict:
+    """A pending row written without experience_spend (by hand, say): no record says what it
+    buys, so it shows as its ledger reason and can only be refused."""
+    return {
+        "what": None,
+        "target": "",
+        "label": entry.reason,
+        "cost": -entry.amount,
+        "unit": "",
+        "entry": entry.pk,
+    }
 
 
 # -- spends ----------------------------------------------------------------------------------
@@ -218,6 +232,8 @@ def experience_spend(
 def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
     """The GM accepts a pending spend: it applies now, if it still fits the character."""
     locked, spec = _lock_pending(entry, actor)
+    if spec["what"] is None:
+        raise ServiceError(f"Nothing records what “{spec['label']}” buys: refuse it.")
     trait = locked.traits.filter(pk=spec["trait"]).first() if spec["trait"] else None
     try:
         if spec["what"] in (GIFT, POWER):
@@ -387,8 +403,8 @@ def meta_points_spend(
 ) -> Character:
     """A point spent in play (Mudge 1.36, Fudge Basics: alter a roll, lessen a wound...)."""
     locked, ruleset, current = _lock_points(character, expected_version)
-    if locked.owner_id != actor.pk and not is_gm_of(locked, actor):
-        raise NotAllowed("Only the character's player (or the GM) spends its points.")
+    if locked.owner_id != actor.pk:
+        raise NotAllowed("Only the character's player spends its points; the GM grants them.")
     if not 1 <= count <= current:
         raise ServiceError(
             f"{locked.name} has {current} {points_name(ruleset)}: spend between 1 and {current}."
@@ -421,8 +437,8 @@ def fudge_points_convert(
 ) -> ExperienceEntry:
     """Fudge Basics, Experience: three Fudge points make one EP."""
     locked, ruleset, current = _lock_points(character, expected_version)
-    if locked.owner_id != actor.pk and not is_gm_of(locked, actor):
-        raise NotAllowed("Only the character's player (or the GM) converts its points.")
+    if locked.owner_id != actor.pk:
+        raise NotAllowed("Only the character's player converts its points.")
     rate = ruleset.advancement.points_per_unit
     if rate is None:
         raise ServiceError(f"{ruleset.name} does not turn {points_name(ruleset)} into experience.")

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from characters.forms.builder import VersionedForm
 from characters.forms.review import AwardForm, PointsForm, RefuseForm, SpendForm
-from characters.selectors import character_for_viewer
+from characters.selectors import character_for_owner, character_for_viewer
 from characters.selectors_review import (
     advancement_context,
     character_for_gm,
@@ -96,7 +96,7 @@ def spend_decide(request, pk, entry_pk, decision):
 
 @require_POST
 def points_spend(request, pk):
-    return _points(request, character_for_viewer(request.user, pk), services.meta_points_spend)
+    return _points(request, character_for_owner(request.user, pk), services.meta_points_spend)
 
 
 @require_POST
@@ -106,7 +106,7 @@ def points_grant(request, pk):
 
 @require_POST
 def points_convert(request, pk):
-    character = character_for_viewer(request.user, pk)
+    character = character_for_owner(request.user, pk)
     form = VersionedForm(request.POST)
     if not form.is_valid():
         return _invalid(request, character, "Reload the page and try again.")

@@ -19,6 +19,9 @@ from characters.models import Campaign, Character
 from characters.selectors import campaign_for_gm, character_for_owner
 from characters.selectors_review import (
     character_for_gm,
+    character_versions,
+    compare,
+    default_comparison,
     latest_comments,
     pending_spend_queue,
     review_queue,
@@ -62,7 +65,12 @@ def character_review(request, pk):
         else:
             status = 400
     report = build_report(character_to_rules(character), ruleset_for(character))
+    versions = character_versions(character)
+    old, new, changes = compare(versions, *default_comparison(versions))
     context = {
+        "old": old,  # what changed since the last approval, or since the build sent back
+        "new": new,
+        "changes": changes,
         "character": character,
         "report": report,
         "form": form,

@@ -1,0 +1,117 @@
+"""Issue 4 end to end in headless Chromium against the live server: the player submits, the
+GM asks for a change on one trait, the player fixes it in the builder and submits again,
+the GM reads the diff and approves; later the GM awards XP and the player raises a skill.
+The player plays on a 375px phone, the GM on a desktop."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from characters.models import Campaign, Character, Membership
+from characters.services.characters import character_create, trait_add
+from rules.ladder import FAIR, GREAT
+from tests.browser import *  # noqa: F403
+from tests.browser import DESKTOP, PHONE, log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+PASSWORD = "correct-horse-battery"
+
+
+@pytest.fixture
+def brogo(db):
+    User = get_user_model()
+    gm = User.objects.create_user("gwen", password=PASSWORD)
+    player = User.objects.create_user("pip", password=PASSWORD)
+    campaign = Campaign.objects.create(name="The Watch", gm=gm, base_ruleset="mudge")
+    Membership.objects.create(campaign=campaign, user=gm, role=Membership.GM)
+    Membership.objects.create(campaign=campaign, user=player, role=Membership.PLAYER)
+    character = character_create(owner=player, name="Brogo", campaign=campaign)
+    trait_add(
+        character=character,
+        actor=player,
+        expected_version=None,
+        kind="skill",
+        name="Climbing",
+        level=FAIR,
+        difficulty="average",
+    )
+    return character
+
+
+def fits_the_screen(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_submit_review_fix_approve_then_advance(open_page, brogo):
+    builder = f"/characters/{brogo.pk}/"
+    panel_state = "#review-status .state-badge"
+
+    player = open_page(PHONE)
+    log_in(player, "pip", PASSWORD)
+    player.goto(builder)
+    player.get_by_role("button", name="Submit for review").click()
+    expect(player.locator(panel_state)).to_have_text("Submitted")
+    assert fits_the_screen(player)
+
+    gm = open_page(DESKTOP)
+    log_in(gm, "gwen", PASSWORD)
+    gm.goto("/review/")
+    gm.get_by_role("link", name="Brogo").click()
+    gm.wait_for_url(re.compile(r"/characters/\d+/review/$"))
+    gm.locator("summary", has_text="Comment on Climbing").click()  # unfold its comment box
+    gm.get_by_label("Your comment on Climbing").fill("A scout climbs well: raise it to Good.")
+    gm.get_by_role("button", name="Request changes").click()
+    gm.wait_for_url(re.compile(r"/campaigns/\d+/review/$"))
+    expect(gm.locator("#queue-builds + p.empty")).to_have_text("No build is waiting.")
+
+    player.reload()
+    expect(player.locator(panel_state)).to_have_text("Changes requested")
+    comment = player.locator('#review-status li[data-target="skill:Climbing"]')
+    expect(comment).to_contain_text("raise it to Good")
+    row = player.locator("form.trait-row", has=player.locator("input[name=name][value='Climbing']"))
+    row.locator("select[name=level]").select_option(label="Good")
+    # The builder saves on change and sends the new version to every form on the page,
+    # the panel's Submit included: without it the submission would be refused as stale.
+    expect(player.locator("#review-status input[name=version]")).to_have_value("5")
+    player.get_by_role("button", name="Submit again").click()
+    expect(player.locator(panel_state)).to_have_text("Submitted")
+
+    gm.goto(f"/characters/{brogo.pk}/audit/")
+    diff = gm.locator("#diff")
+    expect(diff).to_contain_text("skill Climbing")
+    expect(diff.locator("del")).to_have_text("Fair, average")
+    expect(diff.locator("ins")).to_have_text("Good, average")
+    expect(gm.locator(".timeline")).to_contain_text("raise it to Good")
+    gm.goto(f"/characters/{brogo.pk}/review/")
+    gm.get_by_role("button", name="Approve", exact=True).click()
+    gm.wait_for_url(re.compile(r"/campaigns/\d+/review/$"))
+    expect(gm.locator(".messages")).to_contain_text("Brogo: approved.")
+
+    gm.goto(f"/characters/{brogo.pk}/advancement/")
+    gm.get_by_label("Amount").fill("4")
+    gm.get_by_label("Reason").fill("Session 1: the siege wall")
+    gm.get_by_role("button", name="Award").click()
+    expect(gm.locator("#unspent")).to_have_text("4 XP")
+    expect(gm.locator("#alerts")).to_contain_text("Awarded 4 to Brogo.")
+
+    player.goto(f"/characters/{brogo.pk}/advancement/")
+    expect(player.locator("#unspent")).to_have_text("4 XP")
+    option = player.locator(".spend-option", has_text="Raise Climbing from Good to Great")
+    expect(option.get_by_role("button")).to_have_text("4 XP")
+    expect(
+        player.locator(".spend-option", has_text="Raise Strength from Fair to Good").get_by_role(
+            "button"
+        )
+    ).to_be_disabled()
+    assert fits_the_screen(player)
+    option.get_by_role("button").click()
+    expect(player.locator("#unspent")).to_have_text("0 XP")
+    expect(player.locator("#alerts")).to_contain_text("Done: Raise Climbing from Good to Great.")
+
+    brogo.refresh_from_db()
+    assert brogo.state == Character.APPROVED
+    assert brogo.experience == 0
+    assert brogo.traits.get(name="Climbing").level == GREAT
+    assert list(brogo.ledger.values_list("amount", flat=True)) == [4, -4]
