@@ -1,7 +1,6 @@
 """Character files in and out (the public contract, spec: character-file.md): export any
 character you may see, import one as a new draft, and check a posted file over HTTP."""
 
-
 from django.contrib import messages
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
