@@ -235,6 +235,7 @@ def main():
         "DATABASE_URL": url,
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": "bench-only-secret",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
         "DJANGO_SECURE_COOKIES": "0",
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }

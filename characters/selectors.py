@@ -115,13 +115,13 @@ def character_for_viewer(user, pk):
     )
 
 
-def character_for_owner(user, pk):
-    return get_object_or_404(
-        Character.objects.filter(owner=user)
-        .select_related("campaign", "owner")
-        .prefetch_related("traits", "equipment"),
-        pk=pk,
-    )
+def character_for_owner(user, pk, *, with_rows=True):
+    """The user's own character. `with_rows=False` skips prefetching its traits and
+    equipment, for a write that re-reads them after it commits anyway."""
+    characters = Character.objects.filter(owner=user).select_related("campaign", "owner")
+    if with_rows:
+        characters = characters.prefetch_related("traits", "equipment")
+    return get_object_or_404(characters, pk=pk)
 
 
 def campaign_for_gm(user, pk):

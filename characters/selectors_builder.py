@@ -2,7 +2,9 @@
 about it, and the budget panel. One pass over prefetched rows: the query count does not
 grow with the number of traits."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property, partial
 
 from characters.adapters import character_to_rules, ruleset_for
 from characters.forms.builder import (
@@ -61,10 +63,18 @@ POOL_LABELS = {
 
 @dataclass
 class Row:
+    """A row of the builder. Its form is made only when a template renders it: an edit
+    re-renders one row, and building sixty forms it does not show would cost more than
+    the rest of the request."""
+
     trait: object
-    form: object
+    make_form: Callable[[], object]
     cost: str = ""
     issues: list = field(default_factory=list)
+
+    @cached_property
+    def form(self):
+        return self.make_form()
 
 
 @dataclass
@@ -72,9 +82,13 @@ class Section:
     kind: str
     title: str
     rows: list[Row]
-    add_form: TraitForm
+    make_add_form: Callable[[], TraitForm]
     options: list[tuple[str, str]]  # catalogue (name, hint) for the add form's datalist
     noun: str = ""  # one of them, for "Add a skill…"
+
+    @cached_property
+    def add_form(self) -> TraitForm:
+        return self.make_add_form()
 
 
 @dataclass
@@ -160,61 +174,28 @@ def builder_context(
         costs = report.costs.get(list_name, [])
         rows = []
         for index, trait in enumerate(by_kind[kind]):
-            form = forms.get(f"trait-{trait.pk}") or TraitForm(
-                kind=kind,
-                ruleset=ruleset,
-                auto_id=f"trait-{trait.pk}-%s",
-                initial={
-                    **version,
-                    "name": trait.name,
-                    "level": trait.level,
-                    "difficulty": trait.difficulty,
-                    "cost": trait.cost,
-                    "power_kind": trait.power_kind,
-                },
-            )
             cost = costs[index] if index < len(costs) else 0
             rows.append(
                 Row(
                     trait,
-                    form,
+                    partial(_trait_form, forms, trait, ruleset, version),
                     _cost_label(kind, trait, cost, ruleset),
                     issues_by_row.get(f"{list_name}[{index}]", []),
                 )
             )
-        add_form = forms.get(f"add-{kind}") or TraitForm(
-            kind=kind,
-            ruleset=ruleset,
-            auto_id=f"add-{kind}-%s",
-            initial={**version, "level": _default_level(kind, ruleset)},
-        )
         sections.append(
             Section(
                 kind,
                 title,
                 rows,
-                add_form,
+                partial(_add_form, forms, kind, ruleset, version),
                 options.get(kind, []),
                 SECTION_NOUNS.get(title, title.lower()),
             )
         )
 
     equipment_rows = [
-        Row(
-            item,
-            forms.get(f"equipment-{item.pk}")
-            or EquipmentForm(
-                auto_id=f"equipment-{item.pk}-%s",
-                initial={
-                    **version,
-                    "name": item.name,
-                    "kind": item.kind,
-                    "damage": item.damage,
-                    "armour": item.armour,
-                    "notes": item.notes,
-                },
-            ),
-        )
+        Row(item, partial(_equipment_form, forms, item, version))
         for item in character.equipment.all()
     ]
     personality = character.personality or {}
@@ -255,6 +236,45 @@ def builder_context(
         "balance_label": f"{json_number(report.balance)} "
         f"{ruleset.unit if abs(report.balance) == 1 else ruleset.unit + 's'}",
     }
+
+
+def _trait_form(forms, trait, ruleset, version) -> TraitForm:
+    return forms.get(f"trait-{trait.pk}") or TraitForm(
+        kind=trait.kind,
+        ruleset=ruleset,
+        auto_id=f"trait-{trait.pk}-%s",
+        initial={
+            **version,
+            "name": trait.name,
+            "level": trait.level,
+            "difficulty": trait.difficulty,
+            "cost": trait.cost,
+            "power_kind": trait.power_kind,
+        },
+    )
+
+
+def _add_form(forms, kind, ruleset, version) -> TraitForm:
+    return forms.get(f"add-{kind}") or TraitForm(
+        kind=kind,
+        ruleset=ruleset,
+        auto_id=f"add-{kind}-%s",
+        initial={**version, "level": _default_level(kind, ruleset)},
+    )
+
+
+def _equipment_form(forms, item, version) -> EquipmentForm:
+    return forms.get(f"equipment-{item.pk}") or EquipmentForm(
+        auto_id=f"equipment-{item.pk}-%s",
+        initial={
+            **version,
+            "name": item.name,
+            "kind": item.kind,
+            "damage": item.damage,
+            "armour": item.armour,
+            "notes": item.notes,
+        },
+    )
 
 
 def pools_of(report: Report) -> list[Pool]:

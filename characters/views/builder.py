@@ -62,7 +62,7 @@ def character_new(request):
 
 @require_POST
 def trait_create(request, pk, kind):
-    character = character_for_owner(request.user, pk)
+    character = character_for_owner(request.user, pk, with_rows=False)
     if kind not in dict(Trait.KINDS):
         return _refused(request, character, "There is no such kind of trait.", status=404)
     form = TraitForm(
@@ -101,7 +101,7 @@ def trait_create(request, pk, kind):
 
 @require_POST
 def trait_update(request, pk, trait_pk):
-    character = character_for_owner(request.user, pk)
+    character = character_for_owner(request.user, pk, with_rows=False)
     trait = get_object_or_404(Trait, pk=trait_pk, character=character)
     form = TraitForm(
         request.POST,
@@ -138,7 +138,7 @@ def trait_update(request, pk, trait_pk):
 
 @require_POST
 def trait_delete(request, pk, trait_pk):
-    character = character_for_owner(request.user, pk)
+    character = character_for_owner(request.user, pk, with_rows=False)
     trait = get_object_or_404(Trait, pk=trait_pk, character=character)
     try:
         services.trait_remove(
@@ -151,7 +151,7 @@ def trait_delete(request, pk, trait_pk):
 
 @require_POST
 def equipment_create(request, pk):
-    character = character_for_owner(request.user, pk)
+    character = character_for_owner(request.user, pk, with_rows=False)
     form = EquipmentForm(request.POST, auto_id="add-equipment-%s")
     if not form.is_valid():
         return _invalid(request, character, "add-equipment", form, "add_equipment")
@@ -175,7 +175,7 @@ def equipment_create(request, pk):
 
 @require_POST
 def equipment_update(request, pk, item_pk):
-    character = character_for_owner(request.user, pk)
+    character = character_for_owner(request.user, pk, with_rows=False)
     item = get_object_or_404(character.equipment, pk=item_pk)
     form = EquipmentForm(request.POST, auto_id=f"equipment-{item.pk}-%s")
     if not form.is_valid():
@@ -201,7 +201,7 @@ def equipment_update(request, pk, item_pk):
 
 @require_POST
 def equipment_delete(request, pk, item_pk):
-    character = character_for_owner(request.user, pk)
+    character = character_for_owner(request.user, pk, with_rows=False)
     item = get_object_or_404(character.equipment, pk=item_pk)
     try:
         services.equipment_remove(
@@ -214,7 +214,7 @@ def equipment_delete(request, pk, item_pk):
 
 @require_POST
 def details_update(request, pk):
-    character = character_for_owner(request.user, pk)
+    character = character_for_owner(request.user, pk, with_rows=False)
     form = DetailsForm(request.POST, auto_id="details-%s")
     if not form.is_valid():
         return _invalid(request, character, "details", form, "details")
@@ -232,7 +232,7 @@ def details_update(request, pk):
 
 @require_POST
 def personality_update(request, pk):
-    character = character_for_owner(request.user, pk)
+    character = character_for_owner(request.user, pk, with_rows=False)
     form = PersonalityForm(request.POST, auto_id="personality-%s")
     if not form.is_valid():
         return _invalid(request, character, "personality", form, "personality")
@@ -251,7 +251,7 @@ def personality_update(request, pk):
 
 @require_POST
 def template_apply(request, pk):
-    character = character_for_owner(request.user, pk)
+    character = character_for_owner(request.user, pk, with_rows=False)
     slug = request.POST.get("template", "")
     try:
         changed = services.character_apply_template(
@@ -348,7 +348,7 @@ def _find_row(sections, trait_pk):
 
 def _invalid(request, character, key, form, partial, **where):
     """A form that did not validate: its fragment (htmx) or the whole page, with a 400."""
-    context = builder_context(character, forms={key: form})
+    context = builder_context(_fresh(character), forms={key: form})
     context["can_edit"] = True
     if request.htmx:
         return HttpResponse(_fragment(request, partial, context, **where), status=400)
