@@ -1,6 +1,6 @@
 """Headless Chromium for browser tests: Debian's /usr/bin/chromium driven by Playwright,
-talking only to the live server on 127.0.0.1. Import the fixtures with
-`from tests.browser import *`."""
+talking only to the live server on 127.0.0.1. A pytest plugin, registered in conftest.py:
+a second session-wide Playwright in the same process would fail."""
 
 import os
 

@@ -7,6 +7,9 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+# The browser fixtures, registered once: a session-wide Playwright must not be started twice.
+pytest_plugins = ["tests.browser"]
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "rules" / "samples"
 RULES_SOURCES = ROOT.parent / "shared" / "rules-sources"

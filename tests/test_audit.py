@@ -362,3 +362,20 @@ def test_diff_of_details_house_rules_and_notes():
         "personality Fear changed",
         "added personality Hope",
     ]
+
+
+def test_the_timeline_shows_a_spend_request_by_what_it_buys(login, gm, player, character, climbing):
+    approved(character, gm)
+    character.campaign.spends_need_approval = True
+    character.campaign.save()
+    experience_award(character=character, actor=gm, amount=2, reason="Session 1")
+    experience_spend(
+        character=character, actor=player, expected_version=None, what=RAISE, trait=climbing
+    )
+    response = audit(login(gm), character)
+    request = response.context["timeline"][0]
+    assert (request.title, request.event.reason) == (
+        "spend requested",
+        "Raise Climbing from Fair to Good",
+    )
+    assert request.changes == [("cost", "", "2")]

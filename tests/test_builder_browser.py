@@ -8,7 +8,6 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from characters.models import Campaign, Character
-from tests.browser import *  # noqa: F403
 from tests.browser import DESKTOP, PHONE, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

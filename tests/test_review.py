@@ -55,14 +55,15 @@ User = get_user_model()
 @pytest.fixture
 def mate(campaign):
     """Another player of the same campaign: sees nothing of the character but the table."""
-    user = User.objects.create_user("mate", password="pw-mate-12345")
+    # No password: tests log in with force_login, and hashing one costs most of a second.
+    user = User.objects.create_user("mate")
     Membership.objects.create(campaign=campaign, user=user, role=Membership.PLAYER)
     return user
 
 
 @pytest.fixture
 def rival_gm(db):
-    return User.objects.create_user("rival-gm", password="pw-rival-12345")
+    return User.objects.create_user("rival-gm")
 
 
 @pytest.fixture
@@ -74,7 +75,7 @@ def rival_campaign(rival_gm):
 
 @pytest.fixture
 def rival_character(rival_campaign):
-    owner = User.objects.create_user("rival-player", password="pw-rp-12345")
+    owner = User.objects.create_user("rival-player")
     Membership.objects.create(campaign=rival_campaign, user=owner, role=Membership.PLAYER)
     return character_create(owner=owner, name="Rival", campaign=rival_campaign)
 

@@ -28,7 +28,6 @@ from characters.models import (
 )
 from rules.charfile import parse_character_json
 from rules.ladder import level_name
-from tests.browser import *  # noqa: F403 (the browser fixtures)
 from tests.browser import PHONE, log_in
 
 SAMPLES = Path(__file__).resolve().parent.parent / "rules" / "samples"
