@@ -8,6 +8,7 @@ PostgreSQL), never the one you work in; gunicorn listens on 127.0.0.1 only.
 import http.client
 import json
 import os
+import random
 import re
 import socket
 import statistics
@@ -21,7 +22,9 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = 20
-EDITS_PER_PLAYER = 40
+EDITS_PER_PLAYER = 30
+# A player looks at the panel before the next click: 0.5 to 1.5 s between edits.
+THINK_SECONDS = (0.5, 1.5)
 TRAITS = 60
 PASSWORD = "bench-password-123"
 
@@ -154,7 +157,9 @@ class Player(threading.Thread):
         except Exception:  # a failed login counts as one error, not a crash
             self.errors += 1
             return
+        pause = random.Random(self.username)  # the same pauses every run
         for n in range(EDITS_PER_PLAYER):
+            time.sleep(pause.uniform(*THINK_SECONDS))
             body = urlencode(
                 {"version": version, "name": "Skill 0", "level": n % 3 - 1, "difficulty": "average"}
             )
@@ -269,7 +274,8 @@ def main():
         latencies, errors, elapsed = load_run(env, seeded)
         print(
             f"web: load run, {PLAYERS} players x {EDITS_PER_PLAYER} edits against gunicorn "
-            f"(2 workers x 4 threads) on 127.0.0.1"
+            f"(2 workers x 4 threads) on 127.0.0.1, {THINK_SECONDS[0]}-{THINK_SECONDS[1]} s "
+            "between a player's clicks"
         )
         if latencies:
             print(
