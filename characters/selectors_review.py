@@ -2,7 +2,7 @@
 characters.selectors: anyone not allowed gets a 404, never a 403."""
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from django.db.models import OuterRef, Subquery
 from django.shortcuts import get_object_or_404
@@ -16,6 +16,7 @@ from characters.services.advancement import (
     META_POINT,
     POWER,
     RAISE,
+    Priced,
     meta_points_of,
     pending_spends,
     points_name,
@@ -136,7 +137,7 @@ def character_versions(character: Character) -> list[Version]:
     versions = [Version("current", f"now (v{character.version})", current, file_sha256(current))]
     recorded = [
         (a.created_at, Version(f"a{a.pk}", f"approved v{a.version}", a.snapshot, a.sha256))
-        for a in character.approvals.select_related("approved_by")
+        for a in character.approvals.all()
     ]
     recorded += [
         (
@@ -179,21 +180,20 @@ def timeline(character: Character) -> list[TimelineRow]:
 
 
 # Recorded for the machinery, not for reading: a submitted build in full (the diff shows it),
-# and what a spend request needs to be applied later (its reason already says what it buys).
-UNSHOWN = {
-    *("file", "entry", "what", "target", "label", "unit"),
-    *("needs_gm", "section", "trait", "name", "from_level"),
-}
+# and what a spend request needs to be applied later (its reason says what it buys; its
+# cost is shown).
+MACHINERY = {"file", "entry"}
+SPEND_SPEC = {f.name for f in fields(Priced)} - {"cost"}
 
 
 def _changes(before, after) -> list[tuple[str, str, str]]:
-    spend = "what" in (before or after or {})
     before, after = before or {}, after or {}
-    keys = [k for k in dict.fromkeys([*before, *after]) if not (spend and k in UNSHOWN)]
+    hidden = MACHINERY | (SPEND_SPEC if "what" in before or "what" in after else set())
+    keys = [k for k in dict.fromkeys([*before, *after]) if k not in hidden]
     return [
         (key.replace("_", " "), _shown(key, before.get(key)), _shown(key, after.get(key)))
         for key in keys
-        if key != "file" and (before.get(key) != after.get(key) or key not in before)
+        if before.get(key) != after.get(key) or key not in before
     ]
 
 
