@@ -12,18 +12,21 @@ setup:
 setup-dev:
 	@bash scripts/bootstrap.sh dev
 
+# The web server and a background worker (campaign packs); Ctrl-C stops both.
 run: setup
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	$(PY) manage.py run_with_worker $(HOST):$(PORT)
 
 test: setup-dev
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
 lint: setup-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 format: setup-dev
 	$(VENV)/bin/ruff format .

@@ -233,25 +233,37 @@ def load_run(env, seeded):
     return latencies, sum(p.errors for p in players), elapsed
 
 
-def main():
-    url, drop = bench_database_url()
-    env = {
+def bench_env(url: str) -> dict:
+    """The environment of a benchmark's processes: production settings on `url`."""
+    return {
         **os.environ,
         "DATABASE_URL": url,
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": "bench-only-secret",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
-        "DJANGO_SECURE_COOKIES": "0",
+        "DJANGO_HTTPS": "0",
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
-    os.environ.update(env)
-    try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
-        )
-        import django
 
-        django.setup()
+
+def bench_django(url: str) -> dict:
+    """Production-like settings on the database at `url`, migrated, and Django set up in
+    this process; returns the environment, for servers started from it."""
+    env = bench_env(url)
+    os.environ.update(env)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
+    import django
+
+    django.setup()
+    return env
+
+
+def main():
+    url, drop = bench_database_url()
+    try:
+        env = bench_django(url)
         seeded = seed(PLAYERS)
         edit, bare = time_in_process(seeded)
         print(

@@ -3,26 +3,74 @@
 Callers prefetch `traits` and `equipment` (selectors do) so a conversion costs no query.
 """
 
+import dataclasses
+import hashlib
+import json
 from decimal import Decimal
 from fractions import Fraction
+from functools import cached_property
 
-from characters.models import Character, Equipment, Trait
+from characters.errors import HouseRulesRefused
+from characters.models import Approval, CatalogEntry, Character, Equipment, ExperienceEntry, Trait
 from rules import character as rc
-from rules.house_rules import apply_house_rules
+from rules.catalog import Catalog, CatalogEquipment, CatalogFault, CatalogGift, CatalogSkill
+from rules.charfile import read_ledger_entry, write_character, write_entry
+from rules.house_rules import HouseRuleError, apply_house_rules, house_rules_to_json
+from rules.ladder import level_name
+from rules.report import amount
 from rules.rulesets import BUILTIN, Ruleset
 
 
 def ruleset_for(character: Character) -> Ruleset:
-    """The character's rules: its campaign's base ruleset and house rules, or a built-in."""
+    """The character's rules: its campaign's base ruleset, house rules and catalogue, or a
+    built-in ruleset with its own catalogue."""
     campaign = character.campaign
     if campaign is None:
         return BUILTIN[character.ruleset]
-    return campaign_ruleset(campaign)
+    return dataclasses.replace(campaign_ruleset(campaign), catalog=CampaignCatalog(campaign))
 
 
 def campaign_ruleset(campaign) -> Ruleset:
     # House rules were validated when the GM saved them; applying them is cheap.
     return apply_house_rules(BUILTIN[campaign.base_ruleset], campaign.house_rules)
+
+
+class CampaignCatalog:
+    """A campaign's catalogue as the engine reads one (rules.catalog.Catalog): it prices a
+    gift or fault given no cost, and names a skill's difficulty. Read on first use, so a
+    request that asks nothing of it makes no query."""
+
+    def __init__(self, campaign):
+        self.campaign = campaign
+
+    def __getattr__(self, name):
+        return getattr(self.loaded, name)
+
+    @cached_property
+    def loaded(self) -> Catalog:
+        by_kind = {kind: [] for kind, _ in CatalogEntry.KINDS}
+        for entry in self.campaign.catalog.all():
+            by_kind[entry.kind].append(entry)
+        return Catalog(
+            attributes=tuple(e.name for e in by_kind[CatalogEntry.ATTRIBUTE]),
+            skills=tuple(
+                CatalogSkill(e.name, e.difficulty or "average", e.note)
+                for e in by_kind[CatalogEntry.SKILL]
+            ),
+            gifts=tuple(
+                CatalogGift(e.name, _fraction(e.cost, 1), e.note)
+                for e in by_kind[CatalogEntry.GIFT]
+            ),
+            faults=tuple(
+                CatalogFault(e.name, _fraction(e.cost, 1), e.note)
+                for e in by_kind[CatalogEntry.FAULT]
+            ),
+            equipment=tuple(
+                CatalogEquipment(e.name, _equipment_kind(e), e.damage, e.armour, e.note)
+                for e in by_kind[CatalogEntry.EQUIPMENT]
+            ),
+            power_kinds=tuple(e.name for e in by_kind[CatalogEntry.POWER_KIND]),
+        )
 
 
 def character_to_rules(character: Character) -> rc.Character:
@@ -40,15 +88,15 @@ def character_to_rules(character: Character) -> rc.Character:
         scale_mass=character.scale_mass,
         attributes=tuple(_trait(t) for t in by_kind[Trait.ATTRIBUTE]),
         skills=tuple(_trait(t) for t in by_kind[Trait.SKILL]),
-        gifts=tuple(rc.Gift(t.name, _fraction(t.cost, 1)) for t in by_kind[Trait.GIFT]),
-        faults=tuple(rc.Fault(t.name, _fraction(t.cost, 1)) for t in by_kind[Trait.FAULT]),
+        gifts=tuple(rc.Gift(t.name, _fraction(t.cost)) for t in by_kind[Trait.GIFT]),
+        faults=tuple(rc.Fault(t.name, _fraction(t.cost)) for t in by_kind[Trait.FAULT]),
         powers=tuple(
             rc.Power(
                 name=t.name,
                 kind=t.power_kind or None,
                 level=t.level,
                 difficulty=t.difficulty or None,
-                cost=None if t.cost is None else Fraction(t.cost),
+                cost=_fraction(t.cost),
             )
             for t in by_kind[Trait.POWER]
         ),
@@ -58,9 +106,54 @@ def character_to_rules(character: Character) -> rc.Character:
         ),
         meta_points=character.meta_points,
         experience=character.experience,
+        advancement=advancement_of(character),
         notes=character.notes,
         personality=dict(character.personality or {}),
     )
+
+
+# How a ledger row marks tokens carried from creation (MicroFudged): an award that is not.
+CARRIED = {"carried": True}
+
+
+def advancement_of(character: Character) -> tuple | None:
+    """The experience ledger as the engine reads one (rules.ledger), oldest first: awards,
+    and spends with what they bought. None for a character with no ledger yet, so its file
+    and report are those of a plain build. Pending spends are not spent yet."""
+    entries = [e for e in character.ledger.all() if not e.pending]
+    if not entries:
+        return None
+    return tuple(read_ledger_entry(ledger_line(e)) for e in entries if ledger_line(e))
+
+
+def ledger_line(entry: ExperienceEntry) -> dict | None:
+    """A ledger row in its file form; None for a spend that does not say what it bought
+    (written before spends recorded it): it cannot be undone, so it is left out."""
+    note = {"note": entry.reason} if entry.reason else {}
+    if entry.amount >= 0:
+        kind = "carried" if entry.bought == CARRIED else "award"
+        return {kind: entry.amount, **note}
+    if entry.bought is None:
+        return None
+    return {"spend": -entry.amount, **entry.bought, **note}
+
+
+def ledger_rows(character: Character, entries, *, actor) -> list[ExperienceEntry]:
+    """Unsaved ledger rows for the engine's ledger entries (an imported file's)."""
+    rows = []
+    for entry in entries:
+        line = write_entry(entry)
+        bought = {k: v for k, v in line.items() if k not in ("award", "carried", "spend", "note")}
+        rows.append(
+            ExperienceEntry(
+                character=character,
+                amount=-entry.amount if entry.kind == "spend" else entry.amount,
+                reason=entry.note or "",
+                actor=actor,
+                bought=bought or (CARRIED if entry.kind == "carried" else None),
+            )
+        )
+    return rows
 
 
 def rows_from_rules(character: Character, value: rc.Character):
@@ -77,17 +170,20 @@ def rows_from_rules(character: Character, value: rc.Character):
                 name=t.name,
                 level=t.level,
                 difficulty=t.difficulty or "",
+                defined_in_play=t.defined_in_play,
                 position=i,
             )
             for i, t in enumerate(items)
         ]
     traits += [
-        Trait(character=character, kind=Trait.GIFT, name=g.name, cost=_decimal(g.cost), position=i)
+        Trait(
+            character=character, kind=Trait.GIFT, name=g.name, cost=to_decimal(g.cost), position=i
+        )
         for i, g in enumerate(value.gifts)
     ]
     traits += [
         Trait(
-            character=character, kind=Trait.FAULT, name=f.name, cost=_decimal(f.value), position=i
+            character=character, kind=Trait.FAULT, name=f.name, cost=to_decimal(f.value), position=i
         )
         for i, f in enumerate(value.faults)
     ]
@@ -99,7 +195,7 @@ def rows_from_rules(character: Character, value: rc.Character):
             level=p.level,
             difficulty=p.difficulty or "",
             power_kind=p.kind or "",
-            cost=None if p.cost is None else _decimal(p.cost),
+            cost=to_decimal(p.cost),
             position=i,
         )
         for i, p in enumerate(value.powers)
@@ -119,15 +215,113 @@ def rows_from_rules(character: Character, value: rc.Character):
     return traits, equipment
 
 
+def _equipment_kind(entry: CatalogEntry) -> str:
+    """A catalogue line keeps a weapon's or an armour's value, not its kind."""
+    if entry.damage is not None:
+        return Equipment.WEAPON
+    return Equipment.ARMOUR if entry.armour is not None else Equipment.GEAR
+
+
 def _trait(trait: Trait) -> rc.Trait:
     return rc.Trait(
-        trait.name, trait.level if trait.level is not None else 0, trait.difficulty or None
+        trait.name,
+        trait.level if trait.level is not None else 0,
+        trait.difficulty or None,
+        trait.defined_in_play,
     )
 
 
-def _fraction(value: Decimal | None, default) -> Fraction:
-    return Fraction(default) if value is None else Fraction(value)
+def _fraction(value: Decimal | None, default=None) -> Fraction | None:
+    """A stored cost as the engine's Fraction; a missing one stays None ("not given": the
+    catalogue prices it) unless a default is asked for."""
+    if value is None:
+        return None if default is None else Fraction(default)
+    return Fraction(value)
 
 
-def _decimal(value: Fraction) -> Decimal:
+def to_decimal(value: Fraction | int | None) -> Decimal | None:
+    if value is None:
+        return None
+    value = Fraction(value)
     return Decimal(value.numerator) / Decimal(value.denominator)
+
+
+# -- files, digests and the record's words --------------------------------------------------
+
+REPORT_POOLS = {"skill level": "skills", "token": "tokens"}  # report unit -> amount() pool
+# How a waiting submission ends, by the state the character moves to from "submitted".
+
+
+def character_file(character: Character) -> dict:
+    """The character as a version-1 character file (rules.charfile), as approvals keep it."""
+    return write_character(character_to_rules(character))
+
+
+def file_sha256(data: dict) -> str:
+    """SHA-256 over the canonical JSON of a character file: sorted keys, no spaces, UTF-8.
+    The stored snapshot is a JSON column (PostgreSQL does not keep key order or spacing),
+    so only a canonical form makes the digest reproducible from what was stored."""
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def approval_summary(approval: Approval, override_reason: str | None = None) -> str:
+    """One line for the sheet: "approved", or what was overridden and why, e.g.
+    "approved over budget by 2 skill levels: a veteran of the siege". The reason comes from
+    the approval's event when the caller has it (the record that counts)."""
+    reason = approval.override_reason if override_reason is None else override_reason
+    if not reason:
+        return "approved"
+    report = approval.report
+    balance = Fraction(str(report["balance"]))
+    over = balance < 0
+    others = [e for e in report["errors"] if not (over and e["code"] == "over_budget")]
+    parts = []
+    if over:
+        parts.append(f"over budget by {amount(-balance, REPORT_POOLS[report['unit']])}")
+    if others:
+        rules = f"{len(others)} {'other ' if over else ''}rule{'s' if len(others) != 1 else ''}"
+        parts.append(f"despite {rules} broken")
+    return f"approved {' and '.join(parts)}: {reason}"
+
+
+def trait_target(trait: Trait) -> str:
+    """How an event or a review comment names a trait: "skill:Climbing"."""
+    return f"{trait.kind}:{trait.name}"
+
+
+def trait_state(trait: Trait) -> dict:
+    """A trait as the audit trail records it (JSON, levels as ladder words)."""
+    state = {"name": trait.name}
+    if trait.level is not None:
+        state["level"] = level_name(trait.level)
+    if trait.difficulty:
+        state["difficulty"] = trait.difficulty
+    if trait.cost is not None:
+        state["cost"] = float(trait.cost) if trait.cost % 1 else int(trait.cost)
+    if trait.power_kind:
+        state["kind"] = trait.power_kind
+    if trait.defined_in_play:
+        state["defined_in_play"] = True
+    return state
+
+
+_MISSING = object()  # a house-rule key one side lacks; None is a real value (no limit)
+
+
+def changed_keys(old: dict, new: dict) -> tuple[dict, dict]:
+    """The house-rule keys whose values differ, as (before, after); a key one side lacks
+    (the base ruleset's value there) is left out of that side."""
+    keys = [k for k in {**old, **new} if old.get(k, _MISSING) != new.get(k, _MISSING)]
+    return (
+        {k: old[k] for k in keys if k in old},
+        {k: new[k] for k in keys if k in new},
+    )
+
+
+def normalized_house_rules(base: Ruleset, overrides: dict | None) -> dict:
+    """The overrides as the character file writes them, without those equal to the base."""
+    try:
+        return house_rules_to_json(apply_house_rules(base, overrides), base)
+    except HouseRuleError as error:
+        raise HouseRulesRefused(error.key, error.message) from None

@@ -6,21 +6,41 @@ audit trail in the same transaction. The rules themselves live in the pure `rule
 """
 
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.utils import timezone
 
+from characters.print_options import PrintOptions
+from rules.ladder import ABYSMAL, TOP
 from rules.rulesets import BUILTIN, DIFFICULTIES
 
-RULESET_CHOICES = [(slug, r.name) for slug, r in BUILTIN.items()]
 DIFFICULTY_CHOICES = [(d, d.replace("_", " ").capitalize()) for d in DIFFICULTIES]
-LEVEL_MIN, LEVEL_MAX = -4, 24  # Abysmal .. Legendary+20: bounds for stored levels
+LEVEL_MIN, LEVEL_MAX = ABYSMAL, TOP  # Abysmal .. Legendary+20: bounds for stored levels
 
 
 def new_invite_code() -> str:
     return secrets.token_urlsafe(9)
+
+
+def validate_ruleset(slug: str) -> None:
+    """A ruleset the engine knows. A validator, not `choices`: the list is the engine's data
+    (rules.rulesets.BUILTIN), so a new ruleset needs no migration."""
+    if slug not in BUILTIN:
+        raise ValidationError(
+            "Unknown ruleset %(slug)s: use one of %(known)s.",
+            params={"slug": slug, "known": ", ".join(BUILTIN)},
+            code="unknown_ruleset",
+        )
+
+
+def ruleset_name(slug: str) -> str:
+    ruleset = BUILTIN.get(slug)
+    return ruleset.name if ruleset else slug
 
 
 class Campaign(models.Model):
@@ -28,7 +48,7 @@ class Campaign(models.Model):
     gm = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="campaigns_run"
     )
-    base_ruleset = models.CharField(max_length=40, choices=RULESET_CHOICES)
+    base_ruleset = models.CharField(max_length=40, validators=[validate_ruleset])
     # Overrides of the base ruleset's numbers, in the character file's house_rules form,
     # validated by rules.house_rules before they are saved.
     house_rules = models.JSONField(default=dict, blank=True)
@@ -43,6 +63,9 @@ class Campaign(models.Model):
 
     def __str__(self):
         return self.name
+
+    def get_base_ruleset_display(self) -> str:
+        return ruleset_name(self.base_ruleset)
 
 
 class Membership(models.Model):
@@ -96,6 +119,29 @@ class CatalogEntry(models.Model):
         ]
 
 
+# Which of CatalogEntry's optional fields mean something for each kind of entry; the others
+# are kept empty, so a skill never carries a stray cost.
+ENTRY_FIELDS = {
+    CatalogEntry.ATTRIBUTE: (),
+    CatalogEntry.SKILL: ("difficulty",),
+    CatalogEntry.GIFT: ("cost",),
+    CatalogEntry.FAULT: ("cost",),
+    CatalogEntry.POWER_KIND: (),
+    CatalogEntry.EQUIPMENT: ("damage", "armour"),
+}
+CATALOG_NAME_MAX = CatalogEntry._meta.get_field("name").max_length
+CATALOG_NOTE_MAX = CatalogEntry._meta.get_field("note").max_length
+CAMPAIGN_NAME_MAX = Campaign._meta.get_field("name").max_length
+FACTOR_RANGE = range(-20, 21)  # weapon and armour values: Mudge's run from -1 to +8
+
+
+class CurrentCharacters(models.Manager):
+    """Characters that are not archived: what every page lists and finds (the default)."""
+
+    def get_queryset(self):
+        return super().get_queryset().filter(archived_at__isnull=True)
+
+
 class Character(models.Model):
     DRAFT, SUBMITTED, CHANGES_REQUESTED, APPROVED = (
         "draft",
@@ -116,7 +162,7 @@ class Character(models.Model):
         Campaign, on_delete=models.CASCADE, null=True, blank=True, related_name="characters"
     )
     # For a character outside any campaign; a campaign character uses the campaign's rules.
-    ruleset = models.CharField(max_length=40, choices=RULESET_CHOICES)
+    ruleset = models.CharField(max_length=40, validators=[validate_ruleset])
     name = models.CharField(max_length=200)
     player = models.CharField(max_length=200, blank=True)
     concept = models.CharField(max_length=1000, blank=True)
@@ -132,9 +178,16 @@ class Character(models.Model):
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Deleting a character archives it: the audit trail names it, so the row stays (and the
+    # database refuses a DELETE while events name it, migration 0004).
+    archived_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    all_objects = models.Manager()  # archived ones too, for the record
+    objects = CurrentCharacters()
 
     class Meta:
         ordering = ["name"]
+        default_manager_name = "objects"  # related lists (a campaign's, a user's) skip archived
         constraints = [
             models.CheckConstraint(
                 condition=Q(scale_strength__gte=-50, scale_strength__lte=50)
@@ -152,6 +205,9 @@ class Character(models.Model):
 
     def __str__(self):
         return self.name
+
+    def get_ruleset_display(self) -> str:
+        return ruleset_name(self.ruleset)
 
     @property
     def is_locked(self) -> bool:
@@ -174,6 +230,9 @@ class Trait(models.Model):
     cost = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
     power_kind = models.CharField(max_length=12, blank=True)
     position = models.PositiveIntegerField(default=0)
+    # Mudge 1.7: one of the character's uncommitted traits, defined in play (not priced at
+    # creation; the audit trail records who defined it).
+    defined_in_play = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["kind", "position", "id"]
@@ -230,6 +289,31 @@ class CharacterEvent(models.Model):
         ordering = ["created_at", "id"]
 
 
+class CampaignEvent(models.Model):
+    """The campaign's audit trail: one row per change of its house rules, settings,
+    catalogue, members or invite, written by the service that makes the change, in its
+    transaction. Append-only like CharacterEvent: database triggers refuse UPDATE and
+    DELETE (migration 0010)."""
+
+    # DO_NOTHING without a database constraint, as CharacterEvent: the record outlives the
+    # campaign, and the append-only triggers would refuse a cascade anyway.
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.DO_NOTHING, related_name="events", db_constraint=False
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=40)  # e.g. house_rules_changed, member_removed
+    target = models.CharField(max_length=200, blank=True)  # e.g. "skill:Climbing"
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+
 class Approval(models.Model):
     """A GM's approval: the build as a character file, its SHA-256, any override reason."""
 
@@ -247,16 +331,65 @@ class Approval(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
 
+    def recorded_event(self) -> CharacterEvent | None:
+        """The `approved` event of this approval: the append-only record of its hash, GM and
+        reason, which this row (an ordinary, editable one) must agree with."""
+        return (
+            CharacterEvent.objects.filter(
+                character_id=self.character_id, action="approved", version=self.version
+            )
+            .select_related("actor")
+            .first()
+        )
+
+
+class Submission(models.Model):
+    """One submission of a build for the GM's review, and how it ended: what the review queue
+    and "waiting since" read. The submitted build itself is kept in its `submitted` event,
+    the append-only record."""
+
+    class Outcome(models.TextChoices):
+        WAITING = "waiting", "Waiting for the GM"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        CHANGES_REQUESTED = "changes_requested", "Changes requested"
+        APPROVED = "approved", "Approved"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="submissions")
+    version = models.PositiveIntegerField()  # the character's version once submitted
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    submitted_at = models.DateTimeField(auto_now_add=True)
+    outcome = models.CharField(max_length=20, choices=Outcome.choices, default=Outcome.WAITING)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["submitted_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["character"],
+                condition=Q(outcome="waiting"),
+                name="one_waiting_submission_per_character",
+            )
+        ]
+
 
 class ExperienceEntry(models.Model):
     """The experience ledger: awards (+) and spends (-); the character's unspent experience
-    is their sum, kept in Character.experience under a row lock."""
+    is their sum, kept in Character.experience under a row lock. A spend records what it
+    bought as the character file's ledger writes it, so the creation build is the character
+    with every spend undone (spec, "Advancement")."""
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="ledger")
     amount = models.IntegerField()
     reason = models.CharField(max_length=500)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     pending = models.BooleanField(default=False)  # a spend waiting for the GM
+    # A spend: {"raise": {...}}, {"add": {...}}, {"remove": {...}} or {"meta_points": N}.
+    bought = models.JSONField(null=True, blank=True)
+    # A pending spend: what it asks for (services.advancement.Priced), so the GM accepts
+    # exactly what the player asked for.
+    request = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -275,3 +408,185 @@ class ReviewComment(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
+
+
+# -- interop: API tokens (issue 14; docs/api.md) ------------------------------------------------
+
+
+class ApiToken(models.Model):
+    """A personal token for scripts: `Authorization: Bearer TOKEN` acts as its user on the
+    check, export and import endpoints. Only the SHA-256 of the token is stored (the token is
+    shown once); `prefix` is its first characters, to tell tokens apart."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=16)
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+
+# -- at the table: play state, its record and the campaign's dice log (issue 15) --------------
+# Play never writes to the build: a character's version, traits, approval and snapshot stay
+# as the GM approved them (docs/play.md).
+
+
+CONDITIONS_MAX = 8  # a character's short conditions at the table ("stunned")
+CONDITION_LENGTH = 60
+
+
+class PlayState(models.Model):
+    """What changes during a game: marked wounds, points spent and regained at the table,
+    field-of-power potential used, short conditions. Every write names the revision it
+    was made against, so a player and the GM clicking at once cannot overwrite each other."""
+
+    character = models.OneToOneField(Character, on_delete=models.CASCADE, related_name="play_state")
+    # Per level of the harm track, the level of each blow marked there (rules.play).
+    wounds = models.JSONField(default=list, blank=True)
+    points_spent = models.PositiveIntegerField(default=0)
+    points_regained = models.PositiveIntegerField(default=0)
+    potential_used = models.JSONField(default=dict, blank=True)  # field of power -> points used
+    conditions = models.JSONField(default=list, blank=True)  # "stunned", "-1 until healed"
+    revision = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+
+class PlayEvent(models.Model):
+    """One change of a play state: who, when, what, before and after. Written by the service
+    that makes the change, in its transaction; nothing updates or deletes these rows."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="play_events")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=40)  # e.g. wound_marked, points_spent, rested
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    revision = models.PositiveIntegerField()  # the play state's revision after the change
+    note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+
+class DiceRoll(models.Model):
+    """A line of the dice log: a 4dF roll made on the server, or the start of a session.
+    A campaign's log is seen by everyone in it; a character outside any campaign keeps its
+    own. The words are copied in, so the log reads the same after a rename."""
+
+    ROLL, SESSION = "roll", "session"
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, null=True, blank=True, related_name="dice_log"
+    )
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, null=True, blank=True, related_name="rolls"
+    )
+    roller = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    kind = models.CharField(max_length=10, choices=[(ROLL, "roll"), (SESSION, "session")])
+    subject = models.CharField(max_length=200)  # who rolled: the character, or the GM's NPC
+    trait = models.CharField(max_length=100, blank=True)
+    level = models.SmallIntegerField(default=0)
+    penalty = models.SmallIntegerField(default=0)  # the wound penalty applied
+    penalty_reason = models.CharField(max_length=40, blank=True)  # "Hurt"
+    modifier = models.SmallIntegerField(default=0)
+    dice = models.JSONField(default=list, blank=True)  # four of -1, 0, +1; the last: damage die
+    result = models.SmallIntegerField(default=0)
+    against = models.SmallIntegerField(null=True, blank=True)
+    chance = models.SmallIntegerField(null=True, blank=True)  # of reaching `against`, in 81ths
+    weapon = models.CharField(max_length=100, blank=True)
+    damage = models.SmallIntegerField(null=True, blank=True)
+    damage_note = models.CharField(max_length=300, blank=True)  # "2 + 3 - 2 = 3: Hurt"
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(campaign__isnull=False) | Q(character__isnull=False),
+                name="dice_roll_has_a_log",
+            ),
+        ]
+
+
+# -- print: rendered sheets kept for the next download, campaign packs rendered in the background
+
+WORKER_NOTICES = timedelta(seconds=20)  # a running worker takes a queued pack within this
+PACK_TAKES = timedelta(minutes=10)  # far more than the 30-character pack of `make bench`
+
+
+class SheetPDF(models.Model):
+    """An approved character's printed sheet, kept so an unchanged sheet is not rendered
+    again. One per (character, print options): a newer render replaces it."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="+")
+    options = models.CharField(max_length=40)  # characters.pdf.PrintOptions.key
+    # SHA-256 of everything printed (the approval's SHA-256 among it) and of the renderer.
+    digest = models.CharField(max_length=64)
+    content = models.BinaryField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["character", "options"], name="one_sheet_pdf_per_options"
+            )
+        ]
+
+
+class PackJob(models.Model):
+    """A campaign pack rendered by a background worker (characters.tasks): its progress
+    while it runs, then the PDF."""
+
+    QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+    STATES = [(QUEUED, "Queued"), (RUNNING, "Rendering"), (DONE, "Ready"), (FAILED, "Failed")]
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="pack_jobs")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    options = models.CharField(max_length=40)  # characters.pdf.PrintOptions.key
+    state = models.CharField(max_length=10, choices=STATES, default=QUEUED)
+    steps_done = models.PositiveIntegerField(default=0)
+    steps = models.PositiveIntegerField(default=0)  # sheets to lay out, and the writing
+    characters = models.PositiveIntegerField(default=0)
+    problem = models.CharField(max_length=500, blank=True)  # why it failed, for the GM
+    content = models.BinaryField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(steps_done__lte=models.F("steps")), name="pack_progress_in_range"
+            )
+        ]
+
+    @property
+    def is_finished(self) -> bool:
+        return self.state in (self.DONE, self.FAILED)
+
+    @property
+    def print_options(self) -> PrintOptions:
+        return PrintOptions.from_key(self.options)
+
+    @property
+    def waited_long(self) -> bool:
+        """Queued for longer than a worker takes to notice: likely no worker is running."""
+        return self.state == self.QUEUED and timezone.now() - self.created_at > WORKER_NOTICES
+
+    @property
+    def ran_long(self) -> bool:
+        """Rendering for longer than any pack takes: its worker may have been stopped."""
+        return self.state == self.RUNNING and timezone.now() - self.created_at > PACK_TAKES

@@ -6,10 +6,11 @@ else: any other URL is refused before a file is opened or a socket created, and 
 stops the render (a sheet that asks for anything else is a bug worth a loud failure).
 """
 
+import hashlib
 import logging
 import mimetypes
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from urllib import request
@@ -17,17 +18,18 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from django.contrib.staticfiles import finders
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
-from characters.sheets import Sheet
+from characters.print_options import DEFAULT_PRINT, PAPER_SIZES, PrintOptions
+from characters.sheets import ReferencePage, Sheet
 
 logger = logging.getLogger(__name__)
 
-PAPER_SIZES = {"a4": "A4", "letter": "letter"}  # ?paper= and --paper -> CSS @page size
 PRINT_STYLESHEET = "css/sheet-print.css"
+PRINT_TEMPLATES = ("sheets/print.html", "sheets/sheet.html")
 
 
 class URLRefused(FatalURLFetchingError):
@@ -81,31 +83,92 @@ class StaticFilesOnly(URLFetcher):
         return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": content_type})
 
 
-def render_sheets_pdf(sheets: Sequence[Sheet], paper: str = "a4") -> bytes:
-    """One sheet after another, each starting on a new page."""
-    title = sheets[0].name if len(sheets) == 1 else "Character sheets"
-    return _render({"sheets": sheets, "title": title}, paper)
+Progress = Callable[[int, int], None]  # (steps done, steps in all)
 
 
-def render_campaign_pack_pdf(campaign_name: str, sheets: Sequence[Sheet], paper="a4") -> bytes:
-    """A party summary page, then every sheet given (the caller picks the approved ones)."""
-    context = {"sheets": sheets, "title": f"{campaign_name}: campaign pack", "party": True}
-    return _render(context, paper)
+def render_sheets_pdf(
+    sheets: Sequence[Sheet],
+    options: PrintOptions = DEFAULT_PRINT,
+    references: Iterable[ReferencePage] = (),
+) -> bytes:
+    """One sheet after another, each from a new page; with options.reference, then each
+    distinct reference page once."""
+    parts = [_sheet_part(sheet, number) for number, sheet in enumerate(sheets, 1)]
+    if options.reference:
+        parts += [_reference_part(page) for page in dict.fromkeys(references)]
+    return _render(parts, options)
 
 
-def _render(context: dict, paper: str) -> bytes:
-    html = render_to_string(
-        "sheets/print.html", {**context, "page_size": PAPER_SIZES[paper], "screen": False}
-    )
+def render_campaign_pack_pdf(
+    campaign_name: str,
+    sheets: Sequence[Sheet],
+    options: PrintOptions = DEFAULT_PRINT,
+    reference: ReferencePage | None = None,
+    progress: Progress | None = None,
+) -> bytes:
+    """A party summary, then every sheet given (the caller picks the approved ones), then
+    the reference page once (with options.reference). `progress` hears of every step."""
+    title = f"{campaign_name}: campaign pack"
+    with_reference = options.reference and reference is not None
+    parts = [{"party": True, "sheets": sheets, "title": title, "with_reference": with_reference}]
+    parts += [_sheet_part(sheet, number) for number, sheet in enumerate(sheets, 1)]
+    if with_reference:
+        parts.append(_reference_part(reference))
+    return _render(parts, options, progress)
+
+
+def _sheet_part(sheet: Sheet, number: int) -> dict:
+    return {"sheet": sheet, "title": sheet.name, "prefix": f"s{number}"}
+
+
+def _reference_part(page: ReferencePage) -> dict:
+    return {"reference": page, "title": f"{page.ruleset_name}: reference"}
+
+
+def _render(parts: list[dict], options: PrintOptions, progress: Progress | None = None) -> bytes:
+    """Lays out each part as a document of its own, then writes their pages as one PDF: a
+    part's page counter and draft mark stay its own, and a pack can report its progress."""
     stylesheet_path = _find_static(PRINT_STYLESHEET)
+    steps = len(parts) + 1  # and writing the PDF
+    common = {"page_size": PAPER_SIZES[options.paper], "options": options}
     # Pango's font map is not thread-safe and the parsed style shares one: one render at a
     # time per process (runserver is threaded; gunicorn's sync workers are not).
     with _render_lock:
         stylesheet, fonts = _print_style(
             stylesheet_path.as_uri(), stylesheet_path.stat().st_mtime_ns
         )
-        document = HTML(string=html, url_fetcher=StaticFilesOnly())
-        return document.write_pdf(stylesheets=[stylesheet], font_config=fonts)
+        documents = []
+        for done, context in enumerate(parts, 1):
+            html = render_to_string("sheets/print.html", {**context, **common})
+            document = HTML(string=html, url_fetcher=StaticFilesOnly()).render(
+                stylesheets=[stylesheet], font_config=fonts, pdf_forms=options.fillable
+            )
+            documents.append(document)
+            if progress:
+                progress(done, steps)
+        pages = [page for document in documents for page in document.pages]
+        result = documents[0].copy(pages).write_pdf(pdf_forms=options.fillable)
+    if progress:
+        progress(steps, steps)
+    return result
+
+
+def renderer_version() -> str:
+    """A digest of what a PDF is made from besides the sheet: the print templates, the
+    stylesheet and the fonts. Part of a cached PDF's key, so a new design is never served
+    from an old cache."""
+    paths = [Path(get_template(name).origin.name) for name in PRINT_TEMPLATES]
+    paths.append(_find_static(PRINT_STYLESHEET))
+    paths += sorted(_find_static("fonts/DejaVuSans.ttf").parent.glob("*.[ot]tf"))
+    return _digest(tuple((str(path), path.stat().st_mtime_ns) for path in paths))
+
+
+@lru_cache(maxsize=4)
+def _digest(files: tuple[tuple[str, int], ...]) -> str:
+    digest = hashlib.sha256()
+    for path, _ in files:
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()
 
 
 _render_lock = threading.Lock()

@@ -9,20 +9,28 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
+from itertools import zip_longest
 
 from characters import adapters
+from characters.adapters import approval_summary, file_sha256
 from characters.models import Character as CharacterModel
-from characters.services.review import approval_summary
 from rules import combat, tables
 from rules.character import Character, Equipment, Trait
 from rules.house_rules import json_number
 from rules.ladder import card_rating, level_name, signed
-from rules.report import build_report, power_potential
-from rules.rulesets import LEVELS, TOKENS, Ruleset
+from rules.report import build_report, power_difficulty, power_potential
+from rules.rulesets import TOKENS, Ruleset
 
 DIFFICULTY_MARKS = {"easy": "*", "average": "", "hard": "**", "very_hard": "***"}
 NOT_APPROVED = "draft - not approved"
 KEY_TRAITS = 3  # on the campaign pack's party summary
+# Facts that change in play, by their label in Sheet.facts: form fields on paper.
+CONSUMABLE_FACTS = {
+    "Experience": "experience",
+    "Fudge points": "points",
+    "Meta points": "points",
+    "Saved tokens": "saved_tokens",
+}
 
 
 def _percent(chance: Fraction) -> str:
@@ -36,14 +44,21 @@ DICE_ODDS = tuple((signed(r), _percent(e), _percent(h)) for r, e, h in combat.fu
 @dataclass(frozen=True)
 class ApprovalStamp:
     """What the GM approved: the SHA-256 of the approved character file, and the approval
-    in words (services.review.approval_summary), with the GM's reason for an override:
+    in words (adapters.approval_summary), with the GM's reason for an override:
     "approved over budget by 2 skill levels: a veteran of the siege"."""
 
     sha256: str
     summary: str = "approved"
+    # False when the kept build no longer hashes to what the approval's event recorded.
+    verified: bool = True
 
     @property
     def line(self) -> str:
+        if not self.verified:
+            return (
+                f"Approval does not match its record: the kept build no longer has the "
+                f"SHA-256 {self.sha256} the GM approved"
+            )
         text = f"Approved · SHA-256 {self.sha256}"
         return text if self.summary == "approved" else f"{text} · {self.summary}"
 
@@ -95,6 +110,17 @@ class ReferenceRow:
 
 
 @dataclass(frozen=True)
+class Consumable:
+    """A value that changes in play (experience, meta points, saved tokens): a form field on
+    the printed sheet, left blank for pencil play. `label` is the one in Sheet.facts."""
+
+    name: str  # the form field's name: "experience", "points", "saved_tokens"
+    label: str
+    value: str
+    unit: str = ""
+
+
+@dataclass(frozen=True)
 class Sheet:
     name: str
     player: str
@@ -124,6 +150,29 @@ class Sheet:
     ledger: tuple[LedgerRow, ...]
     experience_unit: str
     key_traits: str  # the best few traits, for the campaign pack's party summary
+    # The ruleset's own words and harm track (Mudge's wounds, MicroFudged's setbacks)
+    gifts_and_faults: bool = True
+    gifts_title: str = "Gifts"
+    faults_title: str = "Faults"
+    harm_title: str = "Wounds"
+    harm_caused_by: str = "Damage"
+    harm_note: str = ""
+    factors_note: str = ""  # an attribute the damage factors use that the character lacks
+    reference_caption: str = ""
+    dice_note: str = ""  # Mudge's damage die (3.22); nothing where there is none
+    uncommitted: tuple[str, ...] = ()  # Mudge 1.7: one line per open slot
+    consumables: tuple[Consumable, ...] = ()
+
+    @property
+    def fixed_facts(self) -> tuple[tuple[str, str], ...]:
+        """The facts that do not change in play; the paper prints the rest as fields."""
+        changing = {c.label for c in self.consumables}
+        return tuple(fact for fact in self.facts if fact[0] not in changing)
+
+    @property
+    def gift_fault_rows(self) -> tuple[tuple[ListedItem | None, ListedItem | None], ...]:
+        """Gifts beside faults, row by row, as the printed sheet sets them side by side."""
+        return tuple(zip_longest(self.gifts, self.faults))
 
     @property
     def approval_line(self) -> str:
@@ -141,11 +190,15 @@ def build_sheet(
     ledger: Iterable[LedgerRow] = (),
 ) -> Sheet:
     tokens = ruleset.system == TOKENS
+    terms = ruleset.terms
     report = build_report(character, ruleset)
     factors = combat.damage_factors(character, ruleset)
     reference_header, reference = _reference(ruleset, tokens)
     attributes = _attributes(character, ruleset, tokens)
     skills = tuple(_skill(t, ruleset, tokens) for t in character.skills)
+    harm = ruleset.harm
+    facts = _facts(character, ruleset, report)
+    experience_unit = ruleset.advancement.unit if ruleset.advancement else ""
     return Sheet(
         name=character.name,
         player=character.player,
@@ -153,20 +206,27 @@ def build_sheet(
         concept=character.concept,
         ruleset_name=ruleset.name,
         uses_tokens=tokens,
-        facts=_facts(character, ruleset, report),
-        attributes_title="Abilities" if tokens else "Attributes",
+        facts=facts,
+        attributes_title=terms.title("attributes"),
         attributes=attributes,
-        skills_title="Fields of expertise" if tokens else "Skills",
+        skills_title=terms.title("skills"),
         skill_marks="* Easy, ** Hard, *** Very Hard" if ruleset.skill_difficulties else "",
         skills=skills,
-        gifts=tuple(ListedItem(g.name, _cost_note(g.cost)) for g in character.gifts),
-        faults=tuple(ListedItem(f.name, _cost_note(f.value)) for f in character.faults),
-        powers_title="Fields of power" if tokens else "Powers",
+        # Costs as the report priced them: a cost left out takes the catalogue's (Magery: 2).
+        gifts=tuple(
+            ListedItem(g.name, _cost_note(cost))
+            for g, cost in zip(character.gifts, report.costs["gifts"], strict=True)
+        ),
+        faults=tuple(
+            ListedItem(f.name, _cost_note(value))
+            for f, value in zip(character.faults, report.costs["faults"], strict=True)
+        ),
+        powers_title=terms.title("powers"),
         powers=tuple(_power(p, ruleset, tokens) for p in character.powers),
         offensive=tuple(_factor(f) for f in factors.offensive),
         defensive=tuple(_factor(f) for f in factors.defensive),
         wounds=tuple(
-            WoundRow(w.name, w.damage, signed(w.penalty) if w.penalty else "", range(w.boxes))
+            WoundRow(w.name, w.damage, _penalty(w.penalty, harm.penalty_unit), range(w.boxes))
             for w in combat.wound_track(character, ruleset)
         ),
         equipment=tuple(_equipment(item) for item in character.equipment),
@@ -176,21 +236,36 @@ def build_sheet(
         notes=character.notes,
         approval=approval,
         ledger=tuple(ledger),
-        experience_unit=ruleset.advancement.unit if ruleset.advancement else "",
+        experience_unit=experience_unit,
         key_traits=_key_traits(attributes + skills),
+        gifts_and_faults=ruleset.gifts_and_faults,
+        gifts_title=terms.title("gifts") if ruleset.gifts_and_faults else "",
+        faults_title=terms.title("faults") if ruleset.gifts_and_faults else "",
+        harm_title=harm.title if harm else "",
+        harm_caused_by=harm.caused_by if harm else "",
+        harm_note=harm.note if harm else "",
+        factors_note=_factors_note(factors, ruleset),
+        reference_caption=f"Cost of a {terms.noun('skills')} at creation, in {terms.cost_unit}s",
+        dice_note=terms.dice_note,
+        uncommitted=_uncommitted(character, ruleset),
+        consumables=_consumables(facts, character, experience_unit),
     )
 
 
 def _facts(character: Character, ruleset: Ruleset, report) -> tuple[tuple[str, str], ...]:
     unit = ruleset.advancement.unit if ruleset.advancement else ""
+    if unit == "token" and character.experience != 1:  # EP and XP stay as they are
+        unit = "tokens"
     facts = [("Ruleset", ruleset.name), ("Experience", f"{character.experience} {unit}".strip())]
-    if ruleset.system == LEVELS:
+    if ruleset.system != TOKENS:
         points = character.meta_points
         if points is None:
             points = ruleset.meta_points_start
-        label = "Fudge points" if ruleset.slug == "fudge-basics" else "Meta points"
-        facts.append((label, str(points)))
-        facts.append(("Scale (Str/Mass)", f"{character.scale_strength} / {character.scale_mass}"))
+        if ruleset.terms.points:
+            facts.append((ruleset.terms.points.capitalize(), str(points)))
+        if ruleset.has_scale:
+            scale = f"{character.scale_strength} / {character.scale_mass}"
+            facts.append(("Scale (Str/Mass)", scale))
     else:
         pool = report.pools["tokens"]
         facts.append(
@@ -198,6 +273,17 @@ def _facts(character: Character, ruleset: Ruleset, report) -> tuple[tuple[str, s
         )
         facts.append(("Saved tokens", str(json_number(pool["saved"]))))
     return tuple(facts)
+
+
+def _consumables(facts, character: Character, unit: str) -> tuple[Consumable, ...]:
+    found = []
+    for label, value in facts:
+        name = CONSUMABLE_FACTS.get(label)
+        if name == "experience":  # the fact reads "12 XP": the field holds the number
+            found.append(Consumable(name, label, str(character.experience), unit))
+        elif name:
+            found.append(Consumable(name, label, value))
+    return tuple(found)
 
 
 def _attributes(character: Character, ruleset: Ruleset, tokens: bool) -> tuple[TraitRow, ...]:
@@ -220,14 +306,18 @@ def _attribute(trait: Trait, character: Character, tokens: bool, note: str = "")
 
 def _skill(trait: Trait, ruleset: Ruleset, tokens: bool) -> TraitRow:
     mark = DIFFICULTY_MARKS[trait.difficulty or "average"] if ruleset.skill_difficulties else ""
-    return _trait_row(trait.name, trait.level, tokens, mark=mark)
+    note = "uncommitted, defined in play" if trait.defined_in_play else ""
+    return _trait_row(trait.name, trait.level, tokens, mark=mark, note=note)
 
 
 def _power(power, ruleset: Ruleset, tokens: bool) -> TraitRow:
     if tokens:  # a field of power: unused until raised from Abysmal (DIP VI, VIII.1)
         level = ruleset.power_default if power.level is None else power.level
         return _trait_row(power.name, level, tokens, note=f"potential {power_potential(level)}")
-    mark = DIFFICULTY_MARKS[power.difficulty] if power.difficulty else ""
+    # A spell or psi power with no difficulty is Hard (Mudge 2.5, 2.7; spec).
+    priced_as_skill = power.kind in ruleset.power_gifts
+    difficulty = power_difficulty(power) if priced_as_skill else power.difficulty
+    mark = DIFFICULTY_MARKS[difficulty] if difficulty else ""
     note = power.kind or "superpower"
     if power.cost is not None:
         note = f"{note}, {_cost_note(power.cost) or 'costs 1'}"
@@ -261,6 +351,35 @@ def _cost_note(cost: Fraction) -> str:
     return "" if cost == 1 else f"costs {json_number(cost)}"
 
 
+def _penalty(penalty: int, unit: str) -> str:
+    """ "-1" (to every action), "-2 cards" (MicroFudged draws), or "" for none."""
+    if not penalty:
+        return ""
+    if not unit:
+        return signed(penalty)
+    return f"{signed(penalty)} {unit}{'' if abs(penalty) == 1 else 's'}"
+
+
+def _factors_note(factors: combat.DamageFactors, ruleset: Ruleset) -> str:
+    """Says so when a damage factor uses an attribute the character does not list (a GM's
+    list without it): it stands at the default there, and the GM may name another one."""
+    if not factors.unlisted:
+        return ""
+    names = " and ".join(factors.unlisted)
+    return (
+        f"{names}: not on this character, counted at {level_name(ruleset.attribute_default)}. "
+        f"The {ruleset.terms.gm} names the attributes damage factors use in the house rules."
+    )
+
+
+def _uncommitted(character: Character, ruleset: Ruleset) -> tuple[str, ...]:
+    """Mudge 1.7: a line for each uncommitted trait still open."""
+    defined = sum(t.defined_in_play for t in (*character.attributes, *character.skills))
+    open_slots = max(ruleset.uncommitted_traits - defined, 0)
+    top = level_name(ruleset.uncommitted_max)
+    return tuple(f"Uncommitted: define in play, {top} or lower" for _ in range(open_slots))
+
+
 def _factor(factor: combat.DamageFactor) -> FactorRow:
     return FactorRow(factor.label, factor.terms, signed(factor.total), factor.open_term)
 
@@ -283,6 +402,37 @@ def _key_traits(traits: tuple[TraitRow, ...]) -> str:
     return ", ".join(f"{t.name} {t.level}" for t in best)
 
 
+# -- the reference page: printed once per pack, not on every sheet ----------------------------
+
+
+@dataclass(frozen=True)
+class ReferencePage:
+    """A ruleset's trait ladder with the cost of a skill at each level, the cost of
+    attributes and of raising traits with experience (rules.tables)."""
+
+    ruleset_name: str
+    uses_tokens: bool
+    ladder_header: tuple[str, ...]
+    ladder: tuple[ReferenceRow, ...]
+    attribute_costs: tuple[tables.Row, ...]
+    experience_unit: str
+    experience: tuple[tables.Row, ...]  # cells: skill cost, attribute cost, needs the GM
+
+
+def reference_page(ruleset: Ruleset) -> ReferencePage:
+    tokens = ruleset.system == TOKENS
+    header, ladder = _reference(ruleset, tokens)
+    return ReferencePage(
+        ruleset_name=ruleset.name,
+        uses_tokens=tokens,
+        ladder_header=header,
+        ladder=ladder,
+        attribute_costs=tuple(tables.attribute_cost_table(ruleset)),
+        experience_unit=ruleset.advancement.unit if ruleset.advancement else "",
+        experience=tuple(tables.experience_table(ruleset)),
+    )
+
+
 # -- stored characters ------------------------------------------------------------------------
 
 
@@ -293,7 +443,19 @@ def approval_stamp(character: CharacterModel) -> ApprovalStamp | None:
     approval = next(iter(character.approvals.all()), None)  # newest first (Meta.ordering)
     if approval is None:
         return None
-    return ApprovalStamp(approval.sha256, approval_summary(approval))
+    events = getattr(character, "approval_events", None)  # selectors.APPROVAL_RECORD
+    if events is None:
+        event = approval.recorded_event()
+    else:
+        event = next((e for e in events if e.version == approval.version), None)
+    if event is None:
+        return ApprovalStamp(approval.sha256, verified=False)
+    sha256 = event.after["sha256"]
+    return ApprovalStamp(
+        sha256,
+        approval_summary(approval, event.reason),
+        verified=file_sha256(approval.snapshot) == sha256,
+    )
 
 
 def sheet_for_character(character: CharacterModel, *, with_ledger: bool = True) -> Sheet:

@@ -22,6 +22,8 @@ urlpatterns += [
         campaigns.house_rules_edit,
         name="campaign_house_rules",
     ),
+    path("campaigns/<int:pk>/settings/", campaigns.campaign_settings, name="campaign_settings"),
+    path("campaigns/<int:pk>/history/", campaigns.campaign_history_page, name="campaign_history"),
     path(
         "campaigns/<int:pk>/invite/",
         campaigns.invite_regenerate,
@@ -60,6 +62,7 @@ urlpatterns += [
     path("characters/<int:pk>/details/", builder.details_update, name="details_update"),
     path("characters/<int:pk>/personality/", builder.personality_update, name="personality_update"),
     path("characters/<int:pk>/template/", builder.template_apply, name="template_apply"),
+    path("characters/<int:pk>/template/undo/", builder.template_undo, name="template_undo"),
     path("characters/<int:pk>/traits/add/<str:kind>/", builder.trait_create, name="trait_create"),
     path("characters/<int:pk>/traits/<int:trait_pk>/", builder.trait_update, name="trait_update"),
     path(
@@ -80,13 +83,36 @@ urlpatterns += [
     ),
 ]
 
+# -- rules fidelity: Mudge 1.7's uncommitted traits (characters/views/uncommitted.py) --
+from characters.views import uncommitted  # noqa: E402
+
+urlpatterns += [
+    path(
+        "characters/<int:pk>/uncommitted/",
+        uncommitted.uncommitted_define,
+        name="uncommitted_define",
+    ),
+]
+
 # -- sheets and PDFs (characters/views/sheets.py) --
 from characters.views import sheets  # noqa: E402
 
 urlpatterns += [
     path("characters/<int:pk>/sheet/", sheets.character_sheet, name="character_sheet"),
     path("characters/<int:pk>/sheet.pdf", sheets.character_sheet_pdf, name="character_sheet_pdf"),
-    path("campaigns/<int:pk>/pack.pdf", sheets.campaign_pack_pdf, name="campaign_pack_pdf"),
+]
+
+# -- print: the campaign pack, rendered in the background (characters/views/sheets.py) --
+urlpatterns += [
+    path("campaigns/<int:pk>/pack/", sheets.campaign_pack, name="campaign_pack"),
+    path(
+        "campaigns/<int:pk>/pack/<int:job_pk>/", sheets.campaign_pack_job, name="campaign_pack_job"
+    ),
+    path(
+        "campaigns/<int:pk>/pack/<int:job_pk>/pack.pdf",
+        sheets.campaign_pack_download,
+        name="campaign_pack_download",
+    ),
 ]
 
 # -- approval, audit trail, advancement (characters/views/review.py ...) --
@@ -134,4 +160,57 @@ urlpatterns += [
     path("characters/<int:pk>/points/spend/", advancement.points_spend, name="points_spend"),
     path("characters/<int:pk>/points/grant/", advancement.points_grant, name="points_grant"),
     path("characters/<int:pk>/points/convert/", advancement.points_convert, name="points_convert"),
+]
+
+# -- interop: Foundry export, the account page's API tokens, the file's JSON Schema --
+from characters.views import api_tokens, schema  # noqa: E402
+
+urlpatterns += [
+    path(
+        "characters/<int:pk>/foundry.json",
+        files.character_export_foundry,
+        name="character_export_foundry",
+    ),
+    path("accounts/", api_tokens.account, name="account"),
+    path(
+        "accounts/tokens/<int:pk>/revoke/",
+        api_tokens.api_token_revoke_view,
+        name="api_token_revoke",
+    ),
+    path("schema/character-file.json", schema.character_file_schema, name="character_file_schema"),
+]
+
+# -- at the table: play page, party view, dice log (characters/views/play.py, table.py) --
+from characters.views import play, table  # noqa: E402
+
+urlpatterns += [
+    path("characters/<int:pk>/play/", play.character_play, name="character_play"),
+    path("characters/<int:pk>/play/live/", play.play_live, name="play_live"),
+    path("characters/<int:pk>/play/wounds/", play.play_wound, name="play_wound"),
+    path("characters/<int:pk>/play/blow/", play.play_blow, name="play_blow"),
+    path("characters/<int:pk>/play/points/", play.play_points, name="play_points"),
+    path("characters/<int:pk>/play/potential/", play.play_potential, name="play_potential"),
+    path(
+        "characters/<int:pk>/play/conditions/",
+        play.play_condition,
+        {"remove": False},
+        name="play_condition_add",
+    ),
+    path(
+        "characters/<int:pk>/play/conditions/remove/",
+        play.play_condition,
+        {"remove": True},
+        name="play_condition_remove",
+    ),
+    path("characters/<int:pk>/play/rest/", play.play_rest, name="play_rest"),
+    path("characters/<int:pk>/play/roll/", play.play_roll, name="play_roll"),
+    path("campaigns/<int:pk>/party/", table.campaign_party, name="campaign_party"),
+    path("campaigns/<int:pk>/party/live/", table.party_live, name="party_live"),
+    path(
+        "campaigns/<int:pk>/party/new-session/",
+        table.party_new_session,
+        name="party_new_session",
+    ),
+    path("campaigns/<int:pk>/log/", table.campaign_log_page, name="campaign_log"),
+    path("campaigns/<int:pk>/log/live/", table.log_live, name="campaign_log_live"),
 ]

@@ -2,9 +2,13 @@
 
 DATABASE_URL     PostgreSQL (the database of record) as postgres://user@host:port/name;
                  unset: an SQLite file in the project folder, for a quick local run.
+DATABASE_OWNER_URL  PostgreSQL only: the role that owns the tables and migrates them; then
+                 DATABASE_URL's role is the runtime role, which owns nothing (README).
 DJANGO_DEBUG     "1" for development (the default under `make run`), "0" in production.
 DJANGO_SECRET_KEY required when DJANGO_DEBUG is 0.
 DJANGO_ALLOWED_HOSTS  comma-separated; defaults to the loopback names.
+DJANGO_HTTPS, DJANGO_PROXY_SSL_HEADER, DJANGO_SSL_REDIRECT, DJANGO_HSTS_*: production over
+                 HTTPS, below; DJANGO_CLIENT_IP_HEADER: the client's address behind a proxy.
 """
 
 import os
@@ -30,14 +34,18 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "django_tasks_db",
     "characters",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "characters.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Before CSRF and LoginRequired: a Bearer token's user is on the request when they check.
+    "characters.api_auth.ApiTokenMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
@@ -71,6 +79,14 @@ DATABASES = {
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
     )
 }
+# -- database roles (hardening): the app runs as a role that owns nothing; migrations run
+# as the owner (`manage.py migrate` then defaults to --database owner, and grants the
+# runtime role its rights: characters/db_roles.py). Tests create their database as the
+# owner and run as the runtime role, on the same test database (TEST MIRROR).
+if os.environ.get("DATABASE_OWNER_URL") and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    DATABASES["owner"] = dj_database_url.parse(os.environ["DATABASE_OWNER_URL"])
+    DATABASES["owner"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["characters.db_roles.OwnerWhileMigratingRouter"]
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL and a busy timeout let the dev server and a second tab write without "locked".
     DATABASES["default"]["OPTIONS"] = {
@@ -78,6 +94,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
+# -- cache (hardening): in the database, so every app server shares it (the throttles in
+# characters/throttle.py count the same wherever a request lands). `manage.py migrate` makes
+# its table. Anything wanting a shared counter (per-token API limits, say) can use it too;
+# for Redis instead: {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+# "LOCATION": "redis://127.0.0.1:6379"}.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "fairsheet_cache",
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    }
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -86,6 +114,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# -- throttling (hardening, characters/throttle.py): where the client's address is. Behind a
+# proxy, the header it sets, e.g. DJANGO_CLIENT_IP_HEADER=HTTP_X_FORWARDED_FOR.
+CLIENT_IP_HEADER = os.environ.get("DJANGO_CLIENT_IP_HEADER", "REMOTE_ADDR")
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "home"
@@ -124,9 +155,52 @@ CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cook
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-if not DEBUG:
-    SESSION_COOKIE_SECURE = os.environ.get("DJANGO_SECURE_COOKIES", "1") == "1"
-    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+# -- production over HTTPS (hardening; README, "Production settings"). With DJANGO_DEBUG=0
+# the site is HTTPS only unless DJANGO_HTTPS=0 (a plain-HTTP run on 127.0.0.1, as the web
+# benchmark's). Behind a proxy that ends TLS, DJANGO_PROXY_SSL_HEADER names the header it
+# sets for an HTTPS request (X-Forwarded-Proto: https); DJANGO_SSL_REDIRECT=0 when the
+# proxy itself redirects plain HTTP. `manage.py check --deploy` then has nothing to say.
+if not DEBUG and os.environ.get("DJANGO_HTTPS", "1") == "1":
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = os.environ.get("DJANGO_SSL_REDIRECT", "1") == "1"
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a load balancer probes over plain HTTP
+    if not SECURE_SSL_REDIRECT:
+        SILENCED_SYSTEM_CHECKS = ["security.W008"]  # the proxy redirects instead
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", 365 * 24 * 3600))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = os.environ.get("DJANGO_HSTS_SUBDOMAINS", "1") == "1"
+    SECURE_HSTS_PRELOAD = os.environ.get("DJANGO_HSTS_PRELOAD", "1") == "1"
+    if os.environ.get("DJANGO_PROXY_SSL_HEADER"):
+        header = os.environ["DJANGO_PROXY_SSL_HEADER"].upper().replace("-", "_")
+        SECURE_PROXY_SSL_HEADER = (f"HTTP_{header}", "https")
+# Browser features Fairsheet never uses, switched off for its pages and anything they embed
+# (characters/middleware.py sends the Permissions-Policy header).
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "autoplay",
+        "camera",
+        "display-capture",
+        "encrypted-media",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "usb",
+        "xr-spatial-tracking",
+    )
+}
+
+# -- print: background tasks and the PDF cache (docs/sheets.md) --
+# Campaign packs render on Django's tasks framework with a database-backed queue
+# (django-tasks-db): `manage.py db_worker` runs them, on this machine (`make run` starts
+# one) or on any other that reaches the same database.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 
 LOGGING = {
     "version": 1,
@@ -134,3 +208,10 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
+
+# -- interop (issue 14): API tokens for scripts, docs/api.md ------------------------------------
+# How many requests one token may make, per window of seconds; past it the answer is 429 with
+# Retry-After. FAIRSHEET_API_RATE sets the requests a minute.
+API_TOKEN_THROTTLE = (int(os.environ.get("FAIRSHEET_API_RATE", "120")), 60)
+# It counts in the default cache (the database, above), like every throttle of
+# characters/throttle.py, so every app server sees the same count.

@@ -4,7 +4,7 @@ Basics "Experience", Mudge 5.2, MicroFudged DIP II and VIII.3)."""
 
 from dataclasses import dataclass
 
-from rules.ladder import LEGENDARY, level_name
+from rules.ladder import level_name
 from rules.rulesets import Ruleset
 
 
@@ -38,8 +38,6 @@ def raise_cost(ruleset: Ruleset, kind: str, from_level: int) -> Cost:
         )
     multiplier = adv.attribute_multiplier if kind == "attribute" else 1
     permission = adv.gm_permission_from is not None and from_level >= adv.gm_permission_from
-    if ruleset.slug == "fudge-basics" and from_level >= LEGENDARY - 1:
-        permission = True  # Fudge 5.2: Legendary "(or more), and GM approval"
     return Cost(step * multiplier, adv.unit, permission, adv.section)
 
 
@@ -49,8 +47,7 @@ def flat_cost(ruleset: Ruleset, what: str) -> Cost:
     amount = getattr(adv, what)
     if amount is None:
         raise NotAvailable(f"{ruleset.name} gives no cost for {what.replace('_', ' ')}")
-    # Mudge 5.2 and Fudge 5.2: gifts and powers need the GM's approval as well as XP.
-    return Cost(amount, adv.unit, what in ("gift", "power"), adv.section)
+    return Cost(amount, adv.unit, what in adv.gm_approval, adv.section)
 
 
 def _advancement(ruleset: Ruleset):

@@ -1,7 +1,8 @@
 """A character as plain values: what the builder edits, the file carries and the report prices.
 
 Levels are ladder offsets (rules.ladder); gift costs and fault values are Fractions because a
-GM may set a half-value fault (spec: character-file.md).
+GM may set a half-value fault (spec: character-file.md). A gift's cost or a fault's value left
+None is "not given": the report prices it from the catalogue (an unknown name costs 1).
 """
 
 from dataclasses import dataclass, field
@@ -15,18 +16,19 @@ class Trait:
     name: str
     level: int
     difficulty: str | None = None  # Mudge skills: easy | average | hard | very_hard
+    defined_in_play: bool = False  # Mudge 1.7: an uncommitted trait, defined after creation
 
 
 @dataclass(frozen=True)
 class Gift:
     name: str
-    cost: Fraction | int = 1
+    cost: Fraction | int | None = None
 
 
 @dataclass(frozen=True)
 class Fault:
     name: str
-    value: Fraction | int = 1
+    value: Fraction | int | None = None
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,9 @@ class Character:
     equipment: tuple[Equipment, ...] = ()
     meta_points: int | None = None  # None: the ruleset's starting number
     experience: int = 0  # unspent EP, XP or tokens
+    # The experience ledger (rules.ledger.Entry, oldest first), or None: the file has none.
+    # The lists above hold the character as it stands now; rules.ledger undoes the spends.
+    advancement: tuple | None = None
     notes: str = ""
     personality: dict[str, str] = field(default_factory=dict)
 

@@ -10,10 +10,12 @@ import json
 from dataclasses import dataclass
 from fractions import Fraction
 
+from rules import ledger
 from rules.character import Character, Equipment, Fault, Gift, Power, Trait
 from rules.house_rules import HouseRuleError, apply_house_rules, json_number
 from rules.ladder import WORD_LEVELS, LevelError, level_name, parse_level
 from rules.rulesets import BUILTIN, DIFFICULTIES
+from rules.text import first_text_problem
 
 FORMAT = "fairsheet.character/1"
 POWER_KINDS = ("spell", "psi", "superpower", "field")
@@ -21,7 +23,20 @@ EQUIPMENT_KINDS = ("weapon", "armour", "shield", "gear")
 MAX_NAME = 200
 MAX_TEXT = 20_000
 MAX_ITEMS = 500
+MAX_NOTE = 500  # a ledger line's note (the database keeps as much)
+# Traits and equipment together: a generous character has 60; 300 keep every page and the
+# printed sheet quick (bench/pdf.py renders a character at this limit).
+MAX_ROWS = 300
+ROW_LISTS = ("attributes", "skills", "gifts", "faults", "powers", "equipment")
 TRAIT_KEYS = frozenset(("name", "level", "difficulty"))
+# Optional trait keys, read on the slow path: Mudge 1.7's uncommitted traits defined in play.
+TRAIT_EXTRA_KEYS = ("defined_in_play",)
+BOUGHT_KEYS = {ledger.Raise: "raise", ledger.Add: "add", ledger.Remove: "remove"}
+# A ledger entry: what it is (one of these, with its amount), what a spend bought (one of
+# these), and a note (spec, "Advancement").
+LEDGER_KINDS = ("award", "carried", "spend")
+SPEND_KEYS = ("raise", "add", "remove", "meta_points")
+LEDGER_KEYS = (*LEDGER_KINDS, *SPEND_KEYS, "note")
 TOP_LEVEL_KEYS = (
     "format",
     "ruleset",
@@ -39,6 +54,7 @@ TOP_LEVEL_KEYS = (
     "equipment",
     "meta_points",
     "experience",
+    "advancement",
     "notes",
     "personality",
 )
@@ -60,8 +76,13 @@ class ReadResult:
 
 
 def parse_character_json(text: str | bytes) -> ReadResult:
+    return read_character(load_json(text))
+
+
+def load_json(text: str | bytes):
+    """Parsed JSON, or CharacterFileError saying what is wrong with the text and where."""
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except UnicodeDecodeError:
         raise CharacterFileError("", "the file is not UTF-8 text") from None
     except json.JSONDecodeError as error:
@@ -75,12 +96,20 @@ def parse_character_json(text: str | bytes) -> ReadResult:
         raise CharacterFileError("", "not readable JSON: a number has too many digits") from None
     except RecursionError:
         raise CharacterFileError("", "not readable JSON: lists or objects nest too deep") from None
-    return read_character(data)
 
 
 def read_character(data) -> ReadResult:
+    problem = first_text_problem(data)
+    if problem is not None:
+        raise CharacterFileError(*problem)
     reader = _Reader()
     return ReadResult(reader.character(data), tuple(reader.ignored))
+
+
+def read_ledger_entry(data: dict) -> "ledger.Entry":
+    """One ledger line in its file form (what the database keeps a spend's purchase as),
+    or CharacterFileError."""
+    return _Reader().ledger_entry(data, "advancement", 0)
 
 
 class _Reader:
@@ -110,6 +139,7 @@ class _Reader:
         except HouseRuleError as error:
             # Fix: say where (house_rules.<key>), as every other unreadable field does.
             raise CharacterFileError(f"house_rules.{error.key}", error.message) from None
+        self.rows(obj)
         scale = self.object(obj.get("scale", {}), "scale", ("strength", "mass"))
         name = self.text(obj.get("name"), "name", MAX_NAME, required=True)
         return Character(
@@ -133,6 +163,7 @@ class _Reader:
                 else self.integer(obj["meta_points"], "meta_points", 0, 100)
             ),
             experience=self.integer(obj.get("experience", 0), "experience", 0, 100_000),
+            advancement=self.advancement(obj),
             notes=self.text(obj.get("notes", ""), "notes", MAX_TEXT),
             personality=self.personality(obj.get("personality", {})),
         )
@@ -152,6 +183,16 @@ class _Reader:
         if len(value) > MAX_ITEMS:
             raise CharacterFileError(key, f"has {len(value)} entries; the most is {MAX_ITEMS}")
         return tuple(read_one(item, key, i) for i, item in enumerate(value))
+
+    def rows(self, obj):
+        counts = {key: len(obj[key]) for key in ROW_LISTS if isinstance(obj.get(key), list)}
+        if sum(counts.values()) > MAX_ROWS:
+            listed = ", ".join(f"{n} {key}" for key, n in counts.items() if n)
+            raise CharacterFileError(
+                "",
+                f"the character has {sum(counts.values())} traits and pieces of equipment "
+                f"({listed}); the most is {MAX_ROWS} together",
+            )
 
     def text(self, value, where, limit, *, required=False):
         if value is None and not required:
@@ -181,8 +222,16 @@ class _Reader:
             raise CharacterFileError(where, f"must be between 0 and 20, not {value}")
         if isinstance(value, int):
             return value  # whole amounts stay ints: cheaper to price than Fractions
-        amount = Fraction(value).limit_denominator(100)
+        amount = Fraction(repr(value))  # the decimal the file wrote: 0.1 is 1/10
+        if (amount * 100).denominator != 1:
+            raise CharacterFileError(
+                where, f"{value} has more than two decimals: use hundredths at most, e.g. 0.5"
+            )
         return amount.numerator if amount.denominator == 1 else amount
+
+    def optional_amount(self, value, where):
+        """A cost or value, or None when not given: the catalogue's value is priced then."""
+        return None if value is None else self.amount(value, where)
 
     def level(self, value, where):
         try:
@@ -211,34 +260,40 @@ class _Reader:
                 name, offset = name.strip(), WORD_LEVELS.get(level.lower())
                 if offset is not None and 0 < len(name) <= 100:
                     return Trait(name, offset, difficulty)
-        where = f"{key}[{index}]"
-        obj = self.object(value, where, tuple(TRAIT_KEYS))
+        where = _at(key, index)
+        obj = self.object(value, where, (*TRAIT_KEYS, *TRAIT_EXTRA_KEYS))
         if "level" not in obj:
             raise CharacterFileError(f"{where}.level", "is required")
+        defined_in_play = obj.get("defined_in_play", False)
+        if not isinstance(defined_in_play, bool):
+            raise CharacterFileError(
+                f"{where}.defined_in_play", f"must be true or false, not {_kind(defined_in_play)}"
+            )
         return Trait(
             name=self.text(obj.get("name"), f"{where}.name", 100, required=True),
             level=self.level(obj["level"], f"{where}.level"),
             difficulty=self.difficulty(obj.get("difficulty"), f"{where}.difficulty"),
+            defined_in_play=defined_in_play,
         )
 
     def gift(self, value, key, index):
-        where = f"{key}[{index}]"
+        where = _at(key, index)
         obj = self.object(value, where, ("name", "cost"))
         return Gift(
             name=self.text(obj.get("name"), f"{where}.name", 100, required=True),
-            cost=self.amount(obj.get("cost", 1), f"{where}.cost"),
+            cost=self.optional_amount(obj.get("cost"), f"{where}.cost"),
         )
 
     def fault(self, value, key, index):
-        where = f"{key}[{index}]"
+        where = _at(key, index)
         obj = self.object(value, where, ("name", "value"))
         return Fault(
             name=self.text(obj.get("name"), f"{where}.name", 100, required=True),
-            value=self.amount(obj.get("value", 1), f"{where}.value"),
+            value=self.optional_amount(obj.get("value"), f"{where}.value"),
         )
 
     def power(self, value, key, index):
-        where = f"{key}[{index}]"
+        where = _at(key, index)
         obj = self.object(value, where, ("name", "kind", "level", "difficulty", "cost"))
         kind = obj.get("kind")
         if kind is not None and kind not in POWER_KINDS:
@@ -250,11 +305,11 @@ class _Reader:
             kind=kind,
             level=None if obj.get("level") is None else self.level(obj["level"], f"{where}.level"),
             difficulty=self.difficulty(obj.get("difficulty"), f"{where}.difficulty"),
-            cost=None if obj.get("cost") is None else self.amount(obj["cost"], f"{where}.cost"),
+            cost=self.optional_amount(obj.get("cost"), f"{where}.cost"),
         )
 
     def equipment(self, value, key, index):
-        where = f"{key}[{index}]"
+        where = _at(key, index)
         obj = self.object(value, where, ("name", "kind", "damage", "armour", "armor", "notes"))
         kind = obj.get("kind", "gear")
         if kind == "armor":  # Fix: was a dict lookup, a TypeError for a list or object kind
@@ -274,6 +329,77 @@ class _Reader:
             notes=self.text(obj.get("notes", ""), f"{where}.notes", 1000),
         )
 
+    def advancement(self, obj):
+        """The ledger (spec, "Advancement"): None when the file has none, so a file
+        without one is written back without one."""
+        if "advancement" not in obj:
+            return None
+        entries = self.items(obj, "advancement", self.ledger_entry)
+        return entries
+
+    def ledger_entry(self, value, key, index):
+        where = _at(key, index)
+        obj = self.object(value, where, LEDGER_KEYS)
+        kinds = [kind for kind in LEDGER_KINDS if kind in obj]
+        if len(kinds) != 1:
+            raise CharacterFileError(
+                where,
+                "must be one of an award, tokens carried or a spend: give exactly one of "
+                f"{', '.join(LEDGER_KINDS)}",
+            )
+        kind = kinds[0]
+        amount = self.integer(obj[kind], f"{where}.{kind}", 0, 100_000)
+        note = None
+        if "note" in obj:
+            note = self.text(obj["note"], f"{where}.note", MAX_NOTE)
+        bought_keys = [k for k in SPEND_KEYS if k in obj]
+        if kind != "spend":
+            if bought_keys:
+                raise CharacterFileError(
+                    f"{where}.{bought_keys[0]}", f"belongs to a spend, not to {_an(kind)}"
+                )
+            return ledger.Entry(kind, amount, note)
+        if len(bought_keys) != 1:
+            raise CharacterFileError(
+                where,
+                f"a spend says what it bought: give exactly one of {', '.join(SPEND_KEYS)}",
+            )
+        what = bought_keys[0]
+        at = f"{where}.{what}"
+        if what == "meta_points":
+            return ledger.Entry(kind, amount, note, meta_points=self.integer(obj[what], at, 1, 100))
+        return ledger.Entry(kind, amount, note, bought=self.bought(what, obj[what], at))
+
+    def bought(self, what, value, where):
+        lists = {"raise": ledger.RAISE_KINDS, "add": ledger.ADD_LISTS}.get(
+            what, ledger.REMOVE_LISTS
+        )
+        if not isinstance(value, dict):
+            raise CharacterFileError(where, f"must be an object, not {_kind(value)}")
+        listed = value.get("list")
+        if listed not in lists:
+            raise CharacterFileError(
+                f"{where}.list", f"must name one of {', '.join(lists)}, not {listed!r}"
+            )
+        if what == "raise":
+            obj = self.object(value, where, ("list", "name", "from", "to"))
+            for key in ("from", "to"):
+                if key not in obj:
+                    raise CharacterFileError(f"{where}.{key}", "is required")
+            return ledger.Raise(
+                listed,
+                self.text(obj.get("name"), f"{where}.name", 100, required=True),
+                self.level(obj["from"], f"{where}.from"),
+                self.level(obj["to"], f"{where}.to"),
+            )
+        item = {k: v for k, v in value.items() if k != "list"}
+        read_one = {"skills": self.trait, "gifts": self.gift, "powers": self.power}.get(
+            listed, self.fault
+        )
+        # The item is read as its list reads one, so its path names the entry.
+        trait = read_one(item, where, None)
+        return (ledger.Add if what == "add" else ledger.Remove)(listed, trait)
+
     def personality(self, value):
         if not isinstance(value, dict):
             raise CharacterFileError("personality", f"must be an object, not {_kind(value)}")
@@ -285,6 +411,15 @@ class _Reader:
             )
             for k, v in value.items()
         }
+
+
+def _at(key: str, index: int | None) -> str:
+    """Where a list item is: `skills[2]`; a ledger entry's item is the entry's key itself."""
+    return key if index is None else f"{key}[{index}]"
+
+
+def _an(kind: str) -> str:
+    return {"award": "an award", "carried": "tokens carried"}.get(kind, kind)
 
 
 def _kind(value) -> str:
@@ -312,8 +447,8 @@ def write_character(character: Character) -> dict:
         "scale": {"strength": character.scale_strength, "mass": character.scale_mass},
         "attributes": [_trait(t) for t in character.attributes],
         "skills": [_trait(t) for t in character.skills],
-        "gifts": [{"name": g.name, "cost": json_number(g.cost)} for g in character.gifts],
-        "faults": [{"name": f.name, "value": json_number(f.value)} for f in character.faults],
+        "gifts": [_priced(g.name, "cost", g.cost) for g in character.gifts],
+        "faults": [_priced(f.name, "value", f.value) for f in character.faults],
         "powers": [_power(p) for p in character.powers],
         "equipment": [_equipment(e) for e in character.equipment],
         "meta_points": character.meta_points,
@@ -323,7 +458,46 @@ def write_character(character: Character) -> dict:
     }
     if character.meta_points is None:
         del data["meta_points"]
+    if character.advancement is not None:
+        # After experience, which it must agree with (spec, "Advancement").
+        ordered = list(data.items())
+        at = [key for key, _ in ordered].index("experience") + 1
+        ordered.insert(at, ("advancement", [write_entry(e) for e in character.advancement]))
+        data = dict(ordered)
     return data
+
+
+def write_entry(entry: ledger.Entry) -> dict:
+    """One ledger line as the file writes it: the kind and amount, what a spend bought,
+    then the note."""
+    out = {entry.kind: entry.amount}
+    if entry.meta_points is not None:
+        out["meta_points"] = entry.meta_points
+    elif entry.bought is not None:
+        out[BOUGHT_KEYS[type(entry.bought)]] = write_bought(entry.bought)
+    if entry.note is not None:
+        out["note"] = entry.note
+    return out
+
+
+def write_bought(bought) -> dict:
+    if isinstance(bought, ledger.Raise):
+        return {
+            "list": bought.list,
+            "name": bought.name,
+            "from": level_name(bought.from_level),
+            "to": level_name(bought.to_level),
+        }
+    item = bought.item
+    if isinstance(item, Trait):
+        listed = _trait(item)
+    elif isinstance(item, Gift):
+        listed = _priced(item.name, "cost", item.cost)
+    elif isinstance(item, Fault):
+        listed = _priced(item.name, "value", item.value)
+    else:
+        listed = _power(item)
+    return {"list": bought.list, **listed}
 
 
 def dumps_character(character: Character) -> str:
@@ -334,7 +508,14 @@ def _trait(trait: Trait) -> dict:
     out = {"name": trait.name, "level": level_name(trait.level)}
     if trait.difficulty is not None:
         out["difficulty"] = trait.difficulty
+    if trait.defined_in_play:
+        out["defined_in_play"] = True
     return out
+
+
+def _priced(name: str, key: str, amount) -> dict:
+    """A gift or fault; a cost or value left out stays out (the catalogue prices it)."""
+    return {"name": name} if amount is None else {"name": name, key: json_number(amount)}
 
 
 def _power(power: Power) -> dict:

@@ -49,15 +49,24 @@ def check_text(text: str | bytes) -> CheckResult:
 def check_file(path: str | os.PathLike) -> CheckResult:
     """Read and check a file; a path that cannot be read is an unreadable file."""
     try:
+        content = read_file(path)
+    except CharacterFileError as error:
+        return unreadable(error.where, error.message)
+    return check_text(content)
+
+
+def read_file(path: str | os.PathLike) -> bytes:
+    """A file's bytes, or CharacterFileError: missing, a directory, over MAX_FILE_BYTES."""
+    try:
         with open(path, "rb") as file:
             content = file.read(MAX_FILE_BYTES + 1)
     except OSError as error:
-        return unreadable("", f"cannot read the file ({error.strerror or error})")
+        raise CharacterFileError("", f"cannot read the file ({error.strerror or error})") from None
     except ValueError as error:  # a path with a NUL byte in it
-        return unreadable("", f"cannot read the file ({error})")
+        raise CharacterFileError("", f"cannot read the file ({error})") from None
     if len(content) > MAX_FILE_BYTES:
-        return unreadable("", f"the file is larger than {MAX_FILE_BYTES // 2**20} MB")
-    return check_text(content)
+        raise CharacterFileError("", f"the file is larger than {MAX_FILE_BYTES // 2**20} MB")
+    return content
 
 
 def unreadable(where: str, message: str) -> CheckResult:

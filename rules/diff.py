@@ -70,10 +70,11 @@ def describe(section: str, entry: dict) -> str:
         parts.append(entry["level"])
     if entry.get("difficulty"):
         parts.append(entry["difficulty"].replace("_", " "))
+    # A cost or value left out is the catalogue's for the name (Mudge 1.33: Magery 2).
     if section == "gifts":
-        parts.append(f"cost {entry.get('cost', 1)}")
+        parts.append(f"cost {entry['cost']}" if "cost" in entry else "catalogue cost")
     if section == "faults":
-        parts.append(f"value {entry.get('value', 1)}")
+        parts.append(f"value {entry['value']}" if "value" in entry else "catalogue value")
     if section == "powers" and "cost" in entry:
         parts.append(f"cost {entry['cost']}")
     for key in ("damage", "armour"):
@@ -81,6 +82,8 @@ def describe(section: str, entry: dict) -> str:
             parts.append(f"{key} {entry[key]}")
     if entry.get("notes"):
         parts.append(entry["notes"])
+    if entry.get("defined_in_play"):
+        parts.append("defined in play")  # Mudge 1.7
     return ", ".join(str(p) for p in parts)
 
 

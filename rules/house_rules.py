@@ -8,8 +8,9 @@ import dataclasses
 import math
 from fractions import Fraction
 
-from rules.ladder import LevelError, level_name, parse_level
+from rules.ladder import LEGENDARY, LevelError, level_name, parse_level
 from rules.rulesets import Ruleset
+from rules.text import name_problem
 
 # key -> what it means, for the docs, the GM's form and error messages.
 HOUSE_RULE_KEYS = {
@@ -27,10 +28,42 @@ HOUSE_RULE_KEYS = {
     "meta_points_start": "meta or Fudge points a new character starts with",
     "meta_points_max": "the most meta points a character may hold (Mudge 1.36: 5)",
     "superpower_cost": "what a superpower costs, in gifts (Mudge 2.8: 2)",
+    "negative_scale_refund": (
+        "whether Scale below 0 gives levels back: an attribute level a step of Strength, a "
+        "fault (Easily Wounded) a step of Mass (Mudge 2.34: only if the GM allows)"
+    ),
+    "max_skills": "the most skills a new character may take (Mudge 1.5: 10, 15 or 20)",
+    "min_faults": "the fewest faults a new character must take (Mudge 1.5; Fudge Basics)",
+    "cap_trading": ('whether a cap slot trades "two lower for one higher" and back (Mudge 1.5)'),
+    "creation_min": "the lowest level a trait may start at (Streamlined MicroFudged: Poor)",
+    "creation_max": "the highest level a trait may start at, below Legendary",
+    "uncommitted_traits": "traits left to define in play, at Good or lower (Mudge 1.7: 2)",
+    "damage_capacity_attribute": "the attribute that soaks damage (Mudge 4.52: Constitution)",
+    "muscle_attribute": "the attribute that adds to a blow's damage (Mudge 4.54: Strength)",
+    "advancement_costs": (
+        "experience costs: "
+        '{"skill_steps": {"Fair": 2, ...}, "attribute_multiplier": 3, "beyond": 50, '
+        '"gift": 4, "power": 8, "meta_point": 6, "buy_off_fault": 9, '
+        '"points_per_unit": 3, "gm_permission_from": "Superb"} (Mudge 5.2; Fudge Basics)'
+    ),
 }
+# advancement_costs' keys: whole numbers, but skill_steps (level -> cost) and
+# gm_permission_from (a level word).
+ADVANCEMENT_NUMBERS = (
+    "attribute_multiplier",
+    "beyond",
+    "gift",
+    "power",
+    "meta_point",
+    "buy_off_fault",
+    "points_per_unit",
+)
 TRADE_KEYS = ("attribute", "gift", "fault")
-# Fix: an unbounded number (JSON allows 4,300 digits) made the report overflow a float or
-# Python's int-to-text limit. A million of anything is far past any campaign.
+BOOLEAN_KEYS = ("legendary_at_creation", "negative_scale_refund", "cap_trading")
+ATTRIBUTE_KEYS = ("damage_capacity_attribute", "muscle_attribute")
+LEVEL_KEYS = ("creation_min", "creation_max")
+# JSON allows numbers of 4,300 digits, which would overflow a float or Python's int-to-text
+# limit in the report. A million of anything is far past any campaign.
 MAX_NUMBER = 1_000_000
 
 
@@ -38,7 +71,7 @@ class HouseRuleError(ValueError):
     def __init__(self, key: str, message: str):
         super().__init__(f"house_rules.{key}: {message}")
         self.key = key
-        self.message = message  # Fix: without the key, for CharacterFileError's `where`
+        self.message = message  # without the key, for CharacterFileError's `where`
 
 
 def _count(key, value, *, allow_none=False):
@@ -48,14 +81,14 @@ def _count(key, value, *, allow_none=False):
         raise HouseRuleError(key, f"must be a whole number, not {value!r}")
     if value < 0:
         raise HouseRuleError(key, f"cannot be negative ({value})")
-    if value > MAX_NUMBER:  # Fix: see MAX_NUMBER
+    if value > MAX_NUMBER:
         raise HouseRuleError(key, f"cannot be above {MAX_NUMBER:,} ({value})")
     return value
 
 
 def _amount(key, value, *, positive=False):
-    """A number that may be a half (a half-value fault, half a gift)."""
-    # Fix: JSON's NaN and Infinity are floats too; Fraction() raised ValueError/OverflowError.
+    """A number that may be a half (a half-value fault, half a gift). JSON's NaN and
+    Infinity are floats too, and no amount."""
     if (
         isinstance(value, bool)
         or not isinstance(value, int | float)
@@ -65,7 +98,7 @@ def _amount(key, value, *, positive=False):
     amount = Fraction(value).limit_denominator(100)
     if amount < 0 or (positive and amount == 0):
         raise HouseRuleError(key, f"must be {'above' if positive else 'at least'} zero ({value})")
-    if amount > MAX_NUMBER:  # Fix: see MAX_NUMBER
+    if amount > MAX_NUMBER:
         raise HouseRuleError(key, f"cannot be above {MAX_NUMBER:,} ({value})")
     return amount
 
@@ -83,6 +116,36 @@ def _caps(key, value):
     return caps
 
 
+def _level(key, value):
+    try:
+        return parse_level(value)
+    except LevelError as error:
+        raise HouseRuleError(key, str(error)) from None
+
+
+def _boolean(key, value):
+    if not isinstance(value, bool):
+        raise HouseRuleError(key, f"must be true or false, not {value!r}")
+    return value
+
+
+def _attribute_name(key, value, ruleset: Ruleset, extras):
+    """An attribute the ruleset has: any name where the GM lists them, else one of its
+    fixed list, an extra attribute or one a gift opens."""
+    if not isinstance(value, str) or not value.strip() or len(value.strip()) > 100:
+        raise HouseRuleError(key, "must be an attribute's name, of 1 to 100 characters")
+    name = value.strip()
+    if ruleset.attribute_names is None:
+        return name
+    known = [*ruleset.attribute_names, *(n for n, _ in extras), *ruleset.attribute_gifts.values()]
+    for attribute in known:
+        if attribute.casefold() == name.casefold():
+            return attribute
+    raise HouseRuleError(
+        key, f"{ruleset.name} has no attribute '{name}': use one of {', '.join(known)}"
+    )
+
+
 def _extra_attributes(key, value):
     if not isinstance(value, list):
         raise HouseRuleError(key, 'must be a list of {"name": ..., "default": "Fair"}')
@@ -94,11 +157,10 @@ def _extra_attributes(key, value):
         name = item["name"].strip()
         if not name or len(name) > 100:
             raise HouseRuleError(where, "needs a name of 1 to 100 characters")
-        try:
-            default = parse_level(item.get("default", "Fair"))
-        except LevelError as error:
-            raise HouseRuleError(where, str(error)) from None
-        extras.append((name, default))
+        problem = name_problem(name)
+        if problem:
+            raise HouseRuleError(where, f"the name {problem}")
+        extras.append((name, _level(where, item.get("default", "Fair"))))
     return tuple(extras)
 
 
@@ -113,6 +175,56 @@ def _trade_values(key, value, current):
     return {**current, **{k: _amount(f"{key}.{k}", v, positive=True) for k, v in value.items()}}
 
 
+def _advancement_costs(key, value, ruleset: Ruleset):
+    """The ruleset's development costs with the GM's numbers (Mudge 5.2: "these costs
+    could be doubled" for a long campaign)."""
+    if ruleset.advancement is None:
+        raise HouseRuleError(key, f"{ruleset.name} has no advancement costs to change")
+    if not isinstance(value, dict):
+        raise HouseRuleError(key, 'must be an object, like {"gift": 4, "meta_point": 6}')
+    known = (*ADVANCEMENT_NUMBERS, "skill_steps", "gm_permission_from")
+    unknown = set(value) - set(known)
+    if unknown:
+        raise HouseRuleError(key, f"unknown key {sorted(unknown)[0]!r}: use {', '.join(known)}")
+    changes = {
+        name: _count(f"{key}.{name}", number)
+        for name, number in value.items()
+        if name in ADVANCEMENT_NUMBERS
+    }
+    if "gm_permission_from" in value:
+        changes["gm_permission_from"] = _level(
+            f"{key}.gm_permission_from", value["gm_permission_from"]
+        )
+    if "skill_steps" in value:
+        steps = value["skill_steps"]
+        if not isinstance(steps, dict):
+            raise HouseRuleError(f"{key}.skill_steps", 'must be like {"Fair": 2, "Good": 4}')
+        base = dict(ruleset.advancement.skill_steps or {})
+        for word, cost in steps.items():
+            base[_level(f"{key}.skill_steps", word)] = _count(f"{key}.skill_steps.{word}", cost)
+        changes["skill_steps"] = base
+    return dataclasses.replace(ruleset.advancement, **changes)
+
+
+def _advancement_to_json(ruleset: Ruleset, base: Ruleset) -> dict:
+    new, old = ruleset.advancement, base.advancement
+    out = {
+        name: getattr(new, name)
+        for name in ADVANCEMENT_NUMBERS
+        if getattr(new, name) != getattr(old, name)
+    }
+    if new.gm_permission_from != old.gm_permission_from:
+        out["gm_permission_from"] = level_name(new.gm_permission_from)
+    steps = {
+        level_name(level): cost
+        for level, cost in sorted((new.skill_steps or {}).items())
+        if (old.skill_steps or {}).get(level) != cost
+    }
+    if steps:
+        out["skill_steps"] = steps
+    return out
+
+
 def apply_house_rules(ruleset: Ruleset, house_rules: dict | None) -> Ruleset:
     if not house_rules:
         return ruleset
@@ -121,42 +233,84 @@ def apply_house_rules(ruleset: Ruleset, house_rules: dict | None) -> Ruleset:
     changes = {}
     for key, value in house_rules.items():
         match key:
-            case "attribute_levels" | "skill_levels" | "tokens" | "meta_points_start":
+            case (
+                "attribute_levels"
+                | "skill_levels"
+                | "tokens"
+                | "meta_points_start"
+                | "min_faults"
+                | "uncommitted_traits"
+            ):
                 changes[key] = _count(key, value)
-            case "max_lowered_skills" | "tokens_carried" | "meta_points_max":
+            case "max_lowered_skills" | "tokens_carried" | "meta_points_max" | "max_skills":
                 changes[key] = _count(key, value, allow_none=True)
             case "free_gifts" | "superpower_cost":
                 changes[key] = _amount(key, value)
             case "attribute_caps" | "skill_caps":
                 changes[key] = _caps(key, value)
-            case "legendary_at_creation":
-                if not isinstance(value, bool):
-                    raise HouseRuleError(key, f"must be true or false, not {value!r}")
-                changes[key] = value
+            case _ if key in BOOLEAN_KEYS:
+                changes[key] = _boolean(key, value)
+            case _ if key in LEVEL_KEYS:
+                changes[key] = _level(key, value)
+            case _ if key in ATTRIBUTE_KEYS:
+                pass  # below, once extra_attributes are known
             case "trade_values":
                 changes[key] = _trade_values(key, value, ruleset.trade_values)
             case "extra_attributes":
                 changes[key] = _extra_attributes(key, value)
+            case "advancement_costs":
+                changes["advancement"] = _advancement_costs(key, value, ruleset)
             case _:
                 raise HouseRuleError(
                     str(key), f"unknown house rule; known keys: {', '.join(HOUSE_RULE_KEYS)}"
                 )
-    if changes.get("meta_points_max", ruleset.meta_points_max) is not None and changes.get(
-        "meta_points_start", ruleset.meta_points_start
-    ) > changes.get("meta_points_max", ruleset.meta_points_max):
-        raise HouseRuleError("meta_points_start", "cannot be above meta_points_max")
+    extras = changes.get("extra_attributes", ruleset.extra_attributes)
+    for key in ATTRIBUTE_KEYS:
+        if key in house_rules:
+            changes[key] = _attribute_name(key, house_rules[key], ruleset, extras)
+    _check_together(ruleset, changes)
     return dataclasses.replace(ruleset, **changes)
+
+
+def _check_together(ruleset: Ruleset, changes: dict) -> None:
+    """The rules that tie two keys together."""
+
+    def value(key):
+        return changes.get(key, getattr(ruleset, key))
+
+    if value("meta_points_max") is not None and value("meta_points_start") > value(
+        "meta_points_max"
+    ):
+        raise HouseRuleError("meta_points_start", "cannot be above meta_points_max")
+    if value("creation_max") >= LEGENDARY:
+        raise HouseRuleError(
+            "creation_max",
+            f"must be below Legendary, not {level_name(value('creation_max'))}: "
+            "legendary_at_creation allows Legendary",
+        )
+    if value("creation_min") > value("creation_max"):
+        raise HouseRuleError(
+            "creation_min",
+            f"{level_name(value('creation_min'))} is above creation_max "
+            f"({level_name(value('creation_max'))})",
+        )
 
 
 def house_rules_to_json(ruleset: Ruleset, base: Ruleset) -> dict:
     """The overrides that turn `base` into `ruleset`, in the file's JSON form."""
     out = {}
     for key in HOUSE_RULE_KEYS:
+        if key == "advancement_costs":
+            if ruleset.advancement != base.advancement:
+                out[key] = _advancement_to_json(ruleset, base)
+            continue
         value, original = getattr(ruleset, key), getattr(base, key)
         if value == original:
             continue
         if key in ("attribute_caps", "skill_caps"):
             value = {level_name(level): n for level, n in sorted(value.items(), reverse=True)}
+        elif key in LEVEL_KEYS:
+            value = level_name(value)
         elif key == "extra_attributes":
             value = [{"name": name, "default": level_name(d)} for name, d in value]
         elif key == "trade_values":

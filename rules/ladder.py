@@ -8,6 +8,9 @@ import re
 
 WORDS = ("Abysmal", "Terrible", "Poor", "Mediocre", "Fair", "Good", "Great", "Superb", "Legendary")
 ABYSMAL, TERRIBLE, POOR, MEDIOCRE, FAIR, GOOD, GREAT, SUPERB, LEGENDARY = range(-4, 5)
+# Fairsheet's ladder ends here: far past any character in the rule texts (Legendary is the
+# top word), and a bound every store and sheet can rely on.
+TOP = LEGENDARY + 20
 WORD_LEVELS = {word.lower(): offset for offset, word in zip(range(-4, 5), WORDS, strict=True)}
 _LEGENDARY_PLUS = re.compile(r"legendary\s*\+\s*(\d{1,3})")
 
@@ -25,7 +28,10 @@ def parse_level(text: str) -> int:
         return WORD_LEVELS[key]
     match = _LEGENDARY_PLUS.fullmatch(key)
     if match:
-        return LEGENDARY + int(match.group(1))
+        level = LEGENDARY + int(match.group(1))
+        if level > TOP:
+            raise LevelError(f"'{text}' is out of range: the ladder goes up to {level_name(TOP)}")
+        return level
     raise LevelError(f"'{text}' is not a level: use one of {', '.join(WORDS)} or Legendary+N")
 
 

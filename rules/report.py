@@ -5,31 +5,23 @@ becomes an Issue with a stable code, a message that says how to fix it, and the 
 the rule text it comes from. The JSON form is the public contract (spec: character-file.md).
 """
 
-from collections import Counter
+import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from rules import ledger
 from rules.character import Character, Trait
 from rules.house_rules import json_number
-from rules.ladder import ABYSMAL, LEGENDARY, POOR, TERRIBLE, card_rating, level_name
-from rules.rulesets import ATTRIBUTE_GIFTS, LEVELS, MUDGE_SKILL_FAIR_COST, Ruleset
+from rules.ladder import ABYSMAL, LEGENDARY, POOR, card_rating, level_name
+from rules.rulesets import LEVELS, MUDGE_SKILL_DEFAULT, MUDGE_SKILL_FAIR_COST, Ruleset
+from rules.trades import POOL_UNITS, POOLS, Trade, amount, find_trades
 
-# Mudge 1.4: the default of a skill by difficulty; very hard skills have none.
-MUDGE_SKILL_DEFAULT = {"easy": -1, "average": -2, "hard": -3, "very_hard": None}
-POOLS = ("attributes", "skills", "gifts")
-# Which surplus pays for which deficit first: faults are traded before levels (Mudge 1.63).
-TRADE_SOURCES = {
-    "gifts": ("faults", "skills", "attributes"),
-    "attributes": ("faults", "skills", "gifts"),
-    "skills": ("faults", "attributes", "gifts"),
-}
-POOL_UNITS = {
-    "attributes": ("attribute level", "attribute levels"),
-    "skills": ("skill level", "skill levels"),
-    "gifts": ("gift", "gifts"),
-    "faults": ("fault", "faults"),
-    "tokens": ("token", "tokens"),
-}
+__all__ = ["POOL_UNITS", "Issue", "Report", "Trade", "amount", "build_report", "power_potential"]
+
+# What a missing difficulty means (spec): an average skill (Mudge 1.62), and a spell or psi
+# power worth "one Hard or Very Hard skill" is Hard (Mudge 2.5, 2.7).
+SKILL_DIFFICULTY = "average"
+POWER_DIFFICULTY = "hard"
 
 
 @dataclass(frozen=True)
@@ -51,23 +43,6 @@ class Issue:
         return out
 
 
-@dataclass(frozen=True)
-class Trade:
-    give_pool: str
-    give: Fraction
-    get_pool: str
-    get: Fraction
-
-    def to_json(self) -> dict:
-        return {
-            "give": {"pool": self.give_pool, "amount": json_number(self.give)},
-            "get": {"pool": self.get_pool, "amount": json_number(self.get)},
-        }
-
-    def __str__(self) -> str:
-        return f"{amount(self.give, self.give_pool)} -> {amount(self.get, self.get_pool)}"
-
-
 @dataclass
 class Report:
     ruleset: str
@@ -79,6 +54,8 @@ class Report:
     warnings: list[Issue] = field(default_factory=list)
     # cost of each listed trait in its pool's unit, by list name: for the builder's rows
     costs: dict[str, list[int | Fraction]] = field(default_factory=dict)
+    # With an experience ledger: awarded, spent and unspent (rules.ledger.Summary)
+    advancement: ledger.Summary | None = None
 
     @property
     def valid(self) -> bool:
@@ -97,18 +74,16 @@ class Report:
             "trades": [t.to_json() for t in self.trades],
             "errors": [e.to_json() for e in self.errors],
             "warnings": [w.to_json() for w in self.warnings],
-        }
-
-
-def amount(value, pool: str) -> str:
-    """'3 skill levels', '1 gift', '0.5 faults'."""
-    one, many = POOL_UNITS[pool]
-    return f"{json_number(value)} {one if value == 1 else many}"
+        } | ({"advancement": self.advancement.to_json()} if self.advancement else {})
 
 
 def build_report(character: Character, ruleset: Ruleset, ignored_fields=()) -> Report:
-    check = _Check(character, ruleset)
-    report = check.price_levels() if ruleset.system == LEVELS else check.price_tokens()
+    """The creation build priced and checked; with an experience ledger, the creation build
+    is the character with every spend undone, and the ledger is checked on its own."""
+    if character.advancement is None:
+        report = _price(character, ruleset)
+    else:
+        report = _price_with_ledger(character, ruleset)
     for path in ignored_fields:
         report.warnings.append(
             Issue(
@@ -122,6 +97,101 @@ def build_report(character: Character, ruleset: Ruleset, ignored_fields=()) -> R
     return report
 
 
+def _price(character: Character, ruleset: Ruleset) -> Report:
+    check = _Check(character, ruleset)
+    return check.price_levels() if ruleset.system == LEVELS else check.price_tokens()
+
+
+def _price_with_ledger(character: Character, ruleset: Ruleset) -> Report:
+    undone = ledger.creation_build(character, ruleset)
+    report = _price(undone.character, ruleset)
+    # The creation build's rows, named by where they stand now (the builder marks and
+    # prices current rows); a row bought in play costs nothing against creation.
+    report.costs = {
+        name: _costs_now(costs, undone.positions.get(name), len(getattr(character, name)))
+        for name, costs in report.costs.items()
+    }
+    report.errors = [_where_now(i, undone.positions) for i in report.errors]
+    report.warnings = [_where_now(i, undone.positions) for i in report.warnings]
+    ledger_issues = undone.issues + ledger.check_ledger(
+        character, ruleset, creation_balance=report.balance
+    )
+    for issue in ledger_issues:
+        found = Issue(issue.code, issue.message, issue.section, where=issue.where)
+        (report.warnings if issue.warning else report.errors).append(found)
+    report.advancement = ledger.summarize(character, ruleset)
+    return report
+
+
+def _costs_now(costs, positions, length):
+    if positions is None:
+        return costs
+    now = [0] * length
+    for cost, at in zip(costs, positions, strict=False):
+        if at is not None:
+            now[at] = cost
+    return now
+
+
+def _where_now(issue: Issue, positions) -> Issue:
+    """An issue's row in the creation build, as the current lists number it (no row for a
+    fault bought off since)."""
+    if not issue.where or "[" not in issue.where:
+        return issue
+    name, _, rest = issue.where.partition("[")
+    index = rest.rstrip("]")
+    if name not in positions or not index.isdigit() or int(index) >= len(positions[name]):
+        return issue
+    at = positions[name][int(index)]
+    return dataclasses.replace(issue, where=None if at is None else f"{name}[{at}]")
+
+
+def scale_notes(character: Character, ruleset: Ruleset) -> list[str]:
+    """How Strength and Mass Scale move the budget, in words for the budget panel and the
+    GM's review (Mudge 2.34): what a step costs or, below 0, whether it gives anything
+    back. Empty where the ruleset has no Scale or the character is at Scale 0."""
+    if not ruleset.has_scale:
+        return []
+    section, notes = ruleset.section("scale"), []
+    for scale, what, cost, refund in (
+        (character.scale_strength, "Strength", "attribute level", "gives back"),
+        (character.scale_mass, "Mass", "gift", "counts as a fault (Easily Wounded) for"),
+    ):
+        steps = abs(scale)
+        plural = "" if steps == 1 else "s"
+        if scale > 0:
+            notes.append(f"{what} Scale +{scale} costs {steps} {cost}{plural} ({section}).")
+        elif scale < 0 and ruleset.negative_scale_refund:
+            unit = (
+                f"{steps} {cost}{plural}" if what == "Strength" else f"each of {steps} step{plural}"
+            )
+            notes.append(f"{what} Scale {scale} {refund} {unit}, by house rule ({section}).")
+        elif scale < 0:
+            notes.append(
+                f"{what} Scale {scale} gives nothing back: only if the GM allows it "
+                f"({section}); a race taken as a fault is priced as that fault."
+            )
+    return notes
+
+
+def ruleset_attributes(character: Character, ruleset: Ruleset) -> list[tuple[str, int]]:
+    """(name, default) of every attribute the ruleset gives this character: its fixed list,
+    the attributes its gifts open (Mana with Magery, Psyche with Psionic: Mudge 2.5, 2.7),
+    the GM's extra attributes."""
+    r = ruleset
+    attributes = [(name, r.attribute_default) for name in r.attribute_names or ()]
+    attributes += [
+        (attribute, r.attribute_default)
+        for gift, attribute in r.attribute_gifts.items()
+        if character.has_gift(gift)
+    ]
+    return attributes + list(r.extra_attributes)
+
+
+def power_difficulty(power) -> str:
+    return power.difficulty or POWER_DIFFICULTY
+
+
 class _Check:
     def __init__(self, character: Character, ruleset: Ruleset):
         self.c = character
@@ -131,6 +201,7 @@ class _Check:
         # The highest level creation allows, so the common in-bounds trait costs one compare.
         self.top = 10**6 if ruleset.legendary_at_creation else ruleset.creation_max
         self.named_defaults = {n.casefold(): lv for n, lv in ruleset.named_skill_defaults.items()}
+        self.gift_names = {g.name.casefold() for g in character.gifts}
 
     def error(self, code, message, topic, trait=None, where=None):
         self.errors.append(Issue(code, message, self.r.section(topic), trait, where))
@@ -138,14 +209,19 @@ class _Check:
     def warn(self, code, message, topic, trait=None, where=None):
         self.warnings.append(Issue(code, message, self.r.section(topic), trait, where))
 
+    def noun(self, list_name: str, count: int = 1) -> str:
+        """'attribute', 'fields of expertise': the ruleset's word for one of a list."""
+        terms = self.r.terms
+        return terms.noun(list_name) if count == 1 else terms.plural(list_name)
+
     # -- shared checks -----------------------------------------------------------------
 
     def attribute_defaults(self) -> dict[str, int]:
         """Attribute name (casefolded) -> default, for rulesets with a fixed list."""
         r = self.r
         names = {n.casefold(): r.attribute_default for n in r.attribute_names or ()}
-        for gift, attribute in ATTRIBUTE_GIFTS.items():
-            if r.system == LEVELS and self.c.has_gift(gift):
+        for gift, attribute in r.attribute_gifts.items():
+            if gift.casefold() in self.gift_names:
                 names[attribute.casefold()] = r.attribute_default
         names.update({n.casefold(): d for n, d in r.extra_attributes})
         return names
@@ -159,12 +235,13 @@ class _Check:
         return self.r.attribute_default
 
     def unknown_attribute(self, trait, index):
-        for gift, attribute in ATTRIBUTE_GIFTS.items():
-            if trait.name.casefold() == attribute.casefold() and self.r.system == LEVELS:
+        for gift, attribute in self.r.attribute_gifts.items():
+            if trait.name.casefold() == attribute.casefold():
+                kind = next((k for k, g in self.r.power_gifts.items() if g == gift), "creation")
                 self.error(
                     "unknown_trait",
                     f"{attribute} comes with the {gift} gift: take {gift}, or remove {attribute}.",
-                    "spell" if gift == "Magery" else "psi",
+                    kind,
                     trait.name,
                     f"attributes[{index}]",
                 )
@@ -172,21 +249,23 @@ class _Check:
         listed = ", ".join(self.r.attribute_names)
         self.error(
             "unknown_trait",
-            f"{self.r.name} has no attribute '{trait.name}'; its attributes are {listed}. "
-            "Rename it, make it a skill, or ask the GM to add it as an extra attribute.",
+            f"{self.r.name} has no {self.noun('attributes')} '{trait.name}'; its "
+            f"{self.noun('attributes', 2)} are {listed}. Rename it, make it a "
+            f"{self.noun('skills')}, or ask the {self.r.terms.gm} to add it as an extra one.",
             "attribute_names",
             trait.name,
             f"attributes[{index}]",
         )
 
-    def duplicates(self, items, list_name, label):
+    def duplicates(self, items, list_name):
         seen = set()
         for index, item in enumerate(items):
             key = item.name.casefold()
             if key in seen:
                 self.error(
                     "duplicate_trait",
-                    f"{item.name} is listed twice among the {label}: remove one of them.",
+                    f"{item.name} is listed twice among the {self.noun(list_name, 2)}: remove "
+                    "one of them.",
                     "creation",
                     item.name,
                     f"{list_name}[{index}]",
@@ -205,7 +284,7 @@ class _Check:
                 "level_out_of_range",
                 f"{trait.name} cannot start below {level_name(floor_level)} "
                 f"(it is {level_name(trait.level)}): raise it to {level_name(floor_level)} "
-                "or remove it.",
+                f"or remove it, or the {r.terms.gm} may allow lower in the house rules.",
                 "creation",
                 trait.name,
                 where,
@@ -216,8 +295,8 @@ class _Check:
             self.error(
                 "level_out_of_range",
                 f"{trait.name} cannot start at {level_name(trait.level)}: Legendary is not "
-                f"allowed at creation. Lower it to {level_name(r.creation_max)}, or the GM may "
-                "allow Legendary in the house rules.",
+                f"allowed at creation. Lower it to {level_name(r.creation_max)}, or the "
+                f"{r.terms.gm} may allow Legendary in the house rules.",
                 "legendary",
                 trait.name,
                 where,
@@ -232,65 +311,163 @@ class _Check:
                 where,
             )
 
-    def caps(self, traits, caps, list_name, label):
+    def caps(self, traits, caps, list_name):
+        """Mudge 1.6's caps (and the house rules'): how many traits may stand at a level
+        (those defined in play aside). With cap_trading (Mudge 1.5), an unused slot buys two
+        a level lower and two unused slots one a level higher."""
         if not caps:
             return
         by_level = {}
         for index, trait in enumerate(traits):
-            if trait.level in caps:
+            if trait.level in caps and not trait.defined_in_play:
                 by_level.setdefault(trait.level, []).append((index, trait))
-        for level, limit in sorted(caps.items(), reverse=True):
-            at_level = by_level.get(level, [])
-            if len(at_level) > limit:
-                names = ", ".join(t.name for _, t in at_level)
-                index, first_over = at_level[limit]
+        counts = {level: len(by_level.get(level, ())) for level in caps}
+        over = [level for level in sorted(caps, reverse=True) if counts[level] > caps[level]]
+        if not over:
+            return
+        trading = self.r.cap_trading
+        if trading and _caps_fit_by_trading(counts, caps):
+            self.traded_caps(counts, caps, list_name)
+            return
+        for level in over:
+            at_level, limit = by_level[level], caps[level]
+            names = ", ".join(t.name for _, t in at_level)
+            index, first_over = at_level[limit]
+            if trading:
+                fix = "trading slots two lower for one higher does not make room. Lower one"
+            else:
+                fix = f"Lower {len(at_level) - limit}"
+            self.error(
+                "cap_exceeded",
+                f"Only {limit} {self.noun(list_name, limit)} may be {level_name(level)}; "
+                f"{len(at_level)} are ({names}){';' if trading else '.'} {fix} of them.",
+                "caps" if "caps" in self.r.sections else "creation",
+                first_over.name,
+                f"{list_name}[{index}]",
+            )
+
+    def traded_caps(self, counts, caps, list_name):
+        used = ", ".join(
+            f"{counts[level]} {level_name(level)} of {limit}"
+            for level, limit in sorted(caps.items(), reverse=True)
+        )
+        self.warn(
+            "cap_slots_traded",
+            f"{self.noun(list_name, 2).capitalize()} fit the caps by trading slots two lower "
+            f"for one higher: {used}. The {self.r.terms.gm} allows this in the house rules.",
+            "limits",
+        )
+
+    def counts(self, skills, faults):
+        """The GM's limits on how many (Mudge 1.5; Fudge Basics, Character Creation); skills
+        defined in play do not count."""
+        r = self.r
+        if r.max_skills is not None and len(skills) > r.max_skills:
+            skills = [(i, t) for i, t in enumerate(skills) if not t.defined_in_play]
+        if r.max_skills is not None and len(skills) > r.max_skills:
+            index, trait = skills[r.max_skills]
+            self.error(
+                "too_many_skills",
+                f"A new character may take at most {r.max_skills} "
+                f"{self.noun('skills', r.max_skills)}; this one has {len(skills)}. Remove "
+                f"{len(skills) - r.max_skills}.",
+                "limits",
+                trait.name,
+                f"skills[{index}]",
+            )
+        if faults is not None and len(faults) < r.min_faults:
+            self.error(
+                "too_few_faults",
+                f"A new character must take at least {r.min_faults} "
+                f"{self.noun('faults', r.min_faults)}; this one has {len(faults)}. Add "
+                f"{r.min_faults - len(faults)}.",
+                "limits",
+            )
+
+    def uncommitted(self, in_play):
+        """Mudge 1.7: traits defined in play, each Good or lower, at most the slots left."""
+        r = self.r
+        for list_name, index, trait in in_play:
+            if trait.level > r.uncommitted_max:
                 self.error(
-                    "cap_exceeded",
-                    f"Only {limit} {label if limit == 1 else label + 's'} may be "
-                    f"{level_name(level)}; {len(at_level)} are ({names}). "
-                    f"Lower {len(at_level) - limit} of them.",
-                    "caps" if "caps" in self.r.sections else "creation",
-                    first_over.name,
+                    "uncommitted_too_high",
+                    f"{trait.name} was defined in play at {level_name(trait.level)}: an "
+                    f"uncommitted trait is defined as {level_name(r.uncommitted_max)} or lower. "
+                    f"Lower it to {level_name(r.uncommitted_max)}.",
+                    "uncommitted",
+                    trait.name,
                     f"{list_name}[{index}]",
                 )
+        if len(in_play) > r.uncommitted_traits:
+            list_name, index, trait = in_play[r.uncommitted_traits]
+            self.error(
+                "too_many_uncommitted",
+                f"{len(in_play)} traits were defined in play, but a character keeps only "
+                f"{r.uncommitted_traits} uncommitted. Price the others at creation: clear "
+                "their defined_in_play.",
+                "uncommitted",
+                trait.name,
+                f"{list_name}[{index}]",
+            )
 
     # -- Fudge and Mudge: free levels, gifts and faults --------------------------------
 
     def price_levels(self) -> Report:
         c, r = self.c, self.r
         known = self.attribute_defaults()
+        in_play = []  # (list, index, trait) of Mudge 1.7's traits defined in play
         attribute_costs = []
         for index, trait in enumerate(c.attributes):
             default = self.attribute_default(trait, index, known)
-            self.bounds(trait, ("attributes", index), TERRIBLE, "attribute")
+            if trait.defined_in_play:
+                in_play.append(("attributes", index, trait))
+                attribute_costs.append(0)
+                continue
+            self.bounds(trait, ("attributes", index), r.creation_min, "attribute")
             attribute_costs.append((trait.level - default) * r.attribute_cost)
-        self.duplicates(c.attributes, "attributes", "attributes")
-        self.caps(c.attributes, r.attribute_caps, "attributes", "attribute")
+        self.duplicates(c.attributes, "attributes")
+        self.caps(c.attributes, r.attribute_caps, "attributes")
 
-        skill_costs = [self.skill_cost(t, i) for i, t in enumerate(c.skills)]
-        self.duplicates(c.skills, "skills", "skills")
-        self.caps(c.skills, r.skill_caps, "skills", "skill")
-        self.lowered_skills()
+        skill_costs = [
+            0 if trait.defined_in_play else self.skill_cost(trait, index)
+            for index, trait in enumerate(c.skills)
+        ]
+        in_play += [("skills", i, t) for i, t in enumerate(c.skills) if t.defined_in_play]
+        self.duplicates(c.skills, "skills")
+        self.caps(c.skills, r.skill_caps, "skills")
+        lowered = self.lowered_skills()
+        self.counts(c.skills, c.faults)
+        if in_play:
+            self.uncommitted(in_play)
 
-        gift_costs = [g.cost for g in c.gifts]
-        fault_values = [f.value for f in c.faults]
+        gift_costs = [
+            g.cost if g.cost is not None else _catalogued(r.catalog.gift(g.name), "cost")
+            for g in c.gifts
+        ]
+        fault_values = [
+            f.value if f.value is not None else _catalogued(r.catalog.fault(f.name), "value")
+            for f in c.faults
+        ]
         power_costs = [self.power_cost(p, i) for i, p in enumerate(c.powers)]
-        self.duplicates(c.gifts, "gifts", "gifts")
-        self.duplicates(c.faults, "faults", "faults")
+        self.duplicates(c.gifts, "gifts")
+        self.duplicates(c.faults, "faults")
         self.meta_points()
 
-        # Mudge 2.34: Strength Scale costs an attribute level a step, Mass Scale a gift a
-        # step; below 0, each step of Mass is a fault (Easily Wounded).
+        # Mudge 2.34: each step of increased Strength Scale costs an attribute level, of Mass
+        # Scale a gift. Scale below 0 gives nothing back unless the GM allows it: then each
+        # step of Strength returns a level and each of Mass is a fault (Easily Wounded).
         # Plain ints where every input is whole (the common case, and fast); a half-value
         # gift or fault makes its sums Fractions, which mix with ints exactly.
+        refund = r.negative_scale_refund
         spent = {
-            "attributes": sum(attribute_costs) + c.scale_strength,
+            "attributes": sum(attribute_costs)
+            + (c.scale_strength if refund else max(c.scale_strength, 0)),
             "skills": sum(skill_costs)
             + sum(cost for pool, cost in power_costs if pool == "skills"),
             "gifts": sum(gift_costs, max(c.scale_mass, 0))
             + sum(cost for pool, cost in power_costs if pool == "gifts"),
         }
-        faults = sum(fault_values, max(-c.scale_mass, 0))
+        faults = sum(fault_values, max(-c.scale_mass, 0) if refund else 0)
         budget = {
             "attributes": r.attribute_levels,
             "skills": r.skill_levels,
@@ -299,19 +476,12 @@ class _Check:
         value = self.values()
         remaining = {pool: budget[pool] - spent[pool] for pool in POOLS}
         balance = sum(remaining[p] * value[p] for p in POOLS) + faults * value["faults"]
-        trades = balance_trades(remaining, faults, value)
         if balance < 0:
             self.error(
                 "over_budget",
                 f"Over budget by {amount(-balance, 'skills')}: lower or drop traits worth that "
                 "much, or take a fault (1 fault = "
                 f"{amount(value['faults'], 'skills')}).",
-                "trading",
-            )
-        elif any(remaining[p] < 0 for p in POOLS) and not _covered(remaining, faults, trades):
-            self.error(
-                "over_budget",
-                "The pools cannot be balanced with whole trades: adjust a trait by one level.",
                 "trading",
             )
         elif balance > 0:
@@ -321,6 +491,8 @@ class _Check:
                 "when play starts.",
                 "creation",
             )
+        if lowered and balance >= 1:
+            self.lowered_too_soon(lowered, balance)
         pools = {pool: {"budget": budget[pool], "spent": spent[pool]} for pool in POOLS}
         pools["faults"] = {"value": faults}
         return Report(
@@ -328,7 +500,7 @@ class _Check:
             unit=r.unit,
             pools=pools,
             balance=balance,
-            trades=trades,
+            trades=find_trades(remaining, faults, value),
             errors=self.errors,
             warnings=self.warnings,
             costs={
@@ -351,26 +523,28 @@ class _Check:
 
     def skill_default(self, trait: Trait) -> int | None:
         if self.r.skill_difficulties:
-            return MUDGE_SKILL_DEFAULT[trait.difficulty or "average"]
-        # Fix: names match case-insensitively, as attribute names and duplicates do; a
-        # "science" field was priced from Poor and refused at Terrible.
+            return MUDGE_SKILL_DEFAULT[trait.difficulty or SKILL_DIFFICULTY]
+        # Names match case-insensitively, as attribute names and duplicates do.
         if not self.named_defaults:
             return self.r.skill_default
         return self.named_defaults.get(trait.name.casefold(), self.r.skill_default)
 
     def skill_cost(self, trait: Trait, index: int) -> int:
-        self.bounds(trait, ("skills", index), TERRIBLE, "skill")
+        self.bounds(trait, ("skills", index), self.r.creation_min, "skill")
         if self.r.skill_difficulties:
-            return trait.level + MUDGE_SKILL_FAIR_COST[trait.difficulty or "average"]
+            return trait.level + MUDGE_SKILL_FAIR_COST[trait.difficulty or SKILL_DIFFICULTY]
         return trait.level - self.skill_default(trait)
 
-    def lowered_skills(self):
-        """Mudge 1.62: up to 5 skills may drop one level below their default, none further."""
-        limit = self.r.max_lowered_skills
+    def lowered_skills(self) -> list:
+        """Mudge 1.62: up to 5 skills may drop one level below their default, none further.
+        Returns the (index, trait) of every lowered skill (those defined in play aside)."""
+        limit, floor = self.r.max_lowered_skills, self.r.creation_min
         lowered = []
         for index, trait in enumerate(self.c.skills):
             default = self.skill_default(trait)
-            if default is None or trait.level >= default or trait.level < TERRIBLE:
+            if default is None or trait.level >= default or trait.level < floor:
+                continue
+            if trait.defined_in_play:
                 continue
             if default - trait.level > 1 and limit is not None:
                 self.error(
@@ -394,6 +568,23 @@ class _Check:
                 trait.name,
                 f"skills[{index}]",
             )
+        return lowered
+
+    def lowered_too_soon(self, lowered, balance):
+        """Mudge 1.62: skills drop below their default only "once all the free skill levels
+        are used up", so one stands lowered beside levels still unspent (after every trade)."""
+        for index, trait in lowered:
+            default = level_name(self.skill_default(trait))
+            self.error(
+                "lowered_with_levels_unspent",
+                f"{trait.name} is below its default ({default}) while "
+                f"{amount(balance, 'skills')} are unspent: a skill drops below its default "
+                f"only once all the free skill levels are used up. Raise it to {default}, or "
+                "spend the levels first.",
+                "skills",
+                trait.name,
+                f"skills[{index}]",
+            )
 
     def power_cost(self, power, index) -> tuple[str, Fraction]:
         """(pool, cost): spells and psi powers as Hard or Very Hard skills (Mudge 2.5, 2.7),
@@ -410,9 +601,9 @@ class _Check:
                 where,
             )
             return "gifts", 0
-        if kind in ("spell", "psi") and r.skill_difficulties:
-            gift = "Magery" if kind == "spell" else "Psionic"
-            if not self.c.has_gift(gift):
+        gift = r.power_gifts.get(kind)
+        if gift is not None:
+            if gift.casefold() not in self.gift_names:
                 self.error(
                     "power_requires_gift",
                     f"{power.name} is a {'spell' if kind == 'spell' else 'psi power'}: "
@@ -421,7 +612,7 @@ class _Check:
                     power.name,
                     where,
                 )
-            difficulty = power.difficulty or "hard"
+            difficulty = power_difficulty(power)
             if difficulty not in ("hard", "very_hard"):
                 self.error(
                     "difficulty_not_allowed",
@@ -441,7 +632,7 @@ class _Check:
                 )
                 return "skills", 0
             trait = Trait(power.name, power.level, difficulty)
-            self.bounds(trait, ("powers", index), TERRIBLE, "power")
+            self.bounds(trait, ("powers", index), r.creation_min, "power")
             return "skills", power.level + MUDGE_SKILL_FAIR_COST[difficulty]
         return "gifts", power.cost if power.cost is not None else r.superpower_cost
 
@@ -451,8 +642,8 @@ class _Check:
             return
         self.error(
             "meta_points_out_of_range",
-            f"A new character starts with {r.meta_points_start} meta points; {points} were "
-            f"given. Meta points cannot be traded for at creation: set them to "
+            f"A new character starts with {r.meta_points_start} {r.terms.points}; {points} "
+            f"were given. They cannot be traded for at creation: set them to "
             f"{r.meta_points_start}.",
             "meta_points",
         )
@@ -462,35 +653,49 @@ class _Check:
     def price_tokens(self) -> Report:
         c, r = self.c, self.r
         known = self.attribute_defaults()
+        in_play = []
         attribute_costs = []
         for index, trait in enumerate(c.attributes):
             default = self.attribute_default(trait, index, known)
-            self.bounds(trait, ("attributes", index), r.creation_min, "ability")
+            if trait.defined_in_play:
+                in_play.append(("attributes", index, trait))
+                attribute_costs.append(0)
+                continue
+            self.bounds(trait, ("attributes", index), r.creation_min, self.noun("attributes"))
             attribute_costs.append((trait.level - default) * r.attribute_cost)
-        self.duplicates(c.attributes, "attributes", "abilities")
-        self.caps(c.attributes, r.attribute_caps, "attributes", "ability")
+        self.duplicates(c.attributes, "attributes")
+        self.caps(c.attributes, r.attribute_caps, "attributes")
 
         skill_costs = []
         for index, trait in enumerate(c.skills):
+            if trait.defined_in_play:
+                in_play.append(("skills", index, trait))
+                skill_costs.append(0)
+                continue
             default = self.skill_default(trait)
             # Fields that start below Poor (Science, Medicine) may stay at their default.
-            self.bounds(trait, ("skills", index), min(default, r.creation_min), "field")
+            floor = min(default, r.creation_min)
+            self.bounds(trait, ("skills", index), floor, self.noun("skills"))
             skill_costs.append((trait.level - default) * r.skill_cost)
-        self.duplicates(c.skills, "skills", "fields of expertise")
-        self.caps(c.skills, r.skill_caps, "skills", "field")
+        self.duplicates(c.skills, "skills")
+        self.caps(c.skills, r.skill_caps, "skills")
+        self.counts(c.skills, None)
+        if in_play:
+            self.uncommitted(in_play)
 
         power_costs = []
         for index, power in enumerate(c.powers):
             level = ABYSMAL if power.level is None else power.level
-            self.bounds(Trait(power.name, level), ("powers", index), ABYSMAL, "field of power")
+            self.bounds(Trait(power.name, level), ("powers", index), ABYSMAL, self.noun("powers"))
             power_costs.append(level - r.power_default)
-        self.duplicates(c.powers, "powers", "fields of power")
+        self.duplicates(c.powers, "powers")
         for list_name, items in (("gifts", c.gifts), ("faults", c.faults)):
             for index, item in enumerate(items):
                 self.error(
                     "not_in_ruleset",
-                    f"{r.name} has no {list_name}: make {item.name} an ability or a field "
-                    "of expertise, or remove it.",
+                    f"{r.name} has no {list_name}: make {item.name} "
+                    f"{_article(self.noun('attributes'))} or "
+                    f"{_article(self.noun('skills'))}, or remove it.",
                     "creation",
                     item.name,
                     f"{list_name}[{index}]",
@@ -512,7 +717,8 @@ class _Check:
             if spent < 1:
                 self.error(
                     "must_spend_token",
-                    "Spend at least 1 token before play: raise an ability or a field.",
+                    "Spend at least 1 token before play: raise "
+                    f"{_article(self.noun('attributes'))} or {_article(self.noun('skills'))}.",
                     "creation",
                 )
             if left < 1:
@@ -550,49 +756,29 @@ def power_potential(level: int | None) -> int:
     return card_rating(level) if level is not None and level >= POOR else 0
 
 
-def balance_trades(remaining: dict, faults, value: dict) -> list[Trade]:
-    """The trades that cover each pool's deficit from faults and other pools' surplus,
-    written as a GM would ("1 gift -> 6 skill levels"). Trades move value, never change
-    the balance: a deficit nothing can cover is left for the over_budget error.
-    Amounts stay ints while every division is exact, Fractions otherwise."""
-    left = dict(remaining, faults=faults)
-    trades = []
-    for target, sources in TRADE_SOURCES.items():
-        for source in sources:
-            if left[target] >= 0:
-                break
-            available = left[source]
-            if available <= 0:
-                continue
-            need = -left[target] * value[target]  # in skill levels
-            if value[source] >= value[target]:
-                give = min(-(-need // value[source]), available)  # whole source units
-                get = _exact(give * value[source], value[target])
-            else:
-                # Whole units of the dearer pool when the surplus allows ("3 skill levels ->
-                # 1 attribute level"); else exactly what is missing (half a gift).
-                affordable = available * value[source]
-                get = min(-(left[target] // 1), affordable // value[target])
-                if get <= 0:
-                    if affordable < need:
-                        continue  # crumbs of a pool do not make a trade worth writing down
-                    get = -left[target]
-                give = _exact(get * value[target], value[source])
-            left[source] -= give
-            left[target] += get
-            trades.append(Trade(source, give, target, get))
-    return trades
+def _catalogued(entry, key):
+    """A gift's cost or a fault's value when the file gives none: the catalogue's for that
+    name (Mudge 1.33, 1.34: 2 for the starred ones), else 1 (spec: character-file.md)."""
+    return getattr(entry, key) if entry is not None else 1
 
 
-def _exact(numerator, denominator):
-    """numerator / denominator, as an int when it divides evenly, else a Fraction."""
-    quotient, remainder = divmod(numerator, denominator)
-    return quotient if remainder == 0 else Fraction(numerator) / denominator
+def _caps_fit_by_trading(counts: dict[int, int], caps: dict[int, int]) -> bool:
+    """Mudge 1.5's "two lower for one higher" (and its converse): whether the traits fit the
+    caps once slots are traded. Slots pass between adjacent capped levels only: an uncapped
+    level has no slots to give, and needs none."""
+    carry = 0  # slots passed down from the level above (negative: owed to it)
+    levels = sorted(caps, reverse=True)
+    for position, level in enumerate(levels):
+        left = caps[level] + carry - counts[level]
+        adjacent = position + 1 < len(levels) and levels[position + 1] == level - 1
+        if adjacent:
+            carry = 2 * left
+        elif left < 0:
+            return False
+        else:
+            carry = 0
+    return True
 
 
-def _covered(remaining, faults, trades) -> bool:
-    received = Counter()
-    for trade in trades:
-        received[trade.get_pool] += trade.get
-        received[trade.give_pool] -= trade.give
-    return all(remaining[p] + received[p] >= 0 for p in POOLS)
+def _article(noun: str) -> str:
+    return f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"

@@ -1,5 +1,9 @@
-"""The four built-in rulesets, as data. A campaign's house rules replace these numbers
-(house_rules.py); pricing and validation (report.py) read nothing but these fields.
+"""The built-in rulesets, as data. Everything that differs between rulesets is a field of
+`Ruleset`: budgets and costs, limits, what the lists and points are called, how harm is
+recorded on the sheet, the seed catalogue and templates, advancement costs. A campaign's
+house rules replace some of these numbers (house_rules.py); pricing and validation
+(report.py), pages and sheets read nothing but these fields, so a new ruleset is a new
+`Ruleset(...)` in `BUILTIN` and nothing else (docs/rules-engine.md, "Adding a ruleset").
 
 Two systems share the dataclass: "levels" (Fudge, Mudge: free attribute and skill levels,
 gifts and faults, traded at 1.64's rates) and "tokens" (MicroFudged: one pool of tokens).
@@ -8,14 +12,19 @@ gifts and faults, traded at 1.64's rates) and "tokens" (MicroFudged: one pool of
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from rules.ladder import ABYSMAL, FAIR, GREAT, MEDIOCRE, POOR, SUPERB, TERRIBLE
+from rules.catalog import Catalog, Template
+from rules.catalogues import fudge_basics, microfudged, mudge
+from rules.ladder import ABYSMAL, FAIR, GOOD, GREAT, MEDIOCRE, POOR, SUPERB, TERRIBLE
 
 LEVELS = "levels"
 TOKENS = "tokens"
 DIFFICULTIES = ("easy", "average", "hard", "very_hard")
+LISTS = ("attributes", "skills", "gifts", "faults", "powers")
 
 # Mudge 1.62, "Cost of Skills": the cost of a skill at Fair, by difficulty. Each level up or
 # down adds or takes one skill level, so the whole table is FAIR_COST + level.
+# Mudge 1.4: the default of a skill by difficulty; very hard skills have none.
+MUDGE_SKILL_DEFAULT = {"easy": -1, "average": -2, "hard": -3, "very_hard": None}
 MUDGE_SKILL_FAIR_COST = {"easy": 1, "average": 2, "hard": 3, "very_hard": 4}
 
 # Raising a skill one level, by the level it starts from (Fudge 5.2, Fudge Basics
@@ -50,6 +59,62 @@ class Advancement:
     meta_point: int | None = None
     buy_off_fault: int | None = None
     points_per_unit: int | None = None  # Fudge points that make one EP (Fudge Basics: 3)
+    # Flat purchases that need the GM's approval as well as experience (Mudge 5.2, Fudge 5.2).
+    gm_approval: tuple[str, ...] = ("gift", "power")
+
+
+@dataclass(frozen=True)
+class WoundLevel:
+    """One step of the sheet's damage or setback track."""
+
+    name: str
+    damage: str  # what inflicts it: the damage numbers "3,4", "9+", or "2 successes"
+    penalty: int  # to every action (or card draw) while it is the worst: 0, -1, -2
+    boxes: int
+
+
+@dataclass(frozen=True)
+class Harm:
+    """How harm is written on the sheet: a wound track (Fudge, Mudge) or MicroFudged's
+    setbacks, and what the damage factors add (Mudge 4.54; Fudge Basics)."""
+
+    title: str  # "Wounds", "Setbacks"
+    caused_by: str  # the track's first row: "Damage", "Successes"
+    track: tuple[WoundLevel, ...]
+    penalty_unit: str = ""  # "" (to every action) or "card" (MicroFudged draws)
+    damage_factors: bool = True
+    unarmed: int = 0  # the Misc. term of bare hands without a martial art (Mudge 4.54: -1)
+    unarmed_trained: int = 0  # ... with one (Mudge 4.54: 0)
+    martial_arts: tuple[str, ...] = ()  # skill names that train bare hands
+    # Gifts that add a Scratch box and faults that take one (Mudge 1.33, 1.34, 6.3).
+    more_scratch: tuple[str, ...] = ()
+    fewer_scratch: tuple[str, ...] = ()
+    note: str = ""  # a line under the track, e.g. how setbacks heal
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What a ruleset calls things, on pages and sheets."""
+
+    # list -> (title, one of them): "attributes" -> ("Abilities", "ability")
+    lists: dict[str, tuple[str, str]]
+    points: str = ""  # "meta points", "Fudge points"; "" where there are none
+    gm: str = "GM"  # MicroFudged: "Narrator"
+    cost_unit: str = "skill level"  # a skill's creation cost, in the reference table
+    weapon_value: str = "Damage"
+    armour_value: str = "Armour"
+    equipment_hint: str = ""
+    personality_hint: str = ""
+    dice_note: str = ""  # what the dice roller adds about the dice (Mudge's damage die)
+
+    def title(self, list_name: str) -> str:
+        return self.lists[list_name][0]
+
+    def noun(self, list_name: str) -> str:
+        return self.lists[list_name][1]
+
+    def plural(self, list_name: str) -> str:
+        return self.lists[list_name][0].lower()
 
 
 @dataclass(frozen=True)
@@ -58,7 +123,6 @@ class Ruleset:
     name: str
     system: str  # LEVELS or TOKENS
     unit: str  # the report's unit: "skill level" or "token"
-    summary: str
     # Attributes ("abilities" in MicroFudged)
     attribute_names: tuple[str, ...] | None  # a fixed list, or None: the GM's own names
     attribute_default: int
@@ -67,6 +131,8 @@ class Ruleset:
     skill_difficulties: bool  # Mudge prices skills by difficulty (1.62)
     skill_default: int  # default level when difficulty does not set it
     skill_cost: int  # per level (tokens); the levels system uses the 1.62 table
+    terms: Terms
+    catalog: Catalog  # the lists a campaign starts from; prices gifts and faults with no cost
     named_skill_defaults: dict[str, int] = field(default_factory=dict)
     # Budgets and trade (levels system)
     attribute_levels: int = 0
@@ -77,28 +143,142 @@ class Ruleset:
     )
     max_lowered_skills: int | None = None
     superpower_cost: Fraction | int = 2  # in gifts (Mudge 2.8)
-    gifts_and_faults: bool = True
+    # Scale (Mudge 2.34): increases cost levels and gifts; decreases give back only when the
+    # GM allows it (negative_scale_refund).
+    has_scale: bool = False
+    negative_scale_refund: bool = False
     # Tokens (tokens system)
     tokens: int = 0
     power_levels: tuple[int, ...] = ()
     tokens_carried: int | None = None
     must_spend_and_save: bool = False
     power_default: int = ABYSMAL
-    # Limits at creation
+    # Limits at creation; the GM's own limits (Mudge 1.5; Fudge Basics) default to none
     attribute_caps: dict[int, int] = field(default_factory=dict)  # level -> how many may
     skill_caps: dict[int, int] = field(default_factory=dict)
+    cap_trading: bool = False  # Mudge 1.5: "two lower for one higher"
+    max_skills: int | None = None
+    min_faults: int = 0
     legendary_at_creation: bool = False
     creation_min: int = TERRIBLE
     creation_max: int = SUPERB  # Legendary allowed only with legendary_at_creation
     extra_attributes: tuple[tuple[str, int], ...] = ()  # (name, default level)
-    meta_points_start: int = 3
+    meta_points_start: int = 0
     meta_points_max: int | None = None
+    # Mudge 1.7: traits left undefined at creation, defined in play at this level or lower.
+    uncommitted_traits: int = 0
+    uncommitted_max: int = GOOD
+    # Combat on the sheet: the attribute that soaks damage and the one that deals it.
+    damage_capacity_attribute: str | None = None
+    muscle_attribute: str | None = None
+    harm: Harm | None = None
     power_kinds: tuple[str, ...] = ("spell", "psi", "superpower")
+    # Mudge 2.5, 2.7: kind -> the gift it needs first; such powers are priced as Hard or Very
+    # Hard skills, and the gift opens an extra attribute.
+    power_gifts: dict[str, str] = field(default_factory=dict)
+    attribute_gifts: dict[str, str] = field(default_factory=dict)  # gift -> attribute
+    templates: tuple[Template, ...] = ()
     sections: dict[str, str] = field(default_factory=dict)
     advancement: Advancement | None = None
 
     def section(self, topic: str) -> str:
         return self.sections.get(topic) or self.sections["creation"]
+
+    @property
+    def gifts_and_faults(self) -> bool:
+        return "gifts" in self.terms.lists
+
+
+LEVELS_LISTS = {
+    "attributes": ("Attributes", "attribute"),
+    "skills": ("Skills", "skill"),
+    "gifts": ("Gifts", "gift"),
+    "faults": ("Faults", "fault"),
+    "powers": ("Powers", "power"),
+}
+TOKENS_LISTS = {
+    "attributes": ("Abilities", "ability"),
+    "skills": ("Fields of expertise", "field of expertise"),
+    "powers": ("Fields of power", "field of power"),
+}
+
+# Mudge 4.57 and the sample sheets (6.2, 6.3).
+MUDGE_WOUNDS = (
+    WoundLevel("Scratch", "1,2", 0, 3),
+    WoundLevel("Hurt", "3,4", -1, 2),
+    WoundLevel("Very Hurt", "5,6", -2, 1),
+    WoundLevel("Incapacitated", "7,8", 0, 1),
+    WoundLevel("Near Death", "9+", 0, 1),
+)
+# Fudge Basics, "The Wound Track".
+FUDGE_BASICS_WOUNDS = (
+    WoundLevel("Scratch", "1", 0, 5),
+    WoundLevel("Hurt", "2,3", -1, 4),
+    WoundLevel("Very Hurt", "4,5", -2, 3),
+    WoundLevel("Incapacitated", "6", 0, 2),
+    WoundLevel("Near Death", "7+", 0, 1),
+)
+# MicroFudged DIP V.2-3, reference pages: "1 success = opponent suffers a Setback (-1 card
+# penalty)", Major -2, Extreme -3; lethal ones are a Wound, a Severe wound, a Grievous injury.
+# "Use only the largest Setback of its type": one box each.
+SETBACKS = (
+    WoundLevel("Setback (Wound)", "1 success", -1, 1),
+    WoundLevel("Major Setback (Severe wound)", "2 successes", -2, 1),
+    WoundLevel("Extreme Setback (Grievous injury)", "3 successes", -3, 1),
+)
+# Mudge 4.54: "Unarmed, with Martial Arts skill: 0 (Judo, Boxing, Karate, etc.)"; Mudge's
+# skill list (1.32) calls the family "Unarmed Combat (type): brawling, karate, judo, etc.".
+MARTIAL_ARTS = (
+    "unarmed combat",
+    "martial arts",
+    "judo",
+    "karate",
+    "boxing",
+    "brawling",
+    "wrestling",
+    "kung fu",
+    "jujitsu",
+    "ju-jitsu",
+    "aikido",
+    "taekwondo",
+)
+# Mudge 1.33/1.34 and the sample sheets (6.3): "Toughness Gift adds 1 Scratch box",
+# High Pain Threshold "+1 Scratch box", the fault Low Pain Threshold "-1 Scratch box".
+MORE_SCRATCH = ("toughness", "high pain threshold")
+FEWER_SCRATCH = ("low pain threshold",)
+MUDGE_DICE_NOTE = (
+    "The odd-coloured fourth die is the damage die (Mudge 3.22). It counts in the roll like "
+    "the other three; in combat its result (-1, 0 or +1) is also added to the damage, though "
+    "it cannot bring positive damage below 1 (Mudge 4.61); and when an opposed action ties, "
+    "the higher damage die wins."
+)
+LEVELS_PERSONALITY = "Mudge 1.35: answer what helps the character come alive; none is required."
+TOKENS_TERMS = Terms(
+    lists=TOKENS_LISTS,
+    gm="Narrator",
+    cost_unit="token",
+    weapon_value="Cards",
+    armour_value="Defence cards",
+    equipment_hint=(
+        "Gear adds or subtracts cards: a weapon's cards go to Attack or Defence, armour's "
+        "always and only to Defence (MicroFudged DIP VII.2)."
+    ),
+    personality_hint=(
+        "MicroFudged DIP I: one sentence says who the character is (the concept), another "
+        "what they want; the rest helps them come alive."
+    ),
+)
+TOKENS_HARM = Harm(
+    title="Setbacks",
+    caused_by="Successes",
+    track=SETBACKS,
+    penalty_unit="card",
+    damage_factors=False,
+    note=(
+        "Use only the largest Setback of its type (MicroFudged DIP V.3): setbacks heal 1 card "
+        "a day, lethal wounds 1 a week."
+    ),
+)
 
 
 FUDGE_BASICS = Ruleset(
@@ -106,36 +286,62 @@ FUDGE_BASICS = Ruleset(
     name="Fudge objective creation (Fudge Basics)",
     system=LEVELS,
     unit="skill level",
-    summary=(
-        "Attributes start at Fair, skills at Poor, each level one free level of its kind; "
-        "gifts and faults trade at Fudge's rates. The GM sets the free levels."
-    ),
     attribute_names=None,
     attribute_default=FAIR,
     attribute_cost=1,
     skill_difficulties=False,
     skill_default=POOR,
     skill_cost=1,
+    # Fudge Basics has no lists of its own: it borrows Mudge's, and its attributes (free in
+    # Fudge) start as Mudge's seven for the GM to rename, drop or extend.
+    catalog=fudge_basics.CATALOG,
+    templates=mudge.TEMPLATES,
+    terms=Terms(
+        lists=LEVELS_LISTS,
+        points="Fudge points",
+        equipment_hint=(
+            "Weapons feed the offensive damage factor, armour the defensive one (Fudge "
+            "Basics, Offensive and Defensive Damage Factors)."
+        ),
+        personality_hint=LEVELS_PERSONALITY,
+    ),
     # Fudge Basics leaves the free levels to the GM; these are Fairsheet's starting values.
     attribute_levels=4,
     skill_levels=40,
     free_gifts=2,
+    has_scale=True,
     meta_points_start=3,
+    # Fudge Basics, Offensive and Defensive Damage Factors: "Damage Capacity Comparable
+    # Attribute". A GM who calls it Health names it in the house rules.
+    damage_capacity_attribute=fudge_basics.DAMAGE_CAPACITY,
+    muscle_attribute="Strength",
+    harm=Harm(
+        title="Wounds",
+        caused_by="Damage",
+        track=FUDGE_BASICS_WOUNDS,
+        more_scratch=MORE_SCRATCH,
+        fewer_scratch=FEWER_SCRATCH,
+    ),
     power_kinds=("spell", "psi", "superpower"),
     sections={
         "creation": "Fudge Basics, Character Creation",
         "trading": "Fudge Basics, Trading Values of Traits and Trait Levels",
         "legendary": "Fudge Basics, Characters and Traits",
+        "limits": "Fudge Basics, Character Creation",
         "scale": "Fudge Basics, Scale - Strength and Mass; costs from Mudge 2.34",
         "powers": "Fudge Basics, Characters and Traits (powers as potent gifts)",
         "meta_points": "Fudge Basics, Fudge Points and Experience",
         "advancement": "Fudge Basics, Experience",
+        "harm": "Fudge Basics, The Wound Track",
+        "equipment": "Fudge Basics, Offensive and Defensive Damage Factors",
     },
     advancement=Advancement(
         unit="EP",
         skill_steps=FUDGE_EXPERIENCE_STEPS,
         beyond=FUDGE_EXPERIENCE_BEYOND,
         attribute_multiplier=3,
+        # Fudge 5.2: Legendary "(or more), and GM approval".
+        gm_permission_from=SUPERB,
         gift=6,
         power=12,  # Fudge 5.2
         buy_off_fault=9,
@@ -149,32 +355,47 @@ MUDGE = Ruleset(
     name="Mudge",
     system=LEVELS,
     unit="skill level",
-    summary=(
-        "Seven attributes from Fair with 6 free levels, 45 skill levels priced by difficulty, "
-        "2 free gifts, starred gifts and faults worth 2, trades at 1.64's rates."
-    ),
-    attribute_names=(
-        "Strength",
-        "Dexterity",
-        "Constitution",
-        "Speed",
-        "Intelligence",
-        "Willpower",
-        "Perception",
-    ),
+    attribute_names=mudge.ATTRIBUTES,
     attribute_default=FAIR,
     attribute_cost=1,
     skill_difficulties=True,
     skill_default=POOR,
     skill_cost=1,
+    catalog=mudge.CATALOG,
+    templates=mudge.TEMPLATES,
+    terms=Terms(
+        lists=LEVELS_LISTS,
+        points="meta points",
+        equipment_hint=(
+            "Weapons feed the offensive damage factor, armour the defensive one (Mudge 4.54)."
+        ),
+        personality_hint=LEVELS_PERSONALITY,
+        dice_note=MUDGE_DICE_NOTE,
+    ),
     attribute_levels=6,
     skill_levels=45,
     free_gifts=2,
     max_lowered_skills=5,
+    has_scale=True,
     attribute_caps={SUPERB: 1, GREAT: 2},
     skill_caps={SUPERB: 2, GREAT: 4},
     meta_points_start=3,
     meta_points_max=5,
+    uncommitted_traits=2,
+    power_gifts={"spell": "Magery", "psi": "Psionic"},
+    attribute_gifts={"Magery": mudge.MANA, "Psionic": mudge.PSYCHE},
+    damage_capacity_attribute="Constitution",  # Mudge 4.52
+    muscle_attribute="Strength",
+    harm=Harm(
+        title="Wounds",
+        caused_by="Damage",
+        track=MUDGE_WOUNDS,
+        unarmed=-1,
+        unarmed_trained=0,
+        martial_arts=MARTIAL_ARTS,
+        more_scratch=MORE_SCRATCH,
+        fewer_scratch=FEWER_SCRATCH,
+    ),
     sections={
         "creation": "Mudge 1.6",
         "attributes": "Mudge 1.61",
@@ -182,6 +403,8 @@ MUDGE = Ruleset(
         "skills": "Mudge 1.62",
         "gifts": "Mudge 1.63",
         "trading": "Mudge 1.64",
+        "limits": "Mudge 1.5",
+        "uncommitted": "Mudge 1.7",
         "legendary": "Mudge 1.2",
         "scale": "Mudge 2.34",
         "spell": "Mudge 2.5",
@@ -190,6 +413,8 @@ MUDGE = Ruleset(
         "powers": "Mudge 2.2",
         "meta_points": "Mudge 1.36",
         "advancement": "Mudge 5.2",
+        "harm": "Mudge 4.57",
+        "equipment": "Mudge 4.54",
     },
     advancement=Advancement(
         unit="XP",
@@ -209,29 +434,29 @@ MICROFUDGED_DIP = Ruleset(
     name="MicroFudged DIP (tokens)",
     system=TOKENS,
     unit="token",
-    summary=(
-        "6, 11, 16 or 21 tokens; every trait starts at Poor and costs 1 token a rank; "
-        "spend at least one token and save at least one for play."
-    ),
     attribute_names=None,
     attribute_default=POOR,
     attribute_cost=1,
     skill_difficulties=False,
     skill_default=POOR,
     skill_cost=1,
-    gifts_and_faults=False,
+    catalog=microfudged.DIP_CATALOG,
+    terms=TOKENS_TERMS,
     tokens=11,
     power_levels=(6, 11, 16, 21),
     must_spend_and_save=True,
     creation_min=POOR,
     power_default=ABYSMAL,
-    meta_points_start=0,
+    harm=TOKENS_HARM,
     power_kinds=("field",),
     sections={
         "creation": "MicroFudged DIP I",
         "powers": "MicroFudged DIP VIII.1",
         "legendary": "MicroFudged DIP V",
+        "limits": "MicroFudged DIP I",
         "advancement": "MicroFudged DIP II",
+        "harm": "MicroFudged DIP V.3",
+        "equipment": "MicroFudged DIP VII.2",
     },
     advancement=Advancement(unit="token", section="MicroFudged DIP II"),
 )
@@ -241,30 +466,32 @@ MICROFUDGED_STREAMLINED = Ruleset(
     name="Streamlined MicroFudged",
     system=TOKENS,
     unit="token",
-    summary=(
-        "15 tokens; the four abilities start at Fair and cost 3 tokens a rank, fields start at "
-        "Poor at 1 a rank; nothing below Poor or above Great; at most 3 tokens carried over."
-    ),
-    attribute_names=("Mind", "Mastery", "Presence", "Vigour"),
+    attribute_names=microfudged.ABILITIES,
     attribute_default=FAIR,
     attribute_cost=3,
     skill_difficulties=False,
     skill_default=POOR,
     skill_cost=1,
+    catalog=microfudged.STREAMLINED_CATALOG,
+    terms=TOKENS_TERMS,
     named_skill_defaults={"Science": TERRIBLE, "Medicine": TERRIBLE},
-    gifts_and_faults=False,
     tokens=15,
     tokens_carried=3,
+    # DIP VIII.3: nothing "lower than Poor or higher than Great during the character
+    # creation process (unless the Narrator allows it, of course)": creation_min/max.
     creation_min=POOR,
     creation_max=GREAT,
     power_default=ABYSMAL,
-    meta_points_start=0,
+    harm=TOKENS_HARM,
     power_kinds=("field",),
     sections={
         "creation": "MicroFudged DIP VIII.3",
         "attribute_names": "MicroFudged DIP III",
         "powers": "MicroFudged DIP VIII.1",
+        "limits": "MicroFudged DIP VIII.3",
         "advancement": "MicroFudged DIP VIII.3, Character development",
+        "harm": "MicroFudged DIP V.3",
+        "equipment": "MicroFudged DIP VII.2",
     },
     advancement=Advancement(
         unit="token",
@@ -274,7 +501,12 @@ MICROFUDGED_STREAMLINED = Ruleset(
     ),
 )
 
+# Every ruleset the reader, the database and the pages accept, by slug. Read it at the time
+# of use (never copy it at import time), so a ruleset added here needs nothing else.
 BUILTIN = {r.slug: r for r in (FUDGE_BASICS, MUDGE, MICROFUDGED_DIP, MICROFUDGED_STREAMLINED)}
+DEFAULT = MUDGE  # what a form proposes first
 
-# Mudge 2.5 and 2.7: these gifts open an extra attribute.
-ATTRIBUTE_GIFTS = {"Magery": "Mana", "Psionic": "Psyche"}
+
+def ruleset_choices() -> list[tuple[str, str]]:
+    """(slug, name) for a form's select, read when the form is built."""
+    return [(slug, ruleset.name) for slug, ruleset in BUILTIN.items()]

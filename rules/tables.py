@@ -4,7 +4,8 @@ the printed sheet: the same numbers the report prices with, never typed in twice
 from dataclasses import dataclass
 
 from rules.advancement import NotAvailable, raise_cost
-from rules.ladder import FAIR, LEGENDARY, SUPERB, TERRIBLE, card_rating, level_name, signed
+from rules.house_rules import json_number
+from rules.ladder import FAIR, LEGENDARY, TERRIBLE, card_rating, level_name, signed
 from rules.rulesets import DIFFICULTIES, LEVELS, MUDGE_SKILL_FAIR_COST, Ruleset
 
 
@@ -14,10 +15,16 @@ class Row:
     cells: tuple
 
 
+def creation_levels(ruleset: Ruleset) -> range:
+    """The levels a trait may start at, from the top: Superb to Terrible in Mudge, Great to
+    Poor in Streamlined MicroFudged (house rules applied)."""
+    return range(ruleset.creation_max, ruleset.creation_min - 1, -1)
+
+
 def skill_cost_table(ruleset: Ruleset) -> tuple[tuple[str, ...], list[Row]]:
     """Mudge 1.62's "Cost of Skills" (by difficulty), or one column where difficulty does
-    not matter: the skill levels (or tokens) a skill at each level costs at creation."""
-    levels = range(SUPERB, TERRIBLE - 1, -1)
+    not matter: the skill levels (or tokens) a skill at each level creation allows costs."""
+    levels = creation_levels(ruleset)
     if ruleset.skill_difficulties:
         header = tuple(d.replace("_", " ").title() for d in DIFFICULTIES)
         return header, [
@@ -33,12 +40,69 @@ def skill_cost_table(ruleset: Ruleset) -> tuple[tuple[str, ...], list[Row]]:
     ]
 
 
+def creation_cost_table(ruleset: Ruleset) -> tuple[str, tuple[str, ...], list[Row]]:
+    """(caption, header, rows): what a trait costs at each level creation allows, in the
+    numbers in force. Levels rulesets: skills, by difficulty (attributes have their own
+    unit); token rulesets: fields of expertise and abilities side by side, in tokens."""
+    header, rows = skill_cost_table(ruleset)
+    if ruleset.system == LEVELS:
+        return f"Cost of {ruleset.terms.plural('skills')}, in skill levels", header, rows
+    attributes = attribute_cost_table(ruleset)
+    return (
+        "Cost at creation, in tokens",
+        (ruleset.terms.title("skills"), ruleset.terms.title("attributes")),
+        [
+            Row(row.label, (*row.cells, ability.cells[0]))
+            for row, ability in zip(rows, attributes, strict=True)
+        ],
+    )
+
+
 def attribute_cost_table(ruleset: Ruleset) -> list[Row]:
-    """Mudge 1.61: +3 Superb ... -3 Terrible, in attribute levels (or tokens)."""
+    """Mudge 1.61: +3 Superb ... -3 Terrible, in attribute levels (or tokens: Streamlined
+    MicroFudged's abilities, 3 a rank from Fair)."""
     return [
         Row(level_name(lv), ((lv - ruleset.attribute_default) * ruleset.attribute_cost,))
-        for lv in range(SUPERB, TERRIBLE - 1, -1)
+        for lv in creation_levels(ruleset)
     ]
+
+
+def describe_rules(r: Ruleset) -> str:
+    """The ruleset in one sentence, from the numbers in force (house rules applied)."""
+    attributes, skills = r.terms.plural("attributes"), r.terms.plural("skills")
+    named = f"{len(r.attribute_names)} {attributes}" if r.attribute_names else attributes
+    if r.system == LEVELS:
+        tv = r.trade_values
+        priced = (
+            "priced by difficulty"
+            if r.skill_difficulties
+            else f"from {level_name(r.skill_default)}"
+        )
+        return (
+            f"{named.capitalize()} from {level_name(r.attribute_default)} with "
+            f"{r.attribute_levels} free attribute levels; {r.skill_levels} skill levels, {skills} "
+            f"{priced}; {json_number(r.free_gifts)} free gifts; trades: 1 attribute level = "
+            f"{json_number(tv['attribute'])} skill levels, 1 gift = {json_number(tv['gift'])}, "
+            f"1 fault = {json_number(tv['fault'])}."
+        )
+    parts = [f"{r.tokens} tokens"]
+    if r.power_levels:
+        parts[0] += f" (power levels {', '.join(map(str, r.power_levels))})"
+    parts.append(
+        f"{named} from {level_name(r.attribute_default)} at {_per_rank(r.attribute_cost)}, "
+        f"{skills} from {level_name(r.skill_default)} at {_per_rank(r.skill_cost)}"
+    )
+    bounds = f"{level_name(r.creation_min)} or above {level_name(r.creation_max)}"
+    parts.append(f"nothing below {bounds}")
+    if r.must_spend_and_save:
+        parts.append("spend at least one token and save at least one for play")
+    if r.tokens_carried is not None:
+        parts.append(f"at most {r.tokens_carried} tokens carried into play")
+    return "; ".join(parts) + "."
+
+
+def _per_rank(cost: int) -> str:
+    return f"{cost} token{'' if cost == 1 else 's'} a rank"
 
 
 def ladder_table(ruleset: Ruleset) -> list[Row]:

@@ -8,6 +8,8 @@ from rules.catalog import Template
 from rules.catalogues.mudge import TEMPLATES
 from rules.character import Character, Fault, Gift, Trait
 from rules.ladder import level_name, parse_level
+from rules.report import MUDGE_SKILL_DEFAULT
+from rules.rulesets import BUILTIN, Ruleset
 
 BY_SLUG = {t.slug: t for t in TEMPLATES}
 # Mudge 6.42's broad classes rate groups of attributes; these are the Mudge attributes
@@ -84,15 +86,38 @@ def unmet_minimums(character: Character, template: Template) -> list[Unmet]:
     return unmet
 
 
-def apply_template(character: Character, template: Template) -> Character:
+def templates_for(ruleset: Ruleset) -> dict[str, Template]:
+    """The templates a ruleset offers, by slug."""
+    return {t.slug: t for t in ruleset.templates}
+
+
+def apply_template(
+    character: Character, template: Template, ruleset: Ruleset | None = None
+) -> Character:
     """The character raised to every minimum of the template (missing skills added at the
     minimum, the first alternative where the text offers a choice), with a race's gifts,
-    faults and Scale. Traits already above a minimum are left alone."""
-    unmet = unmet_minimums(character, template)
+    faults, racial bonuses and Scale. Traits already above a minimum are left alone.
+
+    Racial bonuses and penalties shift levels, written relative to humans (Mudge 2.35:
+    "halfling Fair Constitution equals human Good Constitution"), and cost (or give back)
+    a level each as any other; a race already taken is not shifted twice. `ruleset` gives
+    the defaults of traits the character does not list (the character's own, by default)."""
+    ruleset = ruleset or BUILTIN[character.ruleset]
     attributes = list(character.attributes)
     skills = list(character.skills)
     gifts = list(character.gifts)
     faults = list(character.faults)
+    new_race = template.kind == "race" and character.race.casefold() != template.name.casefold()
+    if new_race:
+        for name, shift in template.racial_bonuses.items():
+            if _is_attribute(name, attributes, ruleset):
+                attributes = _shifted(attributes, name, shift, ruleset.attribute_default)
+            else:
+                skills = _shifted_skill(skills, name, shift, ruleset)
+        character = dataclasses.replace(
+            character, attributes=tuple(attributes), skills=tuple(skills)
+        )
+    unmet = unmet_minimums(character, template)
     for item in unmet:
         if item.kind == "attribute":
             attributes = _raised(attributes, item.name, parse_level(item.need))
@@ -108,13 +133,43 @@ def apply_template(character: Character, template: Template) -> Character:
         "gifts": tuple(gifts),
         "faults": tuple(faults),
     }
-    if template.kind == "race":
+    if new_race:
         changes |= {
             "race": template.name,
             "scale_strength": template.scale_strength,
             "scale_mass": template.scale_mass,
         }
     return dataclasses.replace(character, **changes)
+
+
+def _is_attribute(name: str, attributes: list[Trait], ruleset: Ruleset) -> bool:
+    names = [t.name for t in attributes] + list(ruleset.attribute_names or ())
+    return any(n.casefold() == name.casefold() for n in names)
+
+
+def _shifted(traits: list[Trait], name: str, shift: int, default: int) -> list[Trait]:
+    for index, trait in enumerate(traits):
+        if trait.name.casefold() == name.casefold():
+            traits[index] = dataclasses.replace(trait, level=trait.level + shift)
+            return traits
+    return [*traits, Trait(name, default + shift)]
+
+
+def _shifted_skill(skills: list[Trait], name: str, shift: int, ruleset: Ruleset) -> list[Trait]:
+    """A racial bonus to a skill: on the listed skill, or else from its default (Mudge 1.4:
+    Terrible for a hard one), with the catalogue's difficulty. A very hard skill has no
+    default, so an untrained one gains nothing."""
+    if any(t.name.casefold() == name.casefold() for t in skills):
+        return _shifted(skills, name, shift, ruleset.skill_default)
+    entry = ruleset.catalog.skill(name)
+    difficulty = entry.difficulty if entry is not None and ruleset.skill_difficulties else None
+    if difficulty is None:
+        default = ruleset.skill_default
+    else:
+        default = MUDGE_SKILL_DEFAULT[difficulty]
+        if default is None:
+            return skills
+    return [*skills, Trait(name, default + shift, difficulty)]
 
 
 def _raised(traits: list[Trait], name: str, level: int) -> list[Trait]:

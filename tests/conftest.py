@@ -1,18 +1,26 @@
-"""Shared fixtures. Area-specific fixtures live in their own test modules."""
+"""Shared fixtures. Area-specific fixtures live in their own test modules.
+
+On PostgreSQL with DATABASE_OWNER_URL set (`.ci/run` sets it), the tests use the same two
+roles as production (characters/db_roles.py): the test database is created and migrated as
+the owner, then every test connects as the runtime role, which owns nothing.
+"""
 
 import json
 import sqlite3
 from pathlib import Path
 
 import pytest
-from django.db import connection
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+
+from characters.db_roles import APPEND_ONLY_TABLES, OWNER_ALIAS, grant_runtime_role
 
 # The browser fixtures, registered once: a session-wide Playwright must not be started twice.
 pytest_plugins = ["tests.browser"]
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "rules" / "samples"
-RULES_SOURCES = ROOT.parent / "shared" / "rules-sources"
+LOGIN_KEYS = ("USER", "PASSWORD")
 
 
 @pytest.fixture
@@ -23,6 +31,54 @@ def sample_file():
         return json.loads((SAMPLES / f"{stem}.json").read_text())
 
     return load
+
+
+# -- two roles on PostgreSQL ------------------------------------------------------------------
+
+
+def role_split() -> bool:
+    """True when the tests run as the runtime role, with the owner beside it."""
+    return connection.vendor == "postgresql" and OWNER_ALIAS in settings.DATABASES
+
+
+def login_of(alias: str) -> dict:
+    return {key: settings.DATABASES[alias][key] for key in LOGIN_KEYS}
+
+
+RUNTIME_LOGIN = login_of(DEFAULT_DB_ALIAS)
+
+
+def connect_default_as(login: dict) -> None:
+    """The default connection logs in as `login` from its next query on."""
+    connections[DEFAULT_DB_ALIAS].close()
+    connections[DEFAULT_DB_ALIAS].settings_dict.update(login)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    if role_split():
+        connect_default_as(login_of(OWNER_ALIAS))  # create and migrate as the owner
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's setup (as the owner, see above), then the runtime role's grants; the
+    tests run as that role, and the database is dropped by its owner at the end."""
+    if not role_split():
+        yield
+        return
+    with django_db_blocker.unblock():
+        grant_runtime_role(
+            role=RUNTIME_LOGIN["USER"], password=RUNTIME_LOGIN["PASSWORD"], using=DEFAULT_DB_ALIAS
+        )
+    connect_default_as(RUNTIME_LOGIN)
+    yield
+    hand_back_after_flush()  # the last test's flush, before the database is dropped
+    connections.close_all()  # the owner's own connection too, or the drop waits for it
+    connect_default_as(login_of(OWNER_ALIAS))
+
+
+# -- letting the end-of-test flush through the append-only triggers ----------------------------
 
 
 @pytest.fixture(autouse=True)
@@ -37,11 +93,18 @@ def _flushable_audit_trail(request):
 
 
 @pytest.fixture
-def audit_trail_flushable(transactional_db):
+def audit_trail_flushable(request, transactional_db):
     """After the test, before the flush, open the triggers with the database's own
-    maintenance switch, for this one connection (migration 0002 explains the design).
-    Depending on transactional_db puts this teardown before the flush."""
+    maintenance switch (migration 0002 explains the design). Depending on transactional_db
+    puts this teardown before the flush."""
     yield
+    if role_split():
+        # The runtime role may not TRUNCATE: the flush runs as the owner, who switches the
+        # append-only triggers off until pytest_runtest_teardown below switches them on.
+        connect_default_as(login_of(OWNER_ALIAS))
+        alter_append_only_triggers("DISABLE")
+        FLUSH_AS_OWNER.add(request.node.nodeid)
+        return
     connection.ensure_connection()
     if connection.vendor == "postgresql":
         # Replica mode skips ordinary triggers for this session only; Django closes this
@@ -50,11 +113,49 @@ def audit_trail_flushable(transactional_db):
             cursor.execute("SET session_replication_role = replica")
     else:
         # The in-memory test database outlives its connection's close(), so triggers are
-        # off just long enough to empty the table; the flush's DELETE then finds no rows.
+        # off just long enough to empty the tables; the flush's DELETE then finds no rows.
         raw = connection.connection
         raw.setconfig(sqlite3.SQLITE_DBCONFIG_ENABLE_TRIGGER, False)
         try:
             with connection.cursor() as cursor:
-                cursor.execute("DELETE FROM characters_characterevent")
+                for table in APPEND_ONLY_TABLES:
+                    cursor.execute(f"DELETE FROM {table}")
         finally:
             raw.setconfig(sqlite3.SQLITE_DBCONFIG_ENABLE_TRIGGER, True)
+
+
+def alter_append_only_triggers(action: str) -> None:
+    """ENABLE or DISABLE the user triggers of the append-only tables, as their owner, on a
+    connection of its own (outside Django's test machinery, which blocks or wraps its own)."""
+    import psycopg
+
+    owner = connections[DEFAULT_DB_ALIAS].settings_dict  # the test database's name
+    with psycopg.connect(
+        host=owner["HOST"] or None,
+        port=owner["PORT"] or None,
+        dbname=owner["NAME"],
+        autocommit=True,
+        **{key.lower(): value or None for key, value in login_of(OWNER_ALIAS).items()},
+    ) as raw:
+        for table in APPEND_ONLY_TABLES:
+            raw.execute(f"ALTER TABLE {table} {action} TRIGGER USER")
+
+
+FLUSH_AS_OWNER: set[str] = set()  # the test whose flush runs as the owner, if any
+
+
+def hand_back_after_flush() -> None:
+    """After a flush that ran as the owner: triggers on, the runtime role connects again."""
+    if FLUSH_AS_OWNER:
+        FLUSH_AS_OWNER.clear()
+        alter_append_only_triggers("ENABLE")
+        connect_default_as(RUNTIME_LOGIN)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """Once every fixture of a test is torn down, its flush included."""
+    try:
+        return (yield)
+    finally:
+        hand_back_after_flush()

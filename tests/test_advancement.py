@@ -9,14 +9,10 @@ import pytest
 from django.db import connection, connections
 from django.urls import reverse
 
+from characters.errors import NotAllowed, ServiceError, StaleWrite
 from characters.models import Campaign, ExperienceEntry, Membership, Trait
-from characters.services import ServiceError, StaleWrite
+from characters.selectors.advancement import BUY_OFF_FAULT, GIFT, META_POINT, POWER, RAISE
 from characters.services.advancement import (
-    BUY_OFF_FAULT,
-    GIFT,
-    META_POINT,
-    POWER,
-    RAISE,
     experience_award,
     experience_award_party,
     experience_spend,
@@ -27,7 +23,6 @@ from characters.services.advancement import (
     spend_refuse,
 )
 from characters.services.characters import character_create, trait_add
-from characters.services.review import NotAllowed
 from rules.ladder import FAIR, GOOD, GREAT, LEGENDARY, POOR, SUPERB
 from tests.builder_fixtures import *  # noqa: F403
 from tests.test_review import *  # noqa: F403

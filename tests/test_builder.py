@@ -162,7 +162,7 @@ def test_the_gm_sees_but_cannot_edit_a_players_character(client, gm, character):
     client.force_login(gm)
     page = client.get(reverse("character_builder", args=[character.pk]))
     assert page.status_code == 200
-    assert "viewing player" in page.content.decode()
+    assert "viewing <bdi>player</bdi>" in page.content.decode()
     strength = attribute(character, "Strength")
     assert post_trait(client, character, strength, level=GOOD).status_code == 404
 

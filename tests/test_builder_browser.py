@@ -119,3 +119,50 @@ def test_a_microfudged_campaign(open_page, people):
     # Jim Bones: Medicine Fair is 2 tokens from Poor; 4 of 6 are saved.
     expect(page.locator("#balance-value")).to_have_text("4 tokens")
     expect(panel).to_contain_text("A legal build")
+
+
+def test_a_change_right_after_a_swap_is_not_lost(open_page, people):
+    """htmx wires up a swapped-in form only when it settles (20 ms later by default); a
+    change made in between posted nothing, so a quick second edit was silently dropped."""
+    invite = gm_creates_campaign(open_page(DESKTOP), "Quick hands", "mudge", {"skill_levels": 40})
+    page = open_page(DESKTOP)
+    player_joins_and_starts(page, invite, "Quick")
+    # Once the first edit's row is swapped in, pick Great on it on the next tick of the loop.
+    page.evaluate(
+        """() => document.body.addEventListener('htmx:afterSwap', () => setTimeout(() => {
+            const select = [...document.querySelectorAll('form.trait-row')]
+              .find(form => form.querySelector("input[name=name][value=Strength]"))
+              .querySelector('select[name=level]');
+            select.value = [...select.options].find(option => option.text === 'Great').value;
+            select.dispatchEvent(new Event('change', {bubbles: true}));
+        }), {once: true})"""
+    )
+    level_select(page, "Strength").select_option("Good")
+    # Great Strength is 2 attribute levels, 6 skill levels (Mudge 1.64).
+    expect(page.locator("#balance-value")).to_have_text("64 skill levels")
+    expect(level_select(page, "Strength")).to_have_value(
+        str(Character.objects.get(name="Quick").traits.get(name="Strength").level)
+    )
+
+
+def test_two_rows_changed_at_once_both_count(open_page, people):
+    """Edits on two rows sent before the first answer: the second used to carry the version
+    the page was loaded at and was refused as stale (409) though nothing else had changed."""
+    invite = gm_creates_campaign(open_page(DESKTOP), "Two at once", "mudge", {"skill_levels": 40})
+    page = open_page(DESKTOP)
+    player_joins_and_starts(page, invite, "Twice")
+    refused = []
+    page.on("response", lambda response: response.status == 409 and refused.append(response.url))
+    page.evaluate(
+        """() => [['Strength', 'Good'], ['Dexterity', 'Great']].forEach(([trait, level]) => {
+            const select = [...document.querySelectorAll('form.trait-row')]
+              .find(form => form.querySelector(`input[name=name][value=${trait}]`))
+              .querySelector('select[name=level]');
+            select.value = [...select.options].find(option => option.text === level).value;
+            select.dispatchEvent(new Event('change', {bubbles: true}));
+        })"""
+    )
+    # Good Strength (1) and Great Dexterity (2): 3 attribute levels, 9 skill levels (Mudge 1.64).
+    expect(page.locator("#balance-value")).to_have_text(f"{70 - 9} skill levels")
+    levels = dict(Character.objects.get(name="Twice").traits.values_list("name", "level"))
+    assert (levels["Strength"], levels["Dexterity"], refused) == (1, 2, [])

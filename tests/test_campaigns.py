@@ -8,14 +8,17 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from characters.errors import ServiceError
 from characters.models import Campaign, CatalogEntry, Membership
-from characters.services import ServiceError
 from characters.services import campaigns as services
 from characters.services.characters import character_create
 from rules.catalogues import microfudged, mudge
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
+# The fixtures the campaign history tests share (a star import of this list, never of the
+# tests, which would run twice).
+__all__ = ["campaign", "fast_hasher", "gm", "outsider", "player"]
 
 
 @pytest.fixture(autouse=True)
@@ -140,7 +143,9 @@ def test_join_is_idempotent_and_refuses_unknown_codes(campaign, player):
 
 def test_the_gm_cannot_be_removed(campaign):
     with pytest.raises(ServiceError, match="GM cannot leave"):
-        services.membership_remove(membership=campaign.memberships.get(role=Membership.GM))
+        services.membership_remove(
+            membership=campaign.memberships.get(role=Membership.GM), actor=campaign.gm
+        )
 
 
 # -- who may see what --------------------------------------------------------------------------
@@ -314,7 +319,9 @@ def test_house_rules_save_only_the_changed_keys(campaign, gm):
 
 
 def test_emptying_the_form_drops_the_house_rules(campaign, gm):
-    services.campaign_update_house_rules(campaign=campaign, house_rules={"skill_levels": 40})
+    services.campaign_update_house_rules(
+        campaign=campaign, actor=gm, house_rules={"skill_levels": 40}
+    )
     house_rules_post(client_for(gm), campaign)
     campaign.refresh_from_db()
     assert campaign.house_rules == {}
@@ -334,7 +341,7 @@ def test_emptying_the_form_drops_the_house_rules(campaign, gm):
 def test_house_rules_that_make_no_sense_are_refused_on_their_field(
     campaign, gm, data, field, message
 ):
-    services.campaign_update_house_rules(campaign=campaign, house_rules={"tokens": 5})
+    services.campaign_update_house_rules(campaign=campaign, actor=gm, house_rules={"tokens": 5})
     response = house_rules_post(client_for(gm), campaign, **data)
     assert response.status_code == 400
     errors = response.context["rules_form"].errors[field]
@@ -469,7 +476,9 @@ def test_bad_edit_is_refused_and_changes_nothing(campaign, gm, htmx):
 
 def test_catalogue_service_refuses_fields_of_another_kind(campaign):
     with pytest.raises(ServiceError, match="no cost"):
-        services.catalog_entry_add(campaign=campaign, kind="skill", name="X", cost=1)
+        services.catalog_entry_add(
+            campaign=campaign, actor=campaign.gm, kind="skill", name="X", cost=1
+        )
 
 
 def test_microfudged_catalogue_has_no_gift_group(gm):
@@ -489,7 +498,7 @@ def test_join_by_link(campaign, outsider):
     client = client_for(outsider)
     url = reverse("campaign_join", args=[campaign.invite_code])
     page = client.get(url)
-    assert page.status_code == 200 and "Join The Table?" in page.content.decode()
+    assert page.status_code == 200 and "Join <bdi>The Table</bdi>?" in page.content.decode()
     assert not campaign.memberships.filter(user=outsider).exists()  # a GET joins nothing
     response = client.post(url)
     assert response["Location"] == reverse("campaign_detail", args=[campaign.pk])
@@ -548,7 +557,10 @@ def test_gm_removes_a_player_after_confirming(campaign, gm, player):
     url = reverse("membership_remove", args=[campaign.pk, membership.pk])
     client = client_for(gm)
     confirm = client.get(url).content.decode()
-    assert "Remove player from The Table?" in confirm and "Left behind" in confirm
+    assert (
+        "Remove <bdi>player</bdi> from <bdi>The Table</bdi>?" in confirm
+        and "Left behind" in confirm
+    )
     assert Membership.objects.filter(pk=membership.pk).exists()  # the GET changed nothing
     response = client.post(url)
     assert response["Location"].endswith("#members")

@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from rules.character import Character, Equipment, Fault, Gift, Power, Trait
 from rules.charfile import (
     EQUIPMENT_KINDS,
-    MAX_ITEMS,
     POWER_KINDS,
     TOP_LEVEL_KEYS,
     CharacterFileError,
@@ -26,9 +25,10 @@ from rules.charfile import (
 )
 from rules.check import MAX_PROBLEM_CHARS, UNREADABLE, check_text
 from rules.house_rules import apply_house_rules
-from rules.ladder import ABYSMAL, FAIR, GOOD, LEGENDARY, SUPERB
+from rules.ladder import ABYSMAL, FAIR, GOOD, LEGENDARY, SUPERB, TOP
 from rules.report import build_report
 from rules.rulesets import BUILTIN, DIFFICULTIES
+from rules.text import BIDI_CONTROLS
 
 SAMPLES = ("brogo", "dolores", "james", "jim-bones", "lisa-benny")
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "rules" / "samples"
@@ -76,9 +76,10 @@ class TestReading:
         # half fault worth 0.5 skill levels a fault:
         # (4 - 1) x 3 + (40 - 7) + (1.5 - 3) x 6 + 0.5 x 0.5 = 9 + 33 - 9 + 0.25 = 33.25.
         assert report.balance == Fraction(133, 4)
-        # The 1.5 gifts short are bought whole: 12 skill levels for 2 gifts.
+        # The 1.5 gifts short are bought exactly (Mudge 1.64 trades balance the pools):
+        # 9 skill levels for 1.5 gifts.
         assert report.to_json()["trades"] == [
-            {"give": {"pool": "skills", "amount": 12}, "get": {"pool": "gifts", "amount": 2}}
+            {"give": {"pool": "skills", "amount": 9}, "get": {"pool": "gifts", "amount": 1.5}}
         ]
         assert report.errors == []
 
@@ -173,7 +174,8 @@ class TestWriting:
         assert data["faults"] == [{"name": "Vain", "value": 0.5}]
         assert data["equipment"] == [{"name": "Mail", "kind": "armour", "armour": 2}]
         assert "meta_points" not in data  # None: the ruleset's starting number
-        assert list(data) == [k for k in TOP_LEVEL_KEYS if k != "meta_points"]
+        # No ledger: no advancement key (spec, "Advancement" is optional).
+        assert list(data) == [k for k in TOP_LEVEL_KEYS if k not in ("meta_points", "advancement")]
 
 
 # (what to change in a minimal file, the `where` the error names, part of its message)
@@ -214,7 +216,6 @@ MALFORMED = [
     ({"scale": {"strength": 1.5}}, "scale.strength", "must be a whole number"),
     ({"scale": {"mass": 51}}, "scale.mass", "must be between -50 and 50, not 51"),
     ({"attributes": {}}, "attributes", "must be a list, not an object"),
-    ({"skills": [{"name": "A", "level": "Fair"}] * (MAX_ITEMS + 1)}, "skills", "the most is 500"),
     ({"skills": ["Climbing"]}, "skills[0]", "must be an object, not text"),
     ({"skills": [{"name": "Climbing"}]}, "skills[0].level", "is required"),
     (
@@ -305,13 +306,18 @@ def test_unreadable_text_names_where(text, where, message):
 
 # -- properties ----------------------------------------------------------------------------
 
-LEVELS_FROM_ABYSMAL = st.integers(ABYSMAL, LEGENDARY + 999)
-# Text as the reader keeps it: stripped, non-empty.
-NAMES = st.text(min_size=1, max_size=100).map(str.strip).filter(bool)
-NOTES = st.text(max_size=300).map(str.strip)
-AMOUNTS = st.builds(Fraction, st.integers(0, 40), st.sampled_from([1, 2, 3, 4, 10, 100])).filter(
-    lambda f: f <= 20
+LEVELS_FROM_ABYSMAL = st.integers(ABYSMAL, TOP)
+# Text as the reader keeps it: stripped, non-empty, storable (no NUL), names without
+# text-direction controls (rules/text.py).
+STORABLE = st.characters(exclude_categories=["Cs"], exclude_characters="\x00")
+NAME_CHARACTERS = st.characters(
+    exclude_categories=["Cs"], exclude_characters="\x00" + "".join(BIDI_CONTROLS)
 )
+NAMES = st.text(NAME_CHARACTERS, max_size=100).map(str.strip).filter(bool)
+NOTES = st.text(STORABLE, max_size=300).map(str.strip)
+AMOUNTS = st.builds(  # hundredths at most: what the database stores exactly
+    Fraction, st.integers(0, 40), st.sampled_from([1, 2, 4, 5, 10, 20, 25, 100])
+).filter(lambda f: f <= 20)
 HOUSE_RULES = st.sampled_from(
     [
         {},
@@ -384,7 +390,9 @@ def characters(draw, slug=None):
         notes=draw(NOTES),
         personality=draw(
             st.dictionaries(
-                st.text(min_size=1, max_size=200).map(str.strip).filter(bool), NOTES, max_size=3
+                st.text(STORABLE, min_size=1, max_size=200).map(str.strip).filter(bool),
+                NOTES,
+                max_size=3,
             )
         ),
     )

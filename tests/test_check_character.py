@@ -5,13 +5,12 @@ import json
 import os
 import subprocess
 import sys
-from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 
 from rules.check import MAX_FILE_BYTES, check_file
+from tests import commands
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "rules" / "samples"
@@ -37,14 +36,8 @@ def goood(tmp_path) -> Path:
 
 
 def run_command(*files):
-    """call_command, in-process: (exit code, stdout, stderr)."""
-    out, err = StringIO(), StringIO()
-    try:
-        call_command("check_character", *map(str, files), stdout=out, stderr=err)
-        code = 0
-    except SystemExit as stopped:
-        code = stopped.code
-    return code, out.getvalue(), err.getvalue()
+    """check_character, in-process: (exit code, stdout, stderr)."""
+    return commands.run_command("check_character", *files)
 
 
 def run_process(*files, cwd=ROOT, env=None):
@@ -215,16 +208,13 @@ class TestNothingMakesATraceback:
         assert process.stderr == f"{tmp_path}: cannot read the file (Is a directory)\n"
 
     def test_any_name_on_an_ascii_terminal(self, tmp_path):
-        """Names in any script, even a lone surrogate, print on a terminal that only takes
-        ASCII: the report is written as ASCII JSON, problems with backslash escapes."""
+        """Names in any script print on a terminal that only takes ASCII: the report is
+        written as ASCII JSON, problems with backslash escapes. A lone surrogate is not
+        text (no database can store it): that file is unreadable, and says where."""
         odd = tmp_path / "odd.json"
         odd.write_text(  # json.dumps writes non-ASCII as \u escapes, as any tool may
             json.dumps(
-                {
-                    "ruleset": "mudge",
-                    "name": "Brögo \ud800",
-                    "skills": [{"name": "弓", "level": "Good"}],
-                }
+                {"ruleset": "mudge", "name": "Brögo", "skills": [{"name": "弓", "level": "Good"}]}
             )
         )
         bad = tmp_path / "bad.json"
@@ -233,14 +223,17 @@ class TestNothingMakesATraceback:
                 {"ruleset": "mudge", "name": "X", "skills": [{"name": "A", "level": "Gööd"}]}
             )
         )
-        process = run_process(odd, bad, env={"PYTHONIOENCODING": "ascii", "LC_ALL": "C"})
+        lone = tmp_path / "lone.json"
+        lone.write_text(json.dumps({"ruleset": "mudge", "name": "Brögo \ud800"}))
+        process = run_process(odd, bad, lone, env={"PYTHONIOENCODING": "ascii", "LC_ALL": "C"})
         assert "Traceback" not in process.stderr
         assert process.returncode == 2
         first = json.loads(process.stdout.splitlines()[0])
         assert first["valid"] is True
-        assert (
-            process.stderr
-            == f"{bad}: skills[0].level: 'G\\xf6\\xf6d' is not a level: use one of {LEVEL_WORDS}\n"
+        assert process.stderr == (
+            f"{bad}: skills[0].level: 'G\\xf6\\xf6d' is not a level: use one of {LEVEL_WORDS}\n"
+            f"{lone}: name: contains a lone surrogate (half of a UTF-16 pair), which is not "
+            "text: remove it\n"
         )
 
     def test_a_file_too_big_to_be_a_character(self, tmp_path):

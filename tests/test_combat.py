@@ -12,11 +12,12 @@ from rules.charfile import parse_character_json
 from rules.combat import damage_factors, fudge_dice_odds, wound_track
 from rules.ladder import FAIR, GOOD, GREAT, MEDIOCRE, POOR
 from rules.rulesets import BUILTIN, FUDGE_BASICS, MICROFUDGED_DIP, MUDGE
+from tests.sources import RULES_SOURCES as SOURCES
 
 SAMPLES = Path(__file__).resolve().parent.parent / "rules" / "samples"
-SOURCES = Path(__file__).resolve().parent.parent.parent / "shared" / "rules-sources"
 MUDGE_TEXT = next(SOURCES.glob("002_*.txt")).read_text()
 BASICS_TEXT = next(SOURCES.glob("000_*.txt")).read_text()
+DIP_TEXT = next(SOURCES.glob("003_*.txt")).read_text()
 
 
 def sample(stem: str) -> Character:
@@ -202,12 +203,19 @@ class TestFudgeBasics:
         assert found["Defensive"][0][0] == ("Damage Capacity", GREAT)
 
 
-def test_microfudged_has_no_damage_factors_or_wound_boxes():
-    # MicroFudged resolves harm with cards and Setbacks (DIP IV).
+def test_microfudged_has_setbacks_not_damage_factors_or_wound_boxes():
+    # MicroFudged resolves harm with cards and Setbacks (DIP V.2-3): "1 success = opponent
+    # suffers a Setback (-1 card penalty)", Major -2, Extreme -3; one of each kind at most.
+    assert "2 successes = opponent suffers a Major Setback (-2 cards penalty)" in DIP_TEXT
     character = sample("jim-bones")
     assert damage_factors(character, MICROFUDGED_DIP).offensive == ()
     assert damage_factors(character, MICROFUDGED_DIP).defensive == ()
-    assert wound_track(character, BUILTIN["microfudged-streamlined"]) == ()
+    track = wound_track(character, BUILTIN["microfudged-streamlined"])
+    assert [(w.name, w.damage, w.penalty, w.boxes) for w in track] == [
+        ("Setback (Wound)", "1 success", -1, 1),
+        ("Major Setback (Severe wound)", "2 successes", -2, 1),
+        ("Extreme Setback (Grievous injury)", "3 successes", -3, 1),
+    ]
 
 
 def test_odds_of_4df_match_fudge_basics():

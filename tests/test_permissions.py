@@ -12,9 +12,12 @@ from characters.models import (
     CatalogEntry,
     Equipment,
     Membership,
+    PackJob,
     Trait,
 )
-from characters.services.advancement import RAISE, experience_award, experience_spend
+from characters.selectors.advancement import RAISE
+from characters.services.advancement import experience_award, experience_spend
+from characters.services.api_tokens import api_token_create
 from characters.services.characters import character_create
 from characters.services.review import character_approve, character_submit
 
@@ -40,18 +43,23 @@ ACCESS = {
     "campaign_detail": (MEMBER, "get"),
     "campaign_house_rules": (GM, "get"),
     "campaign_regenerate_invite": (GM, "post"),
+    "campaign_settings": (GM, "post"),
+    "campaign_history": (GM, "get"),
     "membership_remove": (GM, "post"),
     "campaign_catalog": (GM, "get"),
     "catalog_entry_add": (GM, "post"),
     "catalog_entry": (GM, "post"),
     "catalog_entry_remove": (GM, "post"),
-    "campaign_pack_pdf": (GM, "get"),
+    "campaign_pack": (GM, "get"),
+    "campaign_pack_job": (GM, "get"),
+    "campaign_pack_download": (GM, "get"),
     "campaign_review_queue": (GM, "get"),
     "character_review": (GM, "get"),
     "advancement_award": (GM, "post"),
     "spend_accept": (GM, "post"),
     "spend_refuse": (GM, "post"),
     "points_grant": (GM, "post"),
+    "uncommitted_define": (GM, "post"),
     "character_audit": (VIEWER, "get"),
     "character_builder": (VIEWER, "get"),
     "character_export": (VIEWER, "get"),
@@ -61,6 +69,7 @@ ACCESS = {
     "details_update": (OWNER, "post"),
     "personality_update": (OWNER, "post"),
     "template_apply": (OWNER, "post"),
+    "template_undo": (OWNER, "post"),
     "trait_create": (OWNER, "post"),
     "trait_update": (OWNER, "post"),
     "trait_delete": (OWNER, "post"),
@@ -72,6 +81,28 @@ ACCESS = {
     "advancement_spend": (VIEWER, "post"),
     "points_spend": (OWNER, "post"),
     "points_convert": (OWNER, "post"),
+    # interop
+    "character_export_foundry": (VIEWER, "get"),
+    "account": (USER, "get"),
+    "api_token_revoke": (OWNER, "post"),
+    "character_file_schema": (PUBLIC, "get"),
+    # at the table (issue 15): a character's play page and its changes are its player's
+    # and its GM's; the party view is the GM's; the dice log is every member's.
+    "character_play": (VIEWER, "get"),
+    "play_live": (VIEWER, "get"),
+    "play_wound": (VIEWER, "post"),
+    "play_blow": (VIEWER, "post"),
+    "play_points": (VIEWER, "post"),
+    "play_potential": (VIEWER, "post"),
+    "play_condition_add": (VIEWER, "post"),
+    "play_condition_remove": (VIEWER, "post"),
+    "play_rest": (VIEWER, "post"),
+    "play_roll": (VIEWER, "post"),
+    "campaign_party": (GM, "get"),
+    "party_live": (GM, "get"),
+    "party_new_session": (GM, "post"),
+    "campaign_log": (MEMBER, "get"),
+    "campaign_log_live": (MEMBER, "get"),
 }
 # Which roles each rule lets in; everyone else logged in gets a 404.
 ALLOWED = {
@@ -111,6 +142,13 @@ def world(db):
     trait = character.traits.first()
     item = Equipment.objects.create(character=character, name="Staff", kind="weapon", damage=2)
     entry = CatalogEntry.objects.create(campaign=campaign, kind="skill", name="Climbing")
+    pack = PackJob.objects.create(
+        campaign=campaign,
+        requested_by=users["gm"],
+        options="a4-fillable",
+        state=PackJob.DONE,
+        content=b"%PDF-1.7 a finished pack",
+    )
     # A spend waiting for the GM, made the way players make one (Mudge 5.2: an attribute
     # from Fair to Good costs 3 x 2 XP), on an approved character whose campaign wants the
     # GM to accept spends.
@@ -133,18 +171,24 @@ def world(db):
         for attribute in character.traits.all()[:2]
     )
     character.refresh_from_db()
+    token, _ = api_token_create(user=users["owner"], name="walk")
     args = {
+        "api_token_revoke": [token.pk],
         "ruleset": ["mudge"],
         "campaign_join": [campaign.invite_code],
         "campaign_detail": [campaign.pk],
         "campaign_house_rules": [campaign.pk],
         "campaign_regenerate_invite": [campaign.pk],
+        "campaign_settings": [campaign.pk],
+        "campaign_history": [campaign.pk],
         "campaign_catalog": [campaign.pk],
         "membership_remove": [campaign.pk, other.pk],
         "catalog_entry_add": [campaign.pk, "skill"],
         "catalog_entry": [campaign.pk, entry.pk],
         "catalog_entry_remove": [campaign.pk, entry.pk],
-        "campaign_pack_pdf": [campaign.pk],
+        "campaign_pack": [campaign.pk],
+        "campaign_pack_job": [campaign.pk, pack.pk],
+        "campaign_pack_download": [campaign.pk, pack.pk],
         "campaign_review_queue": [campaign.pk],
         "trait_create": [character.pk, Trait.SKILL],
         "trait_update": [character.pk, trait.pk],
@@ -153,6 +197,16 @@ def world(db):
         "equipment_delete": [character.pk, item.pk],
         "spend_accept": [character.pk, to_accept.pk],
         "spend_refuse": [character.pk, to_refuse.pk],
+        **{
+            name: [campaign.pk]
+            for name in (
+                "campaign_party",
+                "party_live",
+                "party_new_session",
+                "campaign_log",
+                "campaign_log_live",
+            )
+        },
     }
     return users, character, args
 

@@ -16,13 +16,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from characters.adapters import character_to_rules, ruleset_for
+from characters.adapters import approval_summary, character_to_rules, ruleset_for
+from characters.errors import Locked, NotAllowed, ServiceError, StaleWrite
 from characters.models import Approval, Campaign, Character, Membership, ReviewComment, Trait
-from characters.services import Locked, ServiceError, StaleWrite
 from characters.services.characters import character_create, trait_add, trait_update
 from characters.services.review import (
-    NotAllowed,
-    approval_summary,
     character_approve,
     character_request_changes,
     character_submit,
@@ -219,7 +217,7 @@ def test_approve_keeps_the_build_as_a_file_with_its_sha256(character, climbing, 
     assert approval.report["valid"] is True
     assert approval_summary(approval) == "approved"
     event = character.events.get(action="approved")
-    assert event.after == {"state": "approved", "sha256": approval.sha256}
+    assert event.after == {"state": "approved", "sha256": approval.sha256, "approval": approval.pk}
     # Approved: the builder refuses edits; changes go through advancement.
     with pytest.raises(Locked, match="through advancement"):
         trait_update(trait=climbing, actor=character.owner, expected_version=None, level=GOOD)
@@ -387,7 +385,7 @@ def test_only_the_campaigns_gm_sees_the_review_page(role, as_role, character, cl
     if role == "gm":
         assert response.status_code == 200
         body = response.content.decode()
-        assert "Comment on Climbing" in body
+        assert "Comment on <bdi>Climbing</bdi>" in body
         assert "✓ A legal build." in body
     else:
         assert_refused_without_trace(response, role, character, Character.SUBMITTED, 3)
@@ -603,7 +601,7 @@ def test_the_panel_of_an_approved_character_links_advancement(character, player,
 def test_the_panel_explains_why_a_character_outside_a_campaign_is_not_submitted(player):
     loner = character_create(owner=player, name="Loner", ruleset="fudge-basics")
     html = panel(loner, player)
-    assert "Not in a campaign, so no GM reviews Loner" in html
+    assert "Not in a campaign, so no GM reviews <bdi>Loner</bdi>" in html
     assert "Submit" not in html
 
 

@@ -6,7 +6,6 @@ engine cannot agree by accident.
 """
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -23,16 +22,9 @@ from rules.rulesets import (
     MICROFUDGED_STREAMLINED,
     MUDGE,
 )
+from tests.sources import rule_text
 
-SOURCES = Path(__file__).resolve().parent.parent.parent / "shared" / "rules-sources"
 SEVEN = ("Terrible", "Poor", "Mediocre", "Fair", "Good", "Great", "Superb")
-
-
-def rule_text(number: str) -> str:
-    """A rule text by its number in rules-sources/README.md: 000 Fudge Basics, 001 Fudge
-    ch. 4-5, 002 Mudge, 003 MicroFudged DIP."""
-    (path,) = SOURCES.glob(f"{number}_*.txt")
-    return path.read_text()
 
 
 def between(text: str, start: str, end: str) -> str:

@@ -1,8 +1,9 @@
 """Printed sheets: real PDFs from WeasyPrint, read back with pypdf and rasterised with
-pdftoppm. No database: sheets are built from character files, as render_sheet does."""
+pdftoppm. No database: sheets are built from character files, as render_sheet does. The
+layout and the print options (pages, form fields, --flat, --reference, --pencil) are
+tested in test_print_layout.py."""
 
 import hashlib
-import io
 import shutil
 import socket
 import subprocess
@@ -14,23 +15,33 @@ from urllib.request import urlopen
 import pytest
 from django.contrib.staticfiles import finders
 from PIL import Image
-from pypdf import PdfReader
 from weasyprint.urls import URLFetcher
 
 from characters import pdf
 from characters.pdf import StaticFilesOnly, URLRefused, render_campaign_pack_pdf, render_sheets_pdf
-from characters.sheets import ApprovalStamp, LedgerRow, build_sheet
+from characters.print_options import PrintOptions
+from characters.sheets import ApprovalStamp, LedgerRow, reference_page
 from rules.character import Character, Power, Trait
-from rules.charfile import parse_character_json
-from rules.house_rules import apply_house_rules
 from rules.ladder import FAIR, GOOD, GREAT
-from rules.rulesets import BUILTIN
+from tests.pdf_helpers import (
+    A4,
+    LETTER,
+    SAMPLES,
+    embedded_fonts,
+    fields,
+    flat,
+    pages,
+    ruleset_of,
+    sample,
+    sheet,
+    size,
+    texts,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "rules" / "samples"
 SHA = hashlib.sha256(b"Brogo the Scout, as approved").hexdigest()
 OVER_BUDGET = "approved over budget by 2 skill levels: he held the bridge at Dunmoor"
-A4, LETTER = (595, 842), (612, 792)
+FLAT = PrintOptions(fillable=False)
 HOSTILE = (
     '<img src="file:///etc/passwd">',
     '<link rel="stylesheet" href="http://example.com/x.css">',
@@ -39,53 +50,37 @@ HOSTILE = (
 )
 
 
-def sample(stem: str) -> Character:
-    return parse_character_json((SAMPLES / f"{stem}.json").read_text()).character
-
-
-def sheet(character: Character, approval=None, ledger=()):
-    ruleset = apply_house_rules(BUILTIN[character.ruleset], character.house_rules)
-    return build_sheet(character, ruleset, approval, ledger)
-
-
-def pages(document: bytes) -> list:
-    assert document.startswith(b"%PDF-")
-    return list(PdfReader(io.BytesIO(document)).pages)
-
-
-def flat(text: str) -> str:
-    return " ".join(text.split())
-
-
-def size(page) -> tuple[int, int]:
-    return round(float(page.mediabox.width)), round(float(page.mediabox.height))
-
-
 def line_after(text: str, start: str) -> list[str]:
     lines = text.splitlines()
     index = next(i for i, line in enumerate(lines) if line.startswith(start))
     return lines[index + 1].split()
 
 
-def embedded_fonts(page) -> set[str]:
-    fonts = page["/Resources"]["/Font"].values()
-    return {str(font.get_object()["/BaseFont"]).split("+", 1)[-1] for font in fonts}
+def wound_boxes(document: bytes, prefix: str = "s1") -> list[int]:
+    """How many checkboxes each wound level has, in the fillable PDF."""
+    counts = {}
+    for name in fields(document):
+        if name.startswith(f"{prefix}-wound-"):
+            level = int(name.split("-")[2])
+            counts[level] = counts.get(level, 0) + 1
+    return [counts[level] for level in sorted(counts)]
 
 
 @pytest.fixture(scope="module")
 def brogo_pdf() -> bytes:
     approval = ApprovalStamp(SHA, OVER_BUDGET)
-    return render_sheets_pdf([sheet(sample("brogo"), approval)], "a4")
+    return render_sheets_pdf([sheet(sample("brogo"), approval)])
 
 
 class TestBrogo:
-    def test_a4_pages(self, brogo_pdf):
-        found = pages(brogo_pdf)
-        assert len(found) >= 2
-        assert {size(page) for page in found} == {A4}
+    """Mudge 6.3's Brogo (23 skills), approved over budget, on the default print: A4,
+    fillable."""
+
+    def test_one_a4_page(self, brogo_pdf):
+        assert [size(page) for page in pages(brogo_pdf)] == [A4]
 
     def test_levels(self, brogo_pdf):
-        text = flat(" ".join(page.extract_text() for page in pages(brogo_pdf)))
+        text = " ".join(texts(brogo_pdf))
         for row in (
             "Strength (Scale -2): Good +1",
             "Perception: Superb +3",
@@ -101,29 +96,30 @@ class TestBrogo:
             assert row in text
 
     def test_damage_factors(self, brogo_pdf):
-        text = flat(" ".join(page.extract_text() for page in pages(brogo_pdf)))
+        text = " ".join(texts(brogo_pdf))
         assert "Unarmed: Strength [1] + Strength Scale [-2] + Misc. [-1] = -2" in text
         assert "Staff: Strength [1] + Strength Scale [-2] + Weapon [2] = +1" in text
         assert "Defensive: Constitution [1] + Mass Scale [-2] + Armour [*] = -1 + *" in text
 
-    def test_four_scratch_boxes(self, brogo_pdf):
-        text = pages(brogo_pdf)[0].extract_text()
-        assert line_after(text, "WOUNDS") == ["1,2", "3,4", "5,6", "7,8", "9+"]
-        assert line_after(text, "Scratch") == ["☐☐☐☐", "☐☐", "☐", "☐", "☐"]
+    def test_four_scratch_boxes_to_tick(self, brogo_pdf):
+        [text] = texts(brogo_pdf)
+        track = (
+            "WOUNDS 1,2 Scratch 3,4 Hurt (-1) 5,6 Very Hurt (-2) 7,8 Incapacitated 9+ Near Death"
+        )
+        assert track in text
+        assert wound_boxes(brogo_pdf) == [4, 2, 1, 1, 1]  # Toughness adds a Scratch box
 
-    def test_reference_tables(self, brogo_pdf):
-        text = flat(" ".join(page.extract_text() for page in pages(brogo_pdf)))
-        assert "Level Roll Easy Average Hard Very Hard Legendary +4" in text
-        assert "Superb +3 4 5 6 7" in text  # Mudge 1.62: a Superb average skill costs 5
-        assert "Terrible -3 -2 -1 0 1" in text
+    def test_no_reference_tables_on_the_sheet(self, brogo_pdf):
+        assert "Level Roll Easy Average Hard Very Hard" not in " ".join(texts(brogo_pdf))
 
-    def test_approval_hash_and_override_reason_on_every_page(self, brogo_pdf):
-        for page in pages(brogo_pdf):
-            assert f"Approved · SHA-256 {SHA} · {OVER_BUDGET}" in flat(page.extract_text())
+    def test_approval_hash_and_override_reason_on_the_page(self, brogo_pdf):
+        for text in texts(brogo_pdf):
+            assert f"Approved · SHA-256 {SHA} · {OVER_BUDGET}" in text
+            assert "DRAFT" not in text
 
-    def test_letter(self):
-        document = render_sheets_pdf([sheet(sample("brogo"))], "letter")
-        assert {size(page) for page in pages(document)} == {LETTER}
+    def test_one_letter_page(self):
+        document = render_sheets_pdf([sheet(sample("brogo"))], PrintOptions("letter"))
+        assert [size(page) for page in pages(document)] == [LETTER]
 
 
 def test_fudge_basics_wound_track_and_draft_stamp():
@@ -133,10 +129,13 @@ def test_fudge_basics_wound_track_and_draft_stamp():
         attributes=(Trait("Strength", GREAT), Trait("Damage Capacity", GOOD)),
         skills=(Trait("Axe", GOOD),),
     )
-    found = pages(render_sheets_pdf([sheet(character)]))
+    found = pages(render_sheets_pdf([sheet(character)], FLAT))
     text = found[0].extract_text()
-    assert line_after(text, "WOUNDS") == ["1", "2,3", "4,5", "6", "7+"]
-    assert line_after(text, "Scratch") == ["☐☐☐☐☐", "☐☐☐☐", "☐☐☐", "☐☐", "☐"]
+    assert line_after(text, "WOUNDS") == ["1", "Scratch", "☐☐☐☐☐"]
+    assert (
+        "1 Scratch ☐☐☐☐☐ 2,3 Hurt (-1) ☐☐☐☐ 4,5 Very Hurt (-2) ☐☐☐ 6 Incapacitated ☐☐ "
+        "7+ Near Death ☐" in flat(text)
+    )
     assert "Unarmed: Strength [2] + Strength Scale [0] + Misc. [0] = +2" in flat(text)
     assert "Fudge points: 3" in flat(text)
     for page in found:
@@ -183,6 +182,29 @@ def test_unicode_names_come_out_in_the_text_and_the_fonts_are_embedded():
     assert found[0].extract_text().rstrip().endswith("李小龍 Page 1 of 1")  # the footer too
 
 
+def test_hangul_and_emoji_print_as_text_in_the_shipped_fonts():
+    character = Character(
+        ruleset="mudge",
+        name="김민준 🐉 용사냥꾼",
+        concept="드래곤을 쫓는 사냥꾼 🏹",
+        skills=(Trait("검술 ⚔", GREAT), Trait("Dice luck 🎲", FAIR)),
+        notes="Loves kimchi 🌶️ and 떡볶이.",
+    )
+    found = pages(render_sheets_pdf([sheet(character)]))
+    text = flat(found[0].extract_text())
+    for typed in (
+        "김민준 🐉 용사냥꾼",
+        "드래곤을 쫓는 사냥꾼 🏹",
+        "검술 ⚔: Great +2",
+        "Dice luck 🎲: Fair 0",
+        "떡볶이",
+    ):
+        assert typed in text
+    fonts = embedded_fonts(found[0])
+    assert {"Fairsheet-Sans", "Fairsheet-Hangul", "Fairsheet-Emoji"} <= fonts
+    assert all(name.startswith("Fairsheet-") for name in fonts), fonts
+
+
 def test_microfudged_card_ratings_power_potential_and_saved_tokens():
     character = Character(
         ruleset="microfudged-dip",
@@ -191,15 +213,28 @@ def test_microfudged_card_ratings_power_potential_and_saved_tokens():
         skills=(Trait("Medicine", FAIR),),
         powers=(Power("Telepathy", "field", GOOD),),
     )
-    found = pages(render_sheets_pdf([sheet(character)]))
-    text = flat(" ".join(page.extract_text() for page in found))
+    document = render_sheets_pdf([sheet(character)], FLAT)
+    text = " ".join(texts(document))
     # DIP V: Good is 5 cards; VIII.1: a field of power's potential is its card rating.
     assert "ABILITIES Mind: Good 5 cards" in text
     assert "FIELDS OF EXPERTISE Medicine: Fair 4 cards" in text
     assert "FIELDS OF POWER Telepathy (potential 5): Good 5 cards" in text
     # 11 tokens: Mind 3 and Medicine 2 from Poor, Telepathy 5 from Abysmal; 1 saved.
-    assert "Tokens: 11, spent 10 Saved tokens: 1" in text
+    assert "Tokens: 11, spent 10" in text and "Saved tokens: 1" in text
+    # DIP V.3: harm is a track of setbacks, not wounds fed by damage factors.
+    assert "SETBACKS" in text and "Major Setback (Severe wound) (-2 cards)" in text
     assert "WOUNDS" not in text and "DAMAGE FACTORS" not in text
+    # Saved tokens are spent in play: a field of the fillable sheet, beside experience.
+    fillable = fields(render_sheets_pdf([sheet(character)]))
+    assert fillable == {
+        "s1-experience": "0",
+        "s1-saved_tokens": "1",
+        "s1-notes": "",
+        # one box a setback: "use only the largest Setback of its type" (DIP V.3)
+        "s1-wound-1-1": "/Off",
+        "s1-wound-2-1": "/Off",
+        "s1-wound-3-1": "/Off",
+    }
 
 
 def test_house_rules_extra_attributes_are_on_the_sheet():
@@ -216,59 +251,85 @@ def test_house_rules_extra_attributes_are_on_the_sheet():
     assert len(rows) == 8
 
 
-def test_eighty_skills_flow_onto_further_pages_whole():
-    names = [f"Lore of the {i:02d}th Valley" for i in range(80)]
+def test_a_hundred_and_fifty_skills_flow_onto_a_second_page_whole():
+    names = [f"Lore of the {i:03d}th Valley" for i in range(150)]
     character = Character(
         ruleset="mudge", name="Loremaster", skills=tuple(Trait(n, GOOD) for n in names)
     )
-    found = pages(render_sheets_pdf([sheet(character)]))
-    texts = [page.extract_text() for page in found]
+    found = [page.extract_text() for page in pages(render_sheets_pdf([sheet(character)]))]
+    assert len(found) == 2
     for name in names:
-        holding = [i for i, text in enumerate(texts) if f"{name}: Good +1" in text]
+        holding = [i for i, text in enumerate(found) if f"{name}: Good +1" in text]
         assert len(holding) == 1, name  # once, whole, on one line of one page
-    first = next(i for i, text in enumerate(texts) if names[0] in text)
-    last = next(i for i, text in enumerate(texts) if names[-1] in text)
+    first = next(i for i, text in enumerate(found) if names[0] in text)
+    last = next(i for i, text in enumerate(found) if names[-1] in text)
     assert last > first
+    for number, text in enumerate(found, 1):
+        assert "draft - not approved" in text and "DRAFT · NOT APPROVED" in text
+        assert f"Loremaster Page {number} of 2" in flat(text)
 
 
-def test_experience_ledger_is_the_last_page():
+def test_a_short_experience_ledger_ends_the_one_page_sheet():
     ledger = [
         LedgerRow(date(2026, 3, 1), 5, "Session 1: the bridge"),
         LedgerRow(date(2026, 3, 8), -2, "Climbing Fair to Good"),
         LedgerRow(date(2026, 3, 9), -4, "Bow Good to Great", pending=True),
     ]
-    found = pages(render_sheets_pdf([sheet(sample("brogo"), ApprovalStamp(SHA), ledger)]))
-    last = flat(found[-1].extract_text())
-    assert f"Approved · SHA-256 {SHA}" in last
-    assert "EXPERIENCE LEDGER Date XP Reason" in last
-    assert "2026-03-01 +5 Session 1: the bridge" in last
-    assert "2026-03-09 -4 Bow Good to Great (waiting for the GM)" in last
-    assert "Total 3" in last  # the pending spend does not count yet
-    assert "EXPERIENCE LEDGER" not in flat(found[0].extract_text())
+    document = render_sheets_pdf([sheet(sample("brogo"), ApprovalStamp(SHA), ledger)])
+    [text] = texts(document)
+    assert f"Approved · SHA-256 {SHA}" in text
+    ledger_text = text[text.index("NOTES IN PLAY") :]
+    assert "EXPERIENCE LEDGER Date XP Reason" in ledger_text
+    assert "2026-03-01 +5 Session 1: the bridge" in ledger_text
+    assert "2026-03-09 -4 Bow Good to Great (waiting for the GM)" in ledger_text
+    assert "Total 3" in ledger_text  # the pending spend does not count yet
 
 
-def test_campaign_pack_has_a_party_summary_then_one_sheet_each():
+def test_campaign_pack_has_a_party_summary_then_one_sheet_each_then_the_reference():
     approval = ApprovalStamp(SHA)
+    brogo, dolores = sample("brogo"), sample("dolores")
     document = render_campaign_pack_pdf(
-        "The Fens", [sheet(sample("brogo"), approval), sheet(sample("dolores"), approval)]
+        "The Fens",
+        [sheet(brogo, approval), sheet(dolores, approval)],
+        PrintOptions(reference=True),
+        reference_page(ruleset_of(brogo)),
     )
-    texts = [flat(page.extract_text()) for page in pages(document)]
-    summary = texts[0]
+    found = texts(document)
+    assert len(found) == 4  # the summary, one page each, the reference page
+    summary = found[0]
     assert "The Fens: campaign pack" in summary
+    assert "Brogo the Scout sample character · Medieval military scout" in summary
     assert (
-        "Brogo the Scout sample character Medieval military scout "
-        "Perception Superb, Move Quietly Superb, Dexterity Great" in summary
+        "Strength Good, Dexterity Great, Constitution Good, Speed Good, Intelligence Good, "
+        "Willpower Good, Perception Superb Best: Perception Superb, Move Quietly Superb, "
+        "Dexterity Great" in summary
     )
-    assert f"Approved, SHA-256 {SHA[:12]}" in summary
-    starts = [i for i, text in enumerate(texts) if "MUDGE CHARACTER SHEET" in text]
-    assert len(starts) == 2 and starts[0] == 1
-    assert "Brogo the Scout" in texts[starts[0]] and "Dolores Ramirez" in texts[starts[1]]
+    assert "Unarmed -2 Staff +1 Defensive -1 + armour" in summary
+    assert f"Approved · SHA-256 {SHA[:12]}" in summary
+    starts = [i for i, text in enumerate(found) if "MUDGE CHARACTER SHEET" in text]
+    assert starts == [1, 2]
+    assert "Brogo the Scout" in found[1] and "Dolores Ramirez" in found[2]
+    assert "Mudge: trait ladder and costs" in found[3]
+    assert sum("Level Roll Easy Average Hard Very Hard" in text for text in found) == 1
+    # Every wound box of the summary and of the sheets is its own field.
+    boxes = [name for name in fields(document) if "-wound-" in name]
+    assert len(boxes) == len(set(boxes)) == 2 * (9 + 8)  # Brogo's Toughness: 9 boxes
+
+
+def test_a_pack_with_no_approved_character_says_so():
+    reference = reference_page(ruleset_of(sample("brogo")))
+    document = render_campaign_pack_pdf("The Fens", [], PrintOptions(reference=True), reference)
+    found = texts(document)
+    assert len(found) == 2
+    assert "No approved characters yet." in found[0]
+    assert "Mudge: trait ladder and costs" in found[1]
+    assert fields(document) == {}
 
 
 class TestUserTextIsText:
     def test_no_sheet_template_switches_escaping_off(self):
         templates = sorted((ROOT / "templates" / "sheets").glob("*.html"))
-        assert [path.name for path in templates] == ["print.html", "sheet.html"]
+        assert [path.name for path in templates] == ["pack.html", "print.html", "sheet.html"]
         for path in templates:
             text = path.read_text()
             assert "|safe" not in text and "autoescape off" not in text, path.name
@@ -358,6 +419,8 @@ class TestURLFetcher:
             ("css/sheet-print.css", "text/css"),
             ("fonts/DejaVuSans.ttf", "font/ttf"),
             ("fonts/DroidSansFallbackFull.ttf", "font/ttf"),
+            ("fonts/NotoSansCJKkr-Hangul.otf", "font/otf"),
+            ("fonts/NotoEmoji-Regular.ttf", "font/ttf"),
         ],
     )
     def test_serves_the_projects_static_files(self, no_network, path, content_type):
@@ -377,24 +440,70 @@ class TestRenderSheetCommand:
             timeout=120,
         )
 
-    def test_several_files_make_one_letter_pdf(self, tmp_path):
+    def test_several_files_make_one_letter_pdf_one_page_each(self, tmp_path):
         out = tmp_path / "party.pdf"
         result = self.run(
             SAMPLES / "brogo.json", SAMPLES / "jim-bones.json", "-o", out, "--paper", "letter"
         )
         assert result.returncode == 0, result.stderr
         assert result.stdout.strip() == f"Wrote {out}: 2 sheets on letter paper."
-        found = pages(out.read_bytes())
-        assert {size(page) for page in found} == {LETTER}
-        texts = [flat(page.extract_text()) for page in found]
-        assert "Brogo the Scout" in texts[0]
-        assert any("Jim Bones" in text and "Saved tokens: 3" in text for text in texts)
-        assert all("draft - not approved" in text for text in texts)
+        document = out.read_bytes()
+        assert [size(page) for page in pages(document)] == [LETTER, LETTER]
+        found = texts(document)
+        assert "Brogo the Scout" in found[0] and "Jim Bones" in found[1]
+        assert all("draft - not approved" in text for text in found)
+        # Each sheet's fields have names of their own: s1- Brogo's, s2- Jim's.
+        values = fields(document)
+        assert values["s1-points"] == "0" and values["s2-saved_tokens"] == "3"
+        assert "s2-points" not in values
 
-    def test_a4_is_the_default(self, tmp_path):
+    def test_a4_and_fillable_are_the_default(self, tmp_path):
         out = tmp_path / "brogo.pdf"
         assert self.run(SAMPLES / "brogo.json", "-o", out).returncode == 0
-        assert {size(page) for page in pages(out.read_bytes())} == {A4}
+        document = out.read_bytes()
+        assert [size(page) for page in pages(document)] == [A4]
+        assert fields(document) == {
+            "s1-experience": "0",
+            "s1-points": "0",
+            **{f"s1-wound-1-{box}": "/Off" for box in range(1, 5)},
+            **{f"s1-wound-2-{box}": "/Off" for box in range(1, 3)},
+            **{f"s1-wound-{level}-1": "/Off" for level in range(3, 6)},
+            "s1-notes": "",
+        }
+
+    def test_flat_has_no_form_fields_and_prints_the_values(self, tmp_path):
+        out = tmp_path / "brogo.pdf"
+        assert self.run(SAMPLES / "brogo.json", "-o", out, "--flat").returncode == 0
+        document = out.read_bytes()
+        assert fields(document) == {}
+        [text] = texts(document)
+        assert "Experience: 0 XP Meta points: 0" in text
+
+    def test_pencil_leaves_experience_points_and_wounds_blank(self, tmp_path):
+        out = tmp_path / "brogo.pdf"
+        assert self.run(SAMPLES / "brogo.json", "-o", out, "--pencil").returncode == 0
+        values = fields(out.read_bytes())
+        assert values["s1-experience"] == values["s1-points"] == ""
+        assert {values[name] for name in values if "-wound-" in name} == {"/Off"}
+        assert self.run(SAMPLES / "brogo.json", "-o", out, "--pencil", "--flat").returncode == 0
+        [text] = texts(out.read_bytes())
+        assert "Experience: XP Meta points: Uncommitted: define in play" in text
+
+    def test_reference_adds_each_rulesets_tables_once_at_the_end(self, tmp_path):
+        out = tmp_path / "party.pdf"
+        files = [SAMPLES / f"{stem}.json" for stem in ("brogo", "jim-bones", "lisa-benny")]
+        assert self.run(*files, "-o", out, "--reference").returncode == 0
+        found = texts(out.read_bytes())
+        assert len(found) == 5  # three sheets, then Mudge's page and MicroFudged DIP's
+        mudge, dip = found[3], found[4]
+        assert "Mudge: trait ladder and costs" in mudge
+        assert "Level Roll Easy Average Hard Very Hard Legendary +4" in mudge
+        assert "Superb +3 4 5 6 7" in mudge  # Mudge 1.62: a Superb average skill costs 5
+        assert "Terrible -3 -2 -1 0 1" in mudge
+        assert "Superb 3 Great 2 Good 1 Fair 0" in mudge  # attributes, Mudge 1.61
+        assert "Good → Great 4 12" in mudge  # Mudge 5.2: skill 4 XP, attribute 12
+        assert "Level Roll Cards Cost" in dip and "Superb +3 7 5" in dip
+        assert not any("Level Roll" in text for text in found[:3])
 
     def test_bad_json_exits_2_with_one_line(self, tmp_path):
         bad = tmp_path / "bad.json"

@@ -6,11 +6,28 @@ never a 500.
 
 from django import forms
 
-from characters.models import DIFFICULTY_CHOICES, RULESET_CHOICES, Equipment, Trait
-from rules.ladder import ABYSMAL, LEGENDARY, level_name
+from characters.forms.fields import NameField
+from characters.models import DIFFICULTY_CHOICES, Equipment, Trait
+from rules.house_rules import json_number
+from rules.ladder import ABYSMAL, LEGENDARY, TERRIBLE, level_name
+from rules.report import POWER_DIFFICULTY, SKILL_DIFFICULTY
+from rules.rulesets import LEVELS, ruleset_choices
 
-LEVEL_CHOICES = [(lv, level_name(lv)) for lv in range(LEGENDARY + 3, ABYSMAL - 1, -1)]
-NAME_MAX = 100
+CATALOG_NAME_MAX = 100
+
+
+def level_choices(ruleset, top: int = LEGENDARY + 3) -> list[tuple[int, str]]:
+    """The ladder from `top` down to the ruleset's bottom: Abysmal in MicroFudged (DIP I),
+    Terrible elsewhere (Mudge 1.2)."""
+    bottom = TERRIBLE if ruleset.system == LEVELS else ABYSMAL
+    return [(lv, level_name(lv)) for lv in range(top, bottom - 1, -1)]
+
+
+def difficulty_choices(kind: str) -> list[tuple[str, str]]:
+    """Difficulties, the empty one saying what it is priced as (spec: average for a skill,
+    hard for a spell or psi power)."""
+    unset = POWER_DIFFICULTY if kind == Trait.POWER else SKILL_DIFFICULTY
+    return [("", f"— ({unset.replace('_', ' ')})"), *DIFFICULTY_CHOICES]
 
 
 class VersionedForm(forms.Form):
@@ -20,9 +37,9 @@ class VersionedForm(forms.Form):
 class TraitForm(VersionedForm):
     """A trait row. Which fields show depends on the kind (and ruleset), see for_kind()."""
 
-    name = forms.CharField(max_length=NAME_MAX, strip=True)
-    level = forms.TypedChoiceField(choices=LEVEL_CHOICES, coerce=int, required=False)
-    difficulty = forms.ChoiceField(choices=[("", "—"), *DIFFICULTY_CHOICES], required=False)
+    name = NameField(max_length=CATALOG_NAME_MAX)
+    level = forms.TypedChoiceField(choices=[], coerce=int, required=False)
+    difficulty = forms.ChoiceField(choices=[], required=False)
     cost = forms.DecimalField(min_value=0, max_value=20, decimal_places=2, required=False)
     power_kind = forms.ChoiceField(choices=[], required=False)
 
@@ -30,13 +47,19 @@ class TraitForm(VersionedForm):
         super().__init__(*args, **kwargs)
         self.kind = kind
         self.fields["power_kind"].choices = [(k, k) for k in ruleset.power_kinds]
+        levels = level_choices(ruleset)
+        if kind == Trait.POWER and ruleset.system == LEVELS:
+            levels = [("", "— (no level)"), *levels]  # a superpower has none
+        self.fields["level"].choices = levels
+        self.fields["difficulty"].choices = difficulty_choices(kind)
         keep = {"version", "name"}
         if kind in (Trait.ATTRIBUTE, Trait.SKILL, Trait.POWER):
             keep.add("level")
             self.fields["level"].required = kind != Trait.POWER
         if ruleset.skill_difficulties and kind in (Trait.SKILL, Trait.POWER):
             keep.add("difficulty")
-        if kind in (Trait.GIFT, Trait.FAULT, Trait.POWER):
+        # A gift's or fault's worth, a superpower's cost in gifts; fields of power cost tokens.
+        if kind in (Trait.GIFT, Trait.FAULT) or (kind == Trait.POWER and ruleset.system == LEVELS):
             keep.add("cost")
         if kind == Trait.POWER and len(ruleset.power_kinds) > 1:
             keep.add("power_kind")
@@ -44,6 +67,10 @@ class TraitForm(VersionedForm):
             del self.fields[name]
         if "cost" in self.fields:
             self.fields["cost"].label = "Value" if kind == Trait.FAULT else "Cost"
+            # Left empty: a gift's or fault's value from the catalogue (Mudge 1.33: 2 if
+            # starred, else 1); a superpower's from the ruleset (Mudge 2.8: 2 gifts).
+            unset = json_number(ruleset.superpower_cost) if kind == Trait.POWER else "catalogue"
+            self.fields["cost"].widget.attrs["placeholder"] = unset
 
     def clean_name(self):
         name = self.cleaned_data["name"]
@@ -61,32 +88,66 @@ class TraitForm(VersionedForm):
 
 
 class EquipmentForm(VersionedForm):
-    name = forms.CharField(max_length=NAME_MAX, strip=True)
+    """A piece of equipment; its values are named in the ruleset's words (a weapon's damage
+    and an armour's value in Mudge 4.54, cards in MicroFudged DIP VII.2)."""
+
+    name = NameField(max_length=CATALOG_NAME_MAX)
     kind = forms.ChoiceField(choices=Equipment.KINDS)
-    damage = forms.IntegerField(
-        min_value=-10, max_value=50, required=False, help_text="Weapon value (Mudge 4.54)"
-    )
-    armour = forms.IntegerField(
-        min_value=-10, max_value=50, required=False, help_text="Armour value (Mudge 4.54)"
-    )
+    damage = forms.IntegerField(min_value=-10, max_value=50, required=False)
+    armour = forms.IntegerField(min_value=-10, max_value=50, required=False)
     notes = forms.CharField(max_length=1000, required=False, strip=True)
+
+    def __init__(self, *args, ruleset, **kwargs):
+        super().__init__(*args, **kwargs)
+        terms, section = ruleset.terms, ruleset.section("equipment")
+        self.fields["damage"].label = terms.weapon_value
+        self.fields["damage"].help_text = f"Weapon value ({section})"
+        self.fields["armour"].label = terms.armour_value
+        self.fields["armour"].help_text = f"Armour value ({section})"
 
     def item_fields(self) -> dict:
         return {k: v for k, v in self.cleaned_data.items() if k != "version"}
 
 
 class DetailsForm(VersionedForm):
-    name = forms.CharField(max_length=200, strip=True)
+    """Who the character is. Scale (Mudge 2.3) and meta points (1.36) or Fudge points only
+    where the ruleset has them: MicroFudged has neither."""
+
+    name = NameField(max_length=200)
     concept = forms.CharField(max_length=1000, required=False, strip=True)
-    race = forms.CharField(max_length=200, required=False, strip=True)
+    race = NameField(max_length=200, required=False)
     scale_strength = forms.IntegerField(min_value=-50, max_value=50, label="Strength Scale")
     scale_mass = forms.IntegerField(min_value=-50, max_value=50, label="Mass Scale")
-    meta_points = forms.IntegerField(
-        min_value=0, max_value=100, required=False, label="Meta points"
-    )
+    meta_points = forms.IntegerField(min_value=0, max_value=100, required=False)
+
+    def __init__(self, *args, ruleset, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not ruleset.has_scale:
+            del self.fields["scale_strength"], self.fields["scale_mass"]
+        if ruleset.terms.points:
+            self.fields["meta_points"].label = ruleset.terms.points.capitalize()
+        else:
+            del self.fields["meta_points"]
 
     def detail_fields(self) -> dict:
         return {k: v for k, v in self.cleaned_data.items() if k != "version"}
+
+
+class UncommittedForm(VersionedForm):
+    """Mudge 1.7: an uncommitted trait defined in play, as a skill at Good or lower."""
+
+    name = forms.CharField(max_length=CATALOG_NAME_MAX, strip=True, label="Skill")
+    level = forms.TypedChoiceField(choices=[], coerce=int)
+    difficulty = forms.ChoiceField(choices=[], required=False)
+
+    def __init__(self, *args, ruleset, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["level"].choices = level_choices(ruleset, top=ruleset.uncommitted_max)
+        self.fields["level"].initial = ruleset.uncommitted_max
+        if ruleset.skill_difficulties:
+            self.fields["difficulty"].choices = difficulty_choices(Trait.SKILL)
+        else:
+            del self.fields["difficulty"]
 
 
 # Mudge 1.35: the questionnaire's four numbered questions, plus the summary fields a sheet
@@ -125,11 +186,11 @@ class PersonalityForm(VersionedForm):
 
 
 class NewCharacterForm(forms.Form):
-    name = forms.CharField(max_length=200, strip=True)
+    name = NameField(max_length=200)
     concept = forms.CharField(max_length=1000, required=False, strip=True)
     campaign = forms.ModelChoiceField(queryset=None, required=False, empty_label="No campaign")
     ruleset = forms.ChoiceField(
-        choices=RULESET_CHOICES,
+        choices=ruleset_choices,
         required=False,
         help_text="Used when the character is not in a campaign.",
     )
@@ -146,7 +207,9 @@ class NewCharacterForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(required=False, help_text="A Fairsheet character file (.json)")
+    file = forms.FileField(
+        required=False, help_text="A Fairsheet character file or a Foundry actor (.json)"
+    )
     text = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 6}),

@@ -11,17 +11,20 @@ from decimal import Decimal
 
 from django import forms
 
-from characters.models import DIFFICULTY_CHOICES, RULESET_CHOICES, Campaign, CatalogEntry
-from characters.services.campaigns import (
+from characters.errors import HouseRulesRefused
+from characters.forms.fields import NameField
+from characters.models import (
+    CATALOG_NAME_MAX,
+    CATALOG_NOTE_MAX,
+    DIFFICULTY_CHOICES,
     ENTRY_FIELDS,
     FACTOR_RANGE,
-    NAME_MAX,
-    NOTE_MAX,
-    HouseRulesRefused,
+    Campaign,
+    CatalogEntry,
 )
-from rules.house_rules import json_number
-from rules.ladder import GOOD, GREAT, LEGENDARY, SUPERB, level_name
-from rules.rulesets import LEVELS, TOKENS, Ruleset
+from rules.house_rules import ATTRIBUTE_KEYS, BOOLEAN_KEYS, LEVEL_KEYS, json_number
+from rules.ladder import ABYSMAL, GOOD, GREAT, LEGENDARY, SUPERB, level_name, parse_level
+from rules.rulesets import DEFAULT, LEVELS, TOKENS, Ruleset, ruleset_choices
 
 CAP_LEVELS = (LEGENDARY, SUPERB, GREAT, GOOD)  # the levels a GM may cap, from the top
 TRADE_PARTS = {
@@ -30,13 +33,21 @@ TRADE_PARTS = {
     "fault": "1 fault",
 }
 COUNT_MAX = 999
+# The experience costs a GM may change here (the rest, e.g. skill_steps, in a file).
+ADVANCEMENT_PARTS = {
+    "attribute_multiplier": "Raising an attribute, times a skill's cost",
+    "gift": "A new gift",
+    "power": "A new power",
+    "meta_point": "A meta point",
+    "buy_off_fault": "Buying off a fault",
+}
 
 
 class CampaignForm(forms.Form):
-    name = forms.CharField(max_length=Campaign._meta.get_field("name").max_length)
+    name = NameField(max_length=Campaign._meta.get_field("name").max_length)
     base_ruleset = forms.ChoiceField(
-        choices=RULESET_CHOICES,
-        initial="mudge",
+        choices=ruleset_choices,
+        initial=DEFAULT.slug,
         label="Base ruleset",
         help_text="Every number below starts from this ruleset. It cannot change later.",
     )
@@ -45,12 +56,14 @@ class CampaignForm(forms.Form):
 @dataclass(frozen=True)
 class Knob:
     """One field of the house-rules form: which house rule it sets and how to show the base
-    ruleset's value next to it."""
+    ruleset's value next to it; `note` says what it checks (the report's code) and where the
+    rule comes from."""
 
     field: str
     key: str
     label: str
     part: str | int | None = None  # a level for caps, a trade key for trade_values
+    note: str = ""
 
 
 def _knobs():
@@ -65,12 +78,68 @@ def _knobs():
             yield Knob(f"{kind}_cap_{name.lower()}", f"{kind}_caps", name, level)
     for part, label in TRADE_PARTS.items():
         yield Knob(f"trade_{part}", "trade_values", label, part)
+    yield Knob(
+        "cap_trading",
+        "cap_trading",
+        "Trade cap slots two lower for one higher",
+        note="Mudge 1.5; warning cap_slots_traded, error cap_exceeded",
+    )
     yield Knob("legendary_at_creation", "legendary_at_creation", "Legendary at creation")
+    yield Knob(
+        "creation_min",
+        "creation_min",
+        "Lowest level at creation",
+        note="DIP VIII.3: unless the Narrator allows it; error level_out_of_range",
+    )
+    yield Knob(
+        "creation_max",
+        "creation_max",
+        "Highest level at creation",
+        note="Error level_out_of_range",
+    )
     yield Knob("max_lowered_skills", "max_lowered_skills", "Skills lowered below default")
+    yield Knob(
+        "max_skills",
+        "max_skills",
+        "Skills, at most",
+        note="Mudge 1.5: 10, 15 or 20; error too_many_skills",
+    )
+    yield Knob(
+        "min_faults",
+        "min_faults",
+        "Faults, at least",
+        note="Mudge 1.5, Fudge Basics; error too_few_faults",
+    )
     yield Knob("meta_points_start", "meta_points_start", "Meta points at start")
     yield Knob("meta_points_max", "meta_points_max", "Meta points, at most")
     yield Knob("superpower_cost", "superpower_cost", "Superpower cost, in gifts")
+    yield Knob(
+        "uncommitted_traits",
+        "uncommitted_traits",
+        "Uncommitted traits",
+        note="Mudge 1.7; errors uncommitted_too_high, too_many_uncommitted",
+    )
+    yield Knob(
+        "negative_scale_refund",
+        "negative_scale_refund",
+        "Scale below 0 gives levels back",
+        note="Mudge 2.34: only if the GM allows",
+    )
+    yield Knob(
+        "damage_capacity_attribute",
+        "damage_capacity_attribute",
+        "Attribute that soaks damage",
+        note="The defensive damage factor on the sheet",
+    )
+    yield Knob(
+        "muscle_attribute",
+        "muscle_attribute",
+        "Attribute that adds to damage",
+        note="The offensive damage factors on the sheet",
+    )
     yield Knob("extra_attributes", "extra_attributes", "Extra attributes")
+    for part, label in ADVANCEMENT_PARTS.items():
+        yield Knob(f"advancement_{part}", "advancement_costs", label, part)
 
 
 KNOBS = {knob.field: knob for knob in _knobs()}
@@ -82,24 +151,52 @@ SECTIONS = (
     ("Budgets", LEVELS, ("attribute_levels", "skill_levels", "free_gifts")),
     ("Tokens", TOKENS, ("tokens", "tokens_carried")),
     (
-        "How many attributes may stand at a level",
+        "How many {attributes} may stand at a level",
         None,
         tuple(f"attribute_cap_{level_name(lv).lower()}" for lv in CAP_LEVELS),
     ),
     (
-        "How many skills may stand at a level",
+        "How many {skills} may stand at a level",
         None,
         tuple(f"skill_cap_{level_name(lv).lower()}" for lv in CAP_LEVELS),
     ),
     ("Trade values, in skill levels", LEVELS, tuple(f"trade_{p}" for p in TRADE_PARTS)),
-    ("Limits at creation", None, ("legendary_at_creation", "max_lowered_skills")),
     (
-        "Meta points and powers",
+        "Limits at creation",
         None,
-        ("meta_points_start", "meta_points_max", "superpower_cost"),
+        (
+            "cap_trading",
+            "legendary_at_creation",
+            "creation_min",
+            "creation_max",
+            "max_lowered_skills",
+            "max_skills",
+        ),
+    ),
+    (
+        "Faults, meta points, powers and uncommitted traits",
+        LEVELS,
+        (
+            "min_faults",
+            "meta_points_start",
+            "meta_points_max",
+            "superpower_cost",
+            "uncommitted_traits",
+        ),
+    ),
+    (
+        "Scale and combat",
+        LEVELS,
+        ("negative_scale_refund", "damage_capacity_attribute", "muscle_attribute"),
     ),
     ("Extra attributes", None, ("extra_attributes",)),
+    ("Experience costs", None, tuple(f"advancement_{part}" for part in ADVANCEMENT_PARTS)),
 )
+BOOLEAN_WORDS = {
+    "legendary_at_creation": ("allowed", "not allowed"),
+    "cap_trading": ("allowed", "not allowed"),
+    "negative_scale_refund": ("refunds", "no refund"),
+}
 
 
 @dataclass(frozen=True)
@@ -116,17 +213,25 @@ class Section:
 
 def base_value(ruleset: Ruleset, knob: Knob) -> str:
     """The base ruleset's value for a knob, as the form shows it beside the field."""
+    if knob.key == "advancement_costs":
+        value = getattr(ruleset.advancement, knob.part, None) if ruleset.advancement else None
+        return "not given" if value is None else str(value)
     value = getattr(ruleset, knob.key)
     if knob.key in ("attribute_caps", "skill_caps"):
         return str(value[knob.part]) if knob.part in value else "no cap"
     if knob.key == "trade_values":
         return str(json_number(value[knob.part]))
-    if knob.key == "legendary_at_creation":
-        return "allowed" if value else "not allowed"
+    if knob.key in BOOLEAN_KEYS:
+        yes, no = BOOLEAN_WORDS[knob.key]
+        return yes if value else no
+    if knob.key in LEVEL_KEYS:
+        return level_name(value)
     if knob.key == "extra_attributes":
         return ", ".join(f"{name}: {level_name(d)}" for name, d in value) or "none"
     if value is None:
-        return "no limit"
+        return "no limit" if knob.key != "damage_capacity_attribute" else "none"
+    if isinstance(value, str):
+        return value
     return str(json_number(value))
 
 
@@ -137,6 +242,26 @@ def _count_field():
 
 def _amount_field():
     return forms.DecimalField(required=False, max_digits=5, decimal_places=2)
+
+
+def _yes_no_field(yes: str = "Allowed", no: str = "Not allowed"):
+    return forms.ChoiceField(
+        required=False, choices=[("", "As the base"), ("yes", yes), ("no", no)]
+    )
+
+
+def _level_field():
+    levels = range(SUPERB, ABYSMAL - 1, -1)
+    return forms.TypedChoiceField(
+        required=False,
+        coerce=int,
+        empty_value=None,
+        choices=[("", "As the base"), *((lv, level_name(lv)) for lv in levels)],
+    )
+
+
+def _attribute_field():
+    return forms.CharField(required=False, max_length=100, strip=True)
 
 
 class HouseRulesForm(forms.Form):
@@ -158,14 +283,25 @@ class HouseRulesForm(forms.Form):
     trade_attribute = _amount_field()
     trade_gift = _amount_field()
     trade_fault = _amount_field()
-    legendary_at_creation = forms.ChoiceField(
-        required=False,
-        choices=[("", "As the base"), ("yes", "Allowed"), ("no", "Not allowed")],
-    )
+    cap_trading = _yes_no_field()
+    legendary_at_creation = _yes_no_field()
+    creation_min = _level_field()
+    creation_max = _level_field()
     max_lowered_skills = _count_field()
+    max_skills = _count_field()
+    min_faults = _count_field()
     meta_points_start = _count_field()
     meta_points_max = _count_field()
     superpower_cost = _amount_field()
+    uncommitted_traits = _count_field()
+    negative_scale_refund = _yes_no_field("Refunds", "No refund")
+    damage_capacity_attribute = _attribute_field()
+    muscle_attribute = _attribute_field()
+    advancement_attribute_multiplier = _count_field()
+    advancement_gift = _count_field()
+    advancement_power = _count_field()
+    advancement_meta_point = _count_field()
+    advancement_buy_off_fault = _count_field()
     extra_attributes = forms.CharField(
         required=False,
         max_length=2000,
@@ -180,12 +316,24 @@ class HouseRulesForm(forms.Form):
             field = self.fields[name]
             field.label = knob.label
             field.base_value = base_value(base, knob)
-            if isinstance(field, forms.IntegerField | forms.DecimalField):
+            if knob.note:
+                field.help_text = knob.note
+            if isinstance(field, forms.IntegerField | forms.DecimalField) or (
+                knob.key in ATTRIBUTE_KEYS
+            ):
                 field.widget.attrs["placeholder"] = field.base_value
 
     def sections(self) -> list[Section]:
+        """The form's sections, titled in the base ruleset's words ("How many abilities
+        may stand at a level")."""
+        terms = self.base.terms
+        words = {"attributes": terms.plural("attributes"), "skills": terms.plural("skills")}
         return [
-            Section(title, system in (None, self.base.system), [self[name] for name in names])
+            Section(
+                title.format(**words),
+                system in (None, self.base.system),
+                [self[name] for name in names],
+            )
             for title, system, names in SECTIONS
         ]
 
@@ -202,8 +350,12 @@ class HouseRulesForm(forms.Form):
                 caps[level_name(knob.part)] = value
             elif knob.key == "trade_values":
                 out.setdefault("trade_values", {})[knob.part] = _number(value)
-            elif knob.key == "legendary_at_creation":
+            elif knob.key == "advancement_costs":
+                out.setdefault("advancement_costs", {})[knob.part] = value
+            elif knob.key in BOOLEAN_KEYS:
                 out[knob.key] = value == "yes"
+            elif knob.key in LEVEL_KEYS:
+                out[knob.key] = level_name(value)
             elif knob.key == "extra_attributes":
                 out[knob.key] = _parse_extra_attributes(value)
             else:
@@ -232,6 +384,8 @@ def field_for_key(key: str) -> str:
         return f"{top.removesuffix('_caps')}_cap_{part.lower()}"
     if part and top == "trade_values":
         return f"trade_{part}"
+    if part and top == "advancement_costs":
+        return f"advancement_{part}"
     return top
 
 
@@ -249,8 +403,13 @@ def initial_from_overrides(base: Ruleset, overrides: dict) -> dict:
         elif knob.key == "trade_values":
             if knob.part in value and value[knob.part] != json_number(base.trade_values[knob.part]):
                 initial[name] = value[knob.part]
-        elif knob.key == "legendary_at_creation":
+        elif knob.key == "advancement_costs":
+            if knob.part in value:
+                initial[name] = value[knob.part]
+        elif knob.key in BOOLEAN_KEYS:
             initial[name] = "yes" if value else "no"
+        elif knob.key in LEVEL_KEYS:
+            initial[name] = parse_level(value)
         elif knob.key == "extra_attributes":
             initial[name] = "\n".join(f"{e['name']}: {e.get('default', 'Fair')}" for e in value)
         else:
@@ -284,7 +443,7 @@ def _parse_extra_attributes(text: str) -> list[dict]:
 class CatalogEntryForm(forms.Form):
     """One catalogue entry; only the fields that mean something for its kind are kept."""
 
-    name = forms.CharField(max_length=NAME_MAX)
+    name = NameField(max_length=CATALOG_NAME_MAX)
     difficulty = forms.ChoiceField(choices=DIFFICULTY_CHOICES, initial="average")
     cost = forms.DecimalField(
         min_value=0, max_value=999, max_digits=5, decimal_places=2, initial=1, label="Cost"
@@ -295,7 +454,7 @@ class CatalogEntryForm(forms.Form):
     armour = forms.IntegerField(
         required=False, min_value=FACTOR_RANGE[0], max_value=FACTOR_RANGE[-1], label="Armour"
     )
-    note = forms.CharField(max_length=NOTE_MAX, required=False)
+    note = forms.CharField(max_length=CATALOG_NOTE_MAX, required=False)
 
     def __init__(self, *args, kind: str, uses_difficulty: bool, **kwargs):
         super().__init__(*args, **kwargs)
@@ -329,6 +488,26 @@ class CatalogEntryForm(forms.Form):
         )
         form.entry_pk = entry.pk
         return form
+
+
+class HouseRulesChangeForm(forms.Form):
+    """Beside the house-rules form on the campaign's own page: why the GM changes them,
+    kept in the campaign's history (not on a new campaign, whose rules are its first)."""
+
+    reason = forms.CharField(
+        required=False,
+        max_length=500,
+        label="Why (for the campaign's history)",
+        widget=forms.TextInput(attrs={"placeholder": "e.g. a higher-powered game"}),
+    )
+
+
+class CampaignSettingsForm(forms.Form):
+    spends_need_approval = forms.BooleanField(
+        required=False,
+        label="Experience spends wait for the GM",
+        help_text="A player's spend applies once you accept it.",
+    )
 
 
 class JoinForm(forms.Form):

@@ -3,9 +3,10 @@ showed post the character's `version` (VersionedForm), so a stale page is refuse
 
 from django import forms
 
+from characters.adapters import trait_state, trait_target
 from characters.forms.builder import VersionedForm
-from characters.services.advancement import MAX_AWARD, SPENDS
-from characters.services.audit import trait_state, trait_target
+from characters.forms.fields import NameField
+from characters.selectors.advancement import MAX_AWARD, SPENDS
 
 APPROVE, REQUEST_CHANGES = "approve", "request_changes"
 COMMENT_MAX = 5000
@@ -74,7 +75,7 @@ class AwardForm(forms.Form):
 class SpendForm(VersionedForm):
     what = forms.ChoiceField(choices=[(s, s) for s in SPENDS])
     trait = forms.IntegerField(required=False, widget=forms.HiddenInput)
-    name = forms.CharField(max_length=100, required=False, strip=True)
+    name = NameField(max_length=100, required=False)
 
 
 class PointsForm(VersionedForm):

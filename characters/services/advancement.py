@@ -13,158 +13,35 @@ character's experience too: that is how a spend the rules tie to the GM's permis
 (Legendary levels, new gifts and powers) is made.
 """
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 
 from django.db import transaction
 
-from characters.adapters import ruleset_for
+from characters.adapters import ruleset_for, trait_state
+from characters.errors import NotAllowed, ServiceError
 from characters.models import (
-    LEVEL_MAX,
     Campaign,
     Character,
-    CharacterEvent,
     ExperienceEntry,
     Trait,
 )
-from characters.services import ServiceError
-from characters.services.audit import record_event, trait_state, trait_target
-from characters.services.review import NotAllowed, is_gm_of, lock_character
-from rules.advancement import NotAvailable, flat_cost, raise_cost
-from rules.ladder import ABYSMAL, level_name
-from rules.rulesets import LEVELS, Ruleset
-
-RAISE, GIFT, POWER, BUY_OFF_FAULT, META_POINT = (
-    "raise",
-    "gift",
-    "power",
-    "buy_off_fault",
-    "meta_point",
+from characters.selectors.access import is_gm_of
+from characters.selectors.advancement import (
+    BUY_OFF_FAULT,
+    GIFT,
+    LISTS,
+    MAX_AWARD,
+    POWER,
+    RAISE,
+    meta_points_of,
+    pending_spends,
+    points_name,
+    price_spend,
 )
-SPENDS = (RAISE, GIFT, POWER, BUY_OFF_FAULT, META_POINT)
-MAX_AWARD = 100  # a typo guard: the rule texts suggest 1 to 4 a session
-
-
-@dataclass(frozen=True)
-class Priced:
-    """A spend as the rules price it. Its dict form is what a pending request records in its
-    event, so the GM accepts exactly what was asked for."""
-
-    what: str
-    target: str  # "skill:Climbing"; "gift:Danger Sense" for a new one; "" for a meta point
-    label: str  # "Raise Climbing from Fair to Good"
-    cost: int
-    unit: str
-    needs_gm: bool
-    section: str
-    trait: int | None = None  # the trait raised or bought off
-    name: str = ""  # the gift or power added
-    from_level: int | None = None
-
-
-def points_name(ruleset: Ruleset) -> str:
-    """Fudge Basics calls them Fudge points, Mudge meta points (1.36)."""
-    return "Fudge points" if ruleset.slug == "fudge-basics" else "meta points"
-
-
-def meta_points_of(character: Character, ruleset: Ruleset) -> int:
-    """Current meta points: a character that never changed them has the ruleset's start."""
-    return ruleset.meta_points_start if character.meta_points is None else character.meta_points
-
-
-def price_spend(
-    character: Character, ruleset: Ruleset, *, what: str, trait: Trait | None = None, name=""
-) -> Priced:
-    """What `what` costs this character now, or ServiceError saying why it cannot be bought.
-    Balance and permission are not checked here: the spend options show those apart."""
-    unit = ruleset.advancement.unit if ruleset.advancement else ""
-    try:
-        if what == RAISE:
-            return _price_raise(ruleset, trait)
-        if what in (GIFT, POWER):
-            cost = flat_cost(ruleset, what)
-            label = f"Add the {'gift' if what == GIFT else 'power'} {name}".rstrip()
-            kind = Trait.GIFT if what == GIFT else Trait.POWER
-            target = f"{kind}:{name}" if name else ""
-            return Priced(what, target, label, cost.amount, unit, True, cost.section, name=name)
-        if what == BUY_OFF_FAULT:
-            if trait is None or trait.kind != Trait.FAULT:
-                raise ServiceError("Choose one of the character's faults to buy off.")
-            cost = flat_cost(ruleset, what)
-            label = f"Buy off the fault {trait.name}"
-            return Priced(
-                what, trait_target(trait), label, cost.amount, unit, False, cost.section, trait.pk
-            )
-        if what == META_POINT:
-            cost = flat_cost(ruleset, what)
-            current = meta_points_of(character, ruleset)
-            if ruleset.meta_points_max is not None and current >= ruleset.meta_points_max:
-                raise ServiceError(
-                    f"{character.name} has {current} {points_name(ruleset)}, the most a "
-                    f"character may hold ({ruleset.section('meta_points')})."
-                )
-            return Priced(what, "", "Buy a meta point", cost.amount, unit, False, cost.section)
-    except NotAvailable as error:
-        raise ServiceError(f"{error}: that is the GM's call, outside Fairsheet.") from None
-    raise ServiceError("Choose what to spend experience on.")
-
-
-def _price_raise(ruleset: Ruleset, trait: Trait | None) -> Priced:
-    if trait is None or trait.kind not in (Trait.ATTRIBUTE, Trait.SKILL, Trait.POWER):
-        raise ServiceError("Choose an attribute, a skill or a power to raise.")
-    level = trait.level
-    if level is None and trait.kind == Trait.POWER and ruleset.system != LEVELS:
-        level = ABYSMAL  # a MicroFudged field of power with no rank yet (DIP VIII.1)
-    if level is None:
-        raise ServiceError(
-            f"{trait.name} has no level to raise: a superpower is bought whole, as a gift."
-        )
-    if level >= LEVEL_MAX:
-        raise ServiceError(f"{trait.name} is at the top of the ladder Fairsheet keeps.")
-    cost = raise_cost(ruleset, trait.kind, level)
-    return Priced(
-        RAISE,
-        trait_target(trait),
-        f"Raise {trait.name} from {level_name(level)} to {level_name(level + 1)}",
-        cost.amount,
-        cost.unit,
-        cost.needs_gm_permission,
-        cost.section,
-        trait=trait.pk,
-        from_level=level,
-    )
-
-
-def pending_spends(character: Character) -> list[tuple[ExperienceEntry, dict]]:
-    """The character's spends waiting for the GM, oldest first, with what each asks for."""
-    return with_requests(list(character.ledger.filter(pending=True).order_by("created_at", "id")))
-
-
-def with_requests(entries: list[ExperienceEntry]) -> list[tuple[ExperienceEntry, dict]]:
-    """Pending ledger entries, each with what it asks for: the dict form of Priced, as its
-    spend_requested event recorded it (the ledger row holds only the amount). One query."""
-    if not entries:
-        return []
-    requests = {
-        event.after["entry"]: event.after
-        for event in CharacterEvent.objects.filter(
-            action="spend_requested", after__entry__in=[e.pk for e in entries]
-        )
-    }
-    return [(entry, requests.get(entry.pk) or _unrecorded(entry)) for entry in entries]
-
-
-def _unrecorded(entry: ExperienceEntry) -> dict:
-    """A pending row written without experience_spend (by hand, say): no record says what it
-    buys, so it shows as its ledger reason and can only be refused."""
-    return {
-        "what": None,
-        "target": "",
-        "label": entry.reason,
-        "cost": -entry.amount,
-        "unit": "",
-        "entry": entry.pk,
-    }
-
+from characters.services.audit import commit_change, lock_character, record_event
+from characters.services.characters import ensure_room
+from rules.ladder import level_name
+from rules.rulesets import Ruleset
 
 # -- spends ----------------------------------------------------------------------------------
 
@@ -210,7 +87,12 @@ def experience_spend(
     spec = asdict(priced)
     if locked.campaign.spends_need_approval and not acting_gm:
         entry = ExperienceEntry.objects.create(
-            character=locked, amount=-priced.cost, reason=priced.label, actor=actor, pending=True
+            character=locked,
+            amount=-priced.cost,
+            reason=priced.label,
+            actor=actor,
+            pending=True,
+            request=spec,
         )
         record_event(
             character=locked,
@@ -224,7 +106,7 @@ def experience_spend(
     entry = ExperienceEntry.objects.create(
         character=locked, amount=-priced.cost, reason=priced.label, actor=actor
     )
-    _apply(locked, spec, actor=actor, action="experience_spent")
+    _apply(locked, entry, spec, actor=actor, action="experience_spent")
     return entry
 
 
@@ -255,7 +137,7 @@ def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
     entry = locked.ledger.get(pk=entry.pk)
     entry.pending = False
     entry.save(update_fields=["pending"])
-    _apply(locked, spec, actor=actor, action="spend_accepted")
+    _apply(locked, entry, spec, actor=actor, action="spend_accepted")
     return entry
 
 
@@ -291,16 +173,19 @@ def _check_new_name(locked: Character, what: str, name: str) -> None:
         raise ServiceError(f"Name the {kind} to add (at most 100 characters).")
     if locked.traits.filter(kind=kind, name__iexact=name).exists():
         raise ServiceError(f"{locked.name} already has the {kind} {name}.")
+    ensure_room(locked)
 
 
-def _apply(locked: Character, spec: dict, *, actor, action: str) -> None:
-    """Make the change a spend bought, take its cost from the unspent experience, and
-    record both in one event: the trait's state and the balance, before and after."""
+def _apply(locked: Character, entry: ExperienceEntry, spec: dict, *, actor, action: str) -> None:
+    """Make the change a spend bought, take its cost from the unspent experience, note on
+    the ledger entry what it bought (as the character file's ledger writes it), and record
+    it all in one event: the trait's state and the balance, before and after."""
     before, after = {"experience": locked.experience}, {}
     what = spec["what"]
     if what in (RAISE, BUY_OFF_FAULT):
         trait = locked.traits.get(pk=spec["trait"])
         before.update(trait_state(trait))
+        entry.bought = _bought(trait, spec)
         if what == RAISE:
             trait.level = spec["from_level"] + 1
             trait.save(update_fields=["level"])
@@ -317,17 +202,19 @@ def _apply(locked: Character, spec: dict, *, actor, action: str) -> None:
             position=locked.traits.filter(kind=Trait.GIFT if what == GIFT else Trait.POWER).count(),
         )
         after.update(trait_state(trait))
+        entry.bought = _bought(trait, spec)
     else:  # META_POINT
         ruleset = ruleset_for(locked)
         before["meta_points"] = meta_points_of(locked, ruleset)
         locked.meta_points = before["meta_points"] + 1
         after["meta_points"] = locked.meta_points
+        entry.bought = {"meta_points": 1}
+    entry.save(update_fields=["bought"])
     locked.experience -= spec["cost"]
     after["experience"] = locked.experience
-    locked.version += 1
-    locked.save(update_fields=["experience", "meta_points", "version", "updated_at"])
-    record_event(
-        character=locked,
+    commit_change(
+        locked,
+        fields=["experience", "meta_points"],
         actor=actor,
         action=action,
         target=spec["target"],
@@ -335,6 +222,26 @@ def _apply(locked: Character, spec: dict, *, actor, action: str) -> None:
         after=after,
         reason=f"{spec['label']}: {spec['cost']} {spec['unit']}",
     )
+
+
+def _bought(trait: Trait, spec: dict) -> dict:
+    """What a spend bought, as a ledger entry of the character file says it (spec,
+    "Advancement"): undoing it, newest first, gives back the creation build."""
+    listed = {"list": LISTS[trait.kind], **trait_state(trait)}
+    if spec["what"] == RAISE:
+        return {
+            "raise": {
+                "list": LISTS[trait.kind],
+                "name": trait.name,
+                "from": level_name(spec["from_level"]),
+                "to": level_name(spec["from_level"] + 1),
+            }
+        }
+    if spec["what"] == BUY_OFF_FAULT:
+        if "cost" in listed:  # a fault's cost is its value in the file
+            listed["value"] = listed.pop("cost")
+        return {"remove": listed}
+    return {"add": listed}
 
 
 # -- awards ----------------------------------------------------------------------------------
@@ -381,10 +288,9 @@ def _award(locked: Character, *, actor, amount: int, reason: str) -> ExperienceE
     )
     before = locked.experience
     locked.experience += amount
-    locked.version += 1
-    locked.save(update_fields=["experience", "version", "updated_at"])
-    record_event(
-        character=locked,
+    commit_change(
+        locked,
+        fields=["experience"],
         actor=actor,
         action="experience_awarded",
         before={"experience": before},
@@ -453,10 +359,9 @@ def fudge_points_convert(
     before = {"meta_points": current, "experience": locked.experience}
     locked.meta_points = current - rate
     locked.experience += 1
-    locked.version += 1
-    locked.save(update_fields=["meta_points", "experience", "version", "updated_at"])
-    record_event(
-        character=locked,
+    commit_change(
+        locked,
+        fields=["meta_points", "experience"],
         actor=actor,
         action="fudge_points_converted",
         before=before,
@@ -469,17 +374,16 @@ def fudge_points_convert(
 def _lock_points(character, expected_version) -> tuple[Character, Ruleset, int]:
     locked = _lock_in_play(character, expected_version)
     ruleset = ruleset_for(locked)
-    if ruleset.system != LEVELS:
+    if not ruleset.terms.points:
         raise ServiceError(f"{ruleset.name} has no meta points: tokens do that work.")
     return locked, ruleset, meta_points_of(locked, ruleset)
 
 
 def _set_points(locked, actor, action, before, after, reason) -> None:
     locked.meta_points = after
-    locked.version += 1
-    locked.save(update_fields=["meta_points", "version", "updated_at"])
-    record_event(
-        character=locked,
+    commit_change(
+        locked,
+        fields=["meta_points"],
         actor=actor,
         action=action,
         before={"meta_points": before},

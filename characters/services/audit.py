@@ -1,8 +1,26 @@
-"""The audit trail: what changed, by whom, before and after. Called by the service that makes
-the change, inside its transaction, so a change and its event commit or roll back together."""
+"""The audit trails, a character's and a campaign's: what changed, by whom, before and after.
+Called by the service that makes the change, inside its transaction, so a change and its event
+commit or roll back together. A write to a character starts with lock_character and ends
+with commit_change: one lock, one version step, one event at the version after."""
 
-from characters.models import Character, CharacterEvent, Trait
-from rules.ladder import level_name
+from characters.errors import StaleWrite
+from characters.models import Campaign, CampaignEvent, Character, CharacterEvent
+
+
+def lock_character(*, character: Character, expected_version: int | None) -> Character:
+    """The character's row, locked for this transaction and checked against the version the
+    page was loaded at, whatever its state: each caller checks the state it needs."""
+    locked = (
+        Character.objects.select_for_update(of=("self",))
+        .select_related("campaign", "owner")
+        .get(pk=character.pk)
+    )
+    if expected_version is not None and locked.version != expected_version:
+        raise StaleWrite(
+            f"{locked.name} was changed in another tab or window since you loaded this page, "
+            "so nothing was saved. Reload the page to see the latest version."
+        )
+    return locked
 
 
 def record_event(
@@ -27,20 +45,35 @@ def record_event(
     )
 
 
-def trait_target(trait: Trait) -> str:
-    """How an event or a review comment names a trait: "skill:Climbing"."""
-    return f"{trait.kind}:{trait.name}"
+def record_campaign_event(
+    *,
+    campaign: Campaign,
+    actor,
+    action: str,
+    target: str = "",
+    before=None,
+    after=None,
+    reason: str = "",
+) -> CampaignEvent:
+    """One line of the campaign's history (house rules, settings, catalogue, members, invite).
+    `before` and `after` are JSON: never a secret such as the invite code."""
+    return CampaignEvent.objects.create(
+        campaign=campaign,
+        actor=actor,
+        action=action,
+        target=target,
+        before=before,
+        after=after,
+        reason=reason,
+    )
 
 
-def trait_state(trait: Trait) -> dict:
-    """A trait as the audit trail records it (JSON, levels as ladder words)."""
-    state = {"name": trait.name}
-    if trait.level is not None:
-        state["level"] = level_name(trait.level)
-    if trait.difficulty:
-        state["difficulty"] = trait.difficulty
-    if trait.cost is not None:
-        state["cost"] = float(trait.cost) if trait.cost % 1 else int(trait.cost)
-    if trait.power_kind:
-        state["kind"] = trait.power_kind
-    return state
+def commit_change(
+    character: Character, *, actor, action: str, fields=(), **event
+) -> CharacterEvent:
+    """How every write to a locked character ends: its version goes up once, saved with the
+    fields the write changed, and the event records the version after the change (the one
+    a page loaded now would carry)."""
+    character.version += 1
+    character.save(update_fields=[*fields, "version", "updated_at"])
+    return record_event(character=character, actor=actor, action=action, **event)

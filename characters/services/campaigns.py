@@ -1,54 +1,30 @@
 """Campaign writes: create a campaign (with its GM's membership and a catalogue seeded from
-the base ruleset's built-in lists), change its house rules, edit its catalogue, and manage
-who plays in it. Callers check who may do what (characters.selectors); these functions
-check that the change itself makes sense."""
+the base ruleset's built-in lists), change its house rules and settings, edit its catalogue,
+and manage who plays in it. Callers check who may do what (characters.selectors); these
+functions check that the change itself makes sense, and record every change in the
+campaign's append-only history (CampaignEvent) in the same transaction."""
 
 import re
 from decimal import Decimal
-from fractions import Fraction
 
 from django.db import IntegrityError, transaction
 
-from characters.models import Campaign, CatalogEntry, Membership, new_invite_code
-from characters.services import ServiceError
-from rules.catalog import Catalog
-from rules.catalogues import microfudged, mudge
-from rules.house_rules import HouseRuleError, apply_house_rules, house_rules_to_json
-from rules.rulesets import BUILTIN, DIFFICULTIES, Ruleset
-
-# The built-in lists each ruleset's campaigns start from. Fudge Basics has no lists of its
-# own: it borrows Mudge's, and its attributes (free in Fudge) start as Mudge's seven for
-# the GM to rename, drop or extend.
-SEED_CATALOGS: dict[str, Catalog] = {
-    "fudge-basics": mudge.CATALOG,
-    "mudge": mudge.CATALOG,
-    "microfudged-dip": microfudged.DIP_CATALOG,
-    "microfudged-streamlined": microfudged.STREAMLINED_CATALOG,
-}
-
-# Which of CatalogEntry's optional fields mean something for each kind of entry; the others
-# are kept empty, so a skill never carries a stray cost.
-ENTRY_FIELDS = {
-    CatalogEntry.ATTRIBUTE: (),
-    CatalogEntry.SKILL: ("difficulty",),
-    CatalogEntry.GIFT: ("cost",),
-    CatalogEntry.FAULT: ("cost",),
-    CatalogEntry.POWER_KIND: (),
-    CatalogEntry.EQUIPMENT: ("damage", "armour"),
-}
-NAME_MAX = CatalogEntry._meta.get_field("name").max_length
-NOTE_MAX = CatalogEntry._meta.get_field("note").max_length
-CAMPAIGN_NAME_MAX = Campaign._meta.get_field("name").max_length
-FACTOR_RANGE = range(-20, 21)  # weapon and armour values: Mudge's run from -1 to +8
-
-
-class HouseRulesRefused(ServiceError):
-    """A house rule that makes no sense; `key` names it as rules.house_rules does
-    ("skill_levels", "attribute_caps.Superb", "extra_attributes[1]")."""
-
-    def __init__(self, key: str, message: str):
-        super().__init__(message)
-        self.key = key
+from characters.adapters import changed_keys, normalized_house_rules, to_decimal
+from characters.errors import ServiceError
+from characters.models import (
+    CAMPAIGN_NAME_MAX,
+    CATALOG_NAME_MAX,
+    CATALOG_NOTE_MAX,
+    ENTRY_FIELDS,
+    FACTOR_RANGE,
+    Campaign,
+    CatalogEntry,
+    Membership,
+    new_invite_code,
+)
+from characters.services.audit import record_campaign_event
+from rules.house_rules import json_number
+from rules.rulesets import BUILTIN, DIFFICULTIES
 
 
 @transaction.atomic
@@ -66,32 +42,76 @@ def campaign_create(
         house_rules=normalized_house_rules(BUILTIN[base_ruleset], house_rules),
     )
     Membership.objects.create(campaign=campaign, user=gm, role=Membership.GM)
-    CatalogEntry.objects.bulk_create(seed_entries(campaign))
+    entries = CatalogEntry.objects.bulk_create(seed_entries(campaign))
+    # The history starts with what the campaign started from, so each later change reads
+    # against it.
+    record_campaign_event(
+        campaign=campaign,
+        actor=gm,
+        action="campaign_created",
+        after={
+            "name": campaign.name,
+            "base_ruleset": base_ruleset,
+            "house_rules": campaign.house_rules,
+            "catalogue_entries": len(entries),
+        },
+    )
     return campaign
 
 
 @transaction.atomic
-def campaign_update_house_rules(*, campaign: Campaign, house_rules: dict | None) -> Campaign:
+def campaign_update_house_rules(
+    *, campaign: Campaign, actor, house_rules: dict | None, reason: str = ""
+) -> Campaign:
     """Replace the campaign's house rules; only the numbers that differ from the base
-    ruleset are kept. Characters are priced with the new rules from their next report."""
-    campaign.house_rules = normalized_house_rules(BUILTIN[campaign.base_ruleset], house_rules)
+    ruleset are kept. Characters are priced with the new rules from their next report.
+    The event holds the changed keys only; a key missing on one side is the base value
+    there. Saving the same rules again changes nothing and records nothing."""
+    new = normalized_house_rules(BUILTIN[campaign.base_ruleset], house_rules)
+    # Locked, so two GMs' tabs saving at once each record what they really replaced.
+    old = Campaign.objects.select_for_update().values_list("house_rules", flat=True)
+    old = old.get(pk=campaign.pk) or {}
+    before, after = changed_keys(old, new)
+    campaign.house_rules = new
+    if not before and not after:
+        return campaign
     campaign.save(update_fields=["house_rules"])
+    record_campaign_event(
+        campaign=campaign,
+        actor=actor,
+        action="house_rules_changed",
+        target="house_rules",
+        before=before,
+        after=after,
+        reason=(reason or "").strip(),
+    )
     return campaign
 
 
-def normalized_house_rules(base: Ruleset, overrides: dict | None) -> dict:
-    """The overrides as the character file writes them, without those equal to the base."""
-    try:
-        return house_rules_to_json(apply_house_rules(base, overrides), base)
-    except HouseRuleError as error:
-        raise HouseRulesRefused(error.key, error.message) from None
+@transaction.atomic
+def campaign_update_settings(*, campaign: Campaign, actor, spends_need_approval: bool) -> Campaign:
+    """The campaign's settings beside its rules: whether experience spends wait for the GM.
+    Spends already waiting keep waiting either way (the GM still answers them)."""
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    before = {"spends_need_approval": locked.spends_need_approval}
+    after = {"spends_need_approval": bool(spends_need_approval)}
+    campaign.spends_need_approval = after["spends_need_approval"]
+    if before == after:
+        return campaign
+    campaign.save(update_fields=["spends_need_approval"])
+    record_campaign_event(
+        campaign=campaign, actor=actor, action="settings_changed", before=before, after=after
+    )
+    return campaign
 
 
 @transaction.atomic
-def campaign_regenerate_invite(*, campaign: Campaign) -> Campaign:
-    """A new invite code: the old link and code stop working; members stay members."""
+def campaign_regenerate_invite(*, campaign: Campaign, actor) -> Campaign:
+    """A new invite code: the old link and code stop working; members stay members. The
+    event says that it changed, never either code: the history is no place for a secret."""
     campaign.invite_code = new_invite_code()
     campaign.save(update_fields=["invite_code"])
+    record_campaign_event(campaign=campaign, actor=actor, action="invite_regenerated")
     return campaign
 
 
@@ -113,16 +133,30 @@ def campaign_join(*, user, code: str) -> Membership:
 
 
 @transaction.atomic
-def membership_remove(*, membership: Membership) -> None:
+def membership_remove(*, membership: Membership, actor) -> None:
     """Remove a player from a campaign. Their characters stay in it, where the GM still
     sees them, and stay theirs."""
     if membership.role == Membership.GM:
         raise ServiceError("The GM cannot leave their own campaign.")
-    Membership.objects.filter(pk=membership.pk).delete()
+    removed, _ = Membership.objects.filter(pk=membership.pk).delete()
+    if not removed:  # a second tab removed them first: that one recorded it
+        return
+    username = membership.user.get_username()
+    record_campaign_event(
+        campaign=membership.campaign,
+        actor=actor,
+        action="member_removed",
+        target=f"user:{username}",
+        before={
+            "user": username,
+            "role": membership.role,
+            "joined_at": membership.joined_at.isoformat(),
+        },
+    )
 
 
 @transaction.atomic
-def catalog_entry_add(*, campaign: Campaign, kind: str, name: str, **fields) -> CatalogEntry:
+def catalog_entry_add(*, campaign: Campaign, actor, kind: str, name: str, **fields) -> CatalogEntry:
     """A new line in the campaign's catalogue. `fields` are the kind's optional fields
     (ENTRY_FIELDS) and `note`."""
     if kind not in ENTRY_FIELDS:
@@ -130,27 +164,75 @@ def catalog_entry_add(*, campaign: Campaign, kind: str, name: str, **fields) -> 
     entry = CatalogEntry(campaign=campaign, kind=kind)
     _set_entry_fields(entry, name=name, **fields)
     _save_entry(entry)
+    record_campaign_event(
+        campaign=campaign,
+        actor=actor,
+        action="catalog_entry_added",
+        target=entry_target(entry),
+        after=entry_state(entry),
+    )
     return entry
 
 
 @transaction.atomic
-def catalog_entry_update(*, entry: CatalogEntry, name: str, **fields) -> CatalogEntry:
-    entry = CatalogEntry.objects.select_for_update().get(pk=entry.pk)
+def catalog_entry_update(*, entry: CatalogEntry, actor, name: str, **fields) -> CatalogEntry:
+    entry = CatalogEntry.objects.select_for_update().select_related("campaign").get(pk=entry.pk)
+    target, before = entry_target(entry), entry_state(entry)
     _set_entry_fields(entry, name=name, **fields)
+    after = entry_state(entry)
+    if after == before:  # saved unchanged: nothing to record
+        return entry
     _save_entry(entry)
+    record_campaign_event(
+        campaign=entry.campaign,
+        actor=actor,
+        action="catalog_entry_changed",
+        target=target,  # the name it had: a rename shows as name before -> after
+        before=before,
+        after=after,
+    )
     return entry
 
 
 @transaction.atomic
-def catalog_entry_remove(*, entry: CatalogEntry) -> None:
+def catalog_entry_remove(*, entry: CatalogEntry, actor) -> None:
     """Characters keep the traits they took from the entry: it only leaves the list."""
-    CatalogEntry.objects.filter(pk=entry.pk).delete()
+    removed, _ = CatalogEntry.objects.filter(pk=entry.pk).delete()
+    if not removed:  # a second tab removed it first: that one recorded it
+        return
+    record_campaign_event(
+        campaign=entry.campaign,
+        actor=actor,
+        action="catalog_entry_removed",
+        target=entry_target(entry),
+        before=entry_state(entry),
+    )
+
+
+def entry_target(entry: CatalogEntry) -> str:
+    """How the history names a catalogue entry: "skill:Climbing"."""
+    return f"{entry.kind}:{entry.name}"
+
+
+def entry_state(entry: CatalogEntry) -> dict:
+    """A catalogue entry as the history records it: JSON, only the fields it uses."""
+    state = {"name": entry.name}
+    if entry.difficulty:
+        state["difficulty"] = entry.difficulty
+    if entry.cost is not None:
+        state["cost"] = json_number(entry.cost)
+    for factor in ("damage", "armour"):
+        if getattr(entry, factor) is not None:
+            state[factor] = getattr(entry, factor)
+    if entry.note:
+        state["note"] = entry.note
+    return state
 
 
 def seed_entries(campaign: Campaign) -> list[CatalogEntry]:
     """Unsaved catalogue rows for a new campaign, from its base ruleset's built-in lists."""
     ruleset = BUILTIN[campaign.base_ruleset]
-    catalog = SEED_CATALOGS[campaign.base_ruleset]
+    catalog = ruleset.catalog
 
     def entry(kind, name, **fields):
         note = fields.pop("note", "")
@@ -169,15 +251,19 @@ def seed_entries(campaign: Campaign) -> list[CatalogEntry]:
     ]
     if ruleset.gifts_and_faults:
         entries += [
-            entry(CatalogEntry.GIFT, gift.name, cost=_decimal(gift.cost), note=gift.note)
+            entry(CatalogEntry.GIFT, gift.name, cost=to_decimal(gift.cost), note=gift.note)
             for gift in catalog.gifts
         ]
         entries += [
-            entry(CatalogEntry.FAULT, fault.name, cost=_decimal(fault.value), note=fault.note)
+            entry(CatalogEntry.FAULT, fault.name, cost=to_decimal(fault.value), note=fault.note)
             for fault in catalog.faults
         ]
     entries += [
-        entry(CatalogEntry.POWER_KIND, kind, note=_power_kind_note(ruleset, kind))
+        entry(
+            CatalogEntry.POWER_KIND,
+            kind,
+            note=catalog.power_kind_notes.get(kind) or ruleset.sections.get(kind, ""),
+        )
         for kind in ruleset.power_kinds
     ]
     entries += [
@@ -191,14 +277,6 @@ def seed_entries(campaign: Campaign) -> list[CatalogEntry]:
         for item in catalog.equipment
     ]
     return entries
-
-
-def _power_kind_note(ruleset: Ruleset, kind: str) -> str:
-    if kind == "field":
-        # MicroFudged's named fields of power are powers a character takes, not kinds of
-        # power: the note lists them for the GM and the players.
-        return "Psionic fields of power (DIP VIII.1): " + ", ".join(microfudged.FIELDS_OF_POWER)
-    return ruleset.sections.get(kind, "")
 
 
 def _campaign_name(name: str) -> str:
@@ -215,11 +293,11 @@ def _set_entry_fields(entry: CatalogEntry, *, name: str, note: str = "", **field
     if unknown:
         raise ServiceError(f"A {entry.get_kind_display()} has no {sorted(unknown)[0]}.")
     name = " ".join((name or "").split())
-    if not name or len(name) > NAME_MAX:
-        raise ServiceError(f"Give the entry a name of 1 to {NAME_MAX} characters.")
+    if not name or len(name) > CATALOG_NAME_MAX:
+        raise ServiceError(f"Give the entry a name of 1 to {CATALOG_NAME_MAX} characters.")
     note = (note or "").strip()
-    if len(note) > NOTE_MAX:
-        raise ServiceError(f"Keep the note to {NOTE_MAX} characters.")
+    if len(note) > CATALOG_NOTE_MAX:
+        raise ServiceError(f"Keep the note to {CATALOG_NOTE_MAX} characters.")
     difficulty = fields.get("difficulty") or ""
     if difficulty not in ("", *DIFFICULTIES):
         raise ServiceError(f"Choose a difficulty: {', '.join(DIFFICULTIES)}.")
@@ -260,11 +338,6 @@ def _save_entry(entry: CatalogEntry) -> None:
 
 def _fit(note: str) -> str:
     """A built-in note cut to the column's length at a word, marked as cut."""
-    if len(note) <= NOTE_MAX:
+    if len(note) <= CATALOG_NOTE_MAX:
         return note
-    return re.sub(r"\s+\S*$", "", note[: NOTE_MAX - 1]) + "…"
-
-
-def _decimal(value: Fraction | int) -> Decimal:
-    value = Fraction(value)
-    return Decimal(value.numerator) / Decimal(value.denominator)
+    return re.sub(r"\s+\S*$", "", note[: CATALOG_NOTE_MAX - 1]) + "…"

@@ -4,15 +4,36 @@ at (two tabs: the later stale write is refused), writes, bumps the version and r
 change in the audit trail, all in one transaction."""
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
-from characters.adapters import campaign_ruleset, character_to_rules, rows_from_rules
-from characters.models import Campaign, Character, Equipment, Membership, Trait
-from characters.services import Locked, ServiceError, StaleWrite
-from characters.services.audit import record_event, trait_state, trait_target
-from rules.charfile import CharacterFileError, parse_character_json
+from characters.adapters import (
+    campaign_ruleset,
+    character_to_rules,
+    ledger_rows,
+    rows_from_rules,
+    ruleset_for,
+    trait_state,
+    trait_target,
+)
+from characters.errors import Locked, ServiceError
+from characters.models import (
+    LEVEL_MAX,
+    LEVEL_MIN,
+    Campaign,
+    Character,
+    Equipment,
+    ExperienceEntry,
+    Membership,
+    Trait,
+)
+from characters.services.audit import commit_change, lock_character, record_event
+from rules.charfile import MAX_ROWS, CharacterFileError, read_character, write_character
+from rules.foundry import FOUNDRY, Imported, parse_any
+from rules.ladder import level_name
 from rules.rulesets import BUILTIN
-from rules.templates import BY_SLUG, apply_template
+from rules.templates import apply_template, templates_for
 
+TEMPLATE_ROW_LISTS = ("attributes", "skills", "gifts", "faults")  # what a template may add to
 DETAIL_FIELDS = (
     "name",
     "player",
@@ -28,12 +49,7 @@ DETAIL_FIELDS = (
 
 def lock_for_edit(*, character: Character, expected_version: int | None) -> Character:
     """The character's row, locked for this transaction, if it may be edited now."""
-    locked = Character.objects.select_for_update().get(pk=character.pk)
-    if expected_version is not None and locked.version != expected_version:
-        raise StaleWrite(
-            "This character was changed in another tab or window since you loaded it, so "
-            "your change was not saved. Reload the page to see the latest version."
-        )
+    locked = lock_character(character=character, expected_version=expected_version)
     if locked.is_locked:
         raise Locked(
             f"{locked.name} is {locked.get_state_display().lower()}: it cannot be edited now. "
@@ -46,9 +62,15 @@ def lock_for_edit(*, character: Character, expected_version: int | None) -> Char
     return locked
 
 
-def bump_version(character: Character) -> None:
-    character.version += 1
-    character.save(update_fields=["version", "updated_at"])
+def ensure_room(character: Character, adding: int = 1) -> None:
+    """Refuse a write that would give the character more rows than MAX_ROWS, the limit a
+    character file has too (docs/character-file.md)."""
+    rows = character.traits.count() + character.equipment.count()
+    if rows + adding > MAX_ROWS:
+        raise ServiceError(
+            f"{character.name} has {rows} traits and pieces of equipment; the most a character "
+            f"can have is {MAX_ROWS} together. Remove one to make room."
+        )
 
 
 def default_attribute_names(ruleset_slug: str, campaign: Campaign | None) -> list[str]:
@@ -59,7 +81,8 @@ def default_attribute_names(ruleset_slug: str, campaign: Campaign | None) -> lis
         if names:
             return names
     ruleset = BUILTIN[ruleset_slug]
-    return list(ruleset.attribute_names or ())
+    # A fixed list (Mudge's seven), else the ruleset's suggested one for the player to edit.
+    return list(ruleset.attribute_names or ruleset.catalog.attributes)
 
 
 @transaction.atomic
@@ -109,13 +132,19 @@ def character_create(
 
 
 @transaction.atomic
-def character_import(*, owner, text: str | bytes, campaign: Campaign | None = None) -> Character:
-    """A character file (the public contract) as a new draft. Nothing is saved if any part
-    of the file is unreadable or does not fit the campaign."""
+def character_import(
+    *, owner, text: str | bytes, campaign: Campaign | None = None
+) -> tuple[Character, Imported]:
+    """A character file (the public contract), or a Foundry actor of the fudge-rpg system
+    (best effort: `Imported.not_mapped` lists what it could not take), as a new draft.
+    Nothing is saved if any part of the file is unreadable or does not fit the campaign."""
     try:
-        value = parse_character_json(text).character
+        imported = parse_any(
+            text, default_ruleset=campaign.base_ruleset if campaign else "fudge-basics"
+        )
     except CharacterFileError as error:
         raise ServiceError(f"The file cannot be read: {error}") from None
+    value = imported.character
     if campaign is not None:
         if not Membership.objects.filter(campaign=campaign, user=owner).exists():
             raise ServiceError("Join the campaign before importing a character into it.")
@@ -147,13 +176,26 @@ def character_import(*, owner, text: str | bytes, campaign: Campaign | None = No
             "The file lists the same trait twice: remove the duplicate and import again."
         ) from None
     Equipment.objects.bulk_create(equipment)
+    if value.advancement:
+        # The ledger comes along (spec, "Advancement"): the creation build stays what was
+        # approved, and the unspent experience is what the ledger leaves.
+        rows = ExperienceEntry.objects.bulk_create(
+            ledger_rows(character, value.advancement, actor=owner)
+        )
+        character.experience = max(sum(row.amount for row in rows), 0)
+        character.save(update_fields=["experience"])
     record_event(
         character=character,
         actor=owner,
         action="character_imported",
-        after={"name": value.name, "ruleset": value.ruleset},
+        after={"name": value.name, "ruleset": value.ruleset}
+        | (
+            {"from": FOUNDRY, "not_mapped": list(imported.not_mapped)}
+            if imported.source == FOUNDRY
+            else {}
+        ),
     )
-    return character
+    return character, imported
 
 
 @transaction.atomic
@@ -169,10 +211,9 @@ def character_update_details(
         return locked
     for key in before:
         setattr(locked, key, changes[key])
-    locked.version += 1
-    locked.save(update_fields=[*before, "version", "updated_at"])
-    record_event(
-        character=locked,
+    commit_change(
+        locked,
+        fields=[*before],
         actor=actor,
         action="details_changed",
         before=before,
@@ -195,6 +236,7 @@ def trait_add(
     power_kind: str = "",
 ) -> Trait:
     locked = lock_for_edit(character=character, expected_version=expected_version)
+    ensure_room(locked)
     position = locked.traits.filter(kind=kind).count()
     trait = Trait(
         character=locked,
@@ -206,15 +248,7 @@ def trait_add(
         power_kind=power_kind,
         position=position,
     )
-    _save_trait(trait)
-    bump_version(locked)
-    record_event(
-        character=locked,
-        actor=actor,
-        action="trait_added",
-        target=trait_target(trait),
-        after=trait_state(trait),
-    )
+    _add_trait(trait, actor=actor, action="trait_added")
     return trait
 
 
@@ -229,11 +263,10 @@ def trait_update(*, trait: Trait, actor, expected_version: int | None, **changes
     if after == before:
         return trait
     _save_trait(trait)
-    bump_version(locked)
     differing = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
     action = "trait_relevelled" if differing == {"level"} else "trait_changed"
-    record_event(
-        character=locked,
+    commit_change(
+        locked,
         actor=actor,
         action=action,
         target=trait_target(trait),
@@ -250,13 +283,83 @@ def trait_remove(*, trait: Trait, actor, expected_version: int | None) -> None:
     before = trait_state(trait)
     target = trait_target(trait)
     trait.delete()
-    bump_version(locked)
-    record_event(
-        character=locked, actor=actor, action="trait_removed", target=target, before=before
+    commit_change(locked, actor=actor, action="trait_removed", target=target, before=before)
+
+
+@transaction.atomic
+def trait_define_uncommitted(
+    *,
+    character: Character,
+    actor,
+    expected_version: int | None,
+    name: str,
+    level: int,
+    difficulty: str = "",
+) -> Trait:
+    """Mudge 1.7: define one of the character's uncommitted traits in play, as a skill "Good
+    (or lower), subject to the GM's approval". The campaign's GM records it, on an approved
+    character; a character outside a campaign, its owner. It is not priced at creation."""
+    locked = lock_character(character=character, expected_version=expected_version)
+    ruleset = ruleset_for(locked)
+    if locked.campaign is not None and locked.state != Character.APPROVED:
+        raise ServiceError(
+            f"{locked.name} is not in play yet: an uncommitted trait is defined after "
+            "creation, once the GM has approved the build. Until then, add the skill."
+        )
+    allowed = locked.campaign.gm_id if locked.campaign is not None else locked.owner_id
+    if actor.pk != allowed:
+        raise ServiceError(f"Only the {ruleset.terms.gm} defines an uncommitted trait.")
+    used = locked.traits.filter(defined_in_play=True).count()
+    if used >= ruleset.uncommitted_traits:
+        raise ServiceError(
+            f"{locked.name} has no uncommitted trait left ({ruleset.uncommitted_traits} at "
+            "creation, all defined)."
+        )
+    if level > ruleset.uncommitted_max:
+        raise ServiceError(
+            f"An uncommitted trait is defined as {level_name(ruleset.uncommitted_max)} or lower."
+        )
+    if not difficulty and ruleset.skill_difficulties:
+        entry = ruleset.catalog.skill(name)
+        difficulty = entry.difficulty if entry is not None else ""
+    trait = Trait(
+        character=locked,
+        kind=Trait.SKILL,
+        name=name,
+        level=level,
+        difficulty=difficulty,
+        defined_in_play=True,
+        position=locked.traits.filter(kind=Trait.SKILL).count(),
+    )
+    _add_trait(
+        trait,
+        actor=actor,
+        action="uncommitted_defined",
+        reason=f"uncommitted trait {used + 1} of {ruleset.uncommitted_traits} "
+        f"({ruleset.section('uncommitted')})",
+    )
+    return trait
+
+
+def _add_trait(trait: Trait, *, actor, action: str, reason: str = "") -> None:
+    """Save a new trait on its locked character, bump the version, record the event."""
+    _save_trait(trait)
+    commit_change(
+        trait.character,
+        actor=actor,
+        action=action,
+        target=trait_target(trait),
+        after=trait_state(trait),
+        reason=reason,
     )
 
 
 def _save_trait(trait: Trait) -> None:
+    if trait.level is not None and not LEVEL_MIN <= trait.level <= LEVEL_MAX:
+        raise ServiceError(
+            f"{trait.name}'s level is out of range: the ladder goes from "
+            f"{level_name(LEVEL_MIN)} to {level_name(LEVEL_MAX)}."
+        )
     try:
         with transaction.atomic():  # a savepoint, so a clash leaves the outer write usable
             trait.save()
@@ -282,10 +385,10 @@ def equipment_add(
     *, character: Character, actor, expected_version: int | None, **fields
 ) -> Equipment:
     locked = lock_for_edit(character=character, expected_version=expected_version)
+    ensure_room(locked)
     item = Equipment.objects.create(character=locked, position=locked.equipment.count(), **fields)
-    bump_version(locked)
-    record_event(
-        character=locked,
+    commit_change(
+        locked,
         actor=actor,
         action="equipment_added",
         target=f"equipment:{item.name}",
@@ -306,9 +409,8 @@ def equipment_update(
     if equipment_state(item) == before:
         return item
     item.save()
-    bump_version(locked)
-    record_event(
-        character=locked,
+    commit_change(
+        locked,
         actor=actor,
         action="equipment_changed",
         target=f"equipment:{item.name}",
@@ -324,9 +426,8 @@ def equipment_remove(*, item: Equipment, actor, expected_version: int | None) ->
     item = Equipment.objects.get(pk=item.pk, character=locked)
     before = equipment_state(item)
     item.delete()
-    bump_version(locked)
-    record_event(
-        character=locked,
+    commit_change(
+        locked,
         actor=actor,
         action="equipment_removed",
         target=f"equipment:{before['name']}",
@@ -336,10 +437,13 @@ def equipment_remove(*, item: Equipment, actor, expected_version: int | None) ->
 
 @transaction.atomic
 def character_delete(*, character: Character, actor) -> None:
+    """Delete a draft as its player sees it: it leaves every page and list. The row stays,
+    archived, because the audit trail names it (the database refuses the DELETE itself)."""
     locked = lock_for_edit(character=character, expected_version=None)
     if locked.approvals.exists():
         raise ServiceError("An approved character is part of the campaign record: ask the GM.")
-    locked.delete()
+    locked.archived_at = timezone.now()
+    commit_change(locked, fields=["archived_at"], actor=actor, action="character_archived")
 
 
 @transaction.atomic
@@ -348,13 +452,25 @@ def character_apply_template(
 ) -> list[str]:
     """Raise the character to a Mudge 6.4 template's minimums (and take a race's gifts,
     faults and Scale). Returns what changed, one line each, for the player's message."""
-    template = BY_SLUG.get(slug)
+    locked = lock_for_edit(character=character, expected_version=expected_version)
+    locked = (
+        Character.objects.select_related("campaign")
+        .prefetch_related("traits", "equipment")
+        .get(pk=locked.pk)
+    )
+    ruleset = ruleset_for(locked)
+    template = templates_for(ruleset).get(slug)
     if template is None:
         raise ServiceError("Choose one of the templates listed.")
-    locked = lock_for_edit(character=character, expected_version=expected_version)
-    locked = Character.objects.prefetch_related("traits", "equipment").get(pk=locked.pk)
     before = character_to_rules(locked)
-    after = apply_template(before, template)
+    after = apply_template(before, template, ruleset)
+    if after == before:
+        return []
+    ensure_room(
+        locked,
+        sum(len(getattr(after, k)) - len(getattr(before, k)) for k in TEMPLATE_ROW_LISTS),
+    )
+    events = []  # recorded after the version moves, so each carries the version after
     existing = {(t.kind, t.name.casefold()): t for t in locked.traits.all()}
     changed = []
     for kind, old_items, new_items in (
@@ -373,18 +489,19 @@ def character_apply_template(
                     kind=kind,
                     name=item.name,
                     level=item.level,
+                    difficulty=item.difficulty or "",
                     position=len(old_items) + len(changed),
                 )
             row.level = item.level
             _save_trait(row)
-            record_event(
-                character=locked,
-                actor=actor,
-                action="trait_relevelled" if old_state else "trait_added",
-                target=trait_target(row),
-                before=old_state,
-                after=trait_state(row),
-                reason=f"template {template.name}",
+            events.append(
+                dict(
+                    action="trait_relevelled" if old_state else "trait_added",
+                    target=trait_target(row),
+                    before=old_state,
+                    after=trait_state(row),
+                    reason=f"template {template.name}",
+                )
             )
             changed.append(f"{item.name} {trait_state(row)['level']}")
     for kind, old_items, new_items in (
@@ -392,31 +509,87 @@ def character_apply_template(
         (Trait.FAULT, before.faults, after.faults),
     ):
         for item in new_items[len(old_items) :]:
-            row = Trait(
-                character=locked, kind=kind, name=item.name, cost=1, position=len(old_items)
-            )
+            # No cost: the catalogue prices it (Mudge 1.33's starred ones at 2), else 1.
+            row = Trait(character=locked, kind=kind, name=item.name, position=len(old_items))
             _save_trait(row)
-            record_event(
-                character=locked,
-                actor=actor,
-                action="trait_added",
-                target=trait_target(row),
-                after=trait_state(row),
-                reason=f"template {template.name}",
+            events.append(
+                dict(
+                    action="trait_added",
+                    target=trait_target(row),
+                    after=trait_state(row),
+                    reason=f"template {template.name}",
+                )
             )
             changed.append(f"{kind} {item.name}")
-    if template.kind == "race" and locked.race != template.name:
-        record_event(
-            character=locked,
-            actor=actor,
-            action="details_changed",
-            before={"race": locked.race},
-            after={"race": template.name},
-            reason=f"template {template.name}",
+    details = {
+        key: getattr(after, key)
+        for key in ("race", "scale_strength", "scale_mass")
+        if getattr(after, key) != getattr(locked, key)
+    }
+    if details:
+        events.append(
+            dict(
+                action="details_changed",
+                before={key: getattr(locked, key) for key in details},
+                after=details,
+                reason=f"template {template.name}",
+            )
         )
-        locked.race = template.name
-        locked.save(update_fields=["race"])
-        changed.append(f"race {template.name}")
-    if changed:
-        bump_version(locked)
+        for key, value in details.items():
+            setattr(locked, key, value)
+        locked.save(update_fields=list(details))
+        if "race" in details:
+            changed.append(f"race {template.name}")
+        if {"scale_strength", "scale_mass"} & details.keys():
+            changed.append(f"Scale {after.scale_strength} / {after.scale_mass}")
+    # The build as it was, for a one-click undo (character_undo_template).
+    commit_change(
+        locked,
+        actor=actor,
+        action="template_applied",
+        target=f"template:{template.slug}",
+        before={"file": write_character(before)},
+        after={"template": template.name, "changed": changed},
+        reason=f"template {template.name}",
+    )
+    for event in events:
+        record_event(character=locked, actor=actor, **event)
     return changed
+
+
+@transaction.atomic
+def character_undo_template(*, character: Character, actor, expected_version: int | None) -> str:
+    """Put the build back as it was before the last template, if nothing changed since:
+    a new recorded change, not an erasure. Returns the template's name."""
+    locked = lock_for_edit(character=character, expected_version=expected_version)
+    if locked.owner_id != actor.pk:
+        raise ServiceError("Only the character's player undoes a template.")
+    applied = locked.events.filter(action="template_applied").order_by("-id").first()
+    if applied is None or applied.version != locked.version:
+        raise ServiceError(
+            "There is no template to undo: undo only works right after applying one, before "
+            "any other change. Change the traits back by hand instead."
+        )
+    now = character_to_rules(
+        Character.objects.prefetch_related("traits", "equipment").get(pk=locked.pk)
+    )
+    was = read_character(applied.before["file"]).character
+    kinds = (Trait.ATTRIBUTE, Trait.SKILL, Trait.GIFT, Trait.FAULT)
+    locked.traits.filter(kind__in=kinds).delete()
+    traits, _ = rows_from_rules(locked, was)
+    Trait.objects.bulk_create([t for t in traits if t.kind in kinds])
+    details = {key: getattr(was, key) for key in ("race", "scale_strength", "scale_mass")}
+    for key, value in details.items():
+        setattr(locked, key, value)
+    locked.save(update_fields=list(details))
+    name = applied.after["template"]
+    commit_change(
+        locked,
+        actor=actor,
+        action="template_undone",
+        target=applied.target,
+        before={"file": write_character(now)},
+        after={"file": write_character(was)},
+        reason=f"undo template {name}",
+    )
+    return name

@@ -11,18 +11,22 @@ the version and records the event (with the comments, the snapshot or the approv
 transaction.
 """
 
-import hashlib
-import json
-from fractions import Fraction
-
 from django.db import transaction
+from django.utils import timezone
 
-from characters.adapters import character_to_rules, ruleset_for
-from characters.models import Approval, Character, ReviewComment
-from characters.services import ServiceError, StaleWrite
-from characters.services.audit import record_event, trait_target
+from characters.adapters import (
+    character_file,
+    character_to_rules,
+    file_sha256,
+    ruleset_for,
+    trait_target,
+)
+from characters.errors import NotAllowed, ServiceError
+from characters.models import Approval, Character, ReviewComment, Submission
+from characters.selectors.access import is_gm_of
+from characters.services.audit import commit_change, lock_character, record_event
 from rules.charfile import write_character
-from rules.report import amount, build_report
+from rules.report import build_report
 
 # The event each transition records, by the state it moves to.
 TRANSITION_ACTIONS = {
@@ -31,46 +35,11 @@ TRANSITION_ACTIONS = {
     Character.CHANGES_REQUESTED: "changes_requested",
     Character.APPROVED: "approved",
 }
-REPORT_POOLS = {"skill level": "skills", "token": "tokens"}  # report unit -> amount() pool
-
-
-class NotAllowed(ServiceError):
-    """The actor's role does not allow this (views answer 404 before it gets here)."""
-
-    status = 403
-
-
-def lock_character(*, character: Character, expected_version: int | None) -> Character:
-    """The character's row, locked for this transaction and checked against the version the
-    page was loaded at, whatever its state: each caller checks the state it needs."""
-    locked = (
-        Character.objects.select_for_update(of=("self",))
-        .select_related("campaign", "owner")
-        .get(pk=character.pk)
-    )
-    if expected_version is not None and locked.version != expected_version:
-        raise StaleWrite(
-            f"{locked.name} was changed in another tab or window since you loaded this page, "
-            "so nothing was saved. Reload the page to see the latest version."
-        )
-    return locked
-
-
-def is_gm_of(character: Character, user) -> bool:
-    return character.campaign_id is not None and character.campaign.gm_id == user.pk
-
-
-def character_file(character: Character) -> dict:
-    """The character as a version-1 character file (rules.charfile), as approvals keep it."""
-    return write_character(character_to_rules(character))
-
-
-def file_sha256(data: dict) -> str:
-    """SHA-256 over the canonical JSON of a character file: sorted keys, no spaces, UTF-8.
-    The stored snapshot is a JSON column (PostgreSQL does not keep key order or spacing),
-    so only a canonical form makes the digest reproducible from what was stored."""
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode()).hexdigest()
+SUBMISSION_OUTCOMES = {
+    Character.DRAFT: Submission.Outcome.WITHDRAWN,
+    Character.CHANGES_REQUESTED: Submission.Outcome.CHANGES_REQUESTED,
+    Character.APPROVED: Submission.Outcome.APPROVED,
+}
 
 
 @transaction.atomic
@@ -116,8 +85,12 @@ def character_request_changes(
     comments: list[tuple[str, str]],
 ) -> list[ReviewComment]:
     """Back to the player with the GM's comments: (target, text) pairs, the target ""
-    for the whole build or a trait's "kind:Name". At least one comment says what to change."""
-    locked = _lock_for_review(character, actor, expected_version)
+    for the whole build or a trait's "kind:Name". At least one comment says what to change.
+    An approved build may be reopened this way too (the player asked for a change): its
+    approvals and ledger stay on the record, and it is approved again once resubmitted."""
+    locked = _lock_for_review(
+        character, actor, expected_version, states=(Character.SUBMITTED, Character.APPROVED)
+    )
     comments = _clean_comments(locked, comments)
     if not comments:
         raise ServiceError(
@@ -153,43 +126,36 @@ def character_approve(
         )
     snapshot = write_character(value)
     sha256 = file_sha256(snapshot)
-    _move(locked, actor=actor, to=Character.APPROVED, sha256=sha256, reason=override_reason)
     approval = Approval.objects.create(
         character=locked,
-        version=locked.version,
+        version=locked.version + 1,  # as _move leaves it
         snapshot=snapshot,
         sha256=sha256,
         approved_by=actor,
         override_reason=override_reason,
         report=report.to_json(),
     )
+    # The event is the record that counts (append-only): the sheet's stamp and the audit
+    # page check the Approval row's snapshot against the hash kept here.
+    _move(
+        locked,
+        actor=actor,
+        to=Character.APPROVED,
+        sha256=sha256,
+        approval=approval.pk,
+        reason=override_reason,
+    )
     _add_comments(locked, actor, comments)
     return approval
 
 
-def approval_summary(approval: Approval) -> str:
-    """One line for the sheet: "approved", or what was overridden and why, e.g.
-    "approved over budget by 2 skill levels: a veteran of the siege"."""
-    if not approval.override_reason:
-        return "approved"
-    report = approval.report
-    balance = Fraction(str(report["balance"]))
-    over = balance < 0
-    others = [e for e in report["errors"] if not (over and e["code"] == "over_budget")]
-    parts = []
-    if over:
-        parts.append(f"over budget by {amount(-balance, REPORT_POOLS[report['unit']])}")
-    if others:
-        rules = f"{len(others)} {'other ' if over else ''}rule{'s' if len(others) != 1 else ''}"
-        parts.append(f"despite {rules} broken")
-    return f"approved {' and '.join(parts)}: {approval.override_reason}"
-
-
-def _lock_for_review(character, actor, expected_version) -> Character:
+def _lock_for_review(
+    character, actor, expected_version, *, states=(Character.SUBMITTED,)
+) -> Character:
     locked = lock_character(character=character, expected_version=expected_version)
     if not is_gm_of(locked, actor):
         raise NotAllowed("Only the campaign's GM reviews its characters.")
-    if locked.state != Character.SUBMITTED:
+    if locked.state not in states:
         raise ServiceError(
             f"{locked.name} is {locked.get_state_display().lower()}, not waiting for review."
         )
@@ -199,16 +165,21 @@ def _lock_for_review(character, actor, expected_version) -> Character:
 def _move(locked: Character, *, actor, to: str, reason: str = "", **recorded) -> None:
     before = locked.state
     locked.state = to
-    locked.version += 1
-    locked.save(update_fields=["state", "version", "updated_at"])
-    record_event(
-        character=locked,
+    commit_change(
+        locked,
+        fields=["state"],
         actor=actor,
         action=TRANSITION_ACTIONS[to],
         before={"state": before},
         after={"state": to, **recorded},
         reason=reason,
     )
+    if to == Character.SUBMITTED:
+        Submission.objects.create(character=locked, version=locked.version, submitted_by=actor)
+    elif before == Character.SUBMITTED:
+        locked.submissions.filter(outcome=Submission.Outcome.WAITING).update(
+            outcome=SUBMISSION_OUTCOMES[to], decided_at=timezone.now()
+        )
 
 
 def _clean_comments(locked: Character, comments) -> list[tuple[str, str]]:

@@ -1,28 +1,75 @@
-"""Signing up. Logging in and out and changing a password are Django's own views
-(config/urls.py) with Fairsheet's templates (templates/registration/)."""
+"""Signing up and logging in. Logging out and changing a password are Django's own views
+(config/urls.py); every one uses Fairsheet's templates (templates/registration/). Failed
+logins and sign-ups are throttled (characters/throttle.py)."""
 
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.forms import UserCreationForm
+from django.forms.forms import NON_FIELD_ERRORS
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+
+from characters import throttle
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login, refusing an account or an address after too many failures."""
+
+    def post(self, request, *args, **kwargs):
+        wait, limit = throttle.wait_for(self._throttles())
+        if wait:
+            form = self.form_class(request, initial={"username": self._username()})
+            return throttle.too_many(
+                request,
+                wait,
+                limit,
+                lambda: self.render_to_response(self.get_context_data(form=form)),
+            )
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        if form.has_error(NON_FIELD_ERRORS, "invalid_login"):
+            for limit, who in self._throttles():
+                limit.hit(who)
+        return super().form_invalid(form)
+
+    def _username(self) -> str:
+        return self.request.POST.get("username", "")[:150]
+
+    def _throttles(self):
+        return [
+            (throttle.LOGIN_BY_USERNAME, self._username().strip().casefold()),
+            (throttle.LOGIN_BY_ADDRESS, throttle.client_address(self.request)),
+        ]
 
 
 @login_not_required
 def signup(request):
     next_url = request.POST.get("next") or request.GET.get("next", "")
-    if not url_has_allowed_host_and_scheme(
+    # Only a path on this site: never another site, and never a bare word, which
+    # redirect() would take for the name of a URL.
+    if not next_url.startswith("/") or not url_has_allowed_host_and_scheme(
         next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
-        next_url = ""  # never send a new user to another site
+        next_url = ""
     if request.user.is_authenticated:
         return redirect(next_url or "dashboard")
     form = UserCreationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect(next_url or "dashboard")
-    status = 400 if form.is_bound else 200
-    return render(
-        request, "registration/signup.html", {"form": form, "next": next_url}, status=status
-    )
+
+    def page(status=200):
+        context = {"form": form, "next": next_url}
+        return render(request, "registration/signup.html", context, status=status)
+
+    if request.method == "POST":
+        address = throttle.client_address(request)
+        wait, limit = throttle.wait_for([(throttle.SIGNUP_BY_ADDRESS, address)])
+        if wait:
+            form = UserCreationForm()
+            return throttle.too_many(request, wait, limit, page)
+        throttle.SIGNUP_BY_ADDRESS.hit(address)
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect(next_url or "dashboard")
+    return page(status=400 if form.is_bound else 200)

@@ -15,15 +15,15 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from characters.errors import ServiceError
 from characters.forms.builder import VersionedForm
 from characters.forms.review import AwardForm, PointsForm, RefuseForm, SpendForm
-from characters.selectors import character_for_owner, character_for_viewer
-from characters.selectors_review import (
+from characters.selectors.access import character_for_owner, character_for_viewer
+from characters.selectors.review import (
     advancement_context,
     character_for_gm,
     pending_entry_for_gm,
 )
-from characters.services import ServiceError
 from characters.services import advancement as services
 from characters.views.review import refused
 
@@ -39,7 +39,8 @@ def advancement_spend(request, pk):
     character = character_for_viewer(request.user, pk)
     form = SpendForm(request.POST)
     if not form.is_valid():
-        return _invalid(request, character, "Choose what to spend experience on.")
+        message = form.errors.get("name", ["Choose what to spend experience on."])[0]
+        return _invalid(request, character, message)
     data = form.cleaned_data
     trait = get_object_or_404(character.traits, pk=data["trait"]) if data["trait"] else None
     write = partial(

@@ -5,8 +5,8 @@ The player sees their own character's record too; anyone else gets a 404."""
 from django.http import Http404
 from django.shortcuts import render
 
-from characters.selectors import character_for_viewer
-from characters.selectors_review import (
+from characters.selectors.access import character_for_viewer
+from characters.selectors.review import (
     character_versions,
     compare,
     default_comparison,

@@ -12,7 +12,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from characters.adapters import ruleset_for
+from characters.adapters import ruleset_for, to_decimal
+from characters.errors import ServiceError
 from characters.forms.builder import (
     DetailsForm,
     EquipmentForm,
@@ -20,18 +21,19 @@ from characters.forms.builder import (
     PersonalityForm,
     TraitForm,
 )
-from characters.models import Campaign, Trait
-from characters.selectors import character_for_owner, character_for_viewer
-from characters.selectors_builder import builder_context
-from characters.services import ServiceError
+from characters.models import Campaign, Character, Trait
+from characters.selectors.access import character_for_owner, character_for_viewer
 from characters.services import characters as services
+from characters.views.builder_page import builder_context
 
 PAGE = "characters/builder.html"
 
 
 def character_builder(request, pk):
     character = character_for_viewer(request.user, pk)
-    context = builder_context(character, template_slug=request.GET.get("template", ""))
+    context = builder_context(
+        character, template_slug=request.GET.get("template", ""), viewer=request.user
+    )
     context["can_edit"] = character.owner_id == request.user.pk and not character.is_locked
     return render(request, PAGE, context)
 
@@ -65,12 +67,11 @@ def trait_create(request, pk, kind):
     character = character_for_owner(request.user, pk, with_rows=False)
     if kind not in dict(Trait.KINDS):
         return _refused(request, character, "There is no such kind of trait.", status=404)
-    form = TraitForm(
-        request.POST, kind=kind, ruleset=ruleset_for(character), auto_id=f"add-{kind}-%s"
-    )
+    ruleset = ruleset_for(character)
+    form = TraitForm(request.POST, kind=kind, ruleset=ruleset, auto_id=f"add-{kind}-%s")
     if not form.is_valid():
         return _invalid(request, character, f"add-{kind}", form, "add_trait", kind=kind)
-    fields = _with_catalogue_defaults(character, kind, form.trait_fields())
+    fields = _with_catalogue_defaults(ruleset, kind, form.trait_fields())
     try:
         trait = services.trait_add(
             character=character,
@@ -152,7 +153,7 @@ def trait_delete(request, pk, trait_pk):
 @require_POST
 def equipment_create(request, pk):
     character = character_for_owner(request.user, pk, with_rows=False)
-    form = EquipmentForm(request.POST, auto_id="add-equipment-%s")
+    form = EquipmentForm(request.POST, ruleset=ruleset_for(character), auto_id="add-equipment-%s")
     if not form.is_valid():
         return _invalid(request, character, "add-equipment", form, "add_equipment")
     try:
@@ -177,7 +178,9 @@ def equipment_create(request, pk):
 def equipment_update(request, pk, item_pk):
     character = character_for_owner(request.user, pk, with_rows=False)
     item = get_object_or_404(character.equipment, pk=item_pk)
-    form = EquipmentForm(request.POST, auto_id=f"equipment-{item.pk}-%s")
+    form = EquipmentForm(
+        request.POST, ruleset=ruleset_for(character), auto_id=f"equipment-{item.pk}-%s"
+    )
     if not form.is_valid():
         return _invalid(
             request, character, f"equipment-{item.pk}", form, "equipment_row", item_pk=item.pk
@@ -215,7 +218,7 @@ def equipment_delete(request, pk, item_pk):
 @require_POST
 def details_update(request, pk):
     character = character_for_owner(request.user, pk, with_rows=False)
-    form = DetailsForm(request.POST, auto_id="details-%s")
+    form = DetailsForm(request.POST, ruleset=ruleset_for(character), auto_id="details-%s")
     if not form.is_valid():
         return _invalid(request, character, "details", form, "details")
     try:
@@ -269,6 +272,19 @@ def template_apply(request, pk):
     return redirect(reverse("character_builder", args=[pk]) + f"?template={slug}")
 
 
+@require_POST
+def template_undo(request, pk):
+    character = character_for_owner(request.user, pk, with_rows=False)
+    try:
+        name = services.character_undo_template(
+            character=character, actor=request.user, expected_version=_posted_version(request)
+        )
+    except ServiceError as error:
+        return _refused(request, character, str(error), status=error.status)
+    messages.success(request, f"Undone: the build is back as it was before {name}.")
+    return redirect(reverse("character_builder", args=[pk]))
+
+
 # -- responses ---------------------------------------------------------------------------
 
 
@@ -279,16 +295,19 @@ def _posted_version(request) -> int | None:
         return None  # a form without a version: checked for locks, not staleness
 
 
-def _with_catalogue_defaults(character, kind, fields: dict) -> dict:
-    """A skill picked from the catalogue takes its difficulty, a gift or fault its cost."""
-    if not character.campaign_id or (fields.get("difficulty") and "cost" in fields):
-        return fields
-    entry = character.campaign.catalog.filter(kind=kind, name__iexact=fields["name"]).first()
-    if entry is not None:
-        if not fields.get("difficulty") and entry.difficulty and kind == Trait.SKILL:
+def _with_catalogue_defaults(ruleset, kind, fields: dict) -> dict:
+    """A skill picked from the catalogue (the campaign's, else the ruleset's own) takes its
+    difficulty, "Area Knowledge (the Shire)" that of "Area Knowledge"; a gift or fault its
+    cost (Mudge 1.33's starred ones: 2)."""
+    catalog, name = ruleset.catalog, fields["name"]
+    if kind == Trait.SKILL and ruleset.skill_difficulties and not fields.get("difficulty"):
+        entry = catalog.skill(name)
+        if entry is not None:
             fields["difficulty"] = entry.difficulty
-        if "cost" not in fields and entry.cost is not None and kind in (Trait.GIFT, Trait.FAULT):
-            fields["cost"] = entry.cost
+    elif kind in (Trait.GIFT, Trait.FAULT) and "cost" not in fields:
+        entry = catalog.gift(name) if kind == Trait.GIFT else catalog.fault(name)
+        if entry is not None:
+            fields["cost"] = to_decimal(entry.cost if kind == Trait.GIFT else entry.value)
     return fields
 
 
@@ -315,6 +334,9 @@ def _changed(request, character, *, anchor, rows, reset_add=None):
     for partial, extra in rows:
         parts.append(_fragment(request, partial, context, **extra))
     parts.append(_fragment(request, "budget_panel", context, oob=True))
+    parts.extend(
+        _verdict_everywhere(request, context, skip={extra.get("trait_pk") for _, extra in rows})
+    )
     response = HttpResponse("".join(parts))
     response["HX-Trigger"] = json.dumps({"versionChanged": {"value": character.version}})
     return response
@@ -336,6 +358,29 @@ def _fragment(
         # htmx strips this wrapper and appends what it holds to the list.
         return f'<div hx-swap-oob="beforeend:#rows-{append_to}">{html}</div>'
     return html
+
+
+def _verdict_everywhere(request, context, *, skip):
+    """Everything else on the page that shows the report, out of band, so nothing on it
+    disagrees with the budget panel after an edit: every row's issue marks (but the rows
+    the response replaces whole) and the review panel's count of broken rules."""
+    parts = [
+        render_to_string(
+            f"{PAGE}#row_issues", {**context, "row": row, "oob": True}, request=request
+        )
+        for section in context["sections"]
+        for row in section.rows
+        if row.trait.pk not in skip
+    ]
+    if context["character"].state in (Character.DRAFT, Character.CHANGES_REQUESTED):
+        parts.append(
+            render_to_string(
+                "review/character_status.html#review_verdict",
+                {**context, "oob": True},
+                request=request,
+            )
+        )
+    return parts
 
 
 def _find_row(sections, trait_pk):

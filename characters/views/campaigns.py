@@ -16,42 +16,50 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from characters import throttle
 from characters.adapters import campaign_ruleset
-from characters.forms.campaigns import CampaignForm, CatalogEntryForm, HouseRulesForm
-from characters.models import Campaign, CatalogEntry, Character, Membership
-from characters.selectors import (
-    campaign_for_gm,
-    campaign_for_member,
-    characters_visible_to,
-    describe_budgets,
-    describe_caps,
+from characters.errors import HouseRulesRefused, ServiceError
+from characters.forms.campaigns import (
+    CampaignForm,
+    CampaignSettingsForm,
+    CatalogEntryForm,
+    HouseRulesChangeForm,
+    HouseRulesForm,
 )
-from characters.services import ServiceError
+from characters.models import Campaign, CatalogEntry, Character, Membership
+from characters.selectors.access import campaign_for_gm, campaign_for_member, characters_visible_to
+from characters.selectors.campaigns import campaign_history, house_rules_preview
+from characters.selectors.rulesets import summarize_ruleset
 from characters.services import campaigns as services
-from characters.services.campaigns import HouseRulesRefused
-from rules.house_rules import json_number
+from characters.views.dashboard import join_throttles
+from rules.house_rules import LEVEL_KEYS, json_number
 from rules.ladder import level_name, signed
-from rules.rulesets import BUILTIN, LEVELS, TOKENS, Ruleset
+from rules.rulesets import BUILTIN, DEFAULT, Ruleset
 
 FORM_PAGE = "campaigns/campaign_form.html"
 CATALOG_PAGE = "campaigns/catalog.html"
-# A catalogue group's title and what one entry is called, in each system's words.
-GROUP_NAMES = {
-    LEVELS: {
-        CatalogEntry.ATTRIBUTE: ("Attributes", "attribute"),
-        CatalogEntry.SKILL: ("Skills", "skill"),
-        CatalogEntry.GIFT: ("Gifts", "gift"),
-        CatalogEntry.FAULT: ("Faults", "fault"),
-        CatalogEntry.POWER_KIND: ("Kinds of power", "kind of power"),
-        CatalogEntry.EQUIPMENT: ("Equipment", "equipment"),
-    },
-    TOKENS: {
-        CatalogEntry.ATTRIBUTE: ("Abilities", "ability"),
-        CatalogEntry.SKILL: ("Fields of expertise", "field"),
-        CatalogEntry.POWER_KIND: ("Kinds of power", "kind of power"),
-        CatalogEntry.EQUIPMENT: ("Equipment", "equipment"),
-    },
-}
+# The catalogue's kinds of entry, with the ruleset's list each one feeds (its title and what
+# one entry is called come from the ruleset's terms), or a title and noun of their own.
+CATALOG_KINDS = (
+    (CatalogEntry.ATTRIBUTE, "attributes"),
+    (CatalogEntry.SKILL, "skills"),
+    (CatalogEntry.GIFT, "gifts"),
+    (CatalogEntry.FAULT, "faults"),
+    (CatalogEntry.POWER_KIND, ("Kinds of power", "kind of power")),
+    (CatalogEntry.EQUIPMENT, ("Equipment", "equipment")),
+)
+
+
+def group_names(ruleset: Ruleset) -> dict[str, tuple[str, str]]:
+    """A catalogue group's title and what one entry is called, in the ruleset's words; only
+    the kinds the ruleset has (MicroFudged: no gifts or faults)."""
+    names = {}
+    for kind, names_or_list in CATALOG_KINDS:
+        if isinstance(names_or_list, tuple):
+            names[kind] = names_or_list
+        elif names_or_list in ruleset.terms.lists:
+            names[kind] = ruleset.terms.lists[names_or_list]
+    return names
 
 
 # -- creating a campaign and its house rules ---------------------------------------------------
@@ -60,7 +68,7 @@ GROUP_NAMES = {
 def campaign_new(request):
     if request.method == "POST":
         campaign_form = CampaignForm(request.POST)
-        base = BUILTIN.get(request.POST.get("base_ruleset"), BUILTIN["mudge"])
+        base = BUILTIN.get(request.POST.get("base_ruleset"), DEFAULT)
         rules_form = HouseRulesForm(request.POST, base=base)
         if campaign_form.is_valid() and rules_form.is_valid():
             try:
@@ -84,7 +92,7 @@ def campaign_new(request):
     # A GET with a base ruleset comes from switching it: the house rules are shown again
     # beside the new base's values, keeping what was typed.
     slug = request.GET.get("base_ruleset")
-    base = BUILTIN.get(slug, BUILTIN["mudge"])
+    base = BUILTIN.get(slug, DEFAULT)
     rules_form = HouseRulesForm(request.GET if slug else None, base=base)
     if request.htmx:
         return render(request, f"{FORM_PAGE}#house_rules", {"rules_form": rules_form})
@@ -95,21 +103,32 @@ def campaign_new(request):
 
 
 def house_rules_edit(request, pk):
+    """The form; a POST with `preview` shows what the change does to each character and
+    saves nothing (the same page, with a Save button under the table); any other POST saves."""
     campaign = campaign_for_gm(request.user, pk)
     base = BUILTIN[campaign.base_ruleset]
     # Bound on every POST: an all-empty form is a real answer (drop every house rule).
     data = request.POST if request.method == "POST" else None
     form = HouseRulesForm(data, base=base, overrides=campaign.house_rules)
-    if form.is_bound and form.is_valid():
+    change_form = HouseRulesChangeForm(data)
+    context = {"campaign": campaign, "rules_form": form, "change_form": change_form}
+    if form.is_bound and form.is_valid() and change_form.is_valid():
         try:
-            services.campaign_update_house_rules(campaign=campaign, house_rules=form.overrides())
+            if "preview" in request.POST:
+                context["preview"] = house_rules_preview(campaign, form.overrides())
+                return render(request, FORM_PAGE, context)
+            services.campaign_update_house_rules(
+                campaign=campaign,
+                actor=request.user,
+                house_rules=form.overrides(),
+                reason=change_form.cleaned_data["reason"],
+            )
         except HouseRulesRefused as error:
             form.add_refusal(error)
         else:
             messages.success(request, "House rules saved.")
             return redirect("campaign_detail", campaign.pk)
-    status = 400 if form.is_bound else 200
-    return render(request, FORM_PAGE, {"campaign": campaign, "rules_form": form}, status=status)
+    return render(request, FORM_PAGE, context, status=400 if form.is_bound else 200)
 
 
 # -- the campaign page, its invite link, its members -------------------------------------------
@@ -130,8 +149,7 @@ def campaign_detail(request, pk):
         "campaign": campaign,
         "is_gm": is_gm,
         "ruleset": ruleset,
-        "budgets": describe_budgets(ruleset),
-        "caps": describe_caps(ruleset),
+        "rules": summarize_ruleset(ruleset),  # the numbers in force: house rules applied
         "changes": house_rule_changes(campaign, ruleset),
         # A GM sees every character in the campaign, a player only their own.
         "characters": characters_visible_to(request.user)
@@ -149,7 +167,31 @@ def campaign_detail(request, pk):
             .order_by("role", "user__username")  # "gm" sorts before "player"
         )
         context["invite_url"] = invite_url(request, campaign)
+        context["settings_form"] = CampaignSettingsForm(
+            initial={"spends_need_approval": campaign.spends_need_approval}
+        )
     return render(request, "campaigns/detail.html", context)
+
+
+@require_POST
+def campaign_settings(request, pk):
+    campaign = campaign_for_gm(request.user, pk)
+    form = CampaignSettingsForm(request.POST)
+    form.is_valid()  # a checkbox: absent is False, so every POST is a valid answer
+    services.campaign_update_settings(
+        campaign=campaign,
+        actor=request.user,
+        spends_need_approval=form.cleaned_data["spends_need_approval"],
+    )
+    messages.success(request, "Settings saved.")
+    return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#settings")
+
+
+def campaign_history_page(request, pk):
+    """Every change to the campaign, newest first: the GM's alone, like the changes."""
+    campaign = campaign_for_gm(request.user, pk)
+    context = {"campaign": campaign, "lines": campaign_history(campaign)}
+    return render(request, "campaigns/history.html", context)
 
 
 def invite_url(request, campaign: Campaign) -> str:
@@ -159,7 +201,7 @@ def invite_url(request, campaign: Campaign) -> str:
 @require_POST
 def invite_regenerate(request, pk):
     campaign = campaign_for_gm(request.user, pk)
-    services.campaign_regenerate_invite(campaign=campaign)
+    services.campaign_regenerate_invite(campaign=campaign, actor=request.user)
     if request.htmx:
         context = {"campaign": campaign, "invite_url": invite_url(request, campaign)}
         return render(request, "campaigns/detail.html#invite", context)
@@ -169,8 +211,19 @@ def invite_regenerate(request, pk):
 
 def campaign_join(request, code):
     """The invite link: shows which campaign it is, and joins it on a POST."""
+    checks = join_throttles(request)
+    wait, limit = throttle.wait_for(checks)
+    if wait:
+        return throttle.too_many(
+            request,
+            wait,
+            limit,
+            lambda: render(request, "campaigns/join.html", {"campaign": None, "throttled": True}),
+        )
     campaign = Campaign.objects.select_related("gm").filter(invite_code=code).first()
     if campaign is None:
+        for limit, who in checks:
+            limit.hit(who)
         return render(request, "campaigns/join.html", {"campaign": None}, status=404)
     if campaign.memberships.filter(user=request.user).exists():
         messages.info(request, f"You are already in {campaign.name}.")
@@ -194,7 +247,7 @@ def member_remove(request, pk, membership_pk):
         pk=membership_pk,
     )
     if request.method == "POST":
-        services.membership_remove(membership=membership)
+        services.membership_remove(membership=membership, actor=request.user)
         messages.success(request, f"{membership.user.username} is no longer in {campaign.name}.")
         return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#members")
     characters = Character.objects.filter(campaign=campaign, owner=membership.user)
@@ -224,8 +277,12 @@ def describe_rule(ruleset: Ruleset, key: str) -> str:
         return ", ".join(f"{name} ({level_name(d)})" for name, d in value) or "none"
     if key == "trade_values":
         return ", ".join(f"{k} {json_number(v)}" for k, v in value.items())
+    if key in LEVEL_KEYS:
+        return level_name(value)
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, str):
+        return value
     return "no limit" if value is None else str(json_number(value))
 
 
@@ -277,12 +334,14 @@ def catalog(request, pk):
 @require_POST
 def catalog_entry_add(request, pk, kind):
     campaign = campaign_for_gm(request.user, pk)
-    if kind not in GROUP_NAMES[BUILTIN[campaign.base_ruleset].system]:
+    if kind not in group_names(BUILTIN[campaign.base_ruleset]):
         raise Http404("No such kind of catalogue entry in this campaign.")
     form = _add_form(campaign, kind, data=request.POST)
     if form.is_valid():
         try:
-            entry = services.catalog_entry_add(campaign=campaign, kind=kind, **form.cleaned_data)
+            entry = services.catalog_entry_add(
+                campaign=campaign, actor=request.user, kind=kind, **form.cleaned_data
+            )
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
@@ -307,7 +366,9 @@ def catalog_entry(request, pk, entry_pk):
         form = _entry_form(campaign, entry, data=request.POST)
         if form.is_valid():
             try:
-                entry = services.catalog_entry_update(entry=entry, **form.cleaned_data)
+                entry = services.catalog_entry_update(
+                    entry=entry, actor=request.user, **form.cleaned_data
+                )
             except ServiceError as error:
                 form.add_error(None, str(error))
             else:
@@ -329,7 +390,7 @@ def catalog_entry(request, pk, entry_pk):
 def catalog_entry_remove(request, pk, entry_pk):
     campaign = campaign_for_gm(request.user, pk)
     entry = get_object_or_404(campaign.catalog, pk=entry_pk)
-    services.catalog_entry_remove(entry=entry)
+    services.catalog_entry_remove(entry=entry, actor=request.user)
     if request.htmx:
         return HttpResponse("")  # the row's place, now empty
     messages.success(request, f"{entry.name} removed from the catalogue.")
@@ -360,7 +421,7 @@ def _catalog_context(campaign, group=None) -> dict:
 def _catalog_groups(campaign, *, kinds=None, editing=None, add_form=None, saved=None):
     """The catalogue by kind. `editing` is the form of the row being edited, `add_form` a
     refused add form to show again, `saved` the id of an entry just added."""
-    names = GROUP_NAMES[BUILTIN[campaign.base_ruleset].system]
+    names = group_names(BUILTIN[campaign.base_ruleset])
     kinds = [kind for kind in kinds or names if kind in names]
     entries = {kind: [] for kind in kinds}
     for entry in campaign.catalog.filter(kind__in=kinds).order_by("id"):

@@ -6,9 +6,10 @@ from django.db.models import Count, Q
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from characters import throttle
+from characters.errors import ServiceError
 from characters.forms.campaigns import JoinForm
 from characters.models import Campaign, Character, Membership
-from characters.services import ServiceError
 from characters.services import campaigns as services
 
 
@@ -18,16 +19,30 @@ def dashboard(request):
 
 @require_POST
 def join_by_code(request):
+    checks = join_throttles(request)
+    wait, limit = throttle.wait_for(checks)
+    if wait:
+        return throttle.too_many(request, wait, limit, lambda: _dashboard(request, JoinForm()))
     form = JoinForm(request.POST)
     if form.is_valid():
         try:
             membership = services.campaign_join(user=request.user, code=form.cleaned_data["code"])
         except ServiceError as error:
             form.add_error("code", str(error))
+            for limit, who in checks:
+                limit.hit(who)
         else:
             messages.success(request, f"Welcome to {membership.campaign.name}!")
             return redirect("campaign_detail", membership.campaign_id)
     return _dashboard(request, form, status=400)
+
+
+def join_throttles(request):
+    """Invite codes are guessed per user and per address (characters/throttle.py)."""
+    return [
+        (throttle.JOIN_BY_USER, str(request.user.pk)),
+        (throttle.JOIN_BY_ADDRESS, throttle.client_address(request)),
+    ]
 
 
 def _dashboard(request, join_form, *, status=200):

@@ -1,43 +1,74 @@
 """Character files in and out (the public contract, spec: character-file.md): export any
-character you may see, import one as a new draft, and check a posted file over HTTP."""
+character you may see, as a file or a Foundry actor; import a file or a Foundry actor as a
+new draft; check a posted file over HTTP. Scripts may call these with an API token
+(characters/api_auth.py): they then get JSON, never a page."""
+
+import json
 
 from django.contrib import messages
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.http import HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from characters.adapters import character_to_rules
+from characters.api_auth import accepts_api_token
+from characters.errors import ServiceError
 from characters.forms.builder import ImportForm
 from characters.models import Campaign
-from characters.selectors import character_for_viewer
-from characters.services import ServiceError
+from characters.selectors.access import character_for_viewer
+from characters.selectors.interop import character_provenance
 from characters.services.characters import character_import
 from rules.charfile import dumps_character
 from rules.check import UNREADABLE, check_text
+from rules.foundry import FOUNDRY, write_actor
 
 MAX_CHECK_BYTES = 1_000_000
+MAX_NOT_MAPPED_SHOWN = 12
+# What a multipart upload adds around the file: boundaries and the part's headers.
+MULTIPART_OVERHEAD = 16_384
 
 
+@accepts_api_token
 def character_export(request, pk):
     character = character_for_viewer(request.user, pk)
-    response = HttpResponse(
-        dumps_character(character_to_rules(character)), content_type="application/json"
-    )
-    filename = f"{slugify(character.name) or 'character'}.json"
+    return _download(dumps_character(character_to_rules(character)), f"{_slug(character)}.json")
+
+
+@accepts_api_token
+def character_export_foundry(request, pk):
+    """The character as an actor for Foundry VTT's fudge-rpg system (docs/foundry.md)."""
+    character = character_for_viewer(request.user, pk)
+    actor = write_actor(character_to_rules(character), provenance=character_provenance(character))
+    text = json.dumps(actor, indent=2, ensure_ascii=False) + "\n"
+    # Foundry names its own exports so: fvtt-Actor-<name>.json
+    return _download(text, f"fvtt-Actor-{_slug(character)}.json")
+
+
+def _download(text: str, filename: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
+def _slug(character) -> str:
+    return slugify(character.name) or "character"
+
+
+@accepts_api_token
 def character_import_view(request):
+    if request.api_token and request.method != "POST":
+        return JsonResponse({"error": "POST a character file or a Foundry actor."}, status=405)
     campaigns = Campaign.objects.filter(memberships__user=request.user).distinct()
     initial = {"campaign": request.GET.get("campaign")} if request.GET.get("campaign") else {}
-    form = ImportForm(
-        request.POST or None, request.FILES or None, campaigns=campaigns, initial=initial
-    )
+    form = ImportForm(*_import_data(request), campaigns=campaigns, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            character = character_import(
+            character, imported = character_import(
                 owner=request.user,
                 text=form.cleaned_data["content"],
                 campaign=form.cleaned_data["campaign"],
@@ -45,29 +76,84 @@ def character_import_view(request):
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, f"Imported {character.name} as a draft.")
+            if request.api_token:
+                return JsonResponse(_imported_json(request, character, imported), status=201)
+            _report_import(request, character, imported)
             return redirect("character_builder", character.pk)
+    if request.api_token:
+        problems = [f"{k}: {e}" if k != "__all__" else e for k, v in form.errors.items() for e in v]
+        return JsonResponse({"error": " ".join(problems)}, status=400)
     status = 400 if form.errors else 200
     return render(request, "characters/import.html", {"form": form}, status=status)
 
 
+def _import_data(request):
+    """The form's data and files: a script may POST the file itself as a JSON body (and the
+    campaign in the query string)."""
+    if request.api_token and request.content_type == "application/json":
+        upload = SimpleUploadedFile("import.json", request.body, "application/json")
+        return {"campaign": request.GET.get("campaign")}, {"file": upload}
+    return request.POST or None, request.FILES or None
+
+
+def _report_import(request, character, imported) -> None:
+    source = "Foundry actor" if imported.source == FOUNDRY else "file"
+    messages.success(request, f"Imported {character.name} from the {source} as a draft.")
+    if imported.not_mapped:
+        shown = imported.not_mapped[:MAX_NOT_MAPPED_SHOWN]
+        messages.warning(request, f"Not imported ({len(imported.not_mapped)}):")
+        for problem in shown:
+            messages.warning(request, problem)
+        if len(imported.not_mapped) > len(shown):
+            messages.warning(request, f"…and {len(imported.not_mapped) - len(shown)} more.")
+
+
+def _imported_json(request, character, imported) -> dict:
+    return {
+        "id": character.pk,
+        "name": character.name,
+        "ruleset": character.ruleset,
+        "source": imported.source,
+        "not_mapped": list(imported.not_mapped),
+        "url": request.build_absolute_uri(reverse("character_builder", args=[character.pk])),
+    }
+
+
+@accepts_api_token
 @require_POST
 def character_check(request):
     """POST a character file (the body, or a `file` upload): the build report as JSON; an
-    unreadable file gets a 400 with the same message the check command prints."""
-    # A form upload's body is consumed by parsing it: read the file, or the raw body.
-    if request.content_type == "multipart/form-data":
-        upload = request.FILES.get("file")
-        if upload is None:
-            return JsonResponse({"error": "Send the character file as `file`."}, status=400)
-        body = upload.read(MAX_CHECK_BYTES + 1)
-    else:
-        body = request.body
+    unreadable file gets a 400 with the same message the check command prints, and a body
+    over the limit a 413, whatever its size and however it was sent."""
+    too_big = JsonResponse(
+        {"error": f"The file is larger than {MAX_CHECK_BYTES // 1_000_000} MB."}, status=413
+    )
+    # Refused before a byte is read: a declared length over the limit, true or not.
+    if request.META.get("CONTENT_LENGTH", "").isdigit() and (
+        int(request.META["CONTENT_LENGTH"]) > MAX_CHECK_BYTES + MULTIPART_OVERHEAD
+    ):
+        return too_big
+    try:
+        body = _posted_file(request)
+    except RequestDataTooBig:
+        return too_big
+    except (MultiPartParserError, SuspiciousOperation) as error:
+        return JsonResponse({"error": f"The upload cannot be read: {error}"}, status=400)
+    if body is None:
+        return JsonResponse({"error": "Send the character file as `file`."}, status=400)
     if len(body) > MAX_CHECK_BYTES:
-        return JsonResponse({"error": "The file is larger than 1 MB."}, status=413)
+        return too_big
     result = check_text(body)
     return JsonResponse(
         result.report,
         status=400 if result.exit_code == UNREADABLE else 200,
         json_dumps_params={"ensure_ascii": False},
     )
+
+
+def _posted_file(request) -> bytes | None:
+    # A form upload's body is consumed by parsing it: read the file, or the raw body.
+    if request.content_type == "multipart/form-data":
+        upload = request.FILES.get("file")
+        return None if upload is None else upload.read(MAX_CHECK_BYTES + 1)
+    return request.body

@@ -1,10 +1,10 @@
-"""The landing page: the four built-in rulesets, rendered from the engine's own data."""
+"""The landing page: the built-in rulesets, rendered from the engine's own data."""
 
 from django.contrib.auth.decorators import login_not_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 
-from characters.selectors import ruleset_summaries
+from characters.selectors.rulesets import ruleset_summaries, summarize_ruleset
 from rules.rulesets import BUILTIN
 
 
@@ -17,8 +17,7 @@ def home(request):
 def ruleset_detail(request, slug):
     if slug not in BUILTIN:
         raise Http404("No such ruleset")
-    summary = next(s for s in ruleset_summaries() if s.slug == slug)
-    return render(request, "ruleset.html", {"ruleset": summary})
+    return render(request, "ruleset.html", {"ruleset": summarize_ruleset(BUILTIN[slug])})
 
 
 @login_not_required

@@ -13,11 +13,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from characters.adapters import character_to_rules, ruleset_for
+from characters.adapters import approval_summary, character_to_rules, ruleset_for
+from characters.errors import ServiceError
 from characters.forms.review import APPROVE, ReviewForm
 from characters.models import Campaign, Character
-from characters.selectors import campaign_for_gm, character_for_owner
-from characters.selectors_review import (
+from characters.selectors.access import campaign_for_gm, character_for_owner
+from characters.selectors.review import (
     character_for_gm,
     character_versions,
     compare,
@@ -26,9 +27,8 @@ from characters.selectors_review import (
     pending_spend_queue,
     review_queue,
 )
-from characters.services import ServiceError
 from characters.services import review as services
-from rules.report import build_report
+from rules.report import build_report, scale_notes
 
 
 def review_queue_page(request, campaign_pk=None):
@@ -64,7 +64,8 @@ def character_review(request, pk):
                 return done(request, reverse("campaign_review_queue", args=[character.campaign_id]))
         else:
             status = 400
-    report = build_report(character_to_rules(character), ruleset_for(character))
+    value, ruleset = character_to_rules(character), ruleset_for(character)
+    report = build_report(value, ruleset)
     versions = character_versions(character)
     old, new, changes = compare(versions, *default_comparison(versions))
     context = {
@@ -73,13 +74,17 @@ def character_review(request, pk):
         "changes": changes,
         "character": character,
         "report": report,
+        "scale_notes": scale_notes(value, ruleset),
+        "has_scale": ruleset.has_scale,
         "form": form,
         "comments": latest_comments(character),
         "approvals": [
-            (approval, services.approval_summary(approval))
+            (approval, approval_summary(approval))
             for approval in character.approvals.select_related("approved_by")
         ],
         "reviewable": character.state == Character.SUBMITTED,
+        # An approved build may be sent back when the player asks for a change.
+        "reopenable": character.state == Character.APPROVED,
     }
     template = "review/review.html#review_form" if request.htmx else "review/review.html"
     return render(request, template, context, status=status)
@@ -95,7 +100,7 @@ def _decide(request, character, form) -> None:
             override_reason=data["override_reason"],
             comments=form.comments(),
         )
-        messages.success(request, f"{character.name}: {services.approval_summary(approval)}.")
+        messages.success(request, f"{character.name}: {approval_summary(approval)}.")
     else:
         services.character_request_changes(
             character=character,

@@ -1,64 +1,87 @@
 """Character sheets: on screen, as a PDF, and a campaign's pack of approved sheets.
 
 A character's sheet is for its owner and its campaign's GM; the pack is for the GM. Anyone
-else gets 404, as for every other character page, so an id reveals nothing.
+else gets 404, as for every other character page, so an id reveals nothing. The pack is
+rendered by a background worker: its page polls the job (htmx, or a reload without
+JavaScript) and offers the file when it is ready.
 """
 
-from django.http import HttpResponse, HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 
-from characters import pdf
-from characters.models import Character
-from characters.selectors import campaign_for_gm, characters_visible_to
+from characters.forms.printing import PrintForm
+from characters.models import PackJob
+from characters.selectors.access import campaign_for_gm
+from characters.selectors.printing import (
+    character_for_sheet,
+    pack_character_names,
+    pack_job_for_gm,
+    pack_jobs,
+)
+from characters.services import printing
 from characters.sheets import DICE_ODDS, sheet_for_character
+
+PACK_PAGE = "sheets/pack.html"
 
 
 def character_sheet(request, pk):
-    character = _character_for_sheet(request.user, pk)
+    character = character_for_sheet(request.user, pk)
     return render(
         request,
         "sheets/sheet.html",
         {
             "sheet": sheet_for_character(character),
             "pdf_url": reverse("character_sheet_pdf", args=[pk]),
+            "print_form": PrintForm(),
             "dice_odds": DICE_ODDS,
-            "screen": True,
+            "sheet_pk": pk,
         },
     )
 
 
 def character_sheet_pdf(request, pk):
-    paper = request.GET.get("paper", "a4")
-    if paper not in pdf.PAPER_SIZES:
-        return HttpResponseBadRequest("paper must be a4 or letter")
-    character = _character_for_sheet(request.user, pk)
-    document = pdf.render_sheets_pdf([sheet_for_character(character)], paper)
+    character = character_for_sheet(request.user, pk)
+    form = PrintForm(request.GET)
+    if not form.is_valid():
+        return HttpResponseBadRequest(form.problem(), content_type="text/plain")
+    document = printing.sheet_pdf_render(character=character, options=form.options())
     return _pdf_response(document, slugify(character.name) or f"character-{pk}")
 
 
-def campaign_pack_pdf(request, pk):
+def campaign_pack(request, pk):
     campaign = campaign_for_gm(request.user, pk)
-    paper = request.GET.get("paper", "a4")
-    if paper not in pdf.PAPER_SIZES:
-        return HttpResponseBadRequest("paper must be a4 or letter")
-    approved = (
-        campaign.characters.filter(state=Character.APPROVED)
-        .select_related("campaign")
-        .prefetch_related("traits", "equipment", "approvals")
-    )
-    sheets = [sheet_for_character(c, with_ledger=False) for c in approved]
-    document = pdf.render_campaign_pack_pdf(campaign.name, sheets, paper)
-    return _pdf_response(document, f"{slugify(campaign.name) or 'campaign'}-pack")
+    form = PrintForm(request.POST or None, initial={"reference": True})
+    if request.method == "POST" and form.is_valid():
+        printing.pack_job_create(campaign=campaign, user=request.user, options=form.options())
+        return redirect("campaign_pack", campaign.pk)
+    status = 400 if form.errors else 200
+    context = {
+        "campaign": campaign,
+        "form": form,
+        "jobs": pack_jobs(campaign),
+        "approved": pack_character_names(campaign),
+    }
+    return render(request, PACK_PAGE, context, status=status)
 
 
-def _character_for_sheet(user, pk) -> Character:
-    return get_object_or_404(
-        characters_visible_to(user).prefetch_related("traits", "equipment", "approvals", "ledger"),
-        pk=pk,
-    )
+def campaign_pack_job(request, pk, job_pk):
+    """One pack's progress, polled by its block on the pack page; the page itself for a
+    visit without htmx."""
+    job = pack_job_for_gm(request.user, pk, job_pk)
+    if not request.htmx:
+        return redirect(f"{reverse('campaign_pack', args=[pk])}#pack-{job.pk}")
+    return render(request, f"{PACK_PAGE}#job-status", {"campaign": job.campaign, "job": job})
+
+
+def campaign_pack_download(request, pk, job_pk):
+    job = pack_job_for_gm(request.user, pk, job_pk, with_content=True)
+    if job.state != PackJob.DONE:
+        raise Http404("The pack is not ready.")
+    stem = f"{slugify(job.campaign.name) or 'campaign'}-pack"
+    return _pdf_response(bytes(job.content), stem)
 
 
 def _pdf_response(document: bytes, stem: str) -> HttpResponse:

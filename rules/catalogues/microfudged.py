@@ -162,12 +162,17 @@ EQUIPMENT = (
     CatalogEquipment("Shield", "shield", armour=1, note="Option: Shields, +1 Defence card"),
 )
 
+# MicroFudged's named fields of power are powers a character takes, not kinds of power:
+# the note lists them for the GM and the players.
+POWER_KIND_NOTES = {"field": "Psionic fields of power (DIP VIII.1): " + ", ".join(FIELDS_OF_POWER)}
+
 DIP_CATALOG = Catalog(
     attributes=ABILITIES,
     skills=FIELDS,
     equipment=EQUIPMENT,
     power_kinds=("field",),
     section="MicroFudged DIP III",
+    power_kind_notes=POWER_KIND_NOTES,
 )
 
 # Streamlined MicroFudged character creation (VIII 3): the same lists, the four abilities
@@ -178,4 +183,5 @@ STREAMLINED_CATALOG = Catalog(
     equipment=EQUIPMENT,
     power_kinds=("field",),
     section="MicroFudged DIP VIII 3",
+    power_kind_notes=POWER_KIND_NOTES,
 )

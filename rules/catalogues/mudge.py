@@ -21,16 +21,24 @@ from rules.catalog import (
     CatalogSkill,
     Template,
 )
-from rules.rulesets import MUDGE
 
 # Extra attributes a character gains with a gift (Mudge 1.31, 2.x): Mana with Magery,
 # Psyche with Psionic.
 MANA = "Mana"
 PSYCHE = "Psyche"
 
-# Mudge 1.31, in the text's order (Scale, listed between Speed and Intelligence, is left out):
-# the ruleset's own fixed list, so the catalogue and the pricing can never disagree.
-ATTRIBUTES = MUDGE.attribute_names
+# Mudge 1.31, in the text's order (Scale, listed between Speed and Intelligence, is left out).
+# The Mudge ruleset fixes its attributes to this list, so the catalogue and the pricing can
+# never disagree.
+ATTRIBUTES = (
+    "Strength",
+    "Dexterity",
+    "Constitution",
+    "Speed",
+    "Intelligence",
+    "Willpower",
+    "Perception",
+)
 
 # Mudge 1.32. (E) easy, (H) hard, (VH) very_hard, unmarked average.
 SKILLS = (
@@ -651,6 +659,9 @@ TEMPLATES: tuple[Template, ...] = (
             "Bad Reputation",
         ),
         notes=(
+            "Racial bonuses are applied to the character's levels, written relative to "
+            "humans (Mudge 2.35): Strength one lower, Dexterity and the four skills one "
+            "higher, each costing (or giving back) a level as any other.",
             "The average cercop has a Mediocre Strength but a Good Dexterity; their "
             "intelligence runs the same range as humans.",
             "Exceptional Balance: +2 to any action requiring balance, even in difficult "
@@ -671,6 +682,32 @@ TEMPLATES: tuple[Template, ...] = (
             "Cercopes speak their own language and need to learn another to speak with the "
             "rest of the party.",
             "No Scale is given in the text (a cercop stands about four feet, 120 cm, high).",
+        ),
+    ),
+    Template(
+        slug="halfling",
+        name="Halfling",
+        kind="race",
+        section="Mudge 2.35, 6.3",
+        description=(
+            "The halfling of Mudge 2.35 and of the sample Brogo the Scout (6.3), which 2.35 "
+            "names as its example of both a racial bonus and a different Scale."
+        ),
+        scale_strength=-2,
+        scale_mass=-2,
+        # 2.35: "she can give them a +1 bonus to Constitution: halfling Fair Constitution
+        # equals human Good Constitution".
+        racial_bonuses={"Constitution": 1},
+        # Brogo's sheet lists the race among his faults, as priced there.
+        required_faults=("Halfling (scale -2, bonus to Constitution)",),
+        notes=(
+            "Scale -2 Strength and Mass, as on Brogo's sheet: Strength is written relative to "
+            "the halfling, with the Scale (2.35).",
+            "Constitution +1: written relative to humans (Brogo's 'Good (Half. Fair)'); the "
+            "bonus costs an attribute level as any other (2.35).",
+            "Brogo's sheet takes the race as a fault. Mudge 2.34 prices only increased Scale: "
+            "a GM who also counts Mass Scale -2 as two Easily Wounded faults (the house rule "
+            "negative_scale_refund) credits the race twice.",
         ),
     ),
 )

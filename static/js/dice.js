@@ -9,6 +9,7 @@
 
   const words = roller.dataset.ladder.split(" "); // Abysmal (-4) ... Legendary (+4)
   const bottom = Number(roller.dataset.bottom); // the lowest level this ruleset names
+  const damageDie = "damageDie" in roller.dataset; // Mudge 3.22: the fourth die is one
   const panel = roller.querySelector("[data-result-panel]");
   const faces = panel.querySelectorAll(".die");
   const result = panel.querySelector("[data-result]");
@@ -42,7 +43,8 @@
     });
     result.textContent =
       `${button.dataset.trait}: ${levelName(level)} ${signed(total)} \u2192 ` +
-      `${levelName(level + total)}. Damage die ${signed(dice[3])}.`;
+      `${levelName(level + total)}.` +
+      (damageDie ? ` Damage die ${signed(dice[3])}.` : "");
     panel.hidden = false;
   }
 

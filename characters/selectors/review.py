@@ -7,10 +7,11 @@ from dataclasses import dataclass, fields
 from django.db.models import OuterRef, Subquery
 from django.shortcuts import get_object_or_404
 
-from characters.adapters import character_to_rules, ruleset_for
-from characters.models import Character, CharacterEvent, ExperienceEntry, Trait
-from characters.services import ServiceError
-from characters.services.advancement import (
+from characters.adapters import character_file, character_to_rules, file_sha256, ruleset_for
+from characters.errors import ServiceError
+from characters.models import Character, CharacterEvent, ExperienceEntry, Submission, Trait
+from characters.selectors.access import BUILD_ROWS, is_gm_of
+from characters.selectors.advancement import (
     BUY_OFF_FAULT,
     GIFT,
     META_POINT,
@@ -23,7 +24,6 @@ from characters.services.advancement import (
     price_spend,
     with_requests,
 )
-from characters.services.review import character_file, file_sha256, is_gm_of
 from rules.diff import diff_files
 from rules.report import Report, build_report
 from rules.rulesets import LEVELS, Ruleset
@@ -36,7 +36,7 @@ def character_for_gm(user, pk) -> Character:
     return get_object_or_404(
         Character.objects.filter(campaign__gm=user)
         .select_related("campaign", "owner")
-        .prefetch_related("traits", "equipment"),
+        .prefetch_related(*BUILD_ROWS),
         pk=pk,
     )
 
@@ -62,15 +62,13 @@ class QueueItem:
 def review_queue(user, campaign=None) -> list[QueueItem]:
     """Submitted builds in the campaigns the user runs, longest waiting first, each with its
     build report. A fixed number of queries, whatever the length of the queue."""
-    submitted_at = (
-        CharacterEvent.objects.filter(character=OuterRef("pk"), action="submitted")
-        .order_by("-created_at", "-id")
-        .values("created_at")[:1]
-    )
+    submitted_at = Submission.objects.filter(
+        character=OuterRef("pk"), outcome=Submission.Outcome.WAITING
+    ).values("submitted_at")[:1]
     characters = (
         Character.objects.filter(campaign__gm=user, state=Character.SUBMITTED)
         .select_related("campaign", "owner")
-        .prefetch_related("traits", "equipment")
+        .prefetch_related(*BUILD_ROWS)
         .annotate(submitted_at=Subquery(submitted_at))
         .order_by("submitted_at", "pk")
     )
@@ -115,7 +113,7 @@ class Version:
 
     @property
     def verified(self) -> bool:
-        """The kept build still hashes to its recorded SHA-256 (approvals are not
+        """The kept build still hashes to the SHA-256 its event recorded (approvals are not
         append-only rows: this is how a changed snapshot would show)."""
         return file_sha256(self.file) == self.sha256
 
@@ -135,8 +133,22 @@ def character_versions(character: Character) -> list[Version]:
     build (kept in its event), and the build as it is now."""
     current = character_file(character)
     versions = [Version("current", f"now (v{character.version})", current, file_sha256(current))]
+    # An approval's hash as its append-only event recorded it, not as its own row says: a
+    # snapshot rewritten with its hash column recomputed still shows as changed.
+    approved_hashes = {
+        e.version: e.after.get("sha256", "")
+        for e in character.events.filter(action="approved").only("version", "after")
+    }
     recorded = [
-        (a.created_at, Version(f"a{a.pk}", f"approved v{a.version}", a.snapshot, a.sha256))
+        (
+            a.created_at,
+            Version(
+                f"a{a.pk}",
+                f"approved v{a.version}",
+                a.snapshot,
+                approved_hashes.get(a.version, ""),
+            ),
+        )
         for a in character.approvals.all()
     ]
     recorded += [

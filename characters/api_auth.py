@@ -1,0 +1,82 @@
+"""`Authorization: Bearer TOKEN` for scripts (docs/api.md). Only views marked with
+`accepts_api_token` take a token (the check, export and import endpoints): there the token's
+user is the request's user, with the same permissions, and no CSRF token is asked, since a
+token is never sent by a browser on its own. No session is read or written, so a token
+request sets no cookie. A wrong or revoked token, or a token sent anywhere else, gets a 401
+with a JSON error; too many requests with one token, a 429."""
+
+from django.conf import settings
+from django.http import JsonResponse
+from django.utils.cache import patch_vary_headers
+
+from characters.services.api_tokens import api_token_authenticate
+from characters.throttle import Throttle
+
+
+def per_token() -> Throttle:
+    # Read at each request: API_TOKEN_THROTTLE is a setting (FAIRSHEET_API_RATE).
+    return Throttle("api-token", *settings.API_TOKEN_THROTTLE, "requests with this token")
+
+
+def accepts_api_token(view):
+    """Mark a view as one a Bearer token may call."""
+    view.accepts_api_token = True
+    return view
+
+
+class ApiTokenMiddleware:
+    """Placed before CsrfViewMiddleware and LoginRequiredMiddleware: their checks run after
+    this one has put the token's user on the request."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        request.api_token = None
+        response = self.get_response(request)
+        if request.api_token is not None:
+            patch_vary_headers(response, ("Authorization",))
+        return response
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        scheme, _, raw = request.headers.get("Authorization", "").partition(" ")
+        if scheme.lower() != "bearer":
+            return None
+        if not getattr(view_func, "accepts_api_token", False):
+            return _refuse(
+                "This address does not take API tokens; they work for the check, export and "
+                "import endpoints (docs/api.md)."
+            )
+        token = api_token_authenticate(raw=raw.strip())
+        if token is None:
+            return _refuse(
+                "The API token is wrong or has been revoked: make a new one on your account page."
+            )
+        throttle = per_token()
+        wait = throttle.wait(token.digest)
+        if wait:
+            response = JsonResponse(
+                {"error": f"Too many requests with this token: try again in {wait} seconds."},
+                status=429,
+            )
+            response["Retry-After"] = str(wait)
+            return response
+        throttle.hit(token.digest)
+        request.user = token.user
+        request.auser = _auser(token.user)
+        request.api_token = token
+        request._dont_enforce_csrf_checks = True
+        return None
+
+
+def _refuse(message: str) -> JsonResponse:
+    response = JsonResponse({"error": message}, status=401)
+    response["WWW-Authenticate"] = 'Bearer error="invalid_token"'
+    return response
+
+
+def _auser(user):
+    async def auser():
+        return user
+
+    return auser

@@ -1,0 +1,35 @@
+"""Why a write was refused, for every layer: services raise these, reads that price a
+change (selectors.advancement.price_spend) raise them too, and views answer with `status`."""
+
+
+class ServiceError(Exception):
+    """A write refused for a reason the user can act on; `str(error)` says how."""
+
+    status = 400
+
+
+class StaleWrite(ServiceError):
+    """The character changed since the page was loaded (another tab): nothing was saved."""
+
+    status = 409
+
+
+class Locked(ServiceError):
+    """The character is submitted or approved: it is not edited directly."""
+
+    status = 409
+
+
+class NotAllowed(ServiceError):
+    """The actor's role does not allow this (views answer 404 before it gets here)."""
+
+    status = 403
+
+
+class HouseRulesRefused(ServiceError):
+    """A house rule that makes no sense; `key` names it as rules.house_rules does
+    ("skill_levels", "attribute_caps.Superb", "extra_attributes[1]")."""
+
+    def __init__(self, key: str, message: str):
+        super().__init__(message)
+        self.key = key

@@ -1,0 +1,19 @@
+"""Form fields several forms share."""
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from rules.text import name_problem
+
+
+def validate_name(value: str) -> None:
+    """Names are refused as a character file refuses them (rules/text.py)."""
+    problem = name_problem(value)
+    if problem:
+        raise ValidationError(f"This name {problem}.", code="name")
+
+
+class NameField(forms.CharField):
+    """A one-line name: a character's, a trait's, a campaign's, an item's."""
+
+    default_validators = [validate_name]

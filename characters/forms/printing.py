@@ -1,0 +1,47 @@
+"""The print options, on the sheet's PDF link (a GET form) and on the campaign pack's page.
+The same choices as `render_sheet`'s --paper, --flat, --reference and --pencil."""
+
+from django import forms
+
+from characters.pdf import PrintOptions
+
+FILLABLE, FLAT = "fillable", "flat"
+
+
+class PrintForm(forms.Form):
+    paper = forms.ChoiceField(
+        choices=[("a4", "A4"), ("letter", "US Letter")],
+        initial="a4",
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    output = forms.ChoiceField(
+        label="PDF",
+        choices=[
+            (FILLABLE, "Fillable: tick wounds and type points in a PDF viewer"),
+            (FLAT, "Flat: for the printer"),
+        ],
+        initial=FILLABLE,
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    reference = forms.BooleanField(
+        label="Add the trait ladder and cost tables, on a page of their own", required=False
+    )
+    pencil = forms.BooleanField(
+        label="Pencil play: leave experience, points and wounds blank", required=False
+    )
+
+    def options(self) -> PrintOptions:
+        data = self.cleaned_data
+        return PrintOptions(
+            paper=data["paper"] or "a4",
+            fillable=data["output"] != FLAT,
+            reference=data["reference"],
+            pencil=data["pencil"],
+        )
+
+    def problem(self) -> str:
+        """What was wrong, in one line: "paper: Select a valid choice. a3 is not one of the
+        available choices." """
+        return " ".join(f"{field}: {' '.join(errors)}" for field, errors in self.errors.items())

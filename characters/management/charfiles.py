@@ -1,0 +1,23 @@
+"""Reading character files for the commands: one line on standard error and exit code 2 for
+a file that cannot be read, as `check_character` does (docs/character-file.md)."""
+
+from django.core.management.base import CommandError
+
+from rules.charfile import CharacterFileError, parse_character_json
+from rules.check import MAX_PROBLEM_CHARS, UNREADABLE, read_file
+
+
+def read_path(path: str, parse=parse_character_json):
+    """`parse` applied to the file's bytes (a character file's by default)."""
+    try:
+        return parse(read_file(path))
+    except CharacterFileError as error:
+        raise unreadable(path, str(error)) from None
+
+
+def unreadable(path: str, problem: str) -> CommandError:
+    # One line, however the file's text was laid out: a level "word" may hold line breaks.
+    line = " ".join(f"{path}: {problem}".split())
+    if len(line) > MAX_PROBLEM_CHARS:
+        line = line[: MAX_PROBLEM_CHARS - 1] + "…"
+    return CommandError(line, returncode=UNREADABLE)

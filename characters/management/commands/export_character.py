@@ -1,0 +1,47 @@
+"""`manage.py export_character FILE --to foundry|fairsheet [-o OUT]`: a character file as a
+Foundry VTT actor for the fudge-rpg system, or a Foundry actor back as a character file
+(docs/foundry.md). The input's format is told from its shape."""
+
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from characters.management.charfiles import read_path, unreadable
+from rules.charfile import write_character
+from rules.foundry import FAIRSHEET, FOUNDRY, parse_any, write_actor
+
+
+class Command(BaseCommand):
+    help = (
+        "Convert a character file (or a Foundry actor of the fudge-rpg system) to a Foundry "
+        "actor (--to foundry) or a Fairsheet character file (--to fairsheet). Prints the "
+        "JSON, or writes it with -o. What an actor holds that Fairsheet cannot keep is listed "
+        "on standard error. Exit code 2 if the file cannot be read."
+    )
+    requires_system_checks = []  # a file in, a file out: no model or database involved
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", metavar="FILE", help="a character file or a Foundry actor")
+        parser.add_argument("--to", required=True, choices=(FOUNDRY, FAIRSHEET))
+        parser.add_argument("-o", "--output", metavar="OUT", help="write here, not to stdout")
+
+    def handle(self, *args, file, to, output, **options):
+        imported = read_path(file, parse_any)
+        for problem in imported.not_mapped:
+            self.stderr.write(f"{file}: not mapped: {problem}")
+        data = (
+            write_actor(imported.character)
+            if to == FOUNDRY
+            else write_character(imported.character)
+        )
+        if output is None:
+            # ASCII, as check_character prints: any terminal shows it, any JSON reader reads it.
+            self.stdout.write(json.dumps(data, indent=2))
+            return
+        try:
+            Path(output).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        except OSError as error:
+            raise unreadable(output, f"cannot write the file ({error.strerror or error})") from None
+        what = "a Foundry actor (fudge-rpg)" if to == FOUNDRY else "a Fairsheet character file"
+        self.stdout.write(f"Wrote {output}: {imported.character.name} as {what}.")

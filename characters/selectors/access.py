@@ -1,0 +1,67 @@
+"""Who may see what, and what a priced character needs prefetched."""
+
+from django.db.models import Prefetch, Q
+from django.shortcuts import get_object_or_404
+
+from characters.models import Campaign, Character, CharacterEvent
+
+
+def is_gm_of(character: Character, user) -> bool:
+    return character.campaign_id is not None and character.campaign.gm_id == user.pk
+
+
+# -- who may see what ------------------------------------------------------------------------
+# A player sees and edits their own characters; a campaign's GM sees every character in it;
+# nobody else sees anything. Lookups that fail any of these raise Http404, never 403, so a
+# forged id tells nothing about what exists.
+
+
+# What characters.adapters.character_to_rules reads of a character: prefetch it wherever
+# characters are priced, so each costs no query of its own.
+BUILD_ROWS = ("traits", "equipment", "ledger")
+# A sheet's approval stamp: the approvals and the `approved` events they are checked against
+# (sheets.approval_stamp), in two queries however many characters.
+APPROVAL_RECORD = (
+    "approvals",
+    Prefetch(
+        "events",
+        queryset=CharacterEvent.objects.filter(action="approved").select_related("actor"),
+        to_attr="approval_events",
+    ),
+)
+
+
+def characters_visible_to(user):
+    return Character.objects.filter(Q(owner=user) | Q(campaign__gm=user)).select_related(
+        "campaign", "owner"
+    )
+
+
+def character_for_viewer(user, pk):
+    return get_object_or_404(characters_visible_to(user).prefetch_related(*BUILD_ROWS), pk=pk)
+
+
+def character_for_owner(user, pk, *, with_rows=True):
+    """The user's own character. `with_rows=False` skips prefetching its traits and
+    equipment, for a write that re-reads them after it commits anyway."""
+    characters = Character.objects.filter(owner=user).select_related("campaign", "owner")
+    if with_rows:
+        characters = characters.prefetch_related(*BUILD_ROWS)
+    return get_object_or_404(characters, pk=pk)
+
+
+def character_for_uncommitted(user, pk):
+    """A character whose uncommitted traits (Mudge 1.7) `user` may define: one in a campaign
+    the user runs, or the user's own outside any campaign. The service checks the rest."""
+    characters = Character.objects.filter(
+        Q(campaign__gm=user) | Q(owner=user, campaign__isnull=True)
+    ).select_related("campaign", "owner")
+    return get_object_or_404(characters, pk=pk)
+
+
+def campaign_for_gm(user, pk):
+    return get_object_or_404(Campaign.objects.filter(gm=user), pk=pk)
+
+
+def campaign_for_member(user, pk):
+    return get_object_or_404(Campaign.objects.filter(memberships__user=user).distinct(), pk=pk)

@@ -1,0 +1,196 @@
+"""Reads for the GM's campaign pages: what a house-rule change would do to the campaign's
+characters before it is saved, and the campaign's history. Reads only: the preview prices
+every character twice and writes nothing. Who may see these is the views' lookup
+(characters.selectors.campaign_for_gm): a 404 for anyone but the GM."""
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+
+from characters.adapters import (
+    CampaignCatalog,
+    campaign_ruleset,
+    changed_keys,
+    character_to_rules,
+    normalized_house_rules,
+)
+from characters.models import Campaign, CampaignEvent, Character
+from rules.house_rules import apply_house_rules, json_number
+from rules.report import build_report
+from rules.rulesets import BUILTIN, Ruleset
+
+# -- the preview of a house-rule change ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CharacterImpact:
+    """One character priced under the campaign's rules now and under the proposed ones."""
+
+    character: Character
+    unit: str
+    balance_before: Fraction
+    balance_after: Fraction
+    errors_before: frozenset[str]
+    errors_after: frozenset[str]
+
+    @property
+    def affected(self) -> bool:
+        return self.balance_before != self.balance_after or self.errors_before != self.errors_after
+
+    @property
+    def new_errors(self) -> list[str]:
+        return sorted(self.errors_after - self.errors_before)
+
+    @property
+    def resolved_errors(self) -> list[str]:
+        return sorted(self.errors_before - self.errors_after)
+
+    @property
+    def keeps_approval(self) -> bool:
+        """An approved build keeps the approval snapshot it was approved with: the change
+        shows on its report, not on its approval (the GM may look at it again)."""
+        return self.character.state == Character.APPROVED
+
+    @property
+    def balance_text(self) -> str:
+        return f"{balance_words(self.balance_before, self.unit)} → " + balance_words(
+            self.balance_after, self.unit
+        )
+
+
+@dataclass(frozen=True)
+class HouseRulesPreview:
+    house_rules: dict  # the proposed house rules, as they would be saved
+    before: dict  # the changed keys only, as the history will record them
+    after: dict
+    impacts: list[CharacterImpact]  # every character of the campaign, by name
+
+    @property
+    def changes_anything(self) -> bool:
+        return bool(self.before or self.after)
+
+    @property
+    def affected(self) -> list[CharacterImpact]:
+        return [impact for impact in self.impacts if impact.affected]
+
+    @property
+    def unaffected(self) -> int:
+        return len(self.impacts) - len(self.affected)
+
+
+def house_rules_preview(campaign: Campaign, overrides: dict | None) -> HouseRulesPreview:
+    """What saving `overrides` as the campaign's house rules would change: each current
+    character's balance and error codes under the rules in force and under the proposed
+    ones. Raises errors.HouseRulesRefused for rules that make no sense, with
+    the words the save would use."""
+    base = BUILTIN[campaign.base_ruleset]
+    proposed = normalized_house_rules(base, overrides)
+    before, after = changed_keys(campaign.house_rules or {}, proposed)
+    # One catalogue for both rulesets and every character: a house rule never changes it,
+    # and loading it once keeps the preview to three queries however large the table.
+    catalog = CampaignCatalog(campaign)
+    now = dataclasses.replace(campaign_ruleset(campaign), catalog=catalog)
+    then = dataclasses.replace(apply_house_rules(base, proposed), catalog=catalog)
+    characters = (
+        Character.objects.filter(campaign=campaign)
+        .select_related("owner")
+        .prefetch_related("traits", "equipment")
+        .order_by("name", "pk")
+    )
+    impacts = []
+    for character in characters:
+        character.campaign = campaign  # priced with the campaign in hand: no query each
+        value = character_to_rules(character)
+        impacts.append(
+            _impact(character, value, now, dataclasses.replace(value, house_rules=proposed), then)
+        )
+    return HouseRulesPreview(proposed, before, after, impacts)
+
+
+def _impact(character, value, now: Ruleset, proposed_value, then: Ruleset) -> CharacterImpact:
+    old, new = build_report(value, now), build_report(proposed_value, then)
+    return CharacterImpact(
+        character=character,
+        unit=now.unit,
+        balance_before=old.balance,
+        balance_after=new.balance,
+        errors_before=frozenset(issue.code for issue in old.errors),
+        errors_after=frozenset(issue.code for issue in new.errors),
+    )
+
+
+def balance_words(balance: Fraction, unit: str) -> str:
+    """As the builder's balance panel says it: "-3 skill levels", "1 token"."""
+    return f"{json_number(balance)} {unit if abs(balance) == 1 else unit + 's'}"
+
+
+# -- the campaign's history ----------------------------------------------------------------------
+
+ACTIONS = {
+    "campaign_created": "Campaign created",
+    "house_rules_changed": "House rules changed",
+    "settings_changed": "Settings changed",
+    "catalog_entry_added": "Catalogue entry added",
+    "catalog_entry_changed": "Catalogue entry changed",
+    "catalog_entry_removed": "Catalogue entry removed",
+    "member_removed": "Member removed",
+    "invite_regenerated": "New invite link",
+}
+# What a side without the key means, per action: a house rule left out is the base value.
+ABSENT = {"house_rules_changed": "as the base ruleset"}
+NOTES = {"invite_regenerated": "The old invite link and code stopped working."}
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    event: CampaignEvent
+    title: str
+    fields: list[Field]
+    note: str = ""
+
+
+def campaign_history(campaign: Campaign) -> list[HistoryLine]:
+    """The campaign's events, newest first, each with its fields before and after."""
+    events = CampaignEvent.objects.filter(campaign=campaign).select_related("actor")
+    return [_line(event) for event in events.order_by("-created_at", "-id")]
+
+
+def _line(event: CampaignEvent) -> HistoryLine:
+    before, after = event.before or {}, event.after or {}
+    # An empty side is still a side: every key of the other one was the base value there.
+    has_before, has_after = event.before is not None, event.after is not None
+    absent = ABSENT.get(event.action, "")
+    fields = [
+        Field(
+            key.replace("_", " ").capitalize(),
+            show_value(before[key]) if key in before else (absent if has_before else ""),
+            show_value(after[key]) if key in after else (absent if has_after else ""),
+        )
+        for key in {**before, **after}
+    ]
+    return HistoryLine(
+        event=event,
+        title=ACTIONS.get(event.action, event.action.replace("_", " ").capitalize()),
+        fields=fields,
+        note=NOTES.get(event.action, ""),
+    )
+
+
+def show_value(value) -> str:
+    """A recorded JSON value in words: yes/no, numbers and text as they are, the rest as
+    compact JSON (a cap table, a list of extra attributes)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, str | int | float):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))

@@ -1,0 +1,412 @@
+"""Reads for play at the table (docs/play.md): a character's play state read through the
+rules (rules.play), the play page, the GM's party view and the dice log, each with a fixed
+number of queries, and the cheap fingerprints the live pages poll.
+
+Who may see what follows characters.selectors: a character's play page is for its player
+and its campaign's GM, the party view for the GM, a campaign's dice log for its members;
+everyone else gets a 404."""
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.db.models import Count, Max, Q, Sum
+from django.db.models.functions import Coalesce
+from django.shortcuts import get_object_or_404
+
+from characters.adapters import campaign_ruleset, character_to_rules, ruleset_for
+from characters.models import Campaign, Character, DiceRoll, PlayEvent, PlayState
+from characters.selectors.access import APPROVAL_RECORD, BUILD_ROWS, characters_visible_to
+from characters.sheets import DICE_ODDS, Sheet, sheet_for_character
+from rules import character as rc
+from rules import combat, play
+from rules.ladder import level_name, signed
+from rules.rulesets import Ruleset
+
+LOG_LENGTH = 30  # lines of the dice log on the play and party pages
+LOG_PAGE_LENGTH = 100
+HISTORY_LENGTH = 10  # changes of the play state listed on the play page
+MUDGE = "mudge"
+
+
+# -- who may see what --------------------------------------------------------------------------
+
+
+def character_for_play(user, pk) -> Character:
+    """The character with its rows and play state, for its player or its campaign's GM."""
+    return get_object_or_404(
+        characters_visible_to(user)
+        .select_related("play_state")
+        .prefetch_related(*BUILD_ROWS, *APPROVAL_RECORD),
+        pk=pk,
+    )
+
+
+def character_for_poll(user, pk) -> Character:
+    """The same, without its rows: what a poll needs to tell whether anything changed."""
+    return get_object_or_404(characters_visible_to(user).select_related("play_state"), pk=pk)
+
+
+def campaign_for_log(user, pk) -> Campaign:
+    return get_object_or_404(
+        Campaign.objects.filter(Q(memberships__user=user) | Q(gm=user)).distinct(), pk=pk
+    )
+
+
+def in_play(character: Character) -> bool:
+    """Approved by the GM, or outside any campaign, where no GM approves anything."""
+    return character.campaign_id is None or character.state == Character.APPROVED
+
+
+def may_regain(character: Character, user) -> bool:
+    """The GM gives points back (Mudge 1.36: "awarded by the GM during gameplay"; DIP:
+    the narrator "can even hand back the spent Token"); without a campaign, the player."""
+    if character.campaign_id is None:
+        return character.owner_id == user.pk
+    return character.campaign.gm_id == user.pk
+
+
+# -- one character at the table ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AtTable:
+    """A character's play state read through the rules: the track with its marks, the
+    penalty they give, the points in hand, field-of-power potential left."""
+
+    character: Character
+    ruleset: Ruleset
+    rules: rc.Character
+    state: PlayState
+    track: play.HarmTrack
+    marks: play.Marks
+    pool: play.TablePool
+    potentials: tuple[tuple[str, int], ...]
+
+    @property
+    def penalty(self) -> int:
+        return play.wound_penalty(self.track, self.marks)
+
+    @property
+    def worst(self) -> combat.WoundLevel | None:
+        index = play.worst_level(self.marks)
+        return None if index is None else self.track.levels[index]
+
+    @property
+    def in_hand(self) -> int:
+        """Points on record, plus what the GM gave back at the table, less what was spent
+        there; never below nothing (the advancement page spends the record too)."""
+        state = self.state
+        return max(self.pool.on_record + state.points_regained - state.points_spent, 0)
+
+    def potential_left(self, power: str) -> int:
+        potential = dict(self.potentials)[power]
+        return max(potential - self.state.potential_used.get(power, 0), 0)
+
+    @property
+    def rests(self) -> tuple[play.Rest, ...]:
+        return play.rests(self.ruleset)
+
+    @property
+    def effect(self) -> str:
+        worst = self.worst
+        return play.EFFECTS.get(worst.name, "") if worst else ""
+
+    @property
+    def rows(self) -> list["TrackRow"]:
+        """The track as the page draws it: each level with its boxes, marked or open."""
+        levels = self.track.levels
+        rows = []
+        for index, (level, marks) in enumerate(zip(levels, self.marks, strict=True)):
+            boxes = [
+                Box(
+                    marked=True,
+                    symbol="✕" if blow == index else levels[blow].name[0],
+                    label=f"{level.name} box {n} of {level.boxes}, marked"
+                    + ("" if blow == index else f" by a {levels[blow].name} that rolled up")
+                    + ": clear it",
+                )
+                for n, blow in enumerate(marks, start=1)
+            ]
+            boxes += [
+                Box(False, "", f"{level.name} box {n} of {level.boxes}, open: mark a wound")
+                for n in range(len(marks) + 1, level.boxes + 1)
+            ]
+            penalty = signed(level.penalty) if level.penalty else ""
+            rows.append(TrackRow(index, level.name, level.damage, penalty, boxes))
+        return rows
+
+    @property
+    def potential_rows(self) -> list[tuple[str, int, int]]:
+        """(field of power, potential, left)."""
+        return [(name, most, self.potential_left(name)) for name, most in self.potentials]
+
+    def snapshot(self) -> dict:
+        """The play state as the record keeps it, before and after a change."""
+        state = self.state
+        worst = self.worst
+        return {
+            "wounds": [list(boxes) for boxes in self.marks],
+            "worst": worst.name if worst else "",
+            "points_spent": state.points_spent,
+            "points_regained": state.points_regained,
+            "in_hand": self.in_hand,
+            "potential_used": dict(state.potential_used),
+            "conditions": list(state.conditions),
+        }
+
+
+@dataclass(frozen=True)
+class Box:
+    marked: bool
+    symbol: str  # "✕", or the first letter of a lesser wound that rolled up ("H")
+    label: str
+
+
+@dataclass(frozen=True)
+class TrackRow:
+    index: int
+    name: str
+    damage: str
+    penalty: str
+    boxes: list[Box]
+
+
+def play_state_of(character: Character) -> PlayState:
+    """The stored play state, or a fresh one (unsaved: reading never writes)."""
+    try:
+        return character.play_state
+    except PlayState.DoesNotExist:
+        return PlayState(character=character)
+
+
+def at_table(character: Character, state: PlayState | None = None) -> AtTable:
+    """Callers prefetch `traits` and `equipment`."""
+    state = state or play_state_of(character)
+    ruleset = ruleset_for(character)
+    value = character_to_rules(character)
+    track = play.harm_track(value, ruleset)
+    return AtTable(
+        character=character,
+        ruleset=ruleset,
+        rules=value,
+        state=state,
+        track=track,
+        marks=play.fit_marks(track, state.wounds),
+        pool=play.table_pool(value, ruleset),
+        potentials=play.potentials(value, ruleset),
+    )
+
+
+# -- the play page -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TraitAtTable:
+    name: str
+    level: int
+    word: str
+    effective: str  # the level with the wound penalty, "" when there is none
+    group: str
+
+
+def rollable_traits(sheet: Sheet, penalty: int, bottom: int) -> tuple[TraitAtTable, ...]:
+    """Every trait with a level, as the sheet lists it, with the wound penalty applied."""
+    found = []
+    for group, rows in (
+        (sheet.attributes_title, sheet.attributes),
+        (sheet.skills_title, sheet.skills),
+        (sheet.powers_title, sheet.powers),
+    ):
+        for row in rows:
+            if not row.level:
+                continue  # a superpower bought whole has no level to roll
+            effective = play.result_name(row.modifier + penalty, bottom) if penalty else ""
+            found.append(TraitAtTable(row.name, row.modifier, row.level, effective, group))
+    return tuple(found)
+
+
+def weapons(table: AtTable) -> tuple[tuple[str, int], ...]:
+    """(name, offensive damage factor) for the roller's damage (Mudge 4.54)."""
+    return tuple(
+        (factor.label, factor.total)
+        for factor in combat.damage_factors(table.rules, table.ruleset).offensive
+    )
+
+
+def play_context(character: Character, user) -> dict:
+    """Everything the play page shows. Callers pass character_for_play's character."""
+    table = at_table(character)
+    sheet = sheet_for_character(character, with_ledger=False)
+    return {
+        **status_context(table, user),
+        "sheet": sheet,
+        "traits": rollable_traits(sheet, table.penalty, play.ladder_bottom(table.ruleset)),
+        "weapons": [(name, f"{name} ({signed(total)})") for name, total in weapons(table)],
+        "damage_die": table.ruleset.slug == MUDGE,
+        "against": play.against_choices(table.ruleset),
+        "dice_odds": DICE_ODDS,
+        "at_least": " ".join(str(row.numerator * 81 // row.denominator) for row in _at_least()),
+        **log_context(character, table.ruleset),
+        "history": play_history(character),
+        "fingerprint": play_fingerprint(character),
+    }
+
+
+def play_history(character: Character, limit: int = HISTORY_LENGTH) -> list[PlayEvent]:
+    """The latest changes of the play state, newest first: who did what, when."""
+    return list(
+        PlayEvent.objects.filter(character=character)
+        .select_related("actor")
+        .order_by("-created_at", "-id")[:limit]
+    )
+
+
+def status_context(table: AtTable, user) -> dict:
+    character = table.character
+    return {
+        "character": character,
+        "table": table,
+        "in_play": in_play(character),
+        "is_gm": character.campaign_id is not None and character.campaign.gm_id == user.pk,
+        "may_regain": may_regain(character, user),
+    }
+
+
+def _at_least() -> list[Fraction]:
+    """The "or higher" chances of 4dF, for a needed result from -4 to +4."""
+    return [row[2] for row in reversed(combat.fudge_dice_odds())]
+
+
+def log_context(character: Character, ruleset: Ruleset) -> dict:
+    """The dice log the character's table shares, as the play page shows it."""
+    if character.campaign_id is None:
+        title = f"{character.name}'s dice log"
+    else:
+        title = log_title(character.campaign)
+    return {"log": log_lines(log_entries(character), ruleset), "log_title": title}
+
+
+def log_title(campaign: Campaign) -> str:
+    return f"{campaign.name}: dice log"
+
+
+# -- the dice log ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LogLine:
+    entry: DiceRoll
+    roll: str  # "Climbing Good -1 (Hurt) +1: + 0 - + = +1 -> Great"
+    outcome: str  # "against Good: success by 1 (38.3% to reach it)"
+    success: bool | None
+    faces: tuple[str, ...]
+    damage_die: bool  # the last face is Mudge's damage die (3.22)
+
+
+def log_entries(character: Character, limit: int = LOG_LENGTH) -> list[DiceRoll]:
+    """The log the character's table shares: its campaign's, or its own outside one."""
+    if character.campaign_id is None:
+        entries = DiceRoll.objects.filter(character=character)
+    else:
+        entries = DiceRoll.objects.filter(campaign_id=character.campaign_id)
+    return list(entries.select_related("roller")[:limit])
+
+
+def campaign_log(campaign: Campaign, limit: int = LOG_LENGTH) -> list[LogLine]:
+    entries = list(campaign.dice_log.select_related("roller")[:limit])
+    return log_lines(entries, campaign_ruleset(campaign))
+
+
+def log_lines(entries: list[DiceRoll], ruleset: Ruleset) -> list[LogLine]:
+    bottom, mudge = play.ladder_bottom(ruleset), ruleset.slug == MUDGE
+    return [_line(entry, bottom, mudge) for entry in entries]
+
+
+def _line(entry: DiceRoll, bottom: int, damage_die: bool) -> LogLine:
+    if entry.kind == DiceRoll.SESSION:
+        return LogLine(entry, "", "", None, (), False)
+    start = [entry.trait or "Plain roll", level_name(entry.level)]
+    if entry.penalty:
+        start.append(f"{signed(entry.penalty)} ({entry.penalty_reason})")
+    if entry.modifier:
+        start.append(f"{signed(entry.modifier)} situational")
+    total = sum(entry.dice)
+    roll = f"{' '.join(start)}: rolled {signed(total)} → {play.result_name(entry.result, bottom)}"
+    outcome, success = "", None
+    if entry.against is not None:
+        margin = entry.result - entry.against
+        success = margin >= 0
+        verdict = f"success by {margin}" if margin > 0 else "success" if success else "failure"
+        if margin < 0:
+            verdict += f" by {-margin}"
+        chance = f"{float(Fraction(entry.chance, 81)) * 100:.1f}%"
+        outcome = f"against {level_name(entry.against)}: {verdict} ({chance} to reach it)"
+    faces = tuple("+" if die > 0 else "\u2212" if die < 0 else "0" for die in entry.dice)
+    return LogLine(entry, roll, outcome, success, faces, damage_die)
+
+
+# -- live pages: what changed since the last poll ------------------------------------------------
+
+
+def play_fingerprint(character: Character) -> str:
+    """Changes when the play state, the build or the shared log changes: two numbers and
+    the newest log line, read with one query besides the character."""
+    state = play_state_of(character)
+    return f"{character.version}.{state.revision}.{_last_roll(character)}"
+
+
+def _last_roll(character: Character) -> int:
+    if character.campaign_id is None:
+        entries = DiceRoll.objects.filter(character=character)
+    else:
+        entries = DiceRoll.objects.filter(campaign_id=character.campaign_id)
+    return entries.aggregate(last=Coalesce(Max("id"), 0))["last"]
+
+
+def party_fingerprint(campaign: Campaign) -> str:
+    """The party's builds (who is in it, their versions), their play states and the log,
+    in two queries: the first part changing means the page itself must be reloaded."""
+    party = Character.objects.filter(campaign=campaign, state=Character.APPROVED).aggregate(
+        count=Count("id"),
+        last=Coalesce(Max("id"), 0),
+        versions=Coalesce(Sum("version"), 0),
+        revisions=Coalesce(Sum("play_state__revision"), 0),
+    )
+    last_roll = campaign.dice_log.aggregate(last=Coalesce(Max("id"), 0))["last"]
+    return f"{party['count']}-{party['last']}-{party['versions']}.{party['revisions']}.{last_roll}"
+
+
+# -- the GM's party view -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PartyMember:
+    table: AtTable
+    sheet: Sheet | None  # None in a poll's answer, which shows only the status panels
+
+
+def party_context(
+    campaign: Campaign, *, with_sheets: bool = True, fingerprint: str | None = None
+) -> dict:
+    """Every approved character of the campaign at the table, with a fixed number of
+    queries however large the party."""
+    characters = (
+        Character.objects.filter(campaign=campaign, state=Character.APPROVED)
+        .select_related("campaign", "owner", "play_state")
+        .prefetch_related(*BUILD_ROWS, *(APPROVAL_RECORD if with_sheets else ()))
+        .order_by("name", "pk")
+    )
+    members = [
+        PartyMember(at_table(c), sheet_for_character(c, with_ledger=False) if with_sheets else None)
+        for c in characters
+    ]
+    return {
+        "campaign": campaign,
+        "members": members,
+        "waiting": campaign.characters.exclude(state=Character.APPROVED).count()
+        if with_sheets
+        else 0,
+        "log": campaign_log(campaign),
+        "log_title": log_title(campaign),
+        "fingerprint": fingerprint or party_fingerprint(campaign),
+    }

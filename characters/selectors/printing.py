@@ -1,0 +1,58 @@
+"""Reads for printing: the character whose sheet is printed, the approved characters of a
+campaign's pack, its pack jobs, and a kept PDF. Anyone not allowed gets 404."""
+
+from django.shortcuts import get_object_or_404
+
+from characters.models import Campaign, Character, PackJob, SheetPDF
+from characters.selectors.access import APPROVAL_RECORD, BUILD_ROWS, characters_visible_to
+
+# What a sheet prints, and the approval it is stamped with (its snapshot is hashed, not
+# printed: the stamp checks it against its event).
+SHEET_ROWS = (*BUILD_ROWS, *APPROVAL_RECORD)
+
+
+def character_for_sheet(user, pk) -> Character:
+    """The owner's or the campaign GM's character, with what its sheet prints."""
+    characters = characters_visible_to(user).prefetch_related(*SHEET_ROWS)
+    return get_object_or_404(characters, pk=pk)
+
+
+def pack_characters(campaign: Campaign):
+    """The campaign's approved characters, the ones its pack prints: a fixed number of
+    queries however large the party."""
+    return (
+        campaign.characters.filter(state=Character.APPROVED)
+        .select_related("campaign")
+        .prefetch_related(*SHEET_ROWS)
+    )
+
+
+def pack_character_names(campaign: Campaign) -> list[str]:
+    return list(
+        campaign.characters.filter(state=Character.APPROVED)
+        .order_by("name")
+        .values_list("name", flat=True)
+    )
+
+
+def pack_jobs(campaign: Campaign, limit: int = 5):
+    """The newest pack jobs, without their PDFs."""
+    return campaign.pack_jobs.defer("content").select_related("requested_by")[:limit]
+
+
+def pack_job_for_gm(user, campaign_pk: int, job_pk: int, *, with_content: bool = False):
+    jobs = PackJob.objects.filter(campaign__gm=user, campaign_id=campaign_pk).select_related(
+        "campaign"
+    )
+    if not with_content:
+        jobs = jobs.defer("content")
+    return get_object_or_404(jobs, pk=job_pk)
+
+
+def kept_sheet_pdf(character: Character, options_key: str, digest: str) -> bytes | None:
+    content = (
+        SheetPDF.objects.filter(character=character, options=options_key, digest=digest)
+        .values_list("content", flat=True)
+        .first()
+    )
+    return None if content is None else bytes(content)

@@ -1,0 +1,11 @@
+"""Background tasks, run by `manage.py db_worker` (django-tasks-db, on Django's tasks
+framework): settings.TASKS names the queue."""
+
+from django.tasks import task
+
+from characters.services import printing
+
+
+@task()
+def render_campaign_pack(job_id: int) -> None:
+    printing.pack_job_run(job_id=job_id)

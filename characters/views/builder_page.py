@@ -1,0 +1,412 @@
+"""The builder page's context: every row with its form, its cost and the report's issues
+about it, and the budget panel. One pass over prefetched rows: the query count does not
+grow with the number of traits. It lives with the views, not the selectors, because it
+builds forms (the layers in pyproject.toml)."""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property, partial
+
+from characters.adapters import character_to_rules, ruleset_for
+from characters.forms.builder import (
+    PERSONALITY_QUESTIONS,
+    DetailsForm,
+    EquipmentForm,
+    PersonalityForm,
+    TraitForm,
+    UncommittedForm,
+)
+from characters.models import Character, Trait
+from rules.house_rules import json_number
+from rules.ladder import FAIR, level_name
+from rules.ledger import creation_build
+from rules.report import POOL_UNITS, Report, build_report, scale_notes
+from rules.rulesets import LEVELS, Ruleset
+from rules.templates import apply_template, templates_for, unmet_minimums
+
+REPORT_LISTS = {
+    Trait.ATTRIBUTE: "attributes",
+    Trait.SKILL: "skills",
+    Trait.GIFT: "gifts",
+    Trait.FAULT: "faults",
+    Trait.POWER: "powers",
+}
+POOL_LABELS = {
+    "attributes": "Attribute levels",
+    "skills": "Skill levels",
+    "gifts": "Gifts",
+    "faults": "Faults",
+    "tokens": "Tokens",
+}
+
+
+@dataclass
+class Row:
+    """A row of the builder. Its form is made only when a template renders it: an edit
+    re-renders one row, and building sixty forms it does not show would cost more than
+    the rest of the request."""
+
+    trait: object
+    make_form: Callable[[], object]
+    cost: str = ""
+    issues: list = field(default_factory=list)
+    in_play: str = ""  # what experience changed since creation; the cost stays creation's
+
+    @cached_property
+    def form(self):
+        return self.make_form()
+
+
+@dataclass
+class Section:
+    kind: str
+    title: str
+    rows: list[Row]
+    make_add_form: Callable[[], TraitForm]
+    options: list[tuple[str, str]]  # catalogue (name, hint) for the add form's datalist
+    noun: str = ""  # one of them, for "Add a skill…"
+
+    @cached_property
+    def add_form(self) -> TraitForm:
+        return self.make_add_form()
+
+
+@dataclass
+class Pool:
+    key: str
+    label: str
+    budget: object
+    spent: object
+    over: bool
+
+
+def report_for(character: Character) -> tuple[Ruleset, Report]:
+    ruleset = ruleset_for(character)
+    return ruleset, build_report(character_to_rules(character), ruleset)
+
+
+def _priced(character: Character):
+    ruleset = ruleset_for(character)
+    value = character_to_rules(character)
+    return ruleset, value, build_report(value, ruleset)
+
+
+def bought_in_play(value, ruleset: Ruleset) -> dict[tuple[str, int], str]:
+    """What the ledger's spends changed, by (list, current index): a row's cost is what it
+    cost at creation (rules.ledger), so a raised row says where it started."""
+    if not value.advancement:
+        return {}
+    undone = creation_build(value, ruleset)
+    notes = {}
+    for name, positions in undone.positions.items():
+        created = getattr(undone.character, name)
+        was = {now: created[then] for then, now in enumerate(positions) if now is not None}
+        for now, item in enumerate(getattr(value, name)):
+            before = was.get(now)
+            # Gifts and faults have no level; a power's level is optional.
+            created_at = getattr(before, "level", None)
+            if before is None:
+                notes[name, now] = "bought in play"
+            elif created_at != getattr(item, "level", None):
+                where = "" if created_at is None else f"{level_name(created_at)} at creation, "
+                notes[name, now] = f"{where}raised in play"
+    return notes
+
+
+def catalogue_options(ruleset: Ruleset) -> dict[str, list]:
+    """Names to suggest per trait kind, with a hint: the ruleset's catalogue (a campaign's
+    own, for a campaign character)."""
+    catalog = ruleset.catalog
+
+    def skill_hint(skill):
+        return skill.difficulty.replace("_", " ") if ruleset.skill_difficulties else skill.note
+
+    return {
+        Trait.ATTRIBUTE: [(n, "") for n in ruleset.attribute_names or catalog.attributes],
+        Trait.SKILL: [(s.name, skill_hint(s)) for s in catalog.skills],
+        Trait.GIFT: [(g.name, str(json_number(g.cost))) for g in catalog.gifts],
+        Trait.FAULT: [(f.name, str(json_number(f.value))) for f in catalog.faults],
+        "equipment": [(e.name, e.kind) for e in catalog.equipment],
+    }
+
+
+def _cost_label(kind, trait, cost, ruleset) -> str:
+    if ruleset.system != LEVELS:
+        pool = "tokens"
+    elif kind == Trait.POWER:
+        pool = "skills" if trait.power_kind in ruleset.power_gifts else "gifts"
+    else:
+        pool = REPORT_LISTS[kind]
+    one, many = POOL_UNITS[pool]
+    value = json_number(cost)
+    return f"{value} {one if value in (1, -1) else many}"
+
+
+def builder_context(
+    character: Character, *, forms: dict | None = None, template_slug: str = "", viewer=None
+) -> dict:
+    """Everything builder.html renders. `forms` replaces a row's form (e.g. "trait-12",
+    "add-skill", "details", "uncommitted") with a bound one that failed validation;
+    `template_slug` picks the Mudge 6.4 template whose unmet minimums the panel lists;
+    `viewer`, when given, may be offered to define an uncommitted trait."""
+    forms = forms or {}
+    ruleset, value, report = _priced(character)
+    version = {"version": character.version}
+    by_kind = {kind: [] for kind, _ in Trait.KINDS}
+    for trait in character.traits.all():
+        by_kind[trait.kind].append(trait)
+    in_play = bought_in_play(value, ruleset)
+    issues_by_row: dict[str, list] = {}
+    for issue in report.errors + report.warnings:
+        if issue.where:
+            issues_by_row.setdefault(issue.where, []).append(issue)
+
+    options = catalogue_options(ruleset)
+    sections = []
+    for kind, list_name in REPORT_LISTS.items():
+        if list_name not in ruleset.terms.lists:
+            continue  # MicroFudged has no gifts or faults
+        title, noun = ruleset.terms.lists[list_name]
+        costs = report.costs.get(list_name, [])
+        rows = []
+        for index, trait in enumerate(by_kind[kind]):
+            cost = costs[index] if index < len(costs) else 0
+            rows.append(
+                Row(
+                    trait,
+                    partial(_trait_form, forms, trait, ruleset, version),
+                    _cost_label(kind, trait, cost, ruleset),
+                    issues_by_row.get(f"{list_name}[{index}]", []),
+                    in_play.get((list_name, index), ""),
+                )
+            )
+        sections.append(
+            Section(
+                kind,
+                title,
+                rows,
+                partial(_add_form, forms, kind, ruleset, version),
+                options.get(kind, []),
+                noun,
+            )
+        )
+
+    equipment_rows = [
+        Row(item, partial(_equipment_form, forms, item, ruleset, version))
+        for item in character.equipment.all()
+    ]
+    personality = character.personality or {}
+    return {
+        "character": character,
+        "ruleset": ruleset,
+        "report": report,
+        "pools": pools_of(report),
+        "sections": sections,
+        "equipment_rows": equipment_rows,
+        "equipment_options": options.get("equipment", []),
+        "add_equipment_form": forms.get("add-equipment")
+        or EquipmentForm(
+            ruleset=ruleset, auto_id="add-equipment-%s", initial={**version, "kind": "gear"}
+        ),
+        "details_form": forms.get("details")
+        or DetailsForm(
+            ruleset=ruleset,
+            auto_id="details-%s",
+            initial={
+                **version,
+                "name": character.name,
+                "concept": character.concept,
+                "race": character.race,
+                "scale_strength": character.scale_strength,
+                "scale_mass": character.scale_mass,
+                "meta_points": character.meta_points,
+            },
+        ),
+        "personality_form": forms.get("personality")
+        or PersonalityForm(
+            auto_id="personality-%s",
+            initial={
+                **version,
+                "notes": character.notes,
+                **{f"q_{k}": personality.get(k, "") for k, _ in PERSONALITY_QUESTIONS},
+            },
+        ),
+        "templates": list(ruleset.templates),
+        "template_check": template_check(value, ruleset, template_slug, report),
+        # Called by the page only when it renders the templates panel.
+        "undoable_template": partial(undoable_template, character),
+        "uncommitted": uncommitted_slots(character, ruleset, viewer, forms.get("uncommitted")),
+        "balance_label": balance_label(report.balance, ruleset),
+        "scale_notes": scale_notes(value, ruleset),
+    }
+
+
+def balance_label(balance, ruleset: Ruleset) -> str:
+    return f"{json_number(balance)} {ruleset.unit if abs(balance) == 1 else ruleset.unit + 's'}"
+
+
+def _trait_form(forms, trait, ruleset, version) -> TraitForm:
+    return forms.get(f"trait-{trait.pk}") or TraitForm(
+        kind=trait.kind,
+        ruleset=ruleset,
+        auto_id=f"trait-{trait.pk}-%s",
+        initial={
+            **version,
+            "name": trait.name,
+            "level": trait.level,
+            "difficulty": trait.difficulty,
+            "cost": trait.cost,
+            "power_kind": trait.power_kind,
+        },
+    )
+
+
+def _add_form(forms, kind, ruleset, version) -> TraitForm:
+    return forms.get(f"add-{kind}") or TraitForm(
+        kind=kind,
+        ruleset=ruleset,
+        auto_id=f"add-{kind}-%s",
+        initial={**version, "level": _default_level(kind, ruleset)},
+    )
+
+
+def _equipment_form(forms, item, ruleset, version) -> EquipmentForm:
+    return forms.get(f"equipment-{item.pk}") or EquipmentForm(
+        ruleset=ruleset,
+        auto_id=f"equipment-{item.pk}-%s",
+        initial={
+            **version,
+            "name": item.name,
+            "kind": item.kind,
+            "damage": item.damage,
+            "armour": item.armour,
+            "notes": item.notes,
+        },
+    )
+
+
+def pools_of(report: Report) -> list[Pool]:
+    pools = []
+    for key, numbers in report.pools.items():
+        if "budget" in numbers:
+            pools.append(
+                Pool(
+                    key,
+                    POOL_LABELS[key],
+                    json_number(numbers["budget"]),
+                    json_number(numbers["spent"]),
+                    numbers["spent"] > numbers["budget"],
+                )
+            )
+        else:
+            pools.append(Pool(key, POOL_LABELS[key], None, json_number(numbers["value"]), False))
+    return pools
+
+
+def _default_level(kind: str, ruleset: Ruleset):
+    if kind == Trait.ATTRIBUTE:
+        return ruleset.attribute_default
+    if kind == Trait.SKILL:
+        return ruleset.skill_default + 1  # one level up from the default: the usual first buy
+    # A power: a field of power from its floor (Abysmal, DIP VIII.1), a spell at Fair.
+    return ruleset.power_default if ruleset.system != LEVELS else FAIR
+
+
+def template_check(value, ruleset: Ruleset, slug: str, report: Report) -> dict | None:
+    """The chosen Mudge 6.4 template, the minimums this character does not meet, and what
+    applying it would do: each change, and the balance and broken rules before and after."""
+    template = templates_for(ruleset).get(slug)
+    if template is None:
+        return None
+    after = apply_template(value, template, ruleset)
+    priced = build_report(after, ruleset)
+    before_codes = {issue.code for issue in report.errors}
+    after_codes = {issue.code for issue in priced.errors}
+    return {
+        "template": template,
+        "unmet": unmet_minimums(value, template),
+        "changes": template_changes(value, after),
+        "balance_before": balance_label(report.balance, ruleset),
+        "balance_after": balance_label(priced.balance, ruleset),
+        "breaks": sorted(after_codes - before_codes),
+        "mends": sorted(before_codes - after_codes),
+    }
+
+
+def template_changes(before, after) -> list[str]:
+    """What a template changes, one line each: "Strength Fair → Good", "gift Night Vision",
+    "Scale -2 / -2"."""
+    lines = []
+    for name in ("attributes", "skills"):
+        was = {t.name.casefold(): t.level for t in getattr(before, name)}
+        for trait in getattr(after, name):
+            old = was.get(trait.name.casefold())
+            if old != trait.level:
+                start = "new" if old is None else level_name(old)
+                lines.append(f"{trait.name} {start} → {level_name(trait.level)}")
+    for name, noun in (("gifts", "gift"), ("faults", "fault")):
+        lines += [
+            f"{noun} {item.name}" for item in getattr(after, name)[len(getattr(before, name)) :]
+        ]
+    if after.race != before.race:
+        lines.append(f"race {after.race}")
+    if (after.scale_strength, after.scale_mass) != (before.scale_strength, before.scale_mass):
+        lines.append(f"Scale {after.scale_strength} / {after.scale_mass}")
+    return lines
+
+
+def undoable_template(character: Character) -> str | None:
+    """The template applied last, if nothing has changed since: it can be undone."""
+    applied = (
+        character.events.filter(action="template_applied", version=character.version)
+        .values_list("after", flat=True)
+        .first()
+    )
+    return applied["template"] if applied else None
+
+
+@dataclass
+class Uncommitted:
+    """Mudge 1.7's uncommitted traits: how many are left open, which were defined in play,
+    the most a new one may be, and the form that defines one (for whoever may)."""
+
+    open: int
+    defined: list[tuple[str, str]]  # (name, level word)
+    top: str
+    section: str
+    gm: str
+    form: UncommittedForm | None = None
+
+    @property
+    def open_slots(self) -> range:
+        return range(self.open)
+
+
+def uncommitted_slots(
+    character: Character, ruleset: Ruleset, viewer=None, form=None
+) -> Uncommitted | None:
+    if not ruleset.uncommitted_traits:
+        return None
+    defined = [(t.name, level_name(t.level)) for t in character.traits.all() if t.defined_in_play]
+    slots = Uncommitted(
+        open=max(ruleset.uncommitted_traits - len(defined), 0),
+        defined=defined,
+        top=level_name(ruleset.uncommitted_max),
+        section=ruleset.section("uncommitted"),
+        gm=ruleset.terms.gm,
+    )
+    if form is not None:  # refused: shown again with why
+        slots.form = form
+    elif slots.open and viewer is not None and may_define_uncommitted(character, viewer):
+        slots.form = UncommittedForm(
+            ruleset=ruleset, auto_id="uncommitted-%s", initial={"version": character.version}
+        )
+    return slots
+
+
+def may_define_uncommitted(character: Character, user) -> bool:
+    """Mudge 1.7: defined in play, "subject to the GM's approval": the campaign's GM, once the
+    build is approved; the owner of a character outside any campaign."""
+    if character.campaign_id is None:
+        return character.owner_id == user.pk
+    return character.campaign.gm_id == user.pk and character.state == Character.APPROVED

@@ -1,0 +1,723 @@
+"""Foundry VTT actors for the `fudge-rpg` game system (lupestro/fvtt-fudge 2.6, Foundry 12-13).
+
+`write_actor` turns a Character into an actor for Foundry's "Import Data"; `read_actor` turns
+such an actor, or one made in Foundry, back into a Character with a list of what could not be
+mapped. docs/foundry.md describes the mapping field by field.
+
+The actor holds only what the system's data models define (module/data-models/actor.mjs and
+item.mjs of release-2.6.0): Foundry's import refuses unknown keys, nulls and fractions there.
+What the system has no field for (Scale, powers, tokens, the approval) goes into the notes for
+the table and into `flags.fairsheet` for the way back; each item's flags keep its entry of the
+character file, so a round trip loses nothing that was not changed in Foundry.
+"""
+
+import hashlib
+import html
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from html.parser import HTMLParser
+
+from rules.character import Character
+from rules.charfile import (
+    MAX_ITEMS,
+    MAX_NAME,
+    MAX_TEXT,
+    CharacterFileError,
+    load_json,
+    read_character,
+    write_character,
+)
+from rules.combat import damage_factors, wound_track
+from rules.house_rules import HouseRuleError, apply_house_rules
+from rules.ladder import ABYSMAL, LEGENDARY, level_name, signed
+from rules.report import POOLS, Report, amount, build_report, ruleset_attributes
+from rules.rulesets import BUILTIN, LEVELS, Ruleset
+from rules.text import first_text_problem
+
+SYSTEM_ID = "fudge-rpg"
+SYSTEM_VERSION = "2.6.0"
+FLAG = "fairsheet"
+FAIRSHEET, FOUNDRY = "fairsheet", "foundry"
+# "major" is what the system called a character before its data models (actor.mjs migrates it).
+ACTOR_TYPES = ("character", "major")
+ITEM_TYPES = ("attributeset", "traitladder", "skill", "gift", "fault", "equipment")
+# The character file's lists, each with the item type that carries its entries.
+LIST_TYPES = {
+    "skills": "skill",
+    "gifts": "gift",
+    "faults": "fault",
+    "powers": "gift",  # the sheet's "Gifts & Powers" section
+    "equipment": "equipment",
+}
+ID_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+ID_LENGTH = 16
+SORT_STEP = 100_000  # Foundry's spacing of sibling documents' `sort`
+# actor.mjs: the wound levels in order, with the boxes a new character has.
+SYSTEM_WOUNDS = {"scratch": 3, "hurt": 2, "veryhurt": 1, "incapacitated": 1, "neardeath": 1}
+MAX_LEVEL = LEGENDARY + 999  # Legendary+999, the top of the character file's ladder
+MAX_ITEM_NAME = 100
+MAX_EQUIPMENT_NOTES = 1000
+POWER_KINDS = {
+    "spell": "Spell",
+    "psi": "Psi power",
+    "superpower": "Superpower",
+    "field": "Field of power",
+}
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where an exported character stands on the site: its id, version and state, and the
+    GM's approval stamp when it has one."""
+
+    character_id: int
+    version: int
+    state: str  # as the site shows it: "Draft", "Approved"...
+    approved_version: int | None = None
+    sha256: str = ""
+    approved_by: str = ""
+    approved_on: str = ""  # ISO date
+
+
+@dataclass(frozen=True)
+class Imported:
+    """A character read from a character file or a Foundry actor."""
+
+    character: Character
+    source: str  # FAIRSHEET or FOUNDRY
+    not_mapped: tuple[str, ...] = ()  # what an actor held that the character could not take
+    ignored: tuple[str, ...] = ()  # character-file fields this version does not know
+
+
+# -- Character -> actor ------------------------------------------------------------------------
+
+
+def write_actor(character: Character, *, provenance: Provenance | None = None) -> dict:
+    """The character as a fudge-rpg actor (a dict ready for json.dumps). Item ids derive from
+    the character's site id (or, for a file, its player and name), each item's list and
+    name: exporting again gives the same ids, so Foundry updates items instead of adding."""
+    ruleset = apply_house_rules(BUILTIN[character.ruleset], character.house_rules)
+    report = build_report(character, ruleset)
+    file = write_character(character)
+    ids = _Ids(
+        f"site:{provenance.character_id}"
+        if provenance
+        else f"file:{character.player.casefold()}:{character.name.casefold()}"
+    )
+    attributeset, added = _attributeset(character, ruleset, ids)
+    items = [attributeset]
+    items += [
+        _skill(trait, entry, ruleset, ids)
+        for trait, entry in zip(character.skills, file["skills"], strict=True)
+    ]
+    # The priced cost: a gift or fault the file gives no cost takes its catalogue's.
+    items += [
+        _item(ids, "gifts", gift.name, f"Costs {amount(cost, 'gifts')}.", entry)
+        for gift, cost, entry in zip(
+            character.gifts, report.costs["gifts"], file["gifts"], strict=True
+        )
+    ]
+    items += [
+        _item(ids, "powers", power["name"], _power_text(power, ruleset), power)
+        for power in file["powers"]
+    ]
+    items += [
+        _item(ids, "faults", fault.name, f"Worth {amount(value, 'faults')}.", entry)
+        for fault, value, entry in zip(
+            character.faults, report.costs["faults"], file["faults"], strict=True
+        )
+    ]
+    items += [_equipment(entry, ids) for entry in file["equipment"]]
+    for position, item in enumerate(items):
+        item["sort"] = position * SORT_STEP
+    return {
+        "_id": ids.make("actor", ""),
+        "name": character.name,
+        "type": "character",
+        "system": {
+            "fp": character.meta_points
+            if character.meta_points is not None
+            else ruleset.meta_points_start,
+            "ep": character.experience,
+            "mana": 0,
+            "wounds": _wounds(character, ruleset),
+            "notes": _notes(character, ruleset, report, provenance),
+            "unspent": _unspent(report, ruleset),
+        },
+        "items": items,
+        "effects": [],
+        "flags": {FLAG: _actor_flags(file, report, ruleset, added, provenance)},
+    }
+
+
+class _Ids:
+    """Foundry ids (16 letters and digits) from a hash of the character's identity, the
+    item's list and its name; the n-th item of the same name gets its own."""
+
+    def __init__(self, identity: str):
+        self.identity = identity
+        self.seen = Counter()
+
+    def make(self, kind: str, name: str) -> str:
+        key = (kind, name.casefold())
+        occurrence = self.seen[key]
+        self.seen[key] += 1
+        text = "\x1f".join((self.identity, kind, key[1], str(occurrence)))
+        number = int.from_bytes(hashlib.sha256(text.encode()).digest())
+        digits = []
+        for _ in range(ID_LENGTH):
+            number, digit = divmod(number, len(ID_ALPHABET))
+            digits.append(ID_ALPHABET[digit])
+        return "".join(digits)
+
+
+def _item(ids: _Ids, list_name: str, name: str, text: str, entry: dict, **system) -> dict:
+    return {
+        "_id": ids.make(list_name, name),
+        "name": name,
+        "type": LIST_TYPES[list_name],
+        "system": {"description": f"<p>{_escape(text)}</p>" if text else "", **system},
+        "effects": [],
+        "flags": {FLAG: {"list": list_name, "entry": entry}},
+    }
+
+
+def _attributeset(character: Character, ruleset: Ruleset, ids: _Ids) -> tuple[dict, list]:
+    """The one attribute set: the listed attributes, then the ruleset's others at their
+    default (the sheet shows only what the set holds); those are named in the flags."""
+    attributes = [{"name": t.name, "level": t.level} for t in character.attributes]
+    listed = {t.name.casefold() for t in character.attributes}
+    added = []
+    for name, default in ruleset_attributes(character, ruleset):
+        if name.casefold() not in listed:
+            listed.add(name.casefold())
+            attributes.append({"name": name, "level": default})
+            added.append({"name": name, "level": level_name(default)})
+    names = {a["name"].casefold(): a["name"] for a in attributes}
+    system = {
+        "description": f"<p>{_escape(ruleset.name)}: the attributes of "
+        f"{_escape(character.name)}, exported from Fairsheet.</p>",
+        "attributes": attributes,
+        # What the system's damage rolls read: the attribute that adds to muscle-powered
+        # weapons and the one that soaks damage (Mudge 4.54, 4.52).
+        "muscleweapon": names.get((ruleset.muscle_attribute or "").casefold(), ""),
+        "damagecap": names.get((ruleset.damage_capacity_attribute or "").casefold(), ""),
+    }
+    item = {
+        "_id": ids.make("attributeset", ""),
+        "name": f"{ruleset.name} attributes",
+        "type": "attributeset",
+        "system": system,
+        "effects": [],
+    }
+    if added:
+        item["flags"] = {FLAG: {"added_attributes": added}}
+    return item, added
+
+
+def _skill(trait, entry: dict, ruleset: Ruleset, ids: _Ids) -> dict:
+    if ruleset.system != LEVELS:
+        text = "Field of expertise."
+    elif ruleset.skill_difficulties:
+        difficulty = (trait.difficulty or "average").replace("_", " ")
+        text = f"{difficulty.capitalize()} skill ({ruleset.section('skills')})."
+    else:
+        text = ""
+    return _item(ids, "skills", trait.name, text, entry, level=trait.level, groups=[])
+
+
+def _power_text(power: dict, ruleset: Ruleset) -> str:
+    parts = [POWER_KINDS[power.get("kind") or ruleset.power_kinds[-1]]]
+    if "level" in power:
+        parts[0] += f" at {power['level']}"
+    if "difficulty" in power:
+        parts.append(power["difficulty"].replace("_", " "))
+    if "cost" in power:
+        parts.append(f"costs {amount(power['cost'], 'gifts')}")
+    return ", ".join(parts) + "."
+
+
+def _equipment(entry: dict, ids: _Ids) -> dict:
+    values = [entry["kind"].capitalize()]
+    if "damage" in entry:
+        values.append(f"damage {signed(entry['damage'])}")
+    if "armour" in entry:
+        values.append(f"armour {signed(entry['armour'])}")
+    item = _item(
+        ids,
+        "equipment",
+        entry["name"],
+        ", ".join(values) + ".",
+        entry,
+        # The data model counts from 0: a negative value stays in the description and flags.
+        odf=max(entry.get("damage", 0), 0),
+        ddf=max(entry.get("armour", 0), 0),
+        quantity=1,
+    )
+    if entry.get("notes"):
+        item["system"]["description"] += _paragraphs(entry["notes"])
+    return item
+
+
+def _wounds(character: Character, ruleset: Ruleset) -> dict:
+    """The wound boxes of Mudge 4.57 or Fudge Basics, with Toughness and Pain Threshold;
+    MicroFudged has no wound track, so its actor keeps the system's own."""
+    track = wound_track(character, ruleset)
+    if len(track) != len(SYSTEM_WOUNDS):  # MicroFudged's setbacks are not wound boxes
+        track = ()
+    boxes = [level.boxes for level in track] if track else list(SYSTEM_WOUNDS.values())
+    return {key: {"value": 0, "max": n} for key, n in zip(SYSTEM_WOUNDS, boxes, strict=True)}
+
+
+def _unspent(report: Report, ruleset: Ruleset) -> dict:
+    """What is left in each pool after the report's trades, in whole levels (the system's
+    counters); token rulesets have no such pools."""
+    if ruleset.system != LEVELS:
+        return {"attrlevels": 0, "skilllevels": 0, "gifts": 0, "faults": 0}
+    left = {pool: report.pools[pool]["budget"] - report.pools[pool]["spent"] for pool in POOLS}
+    left["faults"] = report.pools["faults"]["value"]
+    for trade in report.trades:
+        left[trade.give_pool] -= trade.give
+        left[trade.get_pool] += trade.get
+    whole = {pool: max(math.floor(value), 0) for pool, value in left.items()}
+    return {
+        "attrlevels": whole["attributes"],
+        "skilllevels": whole["skills"],
+        "gifts": whole["gifts"],
+        "faults": whole["faults"],
+    }
+
+
+def _notes(
+    character: Character, ruleset: Ruleset, report: Report, provenance: Provenance | None
+) -> str:
+    """The sheet's notes: what the system has no field for, then the player's own text.
+    Every piece of user text is escaped: Foundry renders the notes as HTML."""
+    rows = [("Player", character.player), ("Concept", character.concept), ("Race", character.race)]
+    if character.scale_strength or character.scale_mass:
+        rows.append(
+            (
+                "Scale",
+                f"Strength {signed(character.scale_strength)}, "
+                f"Mass {signed(character.scale_mass)} (Mudge 2.3)",
+            )
+        )
+    rows.append(("Ruleset", ruleset.name + (" with house rules" if character.house_rules else "")))
+    if ruleset.system == LEVELS:
+        factors = damage_factors(character, ruleset)
+        offensive = ", ".join(f"{f.label} {signed(f.total)}" for f in factors.offensive)
+        # The first defensive factor is the body alone, armour left open (Mudge 4.54).
+        body, *armours = factors.defensive
+        defensive = ", ".join(
+            [f"{signed(body.total)} before armour"]
+            + [f"{f.label} {signed(f.total)}" for f in armours]
+        )
+        rows.append(("Offensive damage factors", offensive))
+        rows.append(("Defensive damage factor", defensive))
+    else:
+        tokens = report.pools["tokens"]
+        rows.append(
+            (
+                "Tokens",
+                f"{tokens['budget']} at creation: {tokens['spent']} spent, "
+                f"{tokens['saved']} saved for play",
+            )
+        )
+    if provenance is not None:
+        if provenance.approved_version is not None:
+            rows.append(
+                (
+                    "Approved",
+                    f"version {provenance.approved_version} by {provenance.approved_by} on "
+                    f"{provenance.approved_on}; SHA-256 of the approved file {provenance.sha256}",
+                )
+            )
+        rows.append(("Fairsheet", f"{provenance.state}, version {provenance.version}"))
+    parts = [f"<p><strong>{label}:</strong> {_escape(value)}</p>" for label, value in rows if value]
+    if character.personality:
+        parts.append("<h3>Personality</h3>")
+        parts += [
+            f"<p><strong>{_escape(question)}</strong> {_escape(answer)}</p>"
+            for question, answer in character.personality.items()
+        ]
+    if character.notes:
+        parts.append("<h3>Notes</h3>" + _paragraphs(character.notes))
+    return "".join(parts)
+
+
+def _actor_flags(
+    file: dict, report: Report, ruleset: Ruleset, added: list, provenance: Provenance | None
+) -> dict:
+    """Everything needed to come back: the character file without the lists the items hold
+    and the numbers the system holds (`fp`, `ep`), and where the character stands."""
+    flags = {
+        "file": {
+            key: value
+            for key, value in file.items()
+            if key not in ("attributes", *LIST_TYPES, "experience")
+        }
+    }
+    if provenance is not None:
+        flags["character_id"] = provenance.character_id
+        flags["version"] = provenance.version
+        flags["state"] = provenance.state
+        if provenance.approved_version is not None:
+            flags["approval"] = {
+                "version": provenance.approved_version,
+                "sha256": provenance.sha256,
+                "approved_by": provenance.approved_by,
+                "approved_on": provenance.approved_on,
+            }
+    if ruleset.system != LEVELS:
+        flags["tokens"] = {key: int(value) for key, value in report.pools["tokens"].items()}
+    if added:
+        flags["added_attributes"] = added
+    return flags
+
+
+def _escape(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _paragraphs(text: str) -> str:
+    """Plain text as HTML paragraphs: blank lines part them, single line breaks stay."""
+    blocks = [block.strip() for block in re.split(r"\n\s*\n", text) if block.strip()]
+    return "".join("<p>" + _escape(block).replace("\n", "<br>") + "</p>" for block in blocks)
+
+
+# -- actor -> Character ------------------------------------------------------------------------
+
+
+def parse_any(text: str | bytes, *, default_ruleset: str = "fudge-basics") -> Imported:
+    """A character file or a fudge-rpg actor, told apart by their shape."""
+    data = load_json(text)
+    if is_actor(data):
+        problem = first_text_problem(data)
+        if problem is not None:
+            raise CharacterFileError(*problem)
+        return read_actor(data, default_ruleset=default_ruleset)
+    result = read_character(data)
+    return Imported(result.character, FAIRSHEET, ignored=result.ignored)
+
+
+def is_actor(data) -> bool:
+    """A Foundry actor rather than a character file: a `system` object and no `ruleset`."""
+    return isinstance(data, dict) and "system" in data and "ruleset" not in data
+
+
+def read_actor(data, *, default_ruleset: str = "fudge-basics") -> Imported:
+    """A fudge-rpg actor as a Character, best effort: what fits nowhere is listed in
+    `not_mapped`. Raises CharacterFileError only for what is not a fudge-rpg character at
+    all. Without Fairsheet's flags the character is for `default_ruleset`."""
+    return _ActorReader(default_ruleset).actor(data)
+
+
+class _ActorReader:
+    def __init__(self, default_ruleset: str):
+        self.default_ruleset = default_ruleset
+        self.not_mapped: list[str] = []
+        self.from_flags: set = set()  # top-level keys, and (list, index, key) of entries
+        self.full: set[str] = set()  # lists that reached MAX_ITEMS
+
+    def note(self, message: str) -> None:
+        self.not_mapped.append(message)
+
+    def actor(self, data) -> Imported:
+        if not isinstance(data, dict):
+            raise CharacterFileError("", "a Foundry actor must be a JSON object")
+        stats = data.get("_stats")
+        system_id = stats.get("systemId") if isinstance(stats, dict) else None
+        if system_id not in (None, SYSTEM_ID):
+            raise CharacterFileError(
+                "_stats.systemId",
+                f"this actor belongs to the {system_id!r} game system; "
+                f"Fairsheet reads actors of {SYSTEM_ID!r} (Fudge RPG)",
+            )
+        if data.get("type") not in ACTOR_TYPES:
+            raise CharacterFileError(
+                "type", f"must be 'character', not {data.get('type')!r}: only characters import"
+            )
+        system, items = data.get("system"), data.get("items", [])
+        if not isinstance(system, dict):
+            raise CharacterFileError("system", "must be an object")
+        if not isinstance(items, list):
+            raise CharacterFileError("items", "must be a list")
+        flags = _dict(_dict(data.get("flags")).get(FLAG))
+        file = _dict(flags.get("file"))
+        out = {
+            key: value
+            for key, value in file.items()
+            if key not in ("name", "attributes", *LIST_TYPES, "experience", "meta_points")
+        }
+        self.from_flags.update(out)
+        if out.get("ruleset") not in BUILTIN:
+            out["ruleset"] = self.default_ruleset
+            self.note(f"The actor names no Fairsheet ruleset: imported for {self.default_ruleset}.")
+        out["name"] = self.text(data.get("name"), "name", MAX_NAME)
+        if not out["name"]:
+            out["name"] = "Imported character"
+            self.note("name: the actor has no name; imported as 'Imported character'.")
+        out.update(self.items(items, flags))
+        out["experience"] = self.count(system.get("ep"), "system.ep", 100_000) or 0
+        fp = self.count(system.get("fp"), "system.fp", 100)
+        if fp is not None and ("meta_points" in file or fp != _meta_start(out)):
+            out["meta_points"] = fp
+        if "notes" not in file and isinstance(system.get("notes"), str):
+            out["notes"] = self.text(html_to_text(system["notes"]), "system.notes", MAX_TEXT)
+        self.play_state(system, data.get("effects"))
+        return self.finish(out)
+
+    def items(self, items: list, flags: dict) -> dict:
+        lists = {"attributes": [], **{name: [] for name in LIST_TYPES}}
+        sets, described = [], 0
+        for index, item in enumerate(items):
+            where = f"items[{index}]"
+            if not isinstance(item, dict):
+                self.note(f"{where}: not an object; skipped.")
+                continue
+            kind = item.get("type")
+            if kind == "attributeset":
+                sets.append((where, item))
+                continue
+            if kind not in ITEM_TYPES or kind == "traitladder":
+                reason = (
+                    "Fairsheet uses its own trait ladder"
+                    if kind == "traitladder"
+                    else "not an item type of fudge-rpg"
+                )
+                self.note(f"{where} ({kind} {item.get('name')!r}): not imported; {reason}.")
+                continue
+            name = self.text(item.get("name"), f"{where}.name", MAX_ITEM_NAME)
+            if not name:
+                self.note(f"{where}: a {kind} with no name; skipped.")
+                continue
+            system = _dict(item.get("system"))
+            own = _dict(_dict(item.get("flags")).get(FLAG))
+            list_name = own.get("list") if LIST_TYPES.get(own.get("list")) == kind else None
+            list_name = list_name or {"skill": "skills", "gift": "gifts", "fault": "faults"}.get(
+                kind, "equipment"
+            )
+            entry = _dict(own.get("entry")) if own.get("list") == list_name else {}
+            if not entry and system.get("description"):
+                described += kind != "equipment"
+            if item.get("effects"):
+                self.note(f"{where} ({name}): its active effects are not imported.")
+            if not self.room_for(list_name, name, lists[list_name]):
+                continue
+            flagged = set(entry) - {"name", "level"}  # Foundry's own name and level win
+            entry = {**entry, "name": name}
+            if kind == "skill":
+                entry["level"] = level_name(
+                    self.level(system.get("level"), f"{where}.system.level")
+                )
+                if system.get("groups"):
+                    self.note(f"{where} ({name}): skill groups are not imported.")
+            elif kind == "equipment":
+                entry = self.equipment(entry, system, where, exported=bool(flagged))
+            lists[list_name].append(entry)
+            self.from_flags.update((list_name, len(lists[list_name]) - 1, k) for k in flagged)
+        if described:
+            self.note(
+                f"The descriptions of {described} gifts, faults or skills are not kept: "
+                "Fairsheet keeps their names."
+            )
+        lists["attributes"] = self.attributes(sets, flags)
+        return lists
+
+    def attributes(self, sets: list, flags: dict) -> list:
+        if not sets:
+            self.note("The actor has no attribute set: no attributes imported.")
+            return []
+        for where, extra in sets[1:]:
+            self.note(f"{where} (attribute set {extra.get('name')!r}): only the first is read.")
+        where, item = sets[0]
+        system = _dict(item.get("system"))
+        raw = system.get("attributes") if isinstance(system.get("attributes"), list) else []
+        # The attributes the export added at their default: still there, they stay unlisted.
+        own = _dict(_dict(item.get("flags")).get(FLAG))
+        added = own.get("added_attributes", flags.get("added_attributes"))
+        added = {
+            (str(a.get("name")).casefold(), a.get("level"))
+            for a in (added if isinstance(added, list) else [])
+            if isinstance(a, dict)
+        }
+        attributes = []
+        for index, attribute in enumerate(raw):
+            at = f"{where}.system.attributes[{index}]"
+            attribute = _dict(attribute)
+            name = self.text(attribute.get("name"), f"{at}.name", MAX_ITEM_NAME)
+            if not name:
+                self.note(f"{at}: an attribute with no name; skipped.")
+                continue
+            level = level_name(self.level(attribute.get("level"), f"{at}.level"))
+            if (name.casefold(), level) not in added and self.room_for(
+                "attributes", name, attributes
+            ):
+                attributes.append({"name": name, "level": level})
+        return attributes
+
+    def equipment(self, entry: dict, system: dict, where: str, *, exported: bool) -> dict:
+        """Offence and defence as Foundry has them now; Fairsheet's own values where Foundry
+        still shows what the export wrote (a negative value is written as 0). The notes of
+        an item Fairsheet did not write are its description."""
+        odf = self.count(system.get("odf"), f"{where}.system.odf", 50) or 0
+        ddf = self.count(system.get("ddf"), f"{where}.system.ddf", 50) or 0
+        if odf != max(entry.get("damage", 0), 0):
+            entry["damage"] = odf
+        if ddf != max(entry.get("armour", 0), 0):
+            entry["armour"] = ddf
+        entry.setdefault("kind", "weapon" if odf else "armour" if ddf else "gear")
+        if not exported and isinstance(system.get("description"), str):
+            notes = html_to_text(system["description"])
+            if len(notes) > MAX_EQUIPMENT_NOTES:
+                self.note(f"{where}.system.description: cut to {MAX_EQUIPMENT_NOTES} characters.")
+            entry["notes"] = notes[:MAX_EQUIPMENT_NOTES]
+        quantity = self.count(system.get("quantity"), f"{where}.system.quantity", 10**9)
+        if quantity is not None and quantity > 1:
+            entry["notes"] = f"Quantity {quantity}. {entry.get('notes', '')}".strip()[
+                :MAX_EQUIPMENT_NOTES
+            ]
+        return entry
+
+    def room_for(self, list_name: str, name: str, entries: list) -> bool:
+        """Whether the list takes one more entry of this name: names are unique but for
+        equipment (case ignored), and a list holds at most MAX_ITEMS."""
+        if list_name != "equipment" and any(
+            e["name"].casefold() == name.casefold() for e in entries
+        ):
+            self.note(f"{list_name}: {name!r} appears twice; the second is skipped.")
+            return False
+        if len(entries) == MAX_ITEMS:
+            if list_name not in self.full:
+                self.full.add(list_name)
+                self.note(f"{list_name}: more than {MAX_ITEMS}; {name!r} and the rest skipped.")
+            return False
+        return True
+
+    def play_state(self, system: dict, effects) -> None:
+        wounds = _dict(system.get("wounds"))
+        marked = [
+            f"{key} {_dict(wounds.get(key)).get('value')}"
+            for key in SYSTEM_WOUNDS
+            if isinstance(_dict(wounds.get(key)).get("value"), int | float)
+            and _dict(wounds.get(key))["value"] > 0
+        ]
+        if marked:
+            self.note(f"system.wounds: current wounds ({', '.join(marked)}) are not imported.")
+        if isinstance(system.get("mana"), int | float) and system["mana"] > 0:
+            self.note(f"system.mana ({system['mana']}): Fairsheet keeps no mana pool.")
+        if _dict(system.get("fivepoint")).get("groups"):
+            self.note("system.fivepoint: the five-point skill groups are not imported.")
+        for key in system:
+            if key not in ("fp", "ep", "mana", "wounds", "notes", "unspent", "fivepoint"):
+                self.note(f"system.{key}: not a field of a fudge-rpg character; not imported.")
+        if effects:
+            self.note("effects: active effects are not imported.")
+
+    def finish(self, out: dict) -> Imported:
+        """Read the gathered file; a value from the flags that the reader refuses is dropped
+        and noted (the flags are the actor's to lose), anything else is the actor's error."""
+        while True:
+            try:
+                result = read_character(out)
+            except CharacterFileError as error:
+                self.drop(out, error)
+                continue
+            return Imported(result.character, FOUNDRY, tuple(self.not_mapped), result.ignored)
+
+    def drop(self, out: dict, error: CharacterFileError) -> None:
+        match = re.match(r"(\w+)\[(\d+)\]\.(\w+)", error.where)
+        top = error.where.split(".")[0]
+        if match and (match[1], int(match[2]), match[3]) in self.from_flags:
+            self.from_flags.discard((match[1], int(match[2]), match[3]))
+            del out[match[1]][int(match[2])][match[3]]
+        elif top in self.from_flags and top in out:
+            self.from_flags.discard(top)
+            if top == "ruleset":
+                out[top] = self.default_ruleset
+            else:
+                del out[top]
+        else:
+            raise error
+        self.note(f"flags.{FLAG}: {error}; not imported.")
+
+    def text(self, value, where: str, limit: int) -> str:
+        if not isinstance(value, str):
+            if value is not None:
+                self.note(f"{where}: not text ({_kind(value)}); left empty.")
+            return ""
+        value = value.strip()
+        if len(value) > limit:
+            self.note(f"{where}: cut to {limit} characters.")
+        return value[:limit].strip()
+
+    def level(self, value, where: str) -> int:
+        if value is None:
+            return 0
+        if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+            self.note(f"{where}: {value!r} is not a whole level; read as Fair.")
+            return 0
+        level = min(max(int(value), ABYSMAL), MAX_LEVEL)
+        if level != value:
+            self.note(
+                f"{where}: {int(value):+d} is off Fairsheet's ladder; read as {level_name(level)}."
+            )
+        return level
+
+    def count(self, value, where: str, top: int) -> int | None:
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+            self.note(f"{where}: {value!r} is not a whole number; not imported.")
+            return None
+        if not 0 <= value <= top:
+            self.note(f"{where}: {int(value)} is outside 0 to {top}; not imported.")
+            return None
+        return int(value)
+
+
+def _meta_start(out: dict) -> int:
+    """The meta points a new character of the gathered file starts with."""
+    ruleset = BUILTIN[out["ruleset"]]
+    try:
+        return apply_house_rules(ruleset, _dict(out.get("house_rules"))).meta_points_start
+    except HouseRuleError:
+        return ruleset.meta_points_start  # the reader names the bad house rule
+
+
+def _dict(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _kind(value) -> str:
+    return {dict: "an object", list: "a list", bool: "true/false"}.get(type(value), "a number")
+
+
+class _TextParser(HTMLParser):
+    BLOCKS = frozenset(("p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6"))
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag):
+        if tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data):
+        self.parts.append(data)
+
+
+def html_to_text(markup: str) -> str:
+    """Foundry's HTML notes as plain text: tags dropped, blocks on lines of their own."""
+    parser = _TextParser()
+    parser.feed(markup)
+    parser.close()
+    text = re.sub(r"[ \t]+\n", "\n", "".join(parser.parts))
+    return re.sub(r"\n{3,}", "\n\n", text).strip()

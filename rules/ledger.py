@@ -1,0 +1,356 @@
+"""The experience ledger of a character in play (spec: character-file.md, "Advancement").
+
+The trait lists hold the character as it stands now; the creation build is what is left
+after undoing every spend, newest first. The build report prices that creation build
+against the creation budgets, caps and bounds, and checks the ledger on its own: running
+spends never exceed awards (`experience_overspent`), each spend costs what the ruleset's
+advancement costs charge (`advancement_cost`, Mudge 5.2, Fudge Basics "Experience",
+MicroFudged DIP II), and undoing each spend fits the character (`advancement_mismatch`).
+"""
+
+import dataclasses
+from dataclasses import dataclass
+
+from rules.advancement import NotAvailable, flat_cost, raise_cost
+from rules.character import Character, Fault, Gift, Power, Trait
+from rules.ladder import ABYSMAL, level_name
+from rules.rulesets import MUDGE_SKILL_DEFAULT, TOKENS, Ruleset
+
+# The lists a ledger entry may name, and the advancement cost kind of a raise in each.
+RAISE_KINDS = {"attributes": "attribute", "skills": "skill", "powers": "power"}
+ADD_LISTS = ("skills", "gifts", "powers")
+
+REMOVE_LISTS = ("faults",)
+FILE_SECTION = "Fairsheet character file, Advancement"
+
+
+@dataclass(frozen=True)
+class Raise:
+    """One level of one listed trait (Mudge 5.2: "one level at a time")."""
+
+    list: str
+    name: str
+    from_level: int
+    to_level: int
+
+
+@dataclass(frozen=True)
+class Add:
+    """A new gift, power or skill, as it appears in its list."""
+
+    list: str
+    item: Trait | Gift | Power
+
+
+@dataclass(frozen=True)
+class Remove:
+    """A fault bought off (Fudge Basics), as it was, so undoing restores it."""
+
+    list: str
+    item: Fault
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the ledger: an award, tokens carried from creation, or a spend of
+    `amount` on exactly one of raise / add / remove / meta_points."""
+
+    kind: str  # "award" | "carried" | "spend"
+    amount: int
+    note: str | None = None
+    bought: Raise | Add | Remove | None = None
+    meta_points: int | None = None  # a spend on meta points: how many
+
+
+@dataclass(frozen=True)
+class LedgerIssue:
+    code: str
+    message: str
+    section: str
+    where: str
+    warning: bool = False
+
+
+@dataclass(frozen=True)
+class Summary:
+    unit: str
+    awarded: int
+    spent: int
+
+    @property
+    def unspent(self) -> int:
+        return self.awarded - self.spent
+
+    def to_json(self) -> dict:
+        return {
+            "unit": self.unit,
+            "awarded": self.awarded,
+            "spent": self.spent,
+            "unspent": self.unspent,
+        }
+
+
+@dataclass(frozen=True)
+class Undone:
+    """The creation build, and where each of its list items stands in the current lists
+    (None for an item a spend removed since), so issues and costs can name current rows."""
+
+    character: Character
+    positions: dict[str, list[int | None]]
+    issues: list[LedgerIssue]
+
+
+def unit_of(ruleset: Ruleset) -> str:
+    return ruleset.advancement.unit if ruleset.advancement else "experience"
+
+
+def summarize(character: Character, ruleset: Ruleset) -> Summary:
+    awarded = sum(e.amount for e in character.advancement or () if e.kind != "spend")
+    spent = sum(e.amount for e in character.advancement or () if e.kind == "spend")
+    return Summary(unit_of(ruleset), awarded, spent)
+
+
+# -- the creation build ------------------------------------------------------------------------
+
+
+def creation_build(character: Character, ruleset: Ruleset) -> Undone:
+    """Undo every spend, newest first. A spend that does not fit what the character holds
+    at that point is an `advancement_mismatch` and is skipped."""
+    lists = {name: list(getattr(character, name)) for name in ("attributes", "skills")}
+    lists |= {name: list(getattr(character, name)) for name in ("gifts", "faults", "powers")}
+    # Where each item now stands; a restored fault has no current row.
+    positions = {name: list(range(len(items))) for name, items in lists.items()}
+    meta_points = character.meta_points
+    issues = []
+    entries = list(enumerate(character.advancement or ()))
+    for index, entry in reversed(entries):
+        if entry.kind != "spend":
+            continue
+        where = f"advancement[{index}]"
+        if entry.meta_points is not None:
+            current = ruleset.meta_points_start if meta_points is None else meta_points
+            if current < entry.meta_points:
+                issues.append(
+                    _mismatch(
+                        where,
+                        f"this spend bought {entry.meta_points} meta point"
+                        f"{'s' if entry.meta_points != 1 else ''}, but the character has "
+                        f"{current}: set meta_points to what the character holds now",
+                    )
+                )
+                continue
+            meta_points = current - entry.meta_points
+            continue
+        problem = _undo(entry.bought, lists, positions)
+        if problem:
+            issues.append(_mismatch(where, problem))
+    creation = dataclasses.replace(
+        character,
+        **{name: tuple(items) for name, items in lists.items()},
+        meta_points=meta_points,
+        advancement=None,
+    )
+    return Undone(creation, positions, issues)
+
+
+def _undo(bought, lists, positions) -> str:
+    items = lists[bought.list]
+    if isinstance(bought, Raise):
+        at = _find(items, bought.name)
+        if at is None:
+            return f"it raises {bought.name}, which is not in {bought.list}"
+        level = items[at].level
+        if level != bought.to_level:
+            shown = "no level" if level is None else level_name(level)
+            return (
+                f"it raises {bought.name} to {level_name(bought.to_level)}, but "
+                f"{bought.name} is at {shown} (undoing the later spends first)"
+            )
+        items[at] = dataclasses.replace(items[at], level=bought.from_level)
+        return ""
+    if isinstance(bought, Add):
+        at = _find(items, bought.item.name)
+        if at is None:
+            return f"it adds {bought.item.name}, which is not in {bought.list}"
+        level = getattr(bought.item, "level", None)
+        if level is not None and items[at].level != level:
+            return (
+                f"it adds {bought.item.name} at {level_name(level)}, but {bought.item.name} "
+                f"is at {level_name(items[at].level)} (undoing the later spends first)"
+            )
+        del items[at]
+        del positions[bought.list][at]
+        return ""
+    # Remove: the fault must be gone, and comes back.
+    if _find(items, bought.item.name) is not None:
+        return f"it buys off {bought.item.name}, but the character still has it"
+    items.append(bought.item)
+    positions[bought.list].append(None)
+    return ""
+
+
+def _find(items, name: str) -> int | None:
+    folded = name.casefold()
+    return next((i for i, item in enumerate(items) if item.name.casefold() == folded), None)
+
+
+def _mismatch(where: str, problem: str) -> LedgerIssue:
+    return LedgerIssue(
+        "advancement_mismatch",
+        f"Undoing this spend does not fit the character: {problem}.",
+        FILE_SECTION,
+        where,
+    )
+
+
+# -- the ledger on its own -----------------------------------------------------------------------
+
+
+def check_ledger(character: Character, ruleset: Ruleset, *, creation_balance) -> list[LedgerIssue]:
+    """Overspending, costs and the unspent total. `creation_balance` is the creation build's
+    report balance (MicroFudged: the tokens saved, which is what `carried` may bring)."""
+    issues = []
+    summary = summarize(character, ruleset)
+    running, overspent = 0, False
+    for index, entry in enumerate(character.advancement or ()):
+        where = f"advancement[{index}]"
+        if entry.kind == "carried":
+            issues += _check_carried(entry, ruleset, creation_balance, where)
+        if entry.kind == "spend":
+            running -= entry.amount
+            issues += _check_cost(entry, ruleset, where)
+        else:
+            running += entry.amount
+        if running < 0 and not overspent:
+            overspent = True  # once: every later line would repeat it
+            issues.append(
+                LedgerIssue(
+                    "experience_overspent",
+                    f"By this spend {-running} {summary.unit} more were spent than awarded: "
+                    "record the award that paid for it before it, or remove the spend.",
+                    _section(ruleset),
+                    where,
+                )
+            )
+    if character.experience != summary.unspent:
+        issues.append(
+            LedgerIssue(
+                "advancement_mismatch",
+                f"experience is {character.experience} but the ledger leaves "
+                f"{summary.unspent} {summary.unit} unspent (awards {summary.awarded} minus "
+                f"spends {summary.spent}): make the two agree.",
+                FILE_SECTION,
+                "experience",
+            )
+        )
+    return issues
+
+
+def _check_carried(entry, ruleset, creation_balance, where) -> list[LedgerIssue]:
+    if ruleset.system != TOKENS:
+        return [
+            LedgerIssue(
+                "advancement_mismatch",
+                f"{ruleset.name} carries no tokens from creation: record it as an award.",
+                FILE_SECTION,
+                where,
+            )
+        ]
+    most = max(int(creation_balance), 0)
+    if ruleset.tokens_carried is not None:
+        most = min(most, ruleset.tokens_carried)  # Streamlined: at most 3 are kept
+    if entry.amount <= most:
+        return []
+    return [
+        LedgerIssue(
+            "experience_overspent",
+            f"{entry.amount} tokens carried from creation, but the creation build saved "
+            f"{most} that can be kept: carry at most {most}.",
+            ruleset.section("tokens"),
+            where,
+        )
+    ]
+
+
+def _check_cost(entry: Entry, ruleset: Ruleset, where: str) -> list[LedgerIssue]:
+    unit = unit_of(ruleset)
+    try:
+        due, at_least, permission, label = _due(entry, ruleset)
+    except NotAvailable as error:
+        return [
+            LedgerIssue(
+                "advancement_unpriced",
+                f"{error}: the GM sets this spend's cost; check it by hand.",
+                _section(ruleset),
+                where,
+                warning=True,
+            )
+        ]
+    issues = []
+    if entry.amount != due and not (at_least and entry.amount >= due):
+        wanted = f"at least {due}" if at_least else f"{due}"
+        issues.append(
+            LedgerIssue(
+                "advancement_cost",
+                f"{label} costs {wanted} {unit}, not {entry.amount}: correct the spend.",
+                _section(ruleset),
+                where,
+            )
+        )
+    if permission:
+        issues.append(
+            LedgerIssue(
+                "gm_permission",
+                f"{label} needs the GM's permission as well as experience.",
+                _section(ruleset),
+                where,
+                warning=True,
+            )
+        )
+    return issues
+
+
+def _due(entry: Entry, ruleset: Ruleset) -> tuple[int, bool, bool, str]:
+    """(cost, whether it is a minimum, whether the GM must permit it, what it buys)."""
+    if entry.meta_points is not None:
+        cost = flat_cost(ruleset, "meta_point")
+        return cost.amount * entry.meta_points, False, False, f"{entry.meta_points} meta point(s)"
+    bought = entry.bought
+    if isinstance(bought, Raise):
+        label = (
+            f"Raising {bought.name} from {level_name(bought.from_level)} to "
+            f"{level_name(bought.to_level)}"
+        )
+        cost = raise_cost(ruleset, RAISE_KINDS[bought.list], bought.from_level)
+        return cost.amount, False, cost.needs_gm_permission, label
+    if isinstance(bought, Remove):
+        cost = flat_cost(ruleset, "buy_off_fault")
+        return cost.amount, True, cost.needs_gm_permission, f"Buying off {bought.item.name}"
+    # Add
+    item = bought.item
+    if bought.list == "skills" or (bought.list == "powers" and ruleset.system == TOKENS):
+        # A new skill (or field of power) is raised from where it stood unlisted: its
+        # default, or for a field of power Abysmal (DIP VIII.1); priced level by level.
+        start = ABYSMAL if bought.list == "powers" else _skill_default(item, ruleset)
+        total, permission = 0, False
+        for level in range(start, item.level):
+            cost = raise_cost(ruleset, RAISE_KINDS[bought.list], level)
+            total += cost.amount
+            permission |= cost.needs_gm_permission
+        return total, False, permission, f"Adding {item.name} at {level_name(item.level)}"
+    what = "gift" if bought.list == "gifts" else "power"
+    cost = flat_cost(ruleset, what)
+    return cost.amount, True, cost.needs_gm_permission, f"Adding the {what} {item.name}"
+
+
+def _skill_default(item: Trait, ruleset: Ruleset) -> int:
+    """Where an unlisted skill stands (Mudge 1.4: by difficulty; a Very Hard skill has no
+    default and is bought from Terrible, the bottom of the creation ladder)."""
+    if ruleset.skill_difficulties:
+        default = MUDGE_SKILL_DEFAULT.get(item.difficulty or "average")
+        return default if default is not None else ruleset.creation_min
+    return ruleset.named_skill_defaults.get(item.name, ruleset.skill_default)
+
+
+def _section(ruleset: Ruleset) -> str:
+    return ruleset.advancement.section if ruleset.advancement else FILE_SECTION
