@@ -12,6 +12,7 @@ lethal Setback is a Wound, a Major one a Severe Wound, an Extreme one a Grievous
 Setback": the DIP sheet's "Most hindering wound" with its three boxes.
 """
 
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -75,8 +76,8 @@ class HarmTrack:
 
 
 def _lowest(numbers: str) -> int:
-    """'3,4' -> 3, '9+' -> 9."""
-    return int(numbers.split(",")[0].rstrip("+"))
+    """'3,4' -> 3, '9+' -> 9, '2 successes' -> 2 (MicroFudged's setback rows)."""
+    return int(re.match(r"\d+", numbers).group())
 
 
 def harm_track(character: Character, ruleset: Ruleset) -> HarmTrack:

@@ -306,5 +306,12 @@ class TestDamage:
         hit = play.blow(FUDGE_BASICS, margin=2, offense=2, defence=1, damage_die=1)
         assert (hit.damage, hit.wound, hit.working) == (3, "Hurt", "2 + 2 - 1 = 3")
 
+    def test_microfudged_setbacks_count_successes(self):
+        # DIP V.3: two successes over the defence are a Major Setback (a Severe wound).
+        hit = play.blow(MICROFUDGED_DIP, margin=2, offense=0, defence=0, damage_die=0)
+        assert (hit.damage, hit.wound) == (2, "Major Setback (Severe wound)")
+        worst = play.blow(MICROFUDGED_DIP, margin=5, offense=0, defence=0, damage_die=0)
+        assert worst.wound == "Extreme Setback (Grievous injury)"
+
     def test_no_win_no_blow(self):
         assert play.blow(MUDGE, margin=0, offense=3, defence=0, damage_die=1) is None
