@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from rules.advancement import NotAvailable, flat_cost, raise_cost
 from rules.character import Character, Fault, Gift, Power, Trait
 from rules.ladder import ABYSMAL, level_name
-from rules.rulesets import MUDGE_SKILL_DEFAULT, TOKENS, Ruleset
+from rules.rulesets import TOKENS, Ruleset, skill_default
 
 # The lists a ledger entry may name, and the advancement cost kind of a raise in each.
 RAISE_KINDS = {"attributes": "attribute", "skills": "skill", "powers": "power"}
@@ -344,12 +344,10 @@ def _due(entry: Entry, ruleset: Ruleset) -> tuple[int, bool, bool, str]:
 
 
 def _skill_default(item: Trait, ruleset: Ruleset) -> int:
-    """Where an unlisted skill stands (Mudge 1.4: by difficulty; a Very Hard skill has no
-    default and is bought from Terrible, the bottom of the creation ladder)."""
-    if ruleset.skill_difficulties:
-        default = MUDGE_SKILL_DEFAULT.get(item.difficulty or "average")
-        return default if default is not None else ruleset.creation_min
-    return ruleset.named_skill_defaults.get(item.name, ruleset.skill_default)
+    """Where an unlisted skill is bought from: its default, or for a Very Hard skill (no
+    default, Mudge 1.4) Terrible, the bottom of the creation ladder."""
+    default = skill_default(ruleset, item.name, item.difficulty)
+    return ruleset.creation_min if default is None else default
 
 
 def _section(ruleset: Ruleset) -> str:

@@ -13,14 +13,19 @@ from rules import ledger
 from rules.character import Character, Trait
 from rules.house_rules import json_number
 from rules.ladder import ABYSMAL, LEGENDARY, POOR, card_rating, level_name
-from rules.rulesets import LEVELS, MUDGE_SKILL_DEFAULT, MUDGE_SKILL_FAIR_COST, Ruleset
+from rules.rulesets import (
+    LEVELS,
+    MUDGE_SKILL_FAIR_COST,
+    SKILL_DIFFICULTY,
+    Ruleset,
+    skill_default,
+)
 from rules.trades import POOL_UNITS, POOLS, Trade, amount, find_trades
 
 __all__ = ["POOL_UNITS", "Issue", "Report", "Trade", "amount", "build_report", "power_potential"]
 
 # What a missing difficulty means (spec): an average skill (Mudge 1.62), and a spell or psi
 # power worth "one Hard or Very Hard skill" is Hard (Mudge 2.5, 2.7).
-SKILL_DIFFICULTY = "average"
 POWER_DIFFICULTY = "hard"
 
 
@@ -200,7 +205,6 @@ class _Check:
         self.warnings: list[Issue] = []
         # The highest level creation allows, so the common in-bounds trait costs one compare.
         self.top = 10**6 if ruleset.legendary_at_creation else ruleset.creation_max
-        self.named_defaults = {n.casefold(): lv for n, lv in ruleset.named_skill_defaults.items()}
         self.gift_names = {g.name.casefold() for g in character.gifts}
 
     def error(self, code, message, topic, trait=None, where=None):
@@ -522,12 +526,7 @@ class _Check:
         }
 
     def skill_default(self, trait: Trait) -> int | None:
-        if self.r.skill_difficulties:
-            return MUDGE_SKILL_DEFAULT[trait.difficulty or SKILL_DIFFICULTY]
-        # Names match case-insensitively, as attribute names and duplicates do.
-        if not self.named_defaults:
-            return self.r.skill_default
-        return self.named_defaults.get(trait.name.casefold(), self.r.skill_default)
+        return skill_default(self.r, trait.name, trait.difficulty)
 
     def skill_cost(self, trait: Trait, index: int) -> int:
         self.bounds(trait, ("skills", index), self.r.creation_min, "skill")

@@ -26,6 +26,7 @@ LISTS = ("attributes", "skills", "gifts", "faults", "powers")
 # Mudge 1.4: the default of a skill by difficulty; very hard skills have none.
 MUDGE_SKILL_DEFAULT = {"easy": -1, "average": -2, "hard": -3, "very_hard": None}
 MUDGE_SKILL_FAIR_COST = {"easy": 1, "average": 2, "hard": 3, "very_hard": 4}
+SKILL_DIFFICULTY = "average"  # a skill with no difficulty given (the character file's default)
 
 # Raising a skill one level, by the level it starts from (Fudge 5.2, Fudge Basics
 # "Raising a Skill", Mudge 5.2). Legendary and beyond need the GM's permission.
@@ -510,3 +511,15 @@ DEFAULT = MUDGE  # what a form proposes first
 def ruleset_choices() -> list[tuple[str, str]]:
     """(slug, name) for a form's select, read when the form is built."""
     return [(slug, ruleset.name) for slug, ruleset in BUILTIN.items()]
+
+
+def skill_default(ruleset: Ruleset, name: str, difficulty: str | None) -> int | None:
+    """Where a skill stands unlisted: by difficulty in Mudge 1.4 (None for a Very Hard
+    skill, which has no default), else the ruleset's default or the one it names for the
+    skill (Streamlined MicroFudged: Science, Medicine). Names match case-insensitively, as
+    attribute names and duplicates do."""
+    if ruleset.skill_difficulties:
+        return MUDGE_SKILL_DEFAULT[difficulty or SKILL_DIFFICULTY]
+    folded = name.casefold()
+    named = (level for n, level in ruleset.named_skill_defaults.items() if n.casefold() == folded)
+    return next(named, ruleset.skill_default)

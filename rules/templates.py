@@ -8,8 +8,7 @@ from rules.catalog import Template
 from rules.catalogues.mudge import TEMPLATES
 from rules.character import Character, Fault, Gift, Trait
 from rules.ladder import level_name, parse_level
-from rules.report import MUDGE_SKILL_DEFAULT
-from rules.rulesets import BUILTIN, Ruleset
+from rules.rulesets import BUILTIN, Ruleset, skill_default
 
 BY_SLUG = {t.slug: t for t in TEMPLATES}
 # Mudge 6.42's broad classes rate groups of attributes; these are the Mudge attributes
@@ -163,12 +162,9 @@ def _shifted_skill(skills: list[Trait], name: str, shift: int, ruleset: Ruleset)
         return _shifted(skills, name, shift, ruleset.skill_default)
     entry = ruleset.catalog.skill(name)
     difficulty = entry.difficulty if entry is not None and ruleset.skill_difficulties else None
-    if difficulty is None:
-        default = ruleset.skill_default
-    else:
-        default = MUDGE_SKILL_DEFAULT[difficulty]
-        if default is None:
-            return skills
+    default = skill_default(ruleset, name, difficulty)
+    if default is None:
+        return skills
     return [*skills, Trait(name, default + shift, difficulty)]
 
 

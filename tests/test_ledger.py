@@ -9,8 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules import ledger
+from rules.character import Trait
 from rules.charfile import CharacterFileError, dumps_character, parse_character_json
 from rules.check import BREAKS_A_RULE, UNREADABLE, VALID, check_text
+from rules.ladder import MEDIOCRE
+from rules.ledger import Add, Entry
+from rules.rulesets import MICROFUDGED_STREAMLINED
 from tests import commands
 
 SAMPLES = Path(__file__).resolve().parent.parent / "rules" / "samples"
@@ -374,3 +379,12 @@ def test_advancement_costs_round_trip_as_house_rules():
     assert error.value.key == "advancement_costs.gift"
     with pytest.raises(HouseRuleError):
         apply_house_rules(mudge, {"advancement_costs": {"gifts": 8}})
+
+
+@pytest.mark.parametrize(("name", "due"), [("Science", 6), ("science", 6), ("Pilot", 3)])
+def test_a_new_skill_is_bought_from_its_default(name, due):
+    """Streamlined MicroFudged: Science starts at Terrible, other skills at Poor; raising a
+    skill a level up to Fair costs 3 tokens (DIP VIII.3). So adding one at Mediocre costs
+    6 for Science, whatever its case, and 3 for Pilot."""
+    entry = Entry("spend", due, bought=Add("skills", Trait(name, MEDIOCRE)))
+    assert ledger._due(entry, MICROFUDGED_STREAMLINED)[0] == due

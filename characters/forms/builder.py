@@ -10,8 +10,8 @@ from characters.forms.fields import NameField
 from characters.models import DIFFICULTY_CHOICES, Equipment, Trait
 from rules.house_rules import json_number
 from rules.ladder import ABYSMAL, LEGENDARY, TERRIBLE, level_name
-from rules.report import POWER_DIFFICULTY, SKILL_DIFFICULTY
-from rules.rulesets import LEVELS, ruleset_choices
+from rules.report import POWER_DIFFICULTY
+from rules.rulesets import LEVELS, SKILL_DIFFICULTY, ruleset_choices
 
 CATALOG_NAME_MAX = 100
 
