@@ -21,8 +21,8 @@ from html.parser import HTMLParser
 
 from rules.character import Character
 from rules.charfile import (
-    MAX_ITEMS,
     MAX_NAME,
+    MAX_ROWS,
     MAX_TEXT,
     CharacterFileError,
     load_json,
@@ -31,7 +31,7 @@ from rules.charfile import (
 )
 from rules.combat import damage_factors, wound_track
 from rules.house_rules import HouseRuleError, apply_house_rules
-from rules.ladder import ABYSMAL, LEGENDARY, level_name, signed
+from rules.ladder import ABYSMAL, TOP, level_name, signed
 from rules.report import POOLS, Report, amount, build_report, ruleset_attributes
 from rules.rulesets import BUILTIN, LEVELS, Ruleset
 from rules.text import first_text_problem
@@ -56,7 +56,6 @@ ID_LENGTH = 16
 SORT_STEP = 100_000  # Foundry's spacing of sibling documents' `sort`
 # actor.mjs: the wound levels in order, with the boxes a new character has.
 SYSTEM_WOUNDS = {"scratch": 3, "hurt": 2, "veryhurt": 1, "incapacitated": 1, "neardeath": 1}
-MAX_LEVEL = LEGENDARY + 999  # Legendary+999, the top of the character file's ladder
 MAX_ITEM_NAME = 100
 MAX_EQUIPMENT_NOTES = 1000
 POWER_KINDS = {
@@ -419,7 +418,8 @@ class _ActorReader:
         self.default_ruleset = default_ruleset
         self.not_mapped: list[str] = []
         self.from_flags: set = set()  # top-level keys, and (list, index, key) of entries
-        self.full: set[str] = set()  # lists that reached MAX_ITEMS
+        self.rows = 0  # traits and equipment taken, at most the character file's MAX_ROWS
+        self.full = False
 
     def note(self, message: str) -> None:
         self.not_mapped.append(message)
@@ -472,6 +472,9 @@ class _ActorReader:
     def items(self, items: list, flags: dict) -> dict:
         lists = {"attributes": [], **{name: [] for name in LIST_TYPES}}
         sets, described = [], 0
+        # The attributes are read last but come first: room is kept for the first set's.
+        first_set = next((i for i in items if _dict(i).get("type") == "attributeset"), {})
+        self.rows = min(len(_attribute_list(first_set)), MAX_ROWS)
         for index, item in enumerate(items):
             where = f"items[{index}]"
             if not isinstance(item, dict):
@@ -499,13 +502,13 @@ class _ActorReader:
             list_name = list_name or {"skill": "skills", "gift": "gifts", "fault": "faults"}.get(
                 kind, "equipment"
             )
+            if not self.room_for(list_name, name, lists[list_name]):
+                continue
             entry = _dict(own.get("entry")) if own.get("list") == list_name else {}
             if not entry and system.get("description"):
                 described += kind != "equipment"
             if item.get("effects"):
                 self.note(f"{where} ({name}): its active effects are not imported.")
-            if not self.room_for(list_name, name, lists[list_name]):
-                continue
             flagged = set(entry) - {"name", "level"}  # Foundry's own name and level win
             entry = {**entry, "name": name}
             if kind == "skill":
@@ -533,8 +536,10 @@ class _ActorReader:
         for where, extra in sets[1:]:
             self.note(f"{where} (attribute set {extra.get('name')!r}): only the first is read.")
         where, item = sets[0]
-        system = _dict(item.get("system"))
-        raw = system.get("attributes") if isinstance(system.get("attributes"), list) else []
+        raw = _attribute_list(item)
+        if len(raw) > MAX_ROWS:
+            self.note(f"{where}: more than {MAX_ROWS} attributes; the rest skipped.")
+            raw = raw[:MAX_ROWS]
         # The attributes the export added at their default: still there, they stay unlisted.
         own = _dict(_dict(item.get("flags")).get(FLAG))
         added = own.get("added_attributes", flags.get("added_attributes"))
@@ -583,17 +588,24 @@ class _ActorReader:
 
     def room_for(self, list_name: str, name: str, entries: list) -> bool:
         """Whether the list takes one more entry of this name: names are unique but for
-        equipment (case ignored), and a list holds at most MAX_ITEMS."""
+        equipment (case ignored), and a character holds at most MAX_ROWS traits and pieces
+        of equipment together. Counts the entry taken: the caller adds it."""
         if list_name != "equipment" and any(
             e["name"].casefold() == name.casefold() for e in entries
         ):
             self.note(f"{list_name}: {name!r} appears twice; the second is skipped.")
             return False
-        if len(entries) == MAX_ITEMS:
-            if list_name not in self.full:
-                self.full.add(list_name)
-                self.note(f"{list_name}: more than {MAX_ITEMS}; {name!r} and the rest skipped.")
+        if list_name == "attributes":  # counted before the items (see `items`)
+            return True
+        if self.rows == MAX_ROWS:
+            if not self.full:
+                self.full = True
+                self.note(
+                    f"{list_name}: more than {MAX_ROWS} traits and pieces of equipment; "
+                    f"{name!r} and every one after it skipped."
+                )
             return False
+        self.rows += 1
         return True
 
     def play_state(self, system: dict, effects) -> None:
@@ -659,7 +671,7 @@ class _ActorReader:
         if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
             self.note(f"{where}: {value!r} is not a whole level; read as Fair.")
             return 0
-        level = min(max(int(value), ABYSMAL), MAX_LEVEL)
+        level = min(max(int(value), ABYSMAL), TOP)
         if level != value:
             self.note(
                 f"{where}: {int(value):+d} is off Fairsheet's ladder; read as {level_name(level)}."
@@ -685,6 +697,11 @@ def _meta_start(out: dict) -> int:
         return apply_house_rules(ruleset, _dict(out.get("house_rules"))).meta_points_start
     except HouseRuleError:
         return ruleset.meta_points_start  # the reader names the bad house rule
+
+
+def _attribute_list(attribute_set: dict) -> list:
+    attributes = _dict(attribute_set.get("system")).get("attributes")
+    return attributes if isinstance(attributes, list) else []
 
 
 def _dict(value) -> dict:

@@ -3,6 +3,7 @@ against the system's data models (tests/fixtures/foundry-fudge-rpg-2.6.0.schema.
 ids are stable, and characters survive the round trip; actors made in Foundry import with a
 list of what could not be mapped; `manage.py export_character` converts both ways."""
 
+import copy
 import dataclasses
 import json
 import re
@@ -465,6 +466,33 @@ class TestImportFromFoundry:
             "items[0].system.attributes[3].level: -6 is off Fairsheet's ladder; read as Abysmal.",
             "system.wounds: current wounds (scratch 2, hurt 1) are not imported.",
             "system.mana (4): Fairsheet keeps no mana pool.",
+        )
+
+    def test_a_level_past_the_ladder_is_read_as_its_top(self):
+        actor = copy.deepcopy(FOUNDRY_MADE)
+        actor["items"][2]["system"]["level"] = 100  # Acrobatics/Tumbling
+        imported = read_actor(actor)
+        assert imported.character.skills == (Trait("Acrobatics/Tumbling", LEGENDARY + 20),)
+        assert (
+            "items[2].system.level: +100 is off Fairsheet's ladder; read as Legendary+20."
+            in imported.not_mapped
+        )
+
+    def test_an_actor_past_the_row_limit_keeps_its_attributes_and_the_first_items(self):
+        """A character file holds at most 300 traits and pieces of equipment together: an
+        actor with more is imported with the first 300, the attributes among them."""
+        actor = copy.deepcopy(FOUNDRY_MADE)
+        skill = actor["items"][2]
+        actor["items"] += [{**skill, "name": f"Lore {n}"} for n in range(300)]
+        imported = read_actor(actor)
+        character = imported.character
+        assert len(character.attributes) == 4
+        rows = (character.attributes, character.skills, character.gifts, character.faults)
+        assert sum(map(len, rows)) + len(character.equipment) == 300
+        assert character.skills[-1].name == "Lore 290"
+        assert (
+            "skills: more than 300 traits and pieces of equipment; 'Lore 291' and every one "
+            "after it skipped." in imported.not_mapped
         )
 
     def test_the_campaigns_ruleset_when_the_actor_names_none(self):
