@@ -21,7 +21,7 @@ from fractions import Fraction
 from rules import combat
 from rules.character import Character
 from rules.combat import WoundLevel
-from rules.ladder import ABYSMAL, TERRIBLE, WORDS, level_name, signed
+from rules.ladder import ABYSMAL, WORDS, level_name, signed
 from rules.report import build_report, power_potential
 from rules.rulesets import LEVELS, Ruleset
 
@@ -337,12 +337,6 @@ def chance_to_reach(effective: int, against: int) -> Fraction:
     return Fraction(0)
 
 
-def ladder_bottom(ruleset: Ruleset) -> int:
-    """The lowest word a ruleset's ladder uses: MicroFudged names Abysmal, the others stop
-    at Terrible (below it: "Terrible-1")."""
-    return TERRIBLE if ruleset.system == LEVELS else ABYSMAL
-
-
 def result_name(level: int, bottom: int) -> str:
     """A rolled degree on the ladder: 'Great', 'Legendary+2', 'Terrible-1'."""
     if level < bottom:
@@ -368,7 +362,7 @@ def against_choices(ruleset: Ruleset) -> tuple[tuple[int, str], ...]:
     named = {} if ruleset.system == LEVELS else DIP_DIFFICULTIES
     return tuple(
         (level, f"{level_name(level)} ({named[level]})" if level in named else level_name(level))
-        for level in range(ladder_bottom(ruleset), 7)
+        for level in range(ruleset.ladder_bottom, 7)
     )
 
 

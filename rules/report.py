@@ -345,7 +345,7 @@ class _Check:
                 "cap_exceeded",
                 f"Only {limit} {self.noun(list_name, limit)} may be {level_name(level)}; "
                 f"{len(at_level)} are ({names}){';' if trading else '.'} {fix} of them.",
-                "caps" if "caps" in self.r.sections else "creation",
+                "caps",  # Ruleset.section falls back to "creation"
                 first_over.name,
                 f"{list_name}[{index}]",
             )

@@ -186,6 +186,12 @@ class Ruleset:
         return self.sections.get(topic) or self.sections["creation"]
 
     @property
+    def ladder_bottom(self) -> int:
+        """The lowest word the ruleset's ladder uses: MicroFudged names Abysmal, the others
+        stop at Terrible (below it: "Terrible-1")."""
+        return TERRIBLE if self.system == LEVELS else ABYSMAL
+
+    @property
     def gifts_and_faults(self) -> bool:
         return "gifts" in self.terms.lists
 

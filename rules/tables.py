@@ -107,10 +107,9 @@ def _per_rank(cost: int) -> str:
 
 def ladder_table(ruleset: Ruleset) -> list[Row]:
     """The trait ladder with each level's modifier, and MicroFudged's card rating."""
-    bottom = TERRIBLE if ruleset.system == LEVELS else TERRIBLE - 1
     return [
         Row(level_name(lv), (signed(lv - FAIR), card_rating(lv)))
-        for lv in range(LEGENDARY, bottom - 1, -1)
+        for lv in range(LEGENDARY, ruleset.ladder_bottom - 1, -1)
     ]
 
 

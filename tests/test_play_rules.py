@@ -252,8 +252,8 @@ class TestRolling:
         assert play.chance_to_reach(GREAT, TERRIBLE) == 1
 
     def test_results_on_the_ladder(self):
-        assert play.result_name(-4, play.ladder_bottom(MUDGE)) == "Terrible-1"
-        assert play.result_name(ABYSMAL, play.ladder_bottom(MICROFUDGED_DIP)) == "Abysmal"
+        assert play.result_name(-4, MUDGE.ladder_bottom) == "Terrible-1"
+        assert play.result_name(ABYSMAL, MICROFUDGED_DIP.ladder_bottom) == "Abysmal"
         assert play.result_name(6, TERRIBLE) == "Legendary+2"
         assert play.against_choices(MUDGE)[0] == (TERRIBLE, "Terrible")
         assert play.against_choices(MICROFUDGED_DIP)[0] == (ABYSMAL, "Abysmal")

@@ -240,7 +240,7 @@ def play_context(character: Character, user) -> dict:
     return {
         **status_context(table, user),
         "sheet": sheet,
-        "traits": rollable_traits(sheet, table.penalty, play.ladder_bottom(table.ruleset)),
+        "traits": rollable_traits(sheet, table.penalty, table.ruleset.ladder_bottom),
         "weapons": [(name, f"{name} ({signed(total)})") for name, total in weapons(table)],
         "damage_die": table.ruleset.slug == MUDGE,
         "against": play.against_choices(table.ruleset),
@@ -318,7 +318,7 @@ def campaign_log(campaign: Campaign, limit: int = LOG_LENGTH) -> list[LogLine]:
 
 
 def log_lines(entries: list[DiceRoll], ruleset: Ruleset) -> list[LogLine]:
-    bottom, mudge = play.ladder_bottom(ruleset), ruleset.slug == MUDGE
+    bottom, mudge = ruleset.ladder_bottom, ruleset.slug == MUDGE
     return [_line(entry, bottom, mudge) for entry in entries]
 
 

@@ -208,7 +208,7 @@ def dice_roll(
     _check_may_play(character, actor)
     table = at_table(character, play_state_of(character))
     ruleset = table.ruleset
-    bottom = play.ladder_bottom(ruleset)
+    bottom = ruleset.ladder_bottom
     sheet = sheet_for_character(character, with_ledger=False)
     levels = {t.name: t.level for t in rollable_traits(sheet, 0, bottom)}
     if trait and trait not in levels:
