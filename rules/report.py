@@ -230,6 +230,24 @@ class _Check:
         names.update({n.casefold(): d for n, d in r.extra_attributes})
         return names
 
+    def attribute_costs(self, in_play: list) -> list[int]:
+        """Each attribute's cost from its default (Mudge 1.6, DIP III); one defined in play
+        (Mudge 1.7) costs nothing here and joins `in_play`."""
+        c, r = self.c, self.r
+        known = self.attribute_defaults()
+        costs = []
+        for index, trait in enumerate(c.attributes):
+            default = self.attribute_default(trait, index, known)
+            if trait.defined_in_play:
+                in_play.append(("attributes", index, trait))
+                costs.append(0)
+                continue
+            self.bounds(trait, ("attributes", index), r.creation_min, self.noun("attributes"))
+            costs.append((trait.level - default) * r.attribute_cost)
+        self.duplicates(c.attributes, "attributes")
+        self.caps(c.attributes, r.attribute_caps, "attributes")
+        return costs
+
     def attribute_default(self, trait: Trait, index: int, known: dict[str, int]) -> int:
         key = trait.name.casefold()
         if key in known:
@@ -418,19 +436,8 @@ class _Check:
 
     def price_levels(self) -> Report:
         c, r = self.c, self.r
-        known = self.attribute_defaults()
         in_play = []  # (list, index, trait) of Mudge 1.7's traits defined in play
-        attribute_costs = []
-        for index, trait in enumerate(c.attributes):
-            default = self.attribute_default(trait, index, known)
-            if trait.defined_in_play:
-                in_play.append(("attributes", index, trait))
-                attribute_costs.append(0)
-                continue
-            self.bounds(trait, ("attributes", index), r.creation_min, "attribute")
-            attribute_costs.append((trait.level - default) * r.attribute_cost)
-        self.duplicates(c.attributes, "attributes")
-        self.caps(c.attributes, r.attribute_caps, "attributes")
+        attribute_costs = self.attribute_costs(in_play)
 
         skill_costs = [
             0 if trait.defined_in_play else self.skill_cost(trait, index)
@@ -651,19 +658,8 @@ class _Check:
 
     def price_tokens(self) -> Report:
         c, r = self.c, self.r
-        known = self.attribute_defaults()
-        in_play = []
-        attribute_costs = []
-        for index, trait in enumerate(c.attributes):
-            default = self.attribute_default(trait, index, known)
-            if trait.defined_in_play:
-                in_play.append(("attributes", index, trait))
-                attribute_costs.append(0)
-                continue
-            self.bounds(trait, ("attributes", index), r.creation_min, self.noun("attributes"))
-            attribute_costs.append((trait.level - default) * r.attribute_cost)
-        self.duplicates(c.attributes, "attributes")
-        self.caps(c.attributes, r.attribute_caps, "attributes")
+        in_play = []  # (list, index, trait) of Mudge 1.7's traits defined in play
+        attribute_costs = self.attribute_costs(in_play)
 
         skill_costs = []
         for index, trait in enumerate(c.skills):
