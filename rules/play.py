@@ -42,10 +42,6 @@ EFFECTS = {
     "Severe Wound": "-2 cards, -2 ranks on a roll, to every action",
     "Grievous Injury": "dying, in grave need of medical care; -3 cards, -3 ranks",
 }
-# Mudge 4.56, Graze Severity Table: a win by exactly +1 does at most this wound, by the
-# total damage factor (TDF): below 0 nothing, 0-4 a Scratch, 5-8 Hurt, 9 and up Very Hurt.
-GRAZE_LIMITS = ((9, "Very Hurt"), (5, "Hurt"), (0, "Scratch"))
-MUDGE = "mudge"
 
 Marks = tuple[tuple[int, ...], ...]
 
@@ -82,13 +78,12 @@ def _lowest(numbers: str) -> int:
 
 def harm_track(character: Character, ruleset: Ruleset) -> HarmTrack:
     if ruleset.system == LEVELS:
-        mudge = ruleset.slug == MUDGE
         return HarmTrack(
             title="Wounds",
             levels=combat.wound_track(character, ruleset),
             rolls_up=True,
             heals_below=1,
-            section="Mudge 4.57" if mudge else "Fudge Basics, The Wound Track",
+            section=ruleset.section("harm"),
             damage_label="damage",
         )
     return HarmTrack(
@@ -225,7 +220,7 @@ def rests(ruleset: Ruleset) -> tuple[Rest, ...]:
     """What rest heals in this ruleset. A new session heals nothing by itself: wounds go
     with time in the story, and spent points stay spent (docs/play.md)."""
     if ruleset.system == LEVELS:
-        healing = "Mudge 4.8" if ruleset.slug == MUDGE else "Fudge Basics, Healing"
+        healing = ruleset.section("healing")
         return (
             Rest(
                 "after-fight",
@@ -291,13 +286,12 @@ class TablePool:
 
 def table_pool(character: Character, ruleset: Ruleset) -> TablePool:
     if ruleset.system == LEVELS:
-        fudge = ruleset.slug == "fudge-basics"
         points = character.meta_points
         return TablePool(
-            name="Fudge points" if fudge else "meta points",
+            name=ruleset.terms.points,
             on_record=ruleset.meta_points_start if points is None else points,
             most=ruleset.meta_points_max,
-            section="Fudge Basics, In-Game Use of Fudge Points" if fudge else "Mudge 1.36",
+            section=ruleset.section("points_in_play"),
         )
     saved = build_report(character, ruleset).pools["tokens"]["saved"]
     return TablePool("tokens", int(saved), None, "MicroFudged DIP II")
@@ -383,26 +377,26 @@ def blow(
     """None unless the attacker won (relative degree +1 or more) and factors are known."""
     if margin < 1:
         return None
-    mudge = ruleset.slug == MUDGE
+    harm = ruleset.harm
     total_factor = offense - defence
     damage = margin + total_factor
     working = f"{margin} {_term(offense)} {_term(-defence)}"
-    if mudge:
-        # 4.61: the die counts, but a positive damage never drops below 1 for it.
+    if harm.damage_die:
+        # Mudge 4.61: the die counts, but a positive damage never drops below 1 for it.
         with_die = damage + damage_die
         damage = max(with_die, 1) if damage > 0 else with_die
         working += f" {_term(damage_die)} (damage die)"
-    track = HarmTrack("", ruleset.harm.track, True, 1, "", "")
+    track = HarmTrack("", harm.track, True, 1, "", "")
     index = track.level_of_damage(damage)
     wound = "" if index is None else track.levels[index].name
     note = ""
-    if mudge and margin == 1:
-        wound, note = _graze(track, index, total_factor)
+    if harm.graze_limits and margin == 1:
+        wound, note = _graze(track, index, total_factor, harm.graze_limits)
     return Blow(max(damage, 0), wound, f"{working} = {damage}", note)
 
 
-def _graze(track: HarmTrack, index: int | None, total_factor: int) -> tuple[str, str]:
-    limit = next((name for floor, name in GRAZE_LIMITS if total_factor >= floor), "")
+def _graze(track: HarmTrack, index: int | None, total_factor: int, limits) -> tuple[str, str]:
+    limit = next((name for floor, name in limits if total_factor >= floor), "")
     most = f"at most {limit}" if limit else "no damage"
     note = f"a graze, Mudge 4.56: {most} at TDF {signed(total_factor)}"
     if not limit or index is None:

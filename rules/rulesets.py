@@ -91,6 +91,11 @@ class Harm:
     more_scratch: tuple[str, ...] = ()
     fewer_scratch: tuple[str, ...] = ()
     note: str = ""  # a line under the track, e.g. how setbacks heal
+    # Mudge 4.61: the attack's fourth die adds to the damage of a hit.
+    damage_die: bool = False
+    # Mudge 4.56, Graze Severity Table: a win by exactly +1 does at most this wound, by the
+    # total damage factor (TDF): (lowest TDF, wound), highest first. () for no grazes.
+    graze_limits: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -340,6 +345,8 @@ FUDGE_BASICS = Ruleset(
         "meta_points": "Fudge Basics, Fudge Points and Experience",
         "advancement": "Fudge Basics, Experience",
         "harm": "Fudge Basics, The Wound Track",
+        "healing": "Fudge Basics, Healing",
+        "points_in_play": "Fudge Basics, In-Game Use of Fudge Points",
         "equipment": "Fudge Basics, Offensive and Defensive Damage Factors",
     },
     advancement=Advancement(
@@ -402,6 +409,8 @@ MUDGE = Ruleset(
         martial_arts=MARTIAL_ARTS,
         more_scratch=MORE_SCRATCH,
         fewer_scratch=FEWER_SCRATCH,
+        damage_die=True,
+        graze_limits=((9, "Very Hurt"), (5, "Hurt"), (0, "Scratch")),
     ),
     sections={
         "creation": "Mudge 1.6",
@@ -421,6 +430,8 @@ MUDGE = Ruleset(
         "meta_points": "Mudge 1.36",
         "advancement": "Mudge 5.2",
         "harm": "Mudge 4.57",
+        "healing": "Mudge 4.8",
+        "points_in_play": "Mudge 1.36",
         "equipment": "Mudge 4.54",
     },
     advancement=Advancement(

@@ -10,8 +10,9 @@ from django.urls import reverse
 
 from characters.models import Character, Trait
 from characters.services.campaigns import campaign_create
-from rules import rulesets
+from rules import play, rulesets
 from rules.catalog import Catalog, CatalogFault, CatalogGift, CatalogSkill
+from rules.character import Character as Build
 from rules.ladder import FAIR, GOOD, POOR, SUPERB, TERRIBLE
 from rules.rulesets import LEVELS, Harm, Ruleset, Terms, WoundLevel
 
@@ -139,6 +140,20 @@ def test_the_sheet_works_for_it(toy, player_client):
     assert "Bruises" in page and "Bruised" in page and "3+" in page
     assert "Unarmed: Brawn [1] + Misc. [0] = +1" in page  # its muscle attribute, no Scale
     assert "damage die" not in page
+
+
+def test_play_at_the_table_reads_its_data():
+    pip = Build("toy-fudge", "Pip")
+    track = play.harm_track(pip, TOY)
+    assert track.section == "Toy rules 1"  # its own rules, not Fudge Basics' or Mudge's
+    assert [track.level_of_damage(d) for d in (1, 2, 3, 9)] == [0, 0, 1, 1]  # "1-2", "3+"
+    assert (play.table_pool(pip, TOY).name, play.table_pool(pip, TOY).on_record) == (
+        "luck points",
+        1,
+    )
+    # No damage die and no grazes (those are Mudge's, 4.61 and 4.56): 1 + 1 - 0 = 2.
+    hit = play.blow(TOY, margin=1, offense=1, defence=0, damage_die=1)
+    assert (hit.damage, hit.wound, hit.note) == (2, "Bruised", "")
 
 
 def test_check_character_reads_it(toy, tmp_path, capsys):

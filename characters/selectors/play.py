@@ -25,7 +25,6 @@ from rules.rulesets import Ruleset
 LOG_LENGTH = 30  # lines of the dice log on the play and party pages
 LOG_PAGE_LENGTH = 100
 HISTORY_LENGTH = 10  # changes of the play state listed on the play page
-MUDGE = "mudge"
 
 
 # -- who may see what --------------------------------------------------------------------------
@@ -242,7 +241,7 @@ def play_context(character: Character, user) -> dict:
         "sheet": sheet,
         "traits": rollable_traits(sheet, table.penalty, table.ruleset.ladder_bottom),
         "weapons": [(name, f"{name} ({signed(total)})") for name, total in weapons(table)],
-        "damage_die": table.ruleset.slug == MUDGE,
+        "damage_die": _damage_die(table.ruleset),
         "against": play.against_choices(table.ruleset),
         "dice_odds": DICE_ODDS,
         "at_least": " ".join(str(row.numerator * 81 // row.denominator) for row in _at_least()),
@@ -318,8 +317,12 @@ def campaign_log(campaign: Campaign, limit: int = LOG_LENGTH) -> list[LogLine]:
 
 
 def log_lines(entries: list[DiceRoll], ruleset: Ruleset) -> list[LogLine]:
-    bottom, mudge = ruleset.ladder_bottom, ruleset.slug == MUDGE
-    return [_line(entry, bottom, mudge) for entry in entries]
+    bottom, damage_die = ruleset.ladder_bottom, _damage_die(ruleset)
+    return [_line(entry, bottom, damage_die) for entry in entries]
+
+
+def _damage_die(ruleset: Ruleset) -> bool:
+    return bool(ruleset.harm and ruleset.harm.damage_die)  # Mudge 4.61
 
 
 def _line(entry: DiceRoll, bottom: int, damage_die: bool) -> LogLine:
