@@ -166,3 +166,30 @@ def test_two_rows_changed_at_once_both_count(open_page, people):
     expect(page.locator("#balance-value")).to_have_text(f"{70 - 9} skill levels")
     levels = dict(Character.objects.get(name="Twice").traits.values_list("name", "level"))
     assert (levels["Strength"], levels["Dexterity"], refused) == (1, 2, [])
+
+
+def test_the_new_character_form_follows_the_campaign(open_page, people):
+    """A player in one campaign starts there, with its ruleset shown; building alone lets
+    them choose the ruleset again."""
+    invite = gm_creates_campaign(open_page(DESKTOP), "Night shift", "microfudged-dip", {})
+    page = open_page(PHONE)
+    log_in(page, "pip", PASSWORD)
+    page.goto(invite)
+    page.get_by_role("button", name=re.compile("Join as pip")).click()
+    page.goto("/characters/new/")
+    campaign, ruleset = page.locator("select[name=campaign]"), page.locator("select[name=ruleset]")
+    expect(campaign.locator("option:checked")).to_have_text(
+        "Night shift — MicroFudged DIP (tokens)"
+    )
+    expect(ruleset).to_have_value("microfudged-dip")
+    expect(ruleset).to_be_disabled()
+    campaign.select_option(label="No campaign")
+    expect(ruleset).to_be_enabled()
+    ruleset.select_option("mudge")
+    campaign.select_option(label="Night shift — MicroFudged DIP (tokens)")
+    expect(ruleset).to_have_value("microfudged-dip")
+    page.fill("input[name=name]", "Jim Bones")
+    page.get_by_role("button", name=re.compile("Create")).click()
+    page.wait_for_url(re.compile(r"/characters/\d+/$"))
+    jim = Character.objects.get(name="Jim Bones")
+    assert (jim.campaign.name, jim.ruleset) == ("Night shift", "microfudged-dip")

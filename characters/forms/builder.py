@@ -185,19 +185,43 @@ class PersonalityForm(VersionedForm):
         }
 
 
+class CampaignSelect(forms.Select):
+    """Each campaign option names its ruleset (data-ruleset), so the page can show the
+    ruleset a campaign plays as soon as it is chosen."""
+
+    def create_option(self, name, value, *args, **kwargs):
+        option = super().create_option(name, value, *args, **kwargs)
+        campaign = getattr(value, "instance", None)
+        if campaign is not None:
+            option["attrs"]["data-ruleset"] = campaign.base_ruleset
+        return option
+
+
 class NewCharacterForm(forms.Form):
     name = NameField(max_length=200)
     concept = forms.CharField(max_length=1000, required=False, strip=True)
-    campaign = forms.ModelChoiceField(queryset=None, required=False, empty_label="No campaign")
+    campaign = forms.ModelChoiceField(
+        queryset=None, required=False, empty_label="No campaign", widget=CampaignSelect
+    )
     ruleset = forms.ChoiceField(
         choices=ruleset_choices,
         required=False,
-        help_text="Used when the character is not in a campaign.",
+        help_text="A character in a campaign uses the campaign's ruleset.",
+        widget=forms.Select(attrs={"data-follows-campaign": ""}),
     )
 
     def __init__(self, *args, campaigns, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["campaign"].queryset = campaigns
+        field = self.fields["campaign"]
+        field.queryset = campaigns
+        field.label_from_instance = lambda c: f"{c.name} — {c.get_base_ruleset_display()}"
+        # A player in one campaign is most likely building for it.
+        chosen = self.initial.get("campaign")
+        if chosen is None and len(campaigns) == 1:
+            self.initial["campaign"] = chosen = campaigns[0].pk
+        campaign = next((c for c in campaigns if str(c.pk) == str(chosen)), None)
+        if campaign is not None:
+            self.initial["ruleset"] = campaign.base_ruleset
 
     def clean(self):
         data = super().clean()

@@ -22,6 +22,22 @@
     }
   });
 
+  // The new-character form: choosing a campaign shows (and fixes) the ruleset it plays.
+  function followCampaign(campaign) {
+    var ruleset = campaign.form && campaign.form.querySelector("[data-follows-campaign]");
+    if (!ruleset) return;
+    var chosen = campaign.selectedOptions[0];
+    var plays = chosen && chosen.getAttribute("data-ruleset");
+    if (plays) ruleset.value = plays;
+    ruleset.disabled = Boolean(plays);
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target.name === "campaign") followCampaign(event.target);
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("select[name=campaign]").forEach(followCampaign);
+  });
+
   // Forms marked data-confirm ask before they post (removing a trait, approving over budget).
   document.addEventListener("submit", function (event) {
     var message = event.target.getAttribute && event.target.getAttribute("data-confirm");
