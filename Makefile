@@ -15,7 +15,7 @@ setup-dev:
 # The web server and a background worker (campaign packs); Ctrl-C stops both.
 run: setup
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py load_demo
+	$(PY) manage.py load_demo --url http://$(HOST):$(PORT)/
 	$(PY) manage.py run_with_worker $(HOST):$(PORT)
 
 test: setup-dev

@@ -40,6 +40,10 @@ def test_loading_twice_changes_nothing():
     assert first["characters.Character"] == 5
 
 
+def test_it_names_the_address_make_run_serves():
+    assert "Open http://127.0.0.1:8800/ and log in" in load_demo("--url", "http://127.0.0.1:8800/")
+
+
 def test_demo_table_members_and_owners():
     load_demo()
     mudge = Campaign.objects.get(base_ruleset="mudge")

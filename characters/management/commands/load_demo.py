@@ -22,7 +22,7 @@ from characters.services.characters import character_import
 PASSWORD = "fairsheet-demo"
 GM, PLAYERS = "gm", ("player1", "player2")
 SAMPLES = Path(rules.__file__).parent / "samples"
-URL = "http://127.0.0.1:8000/"
+URL = "http://127.0.0.1:8000/"  # runserver's; `make run` passes the one it serves
 
 
 @dataclass(frozen=True)
@@ -58,8 +58,9 @@ class Command(BaseCommand):
             action="store_true",
             help="Load even with DJANGO_DEBUG=0 (demo accounts have a published password).",
         )
+        parser.add_argument("--url", default=URL, help="The address to tell people to open.")
 
-    def handle(self, *args, force=False, **options):
+    def handle(self, *args, force=False, url=URL, **options):
         if not settings.DEBUG and not force:
             raise CommandError(
                 "DJANGO_DEBUG=0 looks like production, where accounts with a published "
@@ -70,7 +71,7 @@ class Command(BaseCommand):
             added = sum(self.campaign(demo, users) for demo in CAMPAIGNS)
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo loaded ({added} new characters). Open {URL} and log in as "
+                f"Demo loaded ({added} new characters). Open {url} and log in as "
                 f"{GM}, {' or '.join(PLAYERS)} with the password {PASSWORD!r}."
             )
         )
