@@ -210,6 +210,16 @@ class Character(models.Model):
         return ruleset_name(self.ruleset)
 
     @property
+    def state_phrase(self) -> str:
+        """The state in a sentence, "Brogo is <phrase>": "a draft", not "is draft"."""
+        return {
+            self.DRAFT: "a draft",
+            self.SUBMITTED: "submitted",
+            self.CHANGES_REQUESTED: "back with its player for changes",
+            self.APPROVED: "approved",
+        }[self.state]
+
+    @property
     def is_locked(self) -> bool:
         """Submitted and approved builds are not edited directly (approval workflow)."""
         return self.state in (self.SUBMITTED, self.APPROVED)

@@ -523,6 +523,19 @@ def test_the_gm_awards_from_the_page(in_play, login, gm):
     assert response.status_code == 302
     character.refresh_from_db()
     assert character.experience == 3
+    followed = client.get(response.url).content.decode()
+    assert "Awarded 3 XP to Hero." in followed  # with its unit (issue 12, Wording)
+
+
+@pytest.mark.parametrize(("amount", "said"), [(1, "1 token"), (2, "2 tokens")])
+def test_an_award_of_tokens_is_said_with_its_plural(in_play, login, gm, amount, said):
+    character = in_play("microfudged-dip", traits=[("skill", "Stealth", FAIR)])
+    response = login(gm).post(
+        reverse("advancement_award", args=[character.pk]),
+        {"amount": amount, "reason": "Session 1", "to": "character"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert f"Awarded {said} to Hero." in response.content.decode()
 
 
 ROLES = ["owner", "mate", "gm", "outsider", "rival_gm", "anonymous"]

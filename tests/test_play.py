@@ -245,7 +245,7 @@ class TestConditionsAndRest:
 class TestWhoPlays:
     def test_a_draft_in_a_campaign_is_not_in_play(self, campaign, player):
         draft = build(player, campaign, "Draft")
-        with pytest.raises(ServiceError, match="Draft is draft: play starts once the GM"):
+        with pytest.raises(ServiceError, match="Draft is a draft: play starts once the GM"):
             services.play_wound_box(
                 mark=True, character=fresh(draft), actor=player, expected_revision=0, level=0
             )

@@ -52,7 +52,7 @@ class TestThePlayPage:
     def test_a_draft_is_not_in_play(self, pip, campaign, player):
         draft = build(player, campaign, "Sketch")
         html = pip.get(reverse("character_play", args=[draft.pk])).content.decode()
-        assert "Sketch is draft: play starts once the GM approves the build." in html
+        assert "Sketch is a draft: play starts once the GM approves the build." in html
         assert 'id="roller-form"' not in html
 
     def test_links_from_the_sheet_and_the_builder(self, pip, tess):

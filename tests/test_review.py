@@ -179,6 +179,19 @@ def test_request_changes_goes_back_with_comments_per_trait_and_on_the_build(
     assert character.state == Character.SUBMITTED
 
 
+def test_the_review_page_says_where_a_build_stands(login, character, gm):
+    submitted(character)
+    character_request_changes(
+        character=character, actor=gm, expected_version=None, comments=[("", "Looks thin.")]
+    )
+    page = login(gm).get(reverse("character_review", args=[character.pk])).content.decode()
+    # A state in a sentence (issue 12, Wording): not "Brogo is changes requested".
+    assert (
+        "<bdi>Brogo</bdi> is back with its player for changes: there is nothing to decide now."
+        in page
+    )
+
+
 def test_request_changes_needs_a_comment_on_something_the_build_has(character, climbing, gm):
     submitted(character)
     with pytest.raises(ServiceError, match="Say what to change"):

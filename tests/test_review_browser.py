@@ -105,7 +105,7 @@ def test_submit_review_fix_approve_then_advance(open_page, brogo):
     gm.get_by_label("Reason").fill("Session 1: the siege wall")
     gm.get_by_role("button", name="Award").click()
     expect(gm.locator("#unspent")).to_have_text("4 XP")
-    expect(gm.locator("#alerts")).to_contain_text("Awarded 4 to Brogo.")
+    expect(gm.locator("#alerts")).to_contain_text("Awarded 4 XP to Brogo.")
 
     player.goto(f"/characters/{brogo.pk}/advancement/")
     expect(player.locator("#unspent")).to_have_text("4 XP")

@@ -9,6 +9,7 @@ from characters.errors import ServiceError
 from characters.models import LEVEL_MAX, Character, ExperienceEntry, Trait
 from rules.advancement import NotAvailable, flat_cost, raise_cost
 from rules.ladder import ABYSMAL, level_name
+from rules.ledger import unit_of
 from rules.rulesets import LEVELS, Ruleset
 
 # The character file's list of each kind of trait (spec: a ledger entry names its list).
@@ -144,3 +145,10 @@ def _request_of(entry: ExperienceEntry) -> dict:
         "unit": "",
         "entry": entry.pk,
     }
+
+
+def amount_words(amount: int, ruleset: Ruleset) -> str:
+    """ "5 XP", "1 token", "3 tokens": an amount of the ruleset's experience unit (the
+    abbreviations XP and EP take no plural)."""
+    unit = unit_of(ruleset)
+    return f"{amount} {unit if amount == 1 or unit.isupper() else unit + 's'}"

@@ -396,7 +396,7 @@ def _lock_in_play(character: Character, expected_version: int | None) -> Charact
     locked = lock_character(character=character, expected_version=expected_version)
     if locked.state != Character.APPROVED:
         raise ServiceError(
-            f"{locked.name} is {locked.get_state_display().lower()}: experience and meta points "
+            f"{locked.name} is {locked.state_phrase}: experience and meta points "
             "come with play, once the GM approves the build."
         )
     return locked

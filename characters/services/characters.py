@@ -52,7 +52,7 @@ def lock_for_edit(*, character: Character, expected_version: int | None) -> Char
     locked = lock_character(character=character, expected_version=expected_version)
     if locked.is_locked:
         raise Locked(
-            f"{locked.name} is {locked.get_state_display().lower()}: it cannot be edited now. "
+            f"{locked.name} is {locked.state_phrase}: it cannot be edited now. "
             + (
                 "Withdraw the submission to make changes."
                 if locked.state == Character.SUBMITTED

@@ -287,7 +287,7 @@ def _check_may_play(character: Character, actor) -> None:
         raise NotAllowed("Only the character's player and the campaign's GM play it.")
     if not in_play(character):
         raise ServiceError(
-            f"{character.name} is {character.get_state_display().lower()}: play starts once "
+            f"{character.name} is {character.state_phrase}: play starts once "
             "the GM approves the build."
         )
 

@@ -54,7 +54,7 @@ def character_submit(*, character: Character, actor, expected_version: int | Non
             "there) to have the GM approve it."
         )
     if locked.state not in (Character.DRAFT, Character.CHANGES_REQUESTED):
-        raise ServiceError(f"{locked.name} is {locked.get_state_display().lower()} already.")
+        raise ServiceError(f"{locked.name} is {locked.state_phrase} already.")
     data = character_file(locked)
     # The submitted build goes on the record with the event: the GM's diff of a resubmission
     # compares it with the build they sent back.
@@ -69,7 +69,7 @@ def character_withdraw(*, character: Character, actor, expected_version: int | N
         raise NotAllowed("Only the player who submitted this character can withdraw it.")
     if locked.state != Character.SUBMITTED:
         raise ServiceError(
-            f"{locked.name} is {locked.get_state_display().lower()}, not waiting for review: "
+            f"{locked.name} is {locked.state_phrase}, not waiting for review: "
             "there is nothing to withdraw."
         )
     _move(locked, actor=actor, to=Character.DRAFT)
@@ -156,9 +156,7 @@ def _lock_for_review(
     if not is_gm_of(locked, actor):
         raise NotAllowed("Only the campaign's GM reviews its characters.")
     if locked.state not in states:
-        raise ServiceError(
-            f"{locked.name} is {locked.get_state_display().lower()}, not waiting for review."
-        )
+        raise ServiceError(f"{locked.name} is {locked.state_phrase}, not waiting for review.")
     return locked
 
 

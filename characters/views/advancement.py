@@ -15,10 +15,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from characters.adapters import ruleset_for
 from characters.errors import ServiceError
 from characters.forms.builder import VersionedForm
 from characters.forms.review import AwardForm, PointsForm, RefuseForm, SpendForm
 from characters.selectors.access import character_for_owner, character_for_viewer
+from characters.selectors.advancement import amount_words
 from characters.selectors.review import (
     advancement_context,
     character_for_gm,
@@ -76,7 +78,7 @@ def advancement_award(request, pk):
     def said(result):
         entries = result if isinstance(result, list) else [result]
         names = ", ".join(entry.character.name for entry in entries)
-        return f"Awarded {data['amount']} to {names}."
+        return f"Awarded {amount_words(data['amount'], ruleset_for(character))} to {names}."
 
     return _write(request, character, write, said)
 
