@@ -1,6 +1,7 @@
 """The builder: every edit a small POST that re-prices the build, with and without htmx."""
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -125,6 +126,15 @@ def test_a_negative_gift_cost_is_refused(player_client, character):
     assert response.status_code == 400
     assert "greater than or equal to 0" in response.content.decode()
     assert not character.traits.filter(kind=Trait.GIFT).exists()
+
+
+def test_gift_and_fault_costs_show_as_written(player_client, character):
+    """A cost of 1 shows as "1" and a half as "0.5", not as the column's "1.00" (issue 12)."""
+    Trait.objects.create(character=character, kind=Trait.GIFT, name="Lucky", cost=1, position=0)
+    Trait.objects.create(character=character, kind=Trait.FAULT, name="Shy", cost="0.5", position=0)
+    page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
+    costs = re.findall(r'name="cost"[^>]*value="([^"]*)"', page)
+    assert costs == ["1", "0.5"]
 
 
 def test_adding_a_catalogue_skill_takes_its_difficulty(player_client, character):

@@ -6,7 +6,7 @@ never a 500.
 
 from django import forms
 
-from characters.forms.fields import NameField
+from characters.forms.fields import AmountField, NameField
 from characters.models import DIFFICULTY_CHOICES, Equipment, Trait
 from rules.house_rules import json_number
 from rules.ladder import ABYSMAL, LEGENDARY, TERRIBLE, level_name
@@ -40,7 +40,7 @@ class TraitForm(VersionedForm):
     name = NameField(max_length=CATALOG_NAME_MAX)
     level = forms.TypedChoiceField(choices=[], coerce=int, required=False)
     difficulty = forms.ChoiceField(choices=[], required=False)
-    cost = forms.DecimalField(min_value=0, max_value=20, decimal_places=2, required=False)
+    cost = AmountField(min_value=0, max_value=20, decimal_places=2, required=False)
     power_kind = forms.ChoiceField(choices=[], required=False)
 
     def __init__(self, *args, kind: str, ruleset, **kwargs):

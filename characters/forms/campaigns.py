@@ -12,7 +12,7 @@ from decimal import Decimal
 from django import forms
 
 from characters.errors import HouseRulesRefused
-from characters.forms.fields import NameField
+from characters.forms.fields import AmountField, NameField
 from characters.models import (
     CATALOG_NAME_MAX,
     CATALOG_NOTE_MAX,
@@ -241,7 +241,7 @@ def _count_field():
 
 
 def _amount_field():
-    return forms.DecimalField(required=False, max_digits=5, decimal_places=2)
+    return AmountField(required=False, max_digits=5, decimal_places=2)
 
 
 def _yes_no_field(yes: str = "Allowed", no: str = "Not allowed"):
@@ -445,7 +445,7 @@ class CatalogEntryForm(forms.Form):
 
     name = NameField(max_length=CATALOG_NAME_MAX)
     difficulty = forms.ChoiceField(choices=DIFFICULTY_CHOICES, initial="average")
-    cost = forms.DecimalField(
+    cost = AmountField(
         min_value=0, max_value=999, max_digits=5, decimal_places=2, initial=1, label="Cost"
     )
     damage = forms.IntegerField(
