@@ -88,3 +88,21 @@ def test_a_microfudged_sheet_on_a_phone(open_page, table):
     expect(result).to_contain_text("Plain roll: Fair")
     expect(result).not_to_contain_text("Damage die")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_wound_track_fits_a_phone(open_page, table):
+    """Fudge Basics' track has sixteen boxes over five levels (5/4/3/2/1): on a 375-pixel
+    screen every level shows, with nothing scrolled out of sight (issue 12)."""
+    _, player, _ = table
+    character = character_create(owner=player, name="Tess", ruleset="fudge-basics")
+    page = open_page(PHONE)
+    log_in(page, "pip", PASSWORD)
+    page.goto(f"/characters/{character.pk}/sheet/")
+    wounds = page.locator("table.wounds")
+    expect(wounds.get_by_role("rowheader")).to_have_text(
+        ["Scratch", "Hurt (-1)", "Very Hurt (-2)", "Incapacitated", "Near Death"]
+    )
+    for row in wounds.get_by_role("rowheader").all() + wounds.locator(".boxes").all():
+        box = row.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert wounds.locator(".boxes").first.get_attribute("aria-label") == "5 boxes"
