@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
+from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from characters import pdf
@@ -498,14 +499,20 @@ def test_dice_roller_on_a_phone(open_page, campaign, player):
     buttons = page.locator("button[data-roll]:visible")
     assert buttons.count() == 7 + 23 + 1  # attributes, skills, the plain roll
     faces = {"+": 1, "\u2212": -1, "": 0}
+    said = []
     for _ in range(12):
         page.locator("li", has_text="Move Quietly").get_by_role("button", name="Roll").click()
         dice = [faces[d.inner_text()] for d in page.locator(".dice .die").all()]
         result = page.locator("[data-result]").inner_text()
         total = sum(dice)
-        expected = f"Move Quietly: Superb {total:+d}" if total else "Move Quietly: Superb 0"
-        assert result.startswith(f"{expected} \u2192 {level_name(3 + total)}."), result
+        # "rolled +1": the dice's total, told apart from a level's modifier (issue 12).
+        rolled = f"rolled {total:+d}" if total else "rolled 0"
+        expected = f"Move Quietly: Superb, {rolled} \u2192 {level_name(3 + total)}."
+        assert result.startswith(expected), result
         assert result.endswith(f"Damage die {dice[3]:+d}." if dice[3] else "Damage die 0.")
+        said.insert(0, result)
+    # The last roll, and the three before it, newest first.
+    expect(page.locator("[data-history] li")).to_have_text(said[1:4])
     damage_die = page.locator(".dice .die.damage-die")
     assert damage_die.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(183, 28, 28)"
     box = page.locator("[data-result-panel]").bounding_box()

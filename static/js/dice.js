@@ -13,6 +13,8 @@
   const panel = roller.querySelector("[data-result-panel]");
   const faces = panel.querySelectorAll(".die");
   const result = panel.querySelector("[data-result]");
+  const history = panel.querySelector("[data-history]");
+  const KEPT = 3; // earlier rolls kept under the last one
 
   // One Fudge die: two faces each of -1, 0 and +1. Bytes from 252 up are drawn again so
   // that all six faces stay equally likely (252 = 42 x 6).
@@ -41,8 +43,15 @@
     dice.forEach((die, i) => {
       faces[i].textContent = face(die);
     });
+    if (result.textContent) {
+      const earlier = document.createElement("li");
+      earlier.textContent = result.textContent;
+      history.prepend(earlier);
+      while (history.children.length > KEPT) history.lastElementChild.remove();
+    }
+    // "rolled +1": the dice, told apart from a trait's own "+2" on the ladder.
     result.textContent =
-      `${button.dataset.trait}: ${levelName(level)} ${signed(total)} \u2192 ` +
+      `${button.dataset.trait}: ${levelName(level)}, rolled ${signed(total)} \u2192 ` +
       `${levelName(level + total)}.` +
       (damageDie ? ` Damage die ${signed(dice[3])}.` : "");
     panel.hidden = false;
