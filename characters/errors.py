@@ -3,9 +3,15 @@ change (selectors.advancement.price_spend) raise them too, and views answer with
 
 
 class ServiceError(Exception):
-    """A write refused for a reason the user can act on; `str(error)` says how."""
+    """A write refused for a reason the user can act on; `str(error)` says how. `field`
+    names the form field the user fixes it in, when there is one, so the message shows
+    there ("override_reason")."""
 
     status = 400
+
+    def __init__(self, message: str = "", *, field: str | None = None):
+        super().__init__(message)
+        self.field = field
 
 
 class StaleWrite(ServiceError):

@@ -9,9 +9,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from characters.models import Campaign, Character, Membership
+from characters.models import Campaign, Character, Membership, Trait
 from characters.services.characters import character_create, trait_add
-from rules.ladder import FAIR, GREAT
+from characters.services.review import character_submit
+from rules.ladder import FAIR, GREAT, SUPERB
 from tests.browser import DESKTOP, PHONE, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -128,3 +129,27 @@ def test_submit_review_fix_approve_then_advance(open_page, brogo):
     assert brogo.experience == 0
     assert brogo.traits.get(name="Climbing").level == GREAT
     assert list(brogo.ledger.values_list("amount", flat=True)) == [4, -4]
+
+
+def test_a_refused_approval_says_why_beside_the_button(open_page, brogo):
+    """Approving a build that breaks a rule without a reason: the message is under the
+    reason box, which is marked invalid, described by it and focused, in view with the
+    button (issue 12: errors where the eye is)."""
+    Trait.objects.filter(character=brogo, kind=Trait.ATTRIBUTE).update(level=SUPERB)
+    character_submit(character=brogo, actor=brogo.owner, expected_version=None)
+    gm = open_page(DESKTOP)
+    log_in(gm, "gwen", PASSWORD)
+    gm.goto(f"/characters/{brogo.pk}/review/")
+    button = gm.get_by_role("button", name="Approve over the rules")
+    button.click()
+    reason = gm.get_by_label("Why approve it over the rules")
+    error = gm.locator("#id_override_reason_error")
+    expect(error).to_contain_text("Approve it over the rules only with a reason")
+    expect(reason).to_have_attribute("aria-invalid", "true")
+    expect(reason).to_have_attribute(
+        "aria-describedby", "id_override_reason_helptext id_override_reason_error"
+    )
+    expect(reason).to_be_focused()
+    expect(error).to_be_in_viewport()
+    expect(button).to_be_in_viewport()
+    assert Character.objects.get(pk=brogo.pk).state == Character.SUBMITTED

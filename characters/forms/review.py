@@ -4,6 +4,7 @@ showed post the character's `version` (VersionedForm), so a stale page is refuse
 from django import forms
 
 from characters.adapters import trait_state, trait_target
+from characters.errors import ServiceError
 from characters.forms.builder import VersionedForm
 from characters.forms.fields import NameField
 from characters.selectors.advancement import MAX_AWARD, SPENDS
@@ -52,6 +53,14 @@ class ReviewForm(VersionedForm):
     def trait_rows(self):
         """(trait, its state as the audit trail words it, its comment box) per trait."""
         return [(t, trait_state(t), self[self.trait_field(t)]) for t in self.traits]
+
+    def refuse(self, error: ServiceError) -> None:
+        """The service's refusal, under the box it is about (focused, so the eye lands
+        there after the swap), else above the form."""
+        field = error.field if error.field in self.fields else None
+        self.add_error(field, str(error))
+        if field:
+            self.fields[field].widget.attrs["autofocus"] = True
 
     def comments(self) -> list[tuple[str, str]]:
         """(target, text) for the services: "" is the whole build, else "kind:Name"."""

@@ -94,7 +94,8 @@ def character_request_changes(
     comments = _clean_comments(locked, comments)
     if not comments:
         raise ServiceError(
-            "Say what to change: write a comment on the build or on one of its traits."
+            "Say what to change: write a comment on the build or on one of its traits.",
+            field="comment",
         )
     _move(locked, actor=actor, to=Character.CHANGES_REQUESTED)
     return _add_comments(locked, actor, comments)
@@ -122,7 +123,8 @@ def character_approve(
         raise ServiceError(
             f"This build breaks {count} rule{'s' if count != 1 else ''} "
             f"({report.errors[0].message}). Approve it over the rules only with a reason, "
-            "which stays on the record, or request changes."
+            "which stays on the record, or request changes.",
+            field="override_reason",
         )
     snapshot = write_character(value)
     sha256 = file_sha256(snapshot)

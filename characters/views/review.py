@@ -58,7 +58,7 @@ def character_review(request, pk):
             try:
                 _decide(request, character, form)
             except ServiceError as error:
-                form.add_error(None, str(error))
+                form.refuse(error)
                 status = error.status
             else:
                 return done(request, reverse("campaign_review_queue", args=[character.campaign_id]))
