@@ -122,8 +122,8 @@ def character_approve(
         count = len(report.errors)
         raise ServiceError(
             f"This build breaks {count} rule{'s' if count != 1 else ''} "
-            f"({report.errors[0].message}). Approve it over the rules only with a reason, "
-            "which stays on the record, or request changes.",
+            f"({report.errors[0].message.rstrip('.')}). Approve it over the rules only with a "
+            "reason, which stays on the record, or request changes.",
             field="override_reason",
         )
     snapshot = write_character(value)
