@@ -98,6 +98,34 @@ def test_login_page_carries_next(client):
     assert 'name="next" value="/join/abc/"' in page
 
 
+def test_an_invite_link_names_its_campaign_and_the_invite_survives_signing_up(client, alice):
+    """Issue 12, Invites: the log-in page an invite leads to names the campaign; its
+    header's Sign up keeps the invite, and the new account lands on the join page."""
+    campaign = campaign_create(gm=alice, name="The Long Road", base_ruleset="mudge")
+    join = reverse("campaign_join", args=[campaign.invite_code])
+    login_page = client.get(client.get(join)["Location"]).content.decode()
+    assert "Log in to join <strong><bdi>The Long Road</bdi></strong>" in login_page
+    header = login_page[login_page.index("<header") : login_page.index("</header>")]
+    signup = f"{reverse('signup')}?next={join}"
+    assert f'href="{signup}"' in header
+    signup_page = client.get(signup).content.decode()
+    assert "to join <strong><bdi>The Long Road</bdi></strong>" in signup_page
+    data = {"username": "newbie", "password1": PASSWORD, "password2": PASSWORD, "next": join}
+    assert client.post(reverse("signup"), data)["Location"] == join
+    assert "Join as <bdi>newbie</bdi>" in client.get(join).content.decode()
+
+
+def test_a_wrong_invite_code_on_the_log_in_page_counts_as_a_guess(client):
+    """Naming the campaign is no way round the join throttle: ten codes that lead nowhere
+    and the eleventh, right or wrong, names nothing (characters/throttle.py)."""
+    gm = get_user_model().objects.create_user("gm", password=PASSWORD)
+    campaign = campaign_create(gm=gm, name="Hidden Vale", base_ruleset="mudge")
+    for guess in range(10):
+        client.get(reverse("login"), {"next": f"/join/wrong{guess}/"})
+    page = client.get(reverse("login"), {"next": f"/join/{campaign.invite_code}/"})
+    assert "Hidden Vale" not in page.content.decode()
+
+
 def test_change_password(client, alice):
     client.force_login(alice)
     assert client.get(reverse("password_change")).status_code == 200

@@ -2,15 +2,40 @@
 (config/urls.py); every one uses Fairsheet's templates (templates/registration/). Failed
 logins and sign-ups are throttled (characters/throttle.py)."""
 
+from urllib.parse import urlsplit
+
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.forms import UserCreationForm
 from django.forms.forms import NON_FIELD_ERRORS
 from django.shortcuts import redirect, render
+from django.urls import Resolver404, resolve
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from characters import throttle
+from characters.models import Campaign
+
+
+def invite_for(request, next_url: str) -> Campaign | None:
+    """The campaign an invite link leads to, when the visitor is on the way to one: the
+    log-in and sign-up pages name it. A code that leads nowhere counts against the join
+    throttle, as on the join page, so these pages are no way round it."""
+    try:
+        match = resolve(urlsplit(next_url).path)
+    except Resolver404:
+        return None
+    if match.url_name != "campaign_join":
+        return None
+    address = throttle.client_address(request)
+    wait, _ = throttle.wait_for([(throttle.JOIN_BY_ADDRESS, address)])
+    if wait:
+        return None
+    campaign = Campaign.objects.select_related("gm").filter(invite_code=match.kwargs["code"])
+    campaign = campaign.first()
+    if campaign is None:
+        throttle.JOIN_BY_ADDRESS.hit(address)
+    return campaign
 
 
 class LoginView(auth_views.LoginView):
@@ -27,6 +52,10 @@ class LoginView(auth_views.LoginView):
                 lambda: self.render_to_response(self.get_context_data(form=form)),
             )
         return super().post(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        return context | {"invite": invite_for(self.request, context.get("next", ""))}
 
     def form_invalid(self, form):
         if form.has_error(NON_FIELD_ERRORS, "invalid_login"):
@@ -56,9 +85,10 @@ def signup(request):
     if request.user.is_authenticated:
         return redirect(next_url or "dashboard")
     form = UserCreationForm(request.POST or None)
+    invite = invite_for(request, next_url)
 
     def page(status=200):
-        context = {"form": form, "next": next_url}
+        context = {"form": form, "next": next_url, "invite": invite}
         return render(request, "registration/signup.html", context, status=status)
 
     if request.method == "POST":
