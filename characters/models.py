@@ -419,6 +419,12 @@ class ReviewComment(models.Model):
     class Meta:
         ordering = ["created_at", "id"]
 
+    @property
+    def target_label(self) -> str:
+        """What the comment is about, for people: "Skill: Mimic Animal", "The build"."""
+        kind, _, name = self.target.partition(":")
+        return f"{kind.capitalize()}: {name}" if name else "The build"
+
 
 # -- interop: API tokens (issue 14; docs/api.md) ------------------------------------------------
 

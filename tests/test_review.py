@@ -589,6 +589,9 @@ def test_the_panel_offers_each_role_its_own_buttons(character, climbing, player,
     assert "Submit again" in html
     assert 'data-target="skill:Climbing"' in html and "Raise it to Good" in html
     assert "Nice concept" in html
+    # Named for people: "Skill: Climbing", "The build" (issue 12, Wording).
+    assert '<span class="comment-target">Skill: Climbing</span>' in html
+    assert '<span class="comment-target">The build</span>' in html
 
 
 def test_the_panel_shows_only_the_latest_comments(character, climbing, player, gm):

@@ -83,7 +83,13 @@ def test_submit_review_fix_approve_then_advance(open_page, brogo):
     comment = player.locator('#review-status li[data-target="skill:Climbing"]')
     expect(comment).to_contain_text("raise it to Good")
     row = player.locator("form.trait-row", has=player.locator("input[name=name][value='Climbing']"))
+    # The comment also sits on the row it is about (issue 12), and stays there while the
+    # player answers it.
+    expect(row.locator(".row-comment")).to_have_text(
+        "Your GM: A scout climbs well: raise it to Good."
+    )
     row.locator("select[name=level]").select_option(label="Good")
+    expect(row.locator(".row-comment")).to_contain_text("A scout climbs well")
     # The builder saves on change and sends the new version to every form on the page,
     # the panel's Submit included: without it the submission would be refused as stale.
     expect(player.locator("#review-status input[name=version]")).to_have_value("5")

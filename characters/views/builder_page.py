@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 
-from characters.adapters import character_to_rules, ruleset_for
+from characters.adapters import character_to_rules, ruleset_for, trait_target
 from characters.forms.builder import (
     PERSONALITY_QUESTIONS,
     DetailsForm,
@@ -17,6 +17,7 @@ from characters.forms.builder import (
     UncommittedForm,
 )
 from characters.models import Character, Trait
+from characters.selectors.review import latest_comments
 from rules.house_rules import json_number
 from rules.ladder import FAIR, level_name
 from rules.ledger import creation_build
@@ -51,6 +52,7 @@ class Row:
     cost: str = ""
     issues: list = field(default_factory=list)
     in_play: str = ""  # what experience changed since creation; the cost stays creation's
+    comment: object = None  # the GM's comment on this trait when the build came back
 
     @cached_property
     def form(self):
@@ -156,6 +158,10 @@ def builder_context(
     for trait in character.traits.all():
         by_kind[trait.kind].append(trait)
     in_play = bought_in_play(value, ruleset)
+    # The GM's comments sit on the rows they are about while the player answers them.
+    comments = {}
+    if character.state == Character.CHANGES_REQUESTED:
+        comments = {c.target: c for c in latest_comments(character) if c.target}
     issues_by_row: dict[str, list] = {}
     for issue in report.errors + report.warnings:
         if issue.where:
@@ -178,6 +184,7 @@ def builder_context(
                     _cost_label(kind, trait, cost, ruleset),
                     issues_by_row.get(f"{list_name}[{index}]", []),
                     in_play.get((list_name, index), ""),
+                    comments.get(trait_target(trait)),
                 )
             )
         sections.append(
