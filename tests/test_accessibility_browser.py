@@ -1,0 +1,91 @@
+"""axe-core finds no accessibility violation on any page a player or a GM uses, on a desktop
+and on a 375-pixel phone (issue 12). axe comes from its Python package and is injected by
+the test alone: the site serves no extra script and its CSP is unchanged."""
+
+import pytest
+from axe_playwright_python.base import AXE_SCRIPT
+from django.contrib.auth import get_user_model
+
+from characters.models import Membership
+from characters.services.campaigns import campaign_create
+from characters.services.characters import character_create, trait_add
+from characters.services.review import character_approve, character_submit
+from rules.ladder import GOOD
+from tests.browser import DESKTOP, PHONE, log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+PASSWORD = "correct-horse-battery"
+
+
+@pytest.fixture
+def table(db):
+    """A Mudge campaign with one approved character (Brogo) and one waiting for review."""
+    User = get_user_model()
+    gm = User.objects.create_user("greta", password=PASSWORD)
+    player = User.objects.create_user("pip", password=PASSWORD)
+    campaign = campaign_create(gm=gm, name="The Watch", base_ruleset="mudge")
+    Membership.objects.create(campaign=campaign, user=player, role=Membership.PLAYER)
+    brogo, tess = (
+        character_create(owner=player, name=name, campaign=campaign) for name in ("Brogo", "Tess")
+    )
+    for character in (brogo, tess):
+        trait_add(
+            character=character,
+            actor=player,
+            expected_version=None,
+            kind="skill",
+            name="Climbing",
+            level=GOOD,
+        )
+        character_submit(character=character, actor=player, expected_version=None)
+    character_approve(character=brogo, actor=gm, expected_version=None, override_reason="")
+    return campaign, brogo, tess
+
+
+def pages(campaign, brogo, tess) -> dict[str, list[str]]:
+    c, b, t = campaign.pk, brogo.pk, tess.pk
+    return {
+        "pip": [
+            "/",
+            "/table/",
+            "/characters/new/",
+            "/characters/import/",
+            f"/characters/{t}/",
+            f"/characters/{b}/sheet/",
+            f"/characters/{b}/advancement/",
+            f"/characters/{b}/audit/",
+            f"/characters/{b}/play/",
+            f"/campaigns/{c}/",
+            "/rulesets/mudge/",
+        ],
+        "greta": [
+            f"/campaigns/{c}/review/",
+            f"/characters/{t}/review/",
+            f"/campaigns/{c}/catalogue/",
+            f"/campaigns/{c}/house-rules/",
+            f"/campaigns/{c}/history/",
+            f"/campaigns/{c}/pack/",
+            f"/campaigns/{c}/party/",
+            f"/campaigns/{c}/log/",
+            "/campaigns/new/",
+        ],
+    }
+
+
+def violations(page) -> list[str]:
+    page.evaluate(AXE_SCRIPT)
+    found = page.evaluate("axe.run({resultTypes: ['violations']})")["violations"]
+    return [f"{v['id']}: {node['html'][:120]}" for v in found for node in v["nodes"]]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_no_page_has_an_axe_violation(open_page, table, viewport):
+    found = {}
+    for username, paths in pages(*table).items():
+        page = open_page(viewport)
+        log_in(page, username, PASSWORD)
+        for path in paths:
+            response = page.goto(path)
+            assert response.status == 200, path
+            found[path] = violations(page)
+    assert found == {path: [] for path in found}
