@@ -5,11 +5,12 @@ the test alone: the site serves no extra script and its CSP is unchanged."""
 import pytest
 from axe_playwright_python.base import AXE_SCRIPT
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from characters.models import Membership
 from characters.services.campaigns import campaign_create
 from characters.services.characters import character_create, trait_add
-from characters.services.review import character_approve, character_submit
+from characters.services.review import character_approve, character_submit, character_withdraw
 from rules.ladder import GOOD
 from tests.browser import DESKTOP, PHONE, log_in
 
@@ -89,3 +90,50 @@ def test_no_page_has_an_axe_violation(open_page, table, viewport):
             assert response.status == 200, path
             found[path] = violations(page)
     assert found == {path: [] for path in found}
+
+
+# Controls, and links that stand alone (not inside a sentence), as WCAG 2.5.5 counts them.
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    'main button, main select, main textarea, main summary, main [role=button],'
+    + 'main input:not([type=hidden]):not([type=checkbox]):not([type=radio]),'
+    + 'header a, header button, main nav a, .crumbs a, .panel-links a'
+  )].filter(e => e.offsetParent !== null).map(e => [e, e.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 44 || r.height < 44)
+  .map(([e, r]) => `${e.tagName} ${(e.textContent || e.name).trim().slice(0, 30)}`
+    + ` ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+
+
+def test_every_control_is_a_44_pixel_target_on_a_phone(open_page, table):
+    _, _, tess = table
+
+    def small_targets(username, path):
+        page = open_page(PHONE)
+        log_in(page, username, PASSWORD)
+        page.goto(path)
+        return page.evaluate(SMALL_TARGETS)
+
+    assert small_targets("greta", f"/characters/{tess.pk}/review/") == []
+    # Back with the player, so the builder offers every control.
+    character_withdraw(character=tess, actor=tess.owner, expected_version=None)
+    assert small_targets("pip", f"/characters/{tess.pk}/") == []
+
+
+def test_the_budget_stays_in_view_while_editing_on_a_phone(open_page, table):
+    _, _, tess = table
+    character_withdraw(character=tess, actor=tess.owner, expected_version=None)
+    page = open_page(PHONE)
+    log_in(page, "pip", PASSWORD)
+    page.goto(f"/characters/{tess.pk}/")
+    bar = page.locator("#budget-bar")
+    climbing = page.locator(
+        "form.trait-row", has=page.locator("input[name=name][value='Climbing']")
+    )
+    climbing.scroll_into_view_if_needed()
+    expect(page.locator("#budget-panel")).not_to_be_in_viewport()
+    expect(bar).to_be_in_viewport()
+    before = page.locator("#balance-value").inner_text()
+    climbing.locator("select[name=level]").select_option(label="Great")
+    # Good -> Great is one more skill level (Mudge 1.62): the bar and the panel agree.
+    expect(page.locator("#balance-value")).not_to_have_text(before)
+    expect(bar.locator("strong")).to_have_text(page.locator("#balance-value").inner_text())
+    expect(bar).to_be_in_viewport()

@@ -334,6 +334,7 @@ def _changed(request, character, *, anchor, rows, reset_add=None):
     for partial, extra in rows:
         parts.append(_fragment(request, partial, context, **extra))
     parts.append(_fragment(request, "budget_panel", context, oob=True))
+    parts.append(_fragment(request, "budget_bar", context, oob=True))
     parts.extend(
         _verdict_everywhere(request, context, skip={extra.get("trait_pk") for _, extra in rows})
     )
