@@ -2,12 +2,14 @@
 and on a 375-pixel phone (issue 12). axe comes from its Python package and is injected by
 the test alone: the site serves no extra script and its CSP is unchanged."""
 
+import re
+
 import pytest
 from axe_playwright_python.base import AXE_SCRIPT
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from characters.models import Membership
+from characters.models import Character, Membership
 from characters.services.campaigns import campaign_create
 from characters.services.characters import character_create, trait_add
 from characters.services.review import character_approve, character_submit, character_withdraw
@@ -137,3 +139,50 @@ def test_the_budget_stays_in_view_while_editing_on_a_phone(open_page, table):
     expect(page.locator("#balance-value")).not_to_have_text(before)
     expect(bar.locator("strong")).to_have_text(page.locator("#balance-value").inner_text())
     expect(bar).to_be_in_viewport()
+
+
+def tab_to(page, selector: str, limit: int = 300) -> None:
+    """Press Tab until `selector` has the focus, as a keyboard user moves through a page."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate(
+            "s => document.activeElement && document.activeElement.matches(s)", selector
+        ):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_whole_build_with_the_keyboard_alone(open_page, table):
+    """From "New character" to "Submit for review" with Tab, Enter, arrow keys and typing
+    only (issue 12): every step can be reached and used without a mouse."""
+    page = open_page(DESKTOP)
+    log_in(page, "pip", PASSWORD)
+    page.goto("/table/")
+    tab_to(page, "a[href='/characters/new/']")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/characters/new/")
+    tab_to(page, "input[name=name]")
+    page.keyboard.type("Kit")
+    # pip plays in one campaign: it is chosen already, with its ruleset.
+    expect(page.locator("select[name=campaign] option:checked")).to_have_text("The Watch — Mudge")
+    tab_to(page, "form button[type=submit]")
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/characters/\d+/$"))
+
+    tab_to(page, "select[name=level][id^=trait-]")  # the first attribute, Strength
+    page.keyboard.press("ArrowUp")  # Fair -> Good: 1 attribute level, 3 skill levels
+    # Mudge 1.6: 6 attribute levels x 3 + 45 skill levels + 2 gifts x 6 = 75, less 3.
+    expect(page.locator("#balance-value")).to_have_text("72 skill levels")
+    tab_to(page, "#add-skill input[name=name]")
+    page.keyboard.type("Climbing")
+    tab_to(page, "#add-skill select[name=level]")
+    page.keyboard.press("ArrowDown")
+    tab_to(page, "#add-skill button[type=submit]")
+    page.keyboard.press("Enter")
+    expect(page.locator("#rows-skill")).to_contain_text("skill level")
+    tab_to(page, "#review-status button[type=submit]")
+    page.keyboard.press("Enter")
+    expect(page.locator("#review-status .state-badge")).to_have_text("Submitted")
+    kit = Character.objects.get(name="Kit")
+    assert kit.state == Character.SUBMITTED
+    assert list(kit.traits.filter(kind="skill").values_list("name", flat=True)) == ["Climbing"]
