@@ -59,6 +59,7 @@ def pages(campaign, brogo, tess) -> dict[str, list[str]]:
             f"/characters/{b}/audit/",
             f"/characters/{b}/play/",
             f"/campaigns/{c}/",
+            f"/campaigns/{c}/catalogue/",
             "/rulesets/mudge/",
         ],
         "greta": [

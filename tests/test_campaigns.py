@@ -158,7 +158,7 @@ def my_urls(campaign, entry_pk, membership_pk):
         ("get", reverse("campaign_detail", args=[pk]), "member"),
         ("get", reverse("campaign_house_rules", args=[pk]), "gm"),
         ("post", reverse("campaign_house_rules", args=[pk]), "gm"),
-        ("get", reverse("campaign_catalog", args=[pk]), "gm"),
+        ("get", reverse("campaign_catalog", args=[pk]), "member"),  # read-only for players
         ("post", reverse("catalog_entry_add", args=[pk, "skill"]), "gm"),
         ("get", reverse("catalog_entry", args=[pk, entry_pk]), "gm"),
         ("post", reverse("catalog_entry", args=[pk, entry_pk]), "gm"),
@@ -576,3 +576,27 @@ def test_members_list_shows_the_invite_to_the_gm(campaign, gm):
     html = page.content.decode()
     assert f"http://testserver/join/{campaign.invite_code}/" in html
     assert [m.user.username for m in page.context["members"]] == ["gm", "player"]
+
+
+def test_players_read_the_catalogue_and_cannot_change_it(campaign, gm, player):
+    """Issue 12: a player sees what they pick from, with the GM's notes, and no control to
+    change it; the GM's page keeps its Edit and Remove."""
+    services.catalog_entry_add(
+        campaign=campaign,
+        actor=gm,
+        kind="skill",
+        name="Lore: Old Roads",
+        difficulty="hard",
+        note="Routes and waystones of the old kingdom",
+    )
+    url = reverse("campaign_catalog", args=[campaign.pk])
+    page = client_for(player).get(url).content.decode()
+    assert (
+        "<bdi>Lore: Old Roads</bdi>" in page and "Routes and waystones of the old kingdom" in page
+    )
+    assert "What you pick from as you build" in page
+    assert "Remove Lore: Old Roads" not in page and "Add skill" not in page
+    assert 'method="post"' not in page.split("<main", 1)[1]
+    assert "Remove Lore: Old Roads" in client_for(gm).get(url).content.decode()
+    detail = client_for(player).get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
+    assert f'href="{url}"' in detail

@@ -46,7 +46,7 @@ ACCESS = {
     "campaign_settings": (GM, "post"),
     "campaign_history": (GM, "get"),
     "membership_remove": (GM, "post"),
-    "campaign_catalog": (GM, "get"),
+    "campaign_catalog": (MEMBER, "get"),  # players read it; only the GM edits (issue 12)
     "catalog_entry_add": (GM, "post"),
     "catalog_entry": (GM, "post"),
     "catalog_entry_remove": (GM, "post"),

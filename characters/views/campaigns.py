@@ -322,7 +322,11 @@ class CatalogGroup:
 
 
 def catalog(request, pk):
-    campaign = campaign_for_gm(request.user, pk)
+    """The GM edits the catalogue; the campaign's players read it (what they pick from)."""
+    campaign = campaign_for_member(request.user, pk)
+    if campaign.gm_id != request.user.pk:
+        context = {**_catalog_context(campaign), "groups": _catalog_groups(campaign)}
+        return render(request, CATALOG_PAGE, context | {"read_only": True})
     editing = None
     if request.GET.get("edit", "").isdigit():
         entry = campaign.catalog.filter(pk=request.GET["edit"]).first()
