@@ -16,7 +16,7 @@ from rules import character as rc
 from rules.catalog import Catalog, CatalogEquipment, CatalogFault, CatalogGift, CatalogSkill
 from rules.charfile import read_ledger_entry, write_character, write_entry
 from rules.house_rules import HouseRuleError, apply_house_rules, house_rules_to_json
-from rules.ladder import level_name
+from rules.ladder import level_name, parse_level
 from rules.report import amount
 from rules.rulesets import BUILTIN, Ruleset
 
@@ -304,6 +304,34 @@ def trait_state(trait: Trait) -> dict:
     if trait.defined_in_play:
         state["defined_in_play"] = True
     return state
+
+
+def trait_fields(state: dict) -> dict:
+    """A trait's model fields from its recorded state: trait_state's inverse."""
+    return {
+        "name": state["name"],
+        "level": parse_level(state["level"]) if "level" in state else None,
+        "difficulty": state.get("difficulty", ""),
+        "cost": to_decimal(Fraction(str(state["cost"]))) if "cost" in state else None,
+        "power_kind": state.get("kind", ""),
+        "defined_in_play": state.get("defined_in_play", False),
+    }
+
+
+# The edits "Undo" takes back, each the last change to one trait.
+UNDOABLE_EDITS = ("trait_added", "trait_removed", "trait_relevelled", "trait_changed")
+
+
+def undo_label(action: str, before: dict | None, after: dict | None) -> str:
+    """What undoing an edit takes back, for its button: "Climbing Fair → Good"."""
+    if action == "trait_added":
+        return f"adding {after['name']}"
+    if action == "trait_removed":
+        return f"removing {before['name']}"
+    if action == "trait_relevelled":
+        was, now = before.get("level", "no level"), after.get("level", "no level")
+        return f"{after['name']} {was} → {now}"
+    return f"the change to {after['name']}"
 
 
 _MISSING = object()  # a house-rule key one side lacks; None is a real value (no limit)

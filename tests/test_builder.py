@@ -225,3 +225,72 @@ def test_builder_query_count_does_not_grow_with_traits(
         assert player_client.get(url).status_code == 200
     assert len(many) == len(few)
     assert len(few) <= 15
+
+
+# -- undo: the last edit of a trait, taken back as a new recorded change (issue 12) -------------
+
+
+def undo(player_client, character):
+    character.refresh_from_db()
+    url = reverse("edit_undo", args=[character.pk])
+    return player_client.post(url, {"version": character.version}, follow=True)
+
+
+def test_undo_takes_back_the_last_relevel_and_undoing_again_redoes_it(player_client, character):
+    strength = character.traits.get(name="Strength")
+    url = reverse("trait_update", args=[character.pk, strength.pk])
+    data = {"version": character.version, "name": "Strength", "level": GOOD}
+    swapped = player_client.post(url, data, **HTMX).content.decode()
+    # The button is swapped in out of band, naming the edit just made.
+    undo_button = swapped[swapped.index('<div id="undo-edit" hx-swap-oob="true">') :]
+    assert "Undo Strength Fair → Good</button>" in undo_button[: undo_button.index("</div>")]
+    page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
+    assert "Undo Strength Fair → Good</button>" in page
+    response = undo(player_client, character)
+    assert "Undone: Strength Fair → Good." in response.content.decode()
+    strength.refresh_from_db()
+    assert strength.level == 0  # Fair again
+    assert "Undo Strength Good → Fair</button>" in response.content.decode()  # a redo
+    events = list(character.events.order_by("-id").values_list("action", "reason")[:2])
+    assert events == [
+        ("trait_relevelled", "undo Strength Fair → Good"),
+        ("trait_relevelled", ""),
+    ]
+
+
+def test_undo_brings_a_removed_gift_back_with_its_cost(player_client, character):
+    add = reverse("trait_create", args=[character.pk, "gift"])
+    player_client.post(add, {"version": 1, "name": "Lucky", "cost": "2"})
+    lucky = character.traits.get(name="Lucky")
+    character.refresh_from_db()
+    remove = reverse("trait_delete", args=[character.pk, lucky.pk])
+    player_client.post(remove, {"version": character.version})
+    assert not character.traits.filter(name="Lucky").exists()
+    assert "Undone: removing Lucky." in undo(player_client, character).content.decode()
+    assert character.traits.get(name="Lucky").cost == 2
+    # And an added trait goes again.
+    assert "Undone: adding Lucky." in undo(player_client, character).content.decode()
+    assert not character.traits.filter(name="Lucky").exists()
+
+
+def test_undo_refuses_once_something_else_changed(player_client, character):
+    strength = character.traits.get(name="Strength")
+    url = reverse("trait_update", args=[character.pk, strength.pk])
+    player_client.post(url, {"version": character.version, "name": "Strength", "level": GOOD})
+    character.refresh_from_db()
+    # Equipment is not a trait: after it, the relevel is no longer the last edit.
+    equipment = reverse("equipment_create", args=[character.pk])
+    added = player_client.post(
+        equipment, {"version": character.version, "name": "Rope", "kind": "gear"}
+    )
+    assert added.status_code == 302
+    page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
+    assert "Undo Strength" not in page
+    character.refresh_from_db()
+    response = player_client.post(
+        reverse("edit_undo", args=[character.pk]), {"version": character.version}
+    )
+    assert response.status_code == 400
+    assert "There is no edit to undo" in response.content.decode()
+    strength.refresh_from_db()
+    assert strength.level == GOOD

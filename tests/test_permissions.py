@@ -70,6 +70,7 @@ ACCESS = {
     "personality_update": (OWNER, "post"),
     "template_apply": (OWNER, "post"),
     "template_undo": (OWNER, "post"),
+    "edit_undo": (OWNER, "post"),
     "trait_create": (OWNER, "post"),
     "trait_update": (OWNER, "post"),
     "trait_delete": (OWNER, "post"),

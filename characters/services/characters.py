@@ -7,13 +7,16 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from characters.adapters import (
+    UNDOABLE_EDITS,
     campaign_ruleset,
     character_to_rules,
     ledger_rows,
     rows_from_rules,
     ruleset_for,
+    trait_fields,
     trait_state,
     trait_target,
+    undo_label,
 )
 from characters.errors import Locked, ServiceError
 from characters.models import (
@@ -339,6 +342,55 @@ def trait_define_uncommitted(
         f"({ruleset.section('uncommitted')})",
     )
     return trait
+
+
+@transaction.atomic
+def character_undo_edit(*, character: Character, actor, expected_version: int | None) -> str:
+    """Take back the last edit of a trait, if nothing changed since: a new recorded change,
+    so the audit trail keeps both (and undoing again redoes). Returns what was undone."""
+    locked = lock_for_edit(character=character, expected_version=expected_version)
+    if locked.owner_id != actor.pk:
+        raise ServiceError("Only the character's player undoes an edit.")
+    last = locked.events.order_by("-id").first()
+    if last is None or last.version != locked.version or last.action not in UNDOABLE_EDITS:
+        raise ServiceError(
+            "There is no edit to undo: undo takes back the last change to a trait, before "
+            "anything else changes. Change it back by hand instead."
+        )
+    label = undo_label(last.action, last.before, last.after)
+    kind = last.target.partition(":")[0]
+    reason = f"undo {label}"
+    if last.action == "trait_removed":
+        position = locked.traits.filter(kind=kind).count()
+        trait = Trait(character=locked, kind=kind, position=position, **trait_fields(last.before))
+        _add_trait(trait, actor=actor, action="trait_added", reason=reason)
+        return label
+    trait = locked.traits.get(kind=kind, name=last.after["name"])
+    if last.action == "trait_added":
+        before = trait_state(trait)
+        trait.delete()
+        commit_change(
+            locked,
+            actor=actor,
+            action="trait_removed",
+            target=last.target,
+            before=before,
+            reason=reason,
+        )
+        return label
+    for key, value in trait_fields(last.before).items():
+        setattr(trait, key, value)
+    _save_trait(trait)
+    commit_change(
+        locked,
+        actor=actor,
+        action=last.action,
+        target=trait_target(trait),
+        before=last.after,
+        after=last.before,
+        reason=reason,
+    )
+    return label
 
 
 def _add_trait(trait: Trait, *, actor, action: str, reason: str = "") -> None:

@@ -285,6 +285,19 @@ def template_undo(request, pk):
     return redirect(reverse("character_builder", args=[pk]))
 
 
+@require_POST
+def edit_undo(request, pk):
+    character = character_for_owner(request.user, pk, with_rows=False)
+    try:
+        label = services.character_undo_edit(
+            character=character, actor=request.user, expected_version=_posted_version(request)
+        )
+    except ServiceError as error:
+        return _refused(request, character, str(error), status=error.status)
+    messages.success(request, f"Undone: {label}.")
+    return redirect(reverse("character_builder", args=[pk]))
+
+
 # -- responses ---------------------------------------------------------------------------
 
 
@@ -335,6 +348,7 @@ def _changed(request, character, *, anchor, rows, reset_add=None):
         parts.append(_fragment(request, partial, context, **extra))
     parts.append(_fragment(request, "budget_panel", context, oob=True))
     parts.append(_fragment(request, "budget_bar", context, oob=True))
+    parts.append(_fragment(request, "undo_edit", context, oob=True))
     parts.extend(
         _verdict_everywhere(request, context, skip={extra.get("trait_pk") for _, extra in rows})
     )

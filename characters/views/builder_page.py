@@ -7,7 +7,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 
-from characters.adapters import character_to_rules, ruleset_for, trait_target
+from characters.adapters import (
+    UNDOABLE_EDITS,
+    character_to_rules,
+    ruleset_for,
+    trait_target,
+    undo_label,
+)
 from characters.forms.builder import (
     PERSONALITY_QUESTIONS,
     DetailsForm,
@@ -242,6 +248,7 @@ def builder_context(
         "template_check": template_check(value, ruleset, template_slug, report),
         # Called by the page only when it renders the templates panel.
         "undoable_template": partial(undoable_template, character),
+        "undoable_edit": partial(undoable_edit, character),
         "uncommitted": uncommitted_slots(character, ruleset, viewer, forms.get("uncommitted")),
         "balance_label": balance_label(report.balance, ruleset),
         "scale_notes": scale_notes(value, ruleset),
@@ -360,6 +367,15 @@ def template_changes(before, after) -> list[str]:
     if (after.scale_strength, after.scale_mass) != (before.scale_strength, before.scale_mass):
         lines.append(f"Scale {after.scale_strength} / {after.scale_mass}")
     return lines
+
+
+def undoable_edit(character: Character) -> str | None:
+    """What the builder's Undo takes back: the last edit of a trait, if nothing changed
+    since (services.characters.character_undo_edit)."""
+    last = character.events.order_by("-id").first()
+    if last is None or last.version != character.version or last.action not in UNDOABLE_EDITS:
+        return None
+    return undo_label(last.action, last.before, last.after)
 
 
 def undoable_template(character: Character) -> str | None:
