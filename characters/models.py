@@ -426,6 +426,33 @@ class ReviewComment(models.Model):
         return f"{kind.capitalize()}: {name}" if name else "The build"
 
 
+# -- notifications: what the GM did, for the player (issue 12) -------------------------------
+
+
+class Notification(models.Model):
+    """What the GM did that a player should know: a build approved or sent back, experience
+    awarded. Counted in the header until read; e-mailed too when the player gave an address
+    (services.notifications)."""
+
+    class Kind(models.TextChoices):
+        APPROVED = "approved", "Approved"
+        CHANGES_REQUESTED = "changes_requested", "Changes requested"
+        EXPERIENCE = "experience", "Experience awarded"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    message = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "read_at"], name="notification_unread")]
+
+
 # -- interop: API tokens (issue 14; docs/api.md) ------------------------------------------------
 
 

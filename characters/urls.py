@@ -1,6 +1,6 @@
 from django.urls import path
 
-from characters.views import builder, campaigns, dashboard, files, home
+from characters.views import builder, campaigns, dashboard, files, home, notifications
 
 # One block per area; each area's views live in their own module under characters/views/.
 urlpatterns = [
@@ -13,6 +13,8 @@ urlpatterns = [
 # campaigns and accounts
 urlpatterns += [
     path("table/", dashboard.dashboard, name="dashboard"),
+    path("notifications/", notifications.notifications, name="notifications"),
+    path("accounts/email/", notifications.notification_email, name="notification_email"),
     path("join/", dashboard.join_by_code, name="campaign_join_by_code"),
     path("join/<str:code>/", campaigns.campaign_join, name="campaign_join"),
     path("campaigns/new/", campaigns.campaign_new, name="campaign_new"),

@@ -69,6 +69,7 @@ TEMPLATES = [
                 "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "characters.selectors.notifications.header_notifications",
             ],
         },
     },
@@ -215,3 +216,25 @@ LOGGING = {
 API_TOKEN_THROTTLE = (int(os.environ.get("FAIRSHEET_API_RATE", "120")), 60)
 # It counts in the default cache (the database, above), like every throttle of
 # characters/throttle.py, so every app server sees the same count.
+
+# Notifications go out by e-mail to players who gave an address (services.notifications).
+# In development the console: nothing leaves the machine. In production an SMTP server,
+# DJANGO_EMAIL_HOST (README, "E-mail").
+_MAIL_BACKEND = os.environ.get(
+    "DJANGO_EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
+_MAIL_OPTIONS = {}
+if _MAIL_BACKEND.endswith(".smtp.EmailBackend"):
+    _MAIL_OPTIONS = {
+        "host": os.environ.get("DJANGO_EMAIL_HOST", "localhost"),
+        "port": int(os.environ.get("DJANGO_EMAIL_PORT", "25")),
+        "username": os.environ.get("DJANGO_EMAIL_USER", ""),
+        "password": os.environ.get("DJANGO_EMAIL_PASSWORD", ""),
+        "use_tls": os.environ.get("DJANGO_EMAIL_TLS", "0") == "1",
+        "timeout": 10,  # a slow mail server delays only the request that sends
+    }
+MAILERS = {"default": {"BACKEND": _MAIL_BACKEND, "OPTIONS": _MAIL_OPTIONS}}
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_EMAIL_FROM", "Fairsheet <fairsheet@localhost>")

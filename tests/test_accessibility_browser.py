@@ -60,6 +60,8 @@ def pages(campaign, brogo, tess) -> dict[str, list[str]]:
             f"/characters/{b}/play/",
             f"/campaigns/{c}/",
             f"/campaigns/{c}/catalogue/",
+            "/notifications/",
+            "/accounts/",
             "/rulesets/mudge/",
         ],
         "greta": [

@@ -33,6 +33,8 @@ ACCESS = {
     "password_change": (USER, "get"),
     "password_change_done": (USER, "get"),
     "dashboard": (USER, "get"),
+    "notifications": (USER, "get"),
+    "notification_email": (USER, "post"),
     "campaign_join_by_code": (USER, "post"),
     "campaign_join": (USER, "get"),
     "campaign_new": (USER, "get"),

@@ -23,6 +23,7 @@ from characters.models import (
     Campaign,
     Character,
     ExperienceEntry,
+    Notification,
     Trait,
 )
 from characters.selectors.access import is_gm_of
@@ -33,6 +34,7 @@ from characters.selectors.advancement import (
     MAX_AWARD,
     POWER,
     RAISE,
+    amount_words,
     meta_points_of,
     pending_spends,
     points_name,
@@ -40,6 +42,7 @@ from characters.selectors.advancement import (
 )
 from characters.services.audit import commit_change, lock_character, record_event
 from characters.services.characters import ensure_room
+from characters.services.notifications import notify
 from rules.ladder import level_name
 from rules.rulesets import Ruleset
 
@@ -282,7 +285,8 @@ def _award(locked: Character, *, actor, amount: int, reason: str) -> ExperienceE
         raise ServiceError("Give the award a reason: it goes on the character's record.")
     if not 1 <= amount <= MAX_AWARD:
         raise ServiceError(f"Award between 1 and {MAX_AWARD} at a time.")
-    unit = ruleset_for(locked).advancement.unit
+    ruleset = ruleset_for(locked)
+    unit = ruleset.advancement.unit
     entry = ExperienceEntry.objects.create(
         character=locked, amount=amount, reason=reason, actor=actor
     )
@@ -296,6 +300,12 @@ def _award(locked: Character, *, actor, amount: int, reason: str) -> ExperienceE
         before={"experience": before},
         after={"experience": locked.experience},
         reason=f"{amount} {unit}: {reason}",
+    )
+    notify(
+        character=locked,
+        actor=actor,
+        kind=Notification.Kind.EXPERIENCE,
+        message=f"{actor.username} awarded {locked.name} {amount_words(amount, ruleset)}: {reason}",
     )
     return entry
 

@@ -22,9 +22,10 @@ from characters.adapters import (
     trait_target,
 )
 from characters.errors import NotAllowed, ServiceError
-from characters.models import Approval, Character, ReviewComment, Submission
+from characters.models import Approval, Character, Notification, ReviewComment, Submission
 from characters.selectors.access import is_gm_of
 from characters.services.audit import commit_change, lock_character, record_event
+from characters.services.notifications import notify
 from rules.charfile import write_character
 from rules.report import build_report
 
@@ -98,7 +99,15 @@ def character_request_changes(
             field="comment",
         )
     _move(locked, actor=actor, to=Character.CHANGES_REQUESTED)
-    return _add_comments(locked, actor, comments)
+    added = _add_comments(locked, actor, comments)
+    notify(
+        character=locked,
+        actor=actor,
+        kind=Notification.Kind.CHANGES_REQUESTED,
+        message=f"{locked.name} is back with you for changes: {len(added)} comment"
+        f"{'s' if len(added) != 1 else ''} from {actor.username}.",
+    )
+    return added
 
 
 @transaction.atomic
@@ -148,6 +157,13 @@ def character_approve(
         reason=override_reason,
     )
     _add_comments(locked, actor, comments)
+    notify(
+        character=locked,
+        actor=actor,
+        kind=Notification.Kind.APPROVED,
+        message=f"{actor.username} approved {locked.name}"
+        + (f" over the rules: {override_reason}" if override_reason else "."),
+    )
     return approval
 
 

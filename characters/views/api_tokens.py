@@ -6,7 +6,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from characters.forms.api_tokens import ApiTokenForm
+from characters.forms.api_tokens import ApiTokenForm, NotificationEmailForm
 from characters.selectors.interop import api_token_for_owner, api_tokens_of
 from characters.services.api_tokens import api_token_create, api_token_revoke
 
@@ -23,7 +23,12 @@ def account(request):
     return render(
         request,
         "accounts/account.html",
-        {"form": form, "created": created, "tokens": api_tokens_of(request.user)},
+        {
+            "form": form,
+            "created": created,
+            "tokens": api_tokens_of(request.user),
+            "email_form": NotificationEmailForm(initial={"email": request.user.email}),
+        },
         status=status,
     )
 
