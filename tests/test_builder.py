@@ -294,3 +294,38 @@ def test_undo_refuses_once_something_else_changed(player_client, character):
     assert "There is no edit to undo" in response.content.decode()
     strength.refresh_from_db()
     assert strength.level == GOOD
+
+
+def test_a_row_carries_its_catalogue_note(player_client, player, character, gm):
+    """Mudge 1.32 lists Artist as "type: painter, sculptor, etc." (a character outside a
+    campaign builds from the ruleset's catalogue); a campaign's entry carries its GM's note.
+    The note shows while the row is being edited (builder.css)."""
+    from characters.services.campaigns import catalog_entry_add
+    from characters.services.characters import character_create
+
+    def add_skill(hero, name):
+        hero.refresh_from_db()
+        url = reverse("trait_create", args=[hero.pk, "skill"])
+        player_client.post(url, {"version": hero.version, "name": name, "level": 0})
+
+    def row_of(hero, name):
+        page = player_client.get(reverse("character_builder", args=[hero.pk])).content.decode()
+        start = page.index(f'value="{name}"')
+        return page[start : page.index("</form>", start)]
+
+    solo = character_create(owner=player, name="Solo", ruleset="mudge")
+    add_skill(solo, "Artist")
+    assert '<p class="row-note"><small>Catalogue: type: painter, sculptor, etc.</small></p>' in (
+        row_of(solo, "Artist")
+    )
+    assert "row-note" not in row_of(solo, "Strength")
+    catalog_entry_add(
+        campaign=character.campaign,
+        actor=gm,
+        kind="skill",
+        name="Lore: Old Roads",
+        difficulty="hard",
+        note="Waystones of the old kingdom",
+    )
+    add_skill(character, "Lore: Old Roads")
+    assert "Catalogue: Waystones of the old kingdom" in row_of(character, "Lore: Old Roads")

@@ -59,6 +59,7 @@ class Row:
     issues: list = field(default_factory=list)
     in_play: str = ""  # what experience changed since creation; the cost stays creation's
     comment: object = None  # the GM's comment on this trait when the build came back
+    note: str = ""  # the catalogue's note on it, shown while the row has the focus
 
     @cached_property
     def form(self):
@@ -119,6 +120,17 @@ def bought_in_play(value, ruleset: Ruleset) -> dict[tuple[str, int], str]:
                 where = "" if created_at is None else f"{level_name(created_at)} at creation, "
                 notes[name, now] = f"{where}raised in play"
     return notes
+
+
+def catalogue_note(ruleset: Ruleset, kind: str, name: str) -> str:
+    """What the catalogue (the campaign's, for a campaign character) says of a trait."""
+    find = {
+        Trait.SKILL: ruleset.catalog.skill,
+        Trait.GIFT: ruleset.catalog.gift,
+        Trait.FAULT: ruleset.catalog.fault,
+    }.get(kind)
+    entry = find(name) if find else None
+    return entry.note if entry is not None else ""
 
 
 def catalogue_options(ruleset: Ruleset) -> dict[str, list]:
@@ -191,6 +203,7 @@ def builder_context(
                     issues_by_row.get(f"{list_name}[{index}]", []),
                     in_play.get((list_name, index), ""),
                     comments.get(trait_target(trait)),
+                    catalogue_note(ruleset, kind, trait.name),
                 )
             )
         sections.append(
