@@ -74,3 +74,10 @@ def log_in(page, username, password):
     page.fill("input[name=password]", password)
     page.locator("main form button[type=submit]").click()
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+def fits_the_screen(page) -> bool:
+    """Nothing spills sideways. Measured once the page has loaded: a stylesheet linked in
+    the body (the builder's) may still be on its way when the text is already there."""
+    page.wait_for_load_state("load")
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from characters.models import Character, Trait
 from characters.services import api_tokens
 from characters.services.characters import character_create
-from tests.browser import PHONE, log_in
+from tests.browser import PHONE, fits_the_screen, log_in
 from tests.test_foundry import assert_foundry_accepts
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,10 +25,6 @@ def pip(db):
     character = character_create(owner=player, name="Pip Underbough", ruleset="mudge")
     Trait.objects.create(character=character, kind=Trait.SKILL, name="Climbing", level=2)
     return character
-
-
-def fits_the_screen(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 def test_a_token_from_the_account_page(open_page, pip, monkeypatch):

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from characters.adapters import character_file, file_sha256
 from characters.models import Character, DiceRoll
-from tests.browser import DESKTOP, PHONE, log_in
+from tests.browser import DESKTOP, PHONE, fits_the_screen, log_in
 from tests.play_fixtures import *  # noqa: F403
 from tests.play_fixtures import PASSWORD, with_passwords
 
@@ -22,10 +22,6 @@ LIVE = 8_000  # ms: the pages poll every 3 s
 def watch_console(page, errors):
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     return page
-
-
-def fits_the_screen(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 def smallest_side(locator) -> float:

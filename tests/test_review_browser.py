@@ -13,7 +13,7 @@ from characters.models import Campaign, Character, Membership, Trait
 from characters.services.characters import character_create, trait_add
 from characters.services.review import character_submit
 from rules.ladder import FAIR, GREAT, SUPERB
-from tests.browser import DESKTOP, PHONE, log_in
+from tests.browser import DESKTOP, PHONE, fits_the_screen, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "correct-horse-battery"
@@ -38,10 +38,6 @@ def brogo(db):
         difficulty="average",
     )
     return character
-
-
-def fits_the_screen(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 def watch_console(page, errors):
