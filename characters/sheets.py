@@ -18,6 +18,7 @@ from rules import combat, tables
 from rules.character import Character, Equipment, Trait
 from rules.house_rules import json_number
 from rules.ladder import card_rating, level_name, signed
+from rules.numbers import number_text
 from rules.report import build_report, power_difficulty, power_potential
 from rules.rulesets import TOKENS, Ruleset
 
@@ -348,7 +349,7 @@ def _reference(ruleset: Ruleset, tokens: bool):
 
 def _cost_note(cost: Fraction) -> str:
     """Gifts and faults usually count 1; the starred ones 2 (Mudge 1.33, 1.34)."""
-    return "" if cost == 1 else f"costs {json_number(cost)}"
+    return "" if cost == 1 else f"costs {number_text(cost)}"
 
 
 def _penalty(penalty: int, unit: str) -> str:

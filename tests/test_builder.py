@@ -135,6 +135,10 @@ def test_gift_and_fault_costs_show_as_written(player_client, character):
     page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
     costs = re.findall(r'name="cost"[^>]*value="([^"]*)"', page)
     assert costs == ["1", "0.5"]
+    # Read out, a half is written as the rule texts write it.
+    assert '<output class="row-cost" title="What this costs at creation">½ fault</output>' in page
+    sheet = player_client.get(reverse("character_sheet", args=[character.pk])).content.decode()
+    assert "<bdi>Shy</bdi> (costs ½)" in sheet
 
 
 def test_adding_a_catalogue_skill_takes_its_difficulty(player_client, character):

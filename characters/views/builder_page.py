@@ -27,6 +27,7 @@ from characters.selectors.review import latest_comments
 from rules.house_rules import json_number
 from rules.ladder import FAIR, level_name
 from rules.ledger import creation_build
+from rules.numbers import number_text
 from rules.report import POOL_UNITS, Report, build_report, scale_notes
 from rules.rulesets import LEVELS, Ruleset
 from rules.templates import apply_template, templates_for, unmet_minimums
@@ -144,8 +145,8 @@ def catalogue_options(ruleset: Ruleset) -> dict[str, list]:
     return {
         Trait.ATTRIBUTE: [(n, "") for n in ruleset.attribute_names or catalog.attributes],
         Trait.SKILL: [(s.name, skill_hint(s)) for s in catalog.skills],
-        Trait.GIFT: [(g.name, str(json_number(g.cost))) for g in catalog.gifts],
-        Trait.FAULT: [(f.name, str(json_number(f.value))) for f in catalog.faults],
+        Trait.GIFT: [(g.name, number_text(g.cost)) for g in catalog.gifts],
+        Trait.FAULT: [(f.name, number_text(f.value)) for f in catalog.faults],
         "equipment": [(e.name, e.kind) for e in catalog.equipment],
     }
 
@@ -158,8 +159,7 @@ def _cost_label(kind, trait, cost, ruleset) -> str:
     else:
         pool = REPORT_LISTS[kind]
     one, many = POOL_UNITS[pool]
-    value = json_number(cost)
-    return f"{value} {one if value in (1, -1) else many}"
+    return f"{number_text(cost)} {one if 0 < abs(cost) <= 1 else many}"  # ½ gift, 2 gifts
 
 
 def builder_context(
