@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from characters.models import Campaign, Character
-from tests.browser import DESKTOP, PHONE, log_in
+from tests.browser import DESKTOP, PHONE, fits_the_screen, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "correct-horse-battery"
@@ -99,8 +99,7 @@ def test_the_same_build_on_a_phone(open_page, people):
     player_joins_and_starts(page, invite, "Dolores")
     build_mudge_character(page)
     # Nothing spills sideways on a 375-pixel screen.
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"]
+    assert fits_the_screen(page)
 
 
 def test_a_microfudged_campaign(open_page, people):

@@ -10,7 +10,7 @@ from characters.models import Membership
 from characters.services.campaigns import campaign_create
 from characters.services.characters import character_create
 from characters.services.review import character_approve, character_submit
-from tests.browser import DESKTOP, PHONE, log_in
+from tests.browser import DESKTOP, PHONE, fits_the_screen, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "correct-horse-battery"
@@ -69,7 +69,7 @@ def test_the_gm_defines_an_uncommitted_trait_on_a_phone(open_page, table):
     expect(page.locator("#uncommitted li.defined")).to_contain_text("Lip Reading: Good")
     expect(page.locator("#uncommitted li.open")).to_have_count(1)
     assert character.traits.get(name="Lip Reading").defined_in_play
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert fits_the_screen(page)
 
 
 def test_a_microfudged_sheet_on_a_phone(open_page, table):
@@ -87,7 +87,7 @@ def test_a_microfudged_sheet_on_a_phone(open_page, table):
     result = page.locator("[data-result]")
     expect(result).to_contain_text("Plain roll: Fair")
     expect(result).not_to_contain_text("Damage die")
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert fits_the_screen(page)
 
 
 def test_the_wound_track_fits_a_phone(open_page, table):

@@ -39,7 +39,7 @@ from characters.services.audit import record_event
 from characters.sheets import sheet_for_character
 from rules.charfile import parse_character_json
 from rules.ladder import level_name
-from tests.browser import PHONE, log_in
+from tests.browser import PHONE, fits_the_screen, log_in
 from tests.pdf_helpers import fields
 
 SAMPLES = Path(__file__).resolve().parent.parent / "rules" / "samples"
@@ -517,5 +517,5 @@ def test_dice_roller_on_a_phone(open_page, campaign, player):
     assert damage_die.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(183, 28, 28)"
     box = page.locator("[data-result-panel]").bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert fits_the_screen(page)
     assert violations == []
