@@ -24,11 +24,12 @@ def seed():
     from characters.services.review import character_approve, character_submit
 
     User = get_user_model()
-    gm = User.objects.create_user("bench-gm")
+    # Its own names: under `make bench` the modules share one process and one database.
+    gm = User.objects.create_user("table-gm")
     campaign = Campaign.objects.create(name="Bench table", gm=gm, base_ruleset="mudge")
     party = []
     for n in range(PARTY):
-        player = User.objects.create_user(f"bench-player-{n}")
+        player = User.objects.create_user(f"table-player-{n}")
         Membership.objects.create(campaign=campaign, user=player, role=Membership.PLAYER)
         character = character_create(owner=player, name=f"Hero {n}", campaign=campaign)
         for skill in ("Climbing", "Swimming", "Riding", "Tracking", "Stealth"):
