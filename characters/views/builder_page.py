@@ -23,6 +23,7 @@ from characters.forms.builder import (
     UncommittedForm,
 )
 from characters.models import Character, Trait
+from characters.selectors.campaigns import balance_words
 from characters.selectors.review import latest_comments
 from rules.house_rules import json_number
 from rules.ladder import FAIR, level_name
@@ -263,13 +264,9 @@ def builder_context(
         "undoable_template": partial(undoable_template, character),
         "undoable_edit": partial(undoable_edit, character),
         "uncommitted": uncommitted_slots(character, ruleset, viewer, forms.get("uncommitted")),
-        "balance_label": balance_label(report.balance, ruleset),
+        "balance_label": balance_words(report.balance, ruleset.unit),
         "scale_notes": scale_notes(value, ruleset),
     }
-
-
-def balance_label(balance, ruleset: Ruleset) -> str:
-    return f"{json_number(balance)} {ruleset.unit if abs(balance) == 1 else ruleset.unit + 's'}"
 
 
 def _trait_form(forms, trait, ruleset, version) -> TraitForm:
@@ -353,8 +350,8 @@ def template_check(value, ruleset: Ruleset, slug: str, report: Report) -> dict |
         "template": template,
         "unmet": unmet_minimums(value, template),
         "changes": template_changes(value, after),
-        "balance_before": balance_label(report.balance, ruleset),
-        "balance_after": balance_label(priced.balance, ruleset),
+        "balance_before": balance_words(report.balance, ruleset.unit),
+        "balance_after": balance_words(priced.balance, ruleset.unit),
         "breaks": sorted(after_codes - before_codes),
         "mends": sorted(before_codes - after_codes),
     }
