@@ -7,6 +7,7 @@ audit trail in the same transaction. The rules themselves live in the pure `rule
 
 import secrets
 from datetime import timedelta
+from functools import cached_property
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -208,6 +209,16 @@ class Character(models.Model):
 
     def get_ruleset_display(self) -> str:
         return ruleset_name(self.ruleset)
+
+    @cached_property
+    def latest_comments(self) -> list["ReviewComment"]:
+        """The GM's comments of the latest review (one request for changes, or one
+        approval): they share the version the review moved the character to. Read once per
+        instance: the builder's rows and its review panel show the same ones."""
+        last = self.comments.order_by("-version").values_list("version", flat=True).first()
+        if last is None:
+            return []
+        return list(self.comments.filter(version=last).order_by("id"))
 
     @property
     def state_phrase(self) -> str:

@@ -92,15 +92,6 @@ def pending_spend_queue(user, campaign=None) -> list[tuple[ExperienceEntry, dict
     return with_requests(list(entries))
 
 
-def latest_comments(character: Character) -> list:
-    """The GM's comments of the latest review (one request for changes, or one approval):
-    they share the version the review moved the character to."""
-    last = character.comments.order_by("-version").values_list("version", flat=True).first()
-    if last is None:
-        return []
-    return list(character.comments.filter(version=last).order_by("id"))
-
-
 # -- the audit page ------------------------------------------------------------------------------
 
 

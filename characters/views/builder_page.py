@@ -24,7 +24,6 @@ from characters.forms.builder import (
 )
 from characters.models import Character, Trait
 from characters.selectors.campaigns import balance_words
-from characters.selectors.review import latest_comments
 from rules.house_rules import json_number
 from rules.ladder import FAIR, level_name
 from rules.ledger import creation_build
@@ -180,7 +179,7 @@ def builder_context(
     # The GM's comments sit on the rows they are about while the player answers them.
     comments = {}
     if character.state == Character.CHANGES_REQUESTED:
-        comments = {c.target: c for c in latest_comments(character) if c.target}
+        comments = {c.target: c for c in character.latest_comments if c.target}
     issues_by_row: dict[str, list] = {}
     for issue in report.errors + report.warnings:
         if issue.where:

@@ -23,7 +23,6 @@ from characters.selectors.review import (
     character_versions,
     compare,
     default_comparison,
-    latest_comments,
     pending_spend_queue,
     review_queue,
 )
@@ -77,7 +76,7 @@ def character_review(request, pk):
         "scale_notes": scale_notes(value, ruleset),
         "has_scale": ruleset.has_scale,
         "form": form,
-        "comments": latest_comments(character),
+        "comments": character.latest_comments,
         "approvals": [
             (approval, approval_summary(approval))
             for approval in character.approvals.select_related("approved_by")
