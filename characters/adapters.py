@@ -15,7 +15,7 @@ from characters.models import Approval, CatalogEntry, Character, Equipment, Expe
 from rules import character as rc
 from rules.catalog import Catalog, CatalogEquipment, CatalogFault, CatalogGift, CatalogSkill
 from rules.charfile import read_ledger_entry, write_character, write_entry
-from rules.house_rules import HouseRuleError, apply_house_rules, house_rules_to_json
+from rules.house_rules import HouseRuleError, apply_house_rules, house_rules_to_json, json_number
 from rules.ladder import level_name, parse_level
 from rules.report import amount
 from rules.rulesets import BUILTIN, Ruleset
@@ -298,7 +298,7 @@ def trait_state(trait: Trait) -> dict:
     if trait.difficulty:
         state["difficulty"] = trait.difficulty
     if trait.cost is not None:
-        state["cost"] = float(trait.cost) if trait.cost % 1 else int(trait.cost)
+        state["cost"] = json_number(trait.cost)
     if trait.power_kind:
         state["kind"] = trait.power_kind
     if trait.defined_in_play:
