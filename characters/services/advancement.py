@@ -270,7 +270,7 @@ def experience_award_party(
     # Rows locked in id order, so two awards at once queue instead of deadlocking.
     party = list(
         Character.objects.select_for_update(of=("self",))
-        .select_related("campaign")
+        .select_related("campaign", "owner")  # the owner: each award notifies them
         .filter(campaign=campaign, state=Character.APPROVED)
         .order_by("pk")
     )
