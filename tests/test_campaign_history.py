@@ -8,6 +8,7 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, ProgrammingError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from characters.errors import HouseRulesRefused, ServiceError
@@ -336,6 +337,15 @@ def test_raising_skill_levels_names_every_character_with_its_balances(campaign, 
     james = next(i for i in preview.impacts if i.character.name == "James Stoddard")
     assert james.keeps_approval and james.balance_text == "-47 skill levels → -27 skill levels"
     assert not any(i.keeps_approval for i in preview.impacts if i is not james)
+
+
+def test_the_preview_costs_the_same_queries_however_many_characters(campaign, party, player):
+    with CaptureQueriesContext(connection) as three:
+        house_rules_preview(campaign, {"skill_levels": 65})
+    make_character(player, campaign, "brogo", name="Brogo's twin")
+    with CaptureQueriesContext(connection) as four:
+        house_rules_preview(campaign, {"skill_levels": 65})
+    assert len(four) == len(three)
 
 
 def test_lowering_attribute_levels_costs_three_skill_levels_each(campaign, party):

@@ -16,6 +16,7 @@ from characters.adapters import (
     normalized_house_rules,
 )
 from characters.models import Campaign, CampaignEvent, Character
+from characters.selectors.access import BUILD_ROWS
 from rules.house_rules import apply_house_rules, json_number
 from rules.report import build_report
 from rules.rulesets import BUILTIN, Ruleset
@@ -88,14 +89,14 @@ def house_rules_preview(campaign: Campaign, overrides: dict | None) -> HouseRule
     proposed = normalized_house_rules(base, overrides)
     before, after = changed_keys(campaign.house_rules or {}, proposed)
     # One catalogue for both rulesets and every character: a house rule never changes it,
-    # and loading it once keeps the preview to three queries however large the table.
+    # and loading it once keeps the preview's queries the same however large the table.
     catalog = CampaignCatalog(campaign)
     now = dataclasses.replace(campaign_ruleset(campaign), catalog=catalog)
     then = dataclasses.replace(apply_house_rules(base, proposed), catalog=catalog)
     characters = (
         Character.objects.filter(campaign=campaign)
         .select_related("owner")
-        .prefetch_related("traits", "equipment")
+        .prefetch_related(*BUILD_ROWS)
         .order_by("name", "pk")
     )
     impacts = []
