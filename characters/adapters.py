@@ -249,7 +249,6 @@ def to_decimal(value: Fraction | int | None) -> Decimal | None:
 # -- files, digests and the record's words --------------------------------------------------
 
 REPORT_POOLS = {"skill level": "skills", "token": "tokens"}  # report unit -> amount() pool
-# How a waiting submission ends, by the state the character moves to from "submitted".
 
 
 def character_file(character: Character) -> dict:

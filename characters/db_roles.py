@@ -58,10 +58,6 @@ class RoleSetupError(Exception):
     """The runtime role cannot be set up safely; the message says what to do instead."""
 
 
-def has_owner_connection(databases: dict) -> bool:
-    return OWNER_ALIAS in databases
-
-
 def grant_runtime_role(*, role: str, password: str | None = None, using: str = OWNER_ALIAS):
     """Create the runtime role if it is missing and give it exactly its rights on the tables
     of `using`'s database and schema, connected as their owner. Returns what it did."""

@@ -90,11 +90,6 @@ class Pool:
     over: bool
 
 
-def report_for(character: Character) -> tuple[Ruleset, Report]:
-    ruleset = ruleset_for(character)
-    return ruleset, build_report(character_to_rules(character), ruleset)
-
-
 def _priced(character: Character):
     ruleset = ruleset_for(character)
     value = character_to_rules(character)
@@ -181,7 +176,7 @@ def builder_context(
     if character.state == Character.CHANGES_REQUESTED:
         comments = {c.target: c for c in character.latest_comments if c.target}
     issues_by_row: dict[str, list] = {}
-    for issue in report.errors + report.warnings:
+    for issue in report.errors:  # no warning names a row: they are about the whole build
         if issue.where:
             issues_by_row.setdefault(issue.where, []).append(issue)
 
