@@ -15,7 +15,12 @@ from django.shortcuts import get_object_or_404
 
 from characters.adapters import campaign_ruleset, character_to_rules, ruleset_for
 from characters.models import Campaign, Character, DiceRoll, PlayEvent, PlayState
-from characters.selectors.access import APPROVAL_RECORD, BUILD_ROWS, characters_visible_to
+from characters.selectors.access import (
+    APPROVAL_RECORD,
+    BUILD_ROWS,
+    characters_visible_to,
+    is_gm_of,
+)
 from characters.sheets import DICE_ODDS, Sheet, sheet_for_character
 from rules import character as rc
 from rules import combat, play
@@ -266,7 +271,7 @@ def status_context(table: AtTable, user) -> dict:
         "character": character,
         "table": table,
         "in_play": in_play(character),
-        "is_gm": character.campaign_id is not None and character.campaign.gm_id == user.pk,
+        "is_gm": is_gm_of(character, user),
         "may_regain": may_regain(character, user),
     }
 
