@@ -72,14 +72,30 @@ def price_spend(
             label = f"Add the {'gift' if what == GIFT else 'power'} {name}".rstrip()
             kind = Trait.GIFT if what == GIFT else Trait.POWER
             target = f"{kind}:{name}" if name else ""
-            return Priced(what, target, label, cost.amount, unit, True, cost.section, name=name)
+            return Priced(
+                what,
+                target,
+                label,
+                cost.amount,
+                unit,
+                cost.needs_gm_permission,
+                cost.section,
+                name=name,
+            )
         if what == BUY_OFF_FAULT:
             if trait is None or trait.kind != Trait.FAULT:
                 raise ServiceError("Choose one of the character's faults to buy off.")
             cost = flat_cost(ruleset, what)
             label = f"Buy off the fault {trait.name}"
             return Priced(
-                what, trait_target(trait), label, cost.amount, unit, False, cost.section, trait.pk
+                what,
+                trait_target(trait),
+                label,
+                cost.amount,
+                unit,
+                cost.needs_gm_permission,
+                cost.section,
+                trait.pk,
             )
         if what == META_POINT:
             cost = flat_cost(ruleset, what)
@@ -89,7 +105,15 @@ def price_spend(
                     f"{character.name} has {current} {points_name(ruleset)}, the most a "
                     f"character may hold ({ruleset.section('meta_points')})."
                 )
-            return Priced(what, "", "Buy a meta point", cost.amount, unit, False, cost.section)
+            return Priced(
+                what,
+                "",
+                "Buy a meta point",
+                cost.amount,
+                unit,
+                cost.needs_gm_permission,
+                cost.section,
+            )
     except NotAvailable as error:
         raise ServiceError(f"{error}: that is the GM's call, outside Fairsheet.") from None
     raise ServiceError("Choose what to spend experience on.")
