@@ -10,6 +10,7 @@ setbacks, so it has a setback track and no damage factors.
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from itertools import product
 
 from rules.character import Character
@@ -114,6 +115,7 @@ def wound_track(character: Character, ruleset: Ruleset) -> tuple[WoundLevel, ...
     return tuple(track)
 
 
+@cache  # the dice never change: every roll and every play page reads the same table
 def fudge_dice_odds() -> tuple[tuple[int, Fraction, Fraction], ...]:
     """(result, chance of exactly it, chance of it or higher) on 4dF, from +4 down to -4."""
     counts = {total: 0 for total in range(-4, 5)}
