@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from rules.advancement import NotAvailable, flat_cost, raise_cost
 from rules.character import Character, Fault, Gift, Power, Trait
 from rules.ladder import ABYSMAL, level_name
-from rules.rulesets import TOKENS, Ruleset, skill_default
+from rules.rulesets import LISTS, TOKENS, Ruleset, skill_default
 
 # The lists a ledger entry may name, and the advancement cost kind of a raise in each.
 RAISE_KINDS = {"attributes": "attribute", "skills": "skill", "powers": "power"}
@@ -116,8 +116,7 @@ def summarize(character: Character, ruleset: Ruleset) -> Summary:
 def creation_build(character: Character, ruleset: Ruleset) -> Undone:
     """Undo every spend, newest first. A spend that does not fit what the character holds
     at that point is an `advancement_mismatch` and is skipped."""
-    lists = {name: list(getattr(character, name)) for name in ("attributes", "skills")}
-    lists |= {name: list(getattr(character, name)) for name in ("gifts", "faults", "powers")}
+    lists = {name: list(getattr(character, name)) for name in LISTS}
     # Where each item now stands; a restored fault has no current row.
     positions = {name: list(range(len(items))) for name, items in lists.items()}
     meta_points = character.meta_points

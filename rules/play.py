@@ -21,7 +21,7 @@ from fractions import Fraction
 from rules import combat
 from rules.character import Character
 from rules.combat import WoundLevel
-from rules.ladder import ABYSMAL, WORDS, level_name, signed
+from rules.ladder import level_name, signed
 from rules.report import build_report, power_potential
 from rules.rulesets import LEVELS, Ruleset
 
@@ -305,8 +305,8 @@ def potentials(character: Character, ruleset: Ruleset) -> tuple[tuple[str, int],
     found = []
     for power in character.powers:
         level = ruleset.power_default if power.level is None else power.level
-        if power_potential(level):
-            found.append((power.name, power_potential(level)))
+        if potential := power_potential(level):
+            found.append((power.name, potential))
     return tuple(found)
 
 
@@ -334,7 +334,7 @@ def chance_to_reach(effective: int, against: int) -> Fraction:
 def result_name(level: int, bottom: int) -> str:
     """A rolled degree on the ladder: 'Great', 'Legendary+2', 'Terrible-1'."""
     if level < bottom:
-        return f"{WORDS[bottom - ABYSMAL]}{level - bottom}"
+        return f"{level_name(bottom)}{level - bottom}"
     return level_name(level)
 
 
