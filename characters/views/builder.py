@@ -381,11 +381,8 @@ def _verdict_everywhere(request, context, *, skip):
     the response replaces whole) and the review panel's count of broken rules."""
     parts = [
         render_to_string(
-            f"{PAGE}#row_issues", {**context, "row": row, "oob": True}, request=request
+            f"{PAGE}#other_row_issues", {**context, "skip": skip, "oob": True}, request=request
         )
-        for section in context["sections"]
-        for row in section.rows
-        if row.trait.pk not in skip
     ]
     if context["character"].state in (Character.DRAFT, Character.CHANGES_REQUESTED):
         parts.append(
