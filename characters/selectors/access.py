@@ -32,8 +32,9 @@ APPROVAL_RECORD = (
 
 
 def characters_visible_to(user):
+    # The campaign's GM too: the builder's review panel and the sheet name them.
     return Character.objects.filter(Q(owner=user) | Q(campaign__gm=user)).select_related(
-        "campaign", "owner"
+        "campaign__gm", "owner"
     )
 
 
