@@ -237,8 +237,9 @@ def weapons(table: AtTable) -> tuple[tuple[str, int], ...]:
     )
 
 
-def play_context(character: Character, user) -> dict:
-    """Everything the play page shows. Callers pass character_for_play's character."""
+def play_context(character: Character, user, *, fingerprint: str | None = None) -> dict:
+    """Everything the play page shows. Callers pass character_for_play's character, and
+    the fingerprint when a poll has just read it."""
     table = at_table(character)
     sheet = sheet_for_character(character, with_ledger=False)
     return {
@@ -252,7 +253,7 @@ def play_context(character: Character, user) -> dict:
         "at_least": " ".join(str(row.numerator * 81 // row.denominator) for row in _at_least()),
         **log_context(character, table.ruleset),
         "history": play_history(character),
-        "fingerprint": play_fingerprint(character),
+        "fingerprint": fingerprint or play_fingerprint(character),
     }
 
 

@@ -42,11 +42,12 @@ def character_play(request, pk):
 
 def play_live(request, pk):
     character = character_for_poll(request.user, pk)
-    unchanged = poll_unchanged(request, play_fingerprint(character))
+    now = play_fingerprint(character)
+    unchanged = poll_unchanged(request, now)
     if unchanged:
         return unchanged
     fresh = character_for_play(request.user, pk)
-    return render(request, f"{PAGE}#live", play_context(fresh, request.user))
+    return render(request, f"{PAGE}#live", play_context(fresh, request.user, fingerprint=now))
 
 
 def poll_unchanged(request, now: str) -> HttpResponse | None:
