@@ -8,7 +8,7 @@ import hashlib
 import json
 from decimal import Decimal
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from characters.errors import HouseRulesRefused
 from characters.models import Approval, CatalogEntry, Character, Equipment, ExperienceEntry, Trait
@@ -38,7 +38,8 @@ def campaign_ruleset(campaign) -> Ruleset:
 class CampaignCatalog:
     """A campaign's catalogue as the engine reads one (rules.catalog.Catalog): it prices a
     gift or fault given no cost, and names a skill's difficulty. Read on first use, so a
-    request that asks nothing of it makes no query."""
+    request that asks nothing of it makes no query, and kept by the process under the
+    campaign's catalog_version, so a request that does reads it once per change."""
 
     def __init__(self, campaign):
         self.campaign = campaign
@@ -48,33 +49,40 @@ class CampaignCatalog:
 
     @cached_property
     def loaded(self) -> Catalog:
-        by_kind = {kind: [] for kind, _ in CatalogEntry.KINDS}
-        for entry in self.campaign.catalog.all():
-            by_kind[entry.kind].append(entry)
-        return Catalog(
-            attributes=tuple(e.name for e in by_kind[CatalogEntry.ATTRIBUTE]),
-            skills=tuple(
-                CatalogSkill(e.name, e.difficulty or "average", e.note)
-                for e in by_kind[CatalogEntry.SKILL]
-            ),
-            gifts=tuple(
-                CatalogGift(e.name, _fraction(e.cost, 1), e.note)
-                for e in by_kind[CatalogEntry.GIFT]
-            ),
-            faults=tuple(
-                CatalogFault(e.name, _fraction(e.cost, 1), e.note)
-                for e in by_kind[CatalogEntry.FAULT]
-            ),
-            equipment=tuple(
-                CatalogEquipment(e.name, _equipment_kind(e), e.damage, e.armour, e.note)
-                for e in by_kind[CatalogEntry.EQUIPMENT]
-            ),
-            power_kinds=tuple(e.name for e in by_kind[CatalogEntry.POWER_KIND]),
-        )
+        campaign = self.campaign
+        # created_at as well: a test database hands out a rolled-back campaign's id again.
+        return campaign_catalog(campaign.pk, campaign.created_at, campaign.catalog_version)
+
+
+@lru_cache(maxsize=256)
+def campaign_catalog(campaign_pk: int, created_at, version: int) -> Catalog:
+    by_kind = {kind: [] for kind in CatalogEntry.Kind.values}
+    for entry in CatalogEntry.objects.filter(campaign_id=campaign_pk):
+        by_kind[entry.kind].append(entry)
+    return Catalog(
+        attributes=tuple(e.name for e in by_kind[CatalogEntry.Kind.ATTRIBUTE]),
+        skills=tuple(
+            CatalogSkill(e.name, e.difficulty or "average", e.note)
+            for e in by_kind[CatalogEntry.Kind.SKILL]
+        ),
+        gifts=tuple(
+            CatalogGift(e.name, _fraction(e.cost, 1), e.note)
+            for e in by_kind[CatalogEntry.Kind.GIFT]
+        ),
+        faults=tuple(
+            CatalogFault(e.name, _fraction(e.cost, 1), e.note)
+            for e in by_kind[CatalogEntry.Kind.FAULT]
+        ),
+        equipment=tuple(
+            CatalogEquipment(e.name, _equipment_kind(e), e.damage, e.armour, e.note)
+            for e in by_kind[CatalogEntry.Kind.EQUIPMENT]
+        ),
+        power_kinds=tuple(e.name for e in by_kind[CatalogEntry.Kind.POWER_KIND]),
+    )
 
 
 def character_to_rules(character: Character) -> rc.Character:
-    by_kind = {kind: [] for kind, _ in Trait.KINDS}
+    by_kind = {kind: [] for kind, _ in Trait.Kind.choices}
     for trait in character.traits.all():
         by_kind[trait.kind].append(trait)
     return rc.Character(
@@ -86,10 +94,10 @@ def character_to_rules(character: Character) -> rc.Character:
         race=character.race,
         scale_strength=character.scale_strength,
         scale_mass=character.scale_mass,
-        attributes=tuple(_trait(t) for t in by_kind[Trait.ATTRIBUTE]),
-        skills=tuple(_trait(t) for t in by_kind[Trait.SKILL]),
-        gifts=tuple(rc.Gift(t.name, _fraction(t.cost)) for t in by_kind[Trait.GIFT]),
-        faults=tuple(rc.Fault(t.name, _fraction(t.cost)) for t in by_kind[Trait.FAULT]),
+        attributes=tuple(_trait(t) for t in by_kind[Trait.Kind.ATTRIBUTE]),
+        skills=tuple(_trait(t) for t in by_kind[Trait.Kind.SKILL]),
+        gifts=tuple(rc.Gift(t.name, _fraction(t.cost)) for t in by_kind[Trait.Kind.GIFT]),
+        faults=tuple(rc.Fault(t.name, _fraction(t.cost)) for t in by_kind[Trait.Kind.FAULT]),
         powers=tuple(
             rc.Power(
                 name=t.name,
@@ -98,7 +106,7 @@ def character_to_rules(character: Character) -> rc.Character:
                 difficulty=t.difficulty or None,
                 cost=_fraction(t.cost),
             )
-            for t in by_kind[Trait.POWER]
+            for t in by_kind[Trait.Kind.POWER]
         ),
         equipment=tuple(
             rc.Equipment(e.name, e.kind, e.damage, e.armour, e.notes)
@@ -160,8 +168,8 @@ def rows_from_rules(character: Character, value: rc.Character):
     """Unsaved Trait and Equipment rows for `character` holding `value`'s traits."""
     traits = []
     for kind, items in (
-        (Trait.ATTRIBUTE, value.attributes),
-        (Trait.SKILL, value.skills),
+        (Trait.Kind.ATTRIBUTE, value.attributes),
+        (Trait.Kind.SKILL, value.skills),
     ):
         traits += [
             Trait(
@@ -177,20 +185,28 @@ def rows_from_rules(character: Character, value: rc.Character):
         ]
     traits += [
         Trait(
-            character=character, kind=Trait.GIFT, name=g.name, cost=to_decimal(g.cost), position=i
+            character=character,
+            kind=Trait.Kind.GIFT,
+            name=g.name,
+            cost=to_decimal(g.cost),
+            position=i,
         )
         for i, g in enumerate(value.gifts)
     ]
     traits += [
         Trait(
-            character=character, kind=Trait.FAULT, name=f.name, cost=to_decimal(f.value), position=i
+            character=character,
+            kind=Trait.Kind.FAULT,
+            name=f.name,
+            cost=to_decimal(f.value),
+            position=i,
         )
         for i, f in enumerate(value.faults)
     ]
     traits += [
         Trait(
             character=character,
-            kind=Trait.POWER,
+            kind=Trait.Kind.POWER,
             name=p.name,
             level=p.level,
             difficulty=p.difficulty or "",
@@ -218,8 +234,8 @@ def rows_from_rules(character: Character, value: rc.Character):
 def _equipment_kind(entry: CatalogEntry) -> str:
     """A catalogue line keeps a weapon's or an armour's value, not its kind."""
     if entry.damage is not None:
-        return Equipment.WEAPON
-    return Equipment.ARMOUR if entry.armour is not None else Equipment.GEAR
+        return Equipment.Kind.WEAPON
+    return Equipment.Kind.ARMOUR if entry.armour is not None else Equipment.Kind.GEAR
 
 
 def _trait(trait: Trait) -> rc.Trait:

@@ -57,6 +57,9 @@ class Campaign(models.Model):
     spends_need_approval = models.BooleanField(
         default=False, help_text="Experience spends wait for the GM before they apply."
     )
+    # One step up with every change to the catalogue: a process keeps the catalogue it read
+    # under this number (characters.adapters), so a builder edit does not read it again.
+    catalog_version = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -70,12 +73,15 @@ class Campaign(models.Model):
 
 
 class Membership(models.Model):
-    GM, PLAYER = "gm", "player"
+    class Role(models.TextChoices):
+        GM = "gm", "GM"
+        PLAYER = "player", "Player"
+
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
-    role = models.CharField(max_length=10, choices=[(GM, "GM"), (PLAYER, "Player")])
+    role = models.CharField(max_length=10, choices=Role.choices)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -88,19 +94,16 @@ class CatalogEntry(models.Model):
     """One line of a campaign's catalogue: an attribute, a skill with its difficulty, a gift
     or fault with its cost, a power kind, or a piece of equipment."""
 
-    ATTRIBUTE, SKILL, GIFT, FAULT, POWER_KIND, EQUIPMENT = (
-        "attribute",
-        "skill",
-        "gift",
-        "fault",
-        "power_kind",
-        "equipment",
-    )
-    KINDS = [
-        (k, k.replace("_", " ")) for k in (ATTRIBUTE, SKILL, GIFT, FAULT, POWER_KIND, EQUIPMENT)
-    ]
+    class Kind(models.TextChoices):
+        ATTRIBUTE = "attribute", "attribute"
+        SKILL = "skill", "skill"
+        GIFT = "gift", "gift"
+        FAULT = "fault", "fault"
+        POWER_KIND = "power_kind", "power kind"
+        EQUIPMENT = "equipment", "equipment"
+
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="catalog")
-    kind = models.CharField(max_length=12, choices=KINDS)
+    kind = models.CharField(max_length=12, choices=Kind.choices)
     name = models.CharField(max_length=100)
     difficulty = models.CharField(max_length=10, choices=DIFFICULTY_CHOICES, blank=True)
     cost = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
@@ -123,12 +126,12 @@ class CatalogEntry(models.Model):
 # Which of CatalogEntry's optional fields mean something for each kind of entry; the others
 # are kept empty, so a skill never carries a stray cost.
 ENTRY_FIELDS = {
-    CatalogEntry.ATTRIBUTE: (),
-    CatalogEntry.SKILL: ("difficulty",),
-    CatalogEntry.GIFT: ("cost",),
-    CatalogEntry.FAULT: ("cost",),
-    CatalogEntry.POWER_KIND: (),
-    CatalogEntry.EQUIPMENT: ("damage", "armour"),
+    CatalogEntry.Kind.ATTRIBUTE: (),
+    CatalogEntry.Kind.SKILL: ("difficulty",),
+    CatalogEntry.Kind.GIFT: ("cost",),
+    CatalogEntry.Kind.FAULT: ("cost",),
+    CatalogEntry.Kind.POWER_KIND: (),
+    CatalogEntry.Kind.EQUIPMENT: ("damage", "armour"),
 }
 CATALOG_NAME_MAX = CatalogEntry._meta.get_field("name").max_length
 CATALOG_NOTE_MAX = CatalogEntry._meta.get_field("note").max_length
@@ -144,18 +147,12 @@ class CurrentCharacters(models.Manager):
 
 
 class Character(models.Model):
-    DRAFT, SUBMITTED, CHANGES_REQUESTED, APPROVED = (
-        "draft",
-        "submitted",
-        "changes_requested",
-        "approved",
-    )
-    STATES = [
-        (DRAFT, "Draft"),
-        (SUBMITTED, "Submitted"),
-        (CHANGES_REQUESTED, "Changes requested"),
-        (APPROVED, "Approved"),
-    ]
+    class State(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        SUBMITTED = "submitted", "Submitted"
+        CHANGES_REQUESTED = "changes_requested", "Changes requested"
+        APPROVED = "approved", "Approved"
+
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="characters"
     )
@@ -174,7 +171,7 @@ class Character(models.Model):
     experience = models.IntegerField(default=0)  # unspent EP/XP/tokens (ledger sum)
     notes = models.TextField(blank=True, max_length=20_000)
     personality = models.JSONField(default=dict, blank=True)
-    state = models.CharField(max_length=20, choices=STATES, default=DRAFT)
+    state = models.CharField(max_length=20, choices=State.choices, default=State.DRAFT)
     # Optimistic lock: every write names the version it was made against (two tabs).
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -224,26 +221,38 @@ class Character(models.Model):
     def state_phrase(self) -> str:
         """The state in a sentence, "Brogo is <phrase>": "a draft", not "is draft"."""
         return {
-            self.DRAFT: "a draft",
-            self.SUBMITTED: "submitted",
-            self.CHANGES_REQUESTED: "back with its player for changes",
-            self.APPROVED: "approved",
+            self.State.DRAFT: "a draft",
+            self.State.SUBMITTED: "submitted",
+            self.State.CHANGES_REQUESTED: "back with its player for changes",
+            self.State.APPROVED: "approved",
         }[self.state]
 
     @property
     def is_locked(self) -> bool:
         """Submitted and approved builds are not edited directly (approval workflow)."""
-        return self.state in (self.SUBMITTED, self.APPROVED)
+        return self.state in (self.State.SUBMITTED, self.State.APPROVED)
+
+
+# What a write to a character may change of its own row (not whose it is or where it plays):
+# what the builder reads again after an edit.
+CHARACTER_FIELDS = [
+    f.attname for f in Character._meta.concrete_fields if not f.is_relation and not f.primary_key
+]
 
 
 class Trait(models.Model):
     """An attribute, skill, gift, fault or power of a character: one table so the builder
     loads every row with one query and edits every kind the same way."""
 
-    ATTRIBUTE, SKILL, GIFT, FAULT, POWER = "attribute", "skill", "gift", "fault", "power"
-    KINDS = [(k, k) for k in (ATTRIBUTE, SKILL, GIFT, FAULT, POWER)]
+    class Kind(models.TextChoices):
+        ATTRIBUTE = "attribute", "attribute"
+        SKILL = "skill", "skill"
+        GIFT = "gift", "gift"
+        FAULT = "fault", "fault"
+        POWER = "power", "power"
+
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="traits")
-    kind = models.CharField(max_length=10, choices=KINDS)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
     name = models.CharField(max_length=100)
     level = models.SmallIntegerField(null=True, blank=True)  # ladder offset, Fair = 0
     difficulty = models.CharField(max_length=10, choices=DIFFICULTY_CHOICES, blank=True)
@@ -272,11 +281,15 @@ class Trait(models.Model):
 
 
 class Equipment(models.Model):
-    WEAPON, ARMOUR, SHIELD, GEAR = "weapon", "armour", "shield", "gear"
-    KINDS = [(WEAPON, "Weapon"), (ARMOUR, "Armour"), (SHIELD, "Shield"), (GEAR, "Gear")]
+    class Kind(models.TextChoices):
+        WEAPON = "weapon", "Weapon"
+        ARMOUR = "armour", "Armour"
+        SHIELD = "shield", "Shield"
+        GEAR = "gear", "Gear"
+
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="equipment")
     name = models.CharField(max_length=100)
-    kind = models.CharField(max_length=10, choices=KINDS, default=GEAR)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.GEAR)
     damage = models.SmallIntegerField(null=True, blank=True)
     armour = models.SmallIntegerField(null=True, blank=True)
     notes = models.CharField(max_length=1000, blank=True)
@@ -540,7 +553,10 @@ class DiceRoll(models.Model):
     A campaign's log is seen by everyone in it; a character outside any campaign keeps its
     own. The words are copied in, so the log reads the same after a rename."""
 
-    ROLL, SESSION = "roll", "session"
+    class Kind(models.TextChoices):
+        ROLL = "roll", "roll"
+        SESSION = "session", "session"
+
     campaign = models.ForeignKey(
         Campaign, on_delete=models.CASCADE, null=True, blank=True, related_name="dice_log"
     )
@@ -549,7 +565,7 @@ class DiceRoll(models.Model):
     )
     roller = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
-    kind = models.CharField(max_length=10, choices=[(ROLL, "roll"), (SESSION, "session")])
+    kind = models.CharField(max_length=10, choices=Kind.choices)
     subject = models.CharField(max_length=200)  # who rolled: the character, or the GM's NPC
     trait = models.CharField(max_length=100, blank=True)
     level = models.SmallIntegerField(default=0)
@@ -603,14 +619,18 @@ class PackJob(models.Model):
     """A campaign pack rendered by a background worker (characters.tasks): its progress
     while it runs, then the PDF."""
 
-    QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
-    STATES = [(QUEUED, "Queued"), (RUNNING, "Rendering"), (DONE, "Ready"), (FAILED, "Failed")]
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Rendering"
+        DONE = "done", "Ready"
+        FAILED = "failed", "Failed"
+
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="pack_jobs")
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
     )
     options = models.CharField(max_length=40)  # characters.pdf.PrintOptions.key
-    state = models.CharField(max_length=10, choices=STATES, default=QUEUED)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
     steps_done = models.PositiveIntegerField(default=0)
     steps = models.PositiveIntegerField(default=0)  # sheets to lay out, and the writing
     characters = models.PositiveIntegerField(default=0)
@@ -629,7 +649,7 @@ class PackJob(models.Model):
 
     @property
     def is_finished(self) -> bool:
-        return self.state in (self.DONE, self.FAILED)
+        return self.state in (self.State.DONE, self.State.FAILED)
 
     @property
     def print_options(self) -> PrintOptions:
@@ -638,9 +658,9 @@ class PackJob(models.Model):
     @property
     def waited_long(self) -> bool:
         """Queued for longer than a worker takes to notice: likely no worker is running."""
-        return self.state == self.QUEUED and timezone.now() - self.created_at > WORKER_NOTICES
+        return self.state == self.State.QUEUED and timezone.now() - self.created_at > WORKER_NOTICES
 
     @property
     def ran_long(self) -> bool:
         """Rendering for longer than any pack takes: its worker may have been stopped."""
-        return self.state == self.RUNNING and timezone.now() - self.created_at > PACK_TAKES
+        return self.state == self.State.RUNNING and timezone.now() - self.created_at > PACK_TAKES

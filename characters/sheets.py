@@ -439,7 +439,7 @@ def reference_page(ruleset: Ruleset) -> ReferencePage:
 
 def approval_stamp(character: CharacterModel) -> ApprovalStamp | None:
     """The latest approval of an approved character. Callers prefetch `approvals`."""
-    if character.state != CharacterModel.APPROVED:
+    if character.state != CharacterModel.State.APPROVED:
         return None
     approval = next(iter(character.approvals.all()), None)  # newest first (Meta.ordering)
     if approval is None:

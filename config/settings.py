@@ -75,6 +75,10 @@ TEMPLATES = [
     },
 ]
 
+# Django's form renderer with the plainest widgets drawn in Python: the builder page draws
+# some 240 of them (characters/forms/renderer.py).
+FORM_RENDERER = "characters.forms.renderer.QuickRenderer"
+
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
@@ -91,7 +95,7 @@ if os.environ.get("DATABASE_OWNER_URL") and DATABASES["default"]["ENGINE"].endsw
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL and a busy timeout let the dev server and a second tab write without "locked".
     DATABASES["default"]["OPTIONS"] = {
-        "init_command": "PRAGMA journal_mode=WAL;",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }

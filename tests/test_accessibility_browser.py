@@ -27,7 +27,7 @@ def table(db):
     gm = User.objects.create_user("greta", password=PASSWORD)
     player = User.objects.create_user("pip", password=PASSWORD)
     campaign = campaign_create(gm=gm, name="The Watch", base_ruleset="mudge")
-    Membership.objects.create(campaign=campaign, user=player, role=Membership.PLAYER)
+    Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
     brogo, tess = (
         character_create(owner=player, name=name, campaign=campaign) for name in ("Brogo", "Tess")
     )
@@ -187,5 +187,5 @@ def test_a_whole_build_with_the_keyboard_alone(open_page, table):
     page.keyboard.press("Enter")
     expect(page.locator("#review-status .state-badge")).to_have_text("Submitted")
     kit = Character.objects.get(name="Kit")
-    assert kit.state == Character.SUBMITTED
+    assert kit.state == Character.State.SUBMITTED
     assert list(kit.traits.filter(kind="skill").values_list("name", flat=True)) == ["Climbing"]

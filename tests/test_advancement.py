@@ -44,8 +44,8 @@ def in_play(gm, player):
         campaign = Campaign.objects.create(
             name=f"{ruleset} table", gm=gm, base_ruleset=ruleset, **campaign_fields
         )
-        Membership.objects.create(campaign=campaign, user=gm, role=Membership.GM)
-        Membership.objects.create(campaign=campaign, user=player, role=Membership.PLAYER)
+        Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
+        Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
         character = character_create(owner=player, name="Hero", campaign=campaign)
         for kind, name, level in traits:
             existing = character.traits.filter(kind=kind, name=name).first()
@@ -168,7 +168,7 @@ def test_gifts_and_powers_cost_their_price_and_need_the_gm(
         character=character, actor=gm, expected_version=None, what=what, name="  Luck  "
     )
     assert entry.amount == -cost
-    added = character.traits.get(kind=Trait.GIFT if what == GIFT else Trait.POWER)
+    added = character.traits.get(kind=Trait.Kind.GIFT if what == GIFT else Trait.Kind.POWER)
     assert added.name == "Luck"
     character.refresh_from_db()
     assert character.experience == 0 == ledger_sum(character)
@@ -179,7 +179,7 @@ def test_gifts_and_powers_cost_their_price_and_need_the_gm(
 
 
 def test_buying_off_a_fault_costs_9_ep_in_fudge_basics(in_play, player):
-    character = in_play("fudge-basics", traits=[(Trait.FAULT, "Greedy", None)], experience=9)
+    character = in_play("fudge-basics", traits=[(Trait.Kind.FAULT, "Greedy", None)], experience=9)
     experience_spend(
         character=character,
         actor=player,
@@ -187,7 +187,7 @@ def test_buying_off_a_fault_costs_9_ep_in_fudge_basics(in_play, player):
         what=BUY_OFF_FAULT,
         trait=trait(character, "Greedy"),
     )
-    assert not character.traits.filter(kind=Trait.FAULT).exists()
+    assert not character.traits.filter(kind=Trait.Kind.FAULT).exists()
     character.refresh_from_db()
     assert character.experience == 0
     event = character.events.get(action="experience_spent")
@@ -199,7 +199,7 @@ def test_buying_off_a_fault_costs_9_ep_in_fudge_basics(in_play, player):
 
 
 def test_mudge_gives_no_cost_for_buying_off_a_fault(in_play, player):
-    character = in_play("mudge", traits=[(Trait.FAULT, "Greedy", None)], experience=20)
+    character = in_play("mudge", traits=[(Trait.Kind.FAULT, "Greedy", None)], experience=20)
     with pytest.raises(ServiceError, match="gives no cost for buy off fault"):
         experience_spend(
             character=character,
@@ -252,7 +252,7 @@ def test_the_gm_awards_one_character_or_the_approved_party(
     in_play, gm, player, mate, campaign, character
 ):
     hero = in_play("mudge")
-    Membership.objects.create(campaign=hero.campaign, user=mate, role=Membership.PLAYER)
+    Membership.objects.create(campaign=hero.campaign, user=mate, role=Membership.Role.PLAYER)
     friend = character_create(owner=mate, name="Friend", campaign=hero.campaign)
     approved(friend, gm)
     drafting = character_create(owner=mate, name="Drafting", campaign=hero.campaign)

@@ -193,7 +193,7 @@ class TestExports:
         assert api.get(url, **bearer(gms)).status_code == 200
 
     def test_a_foundry_actor_with_the_approval_stamp(self, api, token, character, gm):
-        Trait.objects.create(character=character, kind=Trait.SKILL, name="Climbing", level=1)
+        Trait.objects.create(character=character, kind=Trait.Kind.SKILL, name="Climbing", level=1)
         approval = approved(character, gm, reason="testing the export")
         response = api.get(
             reverse("character_export_foundry", args=[character.pk]), **bearer(token)
@@ -240,7 +240,7 @@ class TestImport:
             "not_mapped": [],
             "url": f"http://testserver/characters/{character.pk}/",
         }
-        assert character.traits.filter(kind=Trait.SKILL).count() == 23
+        assert character.traits.filter(kind=Trait.Kind.SKILL).count() == 23
         assert_no_cookie_or_session(response)
 
     def test_a_foundry_actor_as_an_upload(self, api, token):
@@ -288,7 +288,7 @@ class TestImport:
         assert "Imported Tobin Ashgrove from the Foundry actor as a draft." in html
         assert "Not imported (7):" in html
         assert "system.wounds: current wounds (scratch 2, hurt 1) are not imported." in html
-        assert character.traits.filter(kind=Trait.ATTRIBUTE).count() == 4
+        assert character.traits.filter(kind=Trait.Kind.ATTRIBUTE).count() == 4
 
     def test_a_foundry_actor_takes_the_campaigns_ruleset(self, player_client, campaign):
         response = player_client.post(
@@ -309,7 +309,7 @@ class TestImport:
 def test_an_export_round_trips_through_the_import(api, token, player):
     """Export for Foundry, import the actor: the same character as a new draft."""
     original = character_create(owner=player, name="Round Trip", ruleset="fudge-basics")
-    Trait.objects.create(character=original, kind=Trait.SKILL, name="Swimming", level=2)
+    Trait.objects.create(character=original, kind=Trait.Kind.SKILL, name="Swimming", level=2)
     actor = api.get(reverse("character_export_foundry", args=[original.pk]), **bearer(token))
     response = api.post(
         reverse("character_import"), actor.content, "application/json", **bearer(token)

@@ -13,10 +13,11 @@ from tests.builder_fixtures import *  # noqa: F403
 HTMX = {"HTTP_HX_REQUEST": "true"}
 # A fresh Mudge character: 6 attribute levels x 3 + 45 skill levels + 2 gifts x 6 (1.6, 1.64).
 FRESH_MUDGE_BALANCE = 6 * 3 + 45 + 2 * 6
+EDIT_QUERIES = 16  # bench.web reports the same count
 
 
 def attribute(character, name):
-    return character.traits.get(kind=Trait.ATTRIBUTE, name=name)
+    return character.traits.get(kind=Trait.Kind.ATTRIBUTE, name=name)
 
 
 def post_trait(client, character, trait, **changes):
@@ -25,7 +26,7 @@ def post_trait(client, character, trait, **changes):
 
 
 def test_new_mudge_character_has_the_seven_attributes_at_fair(character):
-    names = list(character.traits.filter(kind=Trait.ATTRIBUTE).values_list("name", "level"))
+    names = list(character.traits.filter(kind=Trait.Kind.ATTRIBUTE).values_list("name", "level"))
     assert names == [
         ("Strength", 0),
         ("Dexterity", 0),
@@ -125,13 +126,17 @@ def test_a_negative_gift_cost_is_refused(player_client, character):
     response = player_client.post(url, {"version": 1, "name": "Luck", "cost": "-2"}, **HTMX)
     assert response.status_code == 400
     assert "greater than or equal to 0" in response.content.decode()
-    assert not character.traits.filter(kind=Trait.GIFT).exists()
+    assert not character.traits.filter(kind=Trait.Kind.GIFT).exists()
 
 
 def test_gift_and_fault_costs_show_as_written(player_client, character):
     """A cost of 1 shows as "1" and a half as "0.5", not as the column's "1.00" (issue 12)."""
-    Trait.objects.create(character=character, kind=Trait.GIFT, name="Lucky", cost=1, position=0)
-    Trait.objects.create(character=character, kind=Trait.FAULT, name="Shy", cost="0.5", position=0)
+    Trait.objects.create(
+        character=character, kind=Trait.Kind.GIFT, name="Lucky", cost=1, position=0
+    )
+    Trait.objects.create(
+        character=character, kind=Trait.Kind.FAULT, name="Shy", cost="0.5", position=0
+    )
     page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
     costs = re.findall(r'name="cost"[^>]*value="([^"]*)"', page)
     assert costs == ["1", "0.5"]
@@ -145,7 +150,7 @@ def test_adding_a_catalogue_skill_takes_its_difficulty(player_client, character)
     url = reverse("trait_create", args=[character.pk, "skill"])
     response = player_client.post(url, {"version": 1, "name": "Acrobatics", "level": 0}, **HTMX)
     assert response.status_code == 200
-    skill = character.traits.get(kind=Trait.SKILL)
+    skill = character.traits.get(kind=Trait.Kind.SKILL)
     assert (skill.name, skill.difficulty) == ("Acrobatics", "hard")
     body = response.content.decode()
     # Mudge 1.62: a Hard skill at Fair costs 3 skill levels.
@@ -159,7 +164,7 @@ def test_a_second_trait_of_the_same_name_is_refused(player_client, character):
     response = player_client.post(url, {"version": 1, "name": "strength", "level": 0}, **HTMX)
     assert response.status_code == 400
     assert "Brogo already has the attribute strength" in response.content.decode()
-    assert character.traits.filter(kind=Trait.ATTRIBUTE).count() == 7
+    assert character.traits.filter(kind=Trait.Kind.ATTRIBUTE).count() == 7
 
 
 def test_someone_elses_character_is_not_found(client, outsider, character):
@@ -212,12 +217,13 @@ def test_builder_query_count_does_not_grow_with_traits(
     from django.test.utils import CaptureQueriesContext
 
     url = reverse("character_builder", args=[character.pk])
+    player_client.get(url)  # the process keeps the campaign's catalogue from the first view
     with CaptureQueriesContext(connection) as few:
         assert player_client.get(url).status_code == 200
     Trait.objects.bulk_create(
         Trait(
             character=character,
-            kind=Trait.SKILL,
+            kind=Trait.Kind.SKILL,
             name=f"Skill {i}",
             level=0,
             difficulty="average",
@@ -333,3 +339,62 @@ def test_a_row_carries_its_catalogue_note(player_client, player, character, gm):
     )
     add_skill(character, "Lore: Old Roads")
     assert "Catalogue: Waystones of the old kingdom" in row_of(character, "Lore: Old Roads")
+
+
+def test_a_changed_catalogue_is_read_again_by_the_next_edit(player_client, character, gm):
+    """The process keeps a campaign's catalogue between requests (characters.adapters); the
+    GM's change to it moves its version, so the very next page prices and notes by it."""
+    from characters.services.campaigns import catalog_entry_update
+
+    def magery_costs():
+        character.refresh_from_db()
+        url = reverse("trait_create", args=[character.pk, "gift"])
+        added = player_client.post(url, {"version": character.version, "name": "Magery"}, **HTMX)
+        assert added.status_code == 200
+        return re.search(r'class="row-cost"[^>]*>([^<]+)<', added.content.decode()).group(1)
+
+    assert magery_costs() == "2 gifts"
+    character.traits.filter(name="Magery").delete()
+    entry = character.campaign.catalog.get(name="Magery")
+    catalog_entry_update(entry=entry, actor=gm, name="Magery", cost=3, note="Rare in the Watch")
+    assert magery_costs() == "3 gifts"
+    row = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
+    assert "Catalogue: Rare in the Watch" in row
+
+
+def test_an_edit_sends_the_marks_of_only_the_rows_it_changed(player_client, character):
+    """Mudge 1.6: one attribute may be Superb. The second Superb row is marked; taking the
+    first back down clears that mark on the other row, out of band. An edit that changes no
+    mark sends none."""
+    strength, dexterity = attribute(character, "Strength"), attribute(character, "Dexterity")
+    post_trait(player_client, character, strength, level=SUPERB)
+    character.refresh_from_db()
+    broke = post_trait(player_client, character, dexterity, level=SUPERB).content.decode()
+    assert 'data-code="cap_exceeded"' in broke
+    character.refresh_from_db()
+    perception = attribute(character, "Perception")
+    quiet = post_trait(player_client, character, perception, level=GOOD).content.decode()
+    assert "issues-trait-" not in quiet.replace(f'id="issues-trait-{perception.pk}"', "")
+    assert 'id="review-verdict"' not in quiet  # still the same rules broken
+    character.refresh_from_db()
+    mended = post_trait(player_client, character, strength, level=GOOD).content.decode()
+    swapped = f'<div id="issues-trait-{dexterity.pk}" class="row-issues" hx-swap-oob="true"></div>'
+    assert swapped in mended
+    assert 'id="review-verdict"' in mended
+
+
+def test_a_trait_edit_makes_a_fixed_number_of_queries(
+    player_client, character, django_assert_num_queries
+):
+    """What a level change costs the database, however many rows the character has: the
+    session and user, the character with its rows, the locked write (lock, row, version,
+    event), and the rows and Undo read again for the answer."""
+    Trait.objects.bulk_create(
+        Trait(character=character, kind="skill", name=f"Skill {i}", level=0, position=i)
+        for i in range(53)
+    )
+    strength = attribute(character, "Strength")
+    post_trait(player_client, character, strength, level=GOOD)  # the catalogue, kept
+    character.refresh_from_db()
+    with django_assert_num_queries(EDIT_QUERIES):
+        assert post_trait(player_client, character, strength, level=SUPERB).status_code == 200

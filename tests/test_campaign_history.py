@@ -308,9 +308,9 @@ def party(campaign, gm, player):
     other = get_user_model().objects.create_user("other")
     services.campaign_join(user=other, code=campaign.invite_code)
     return {
-        "james": make_character(player, campaign, "james", state=Character.APPROVED),
+        "james": make_character(player, campaign, "james", state=Character.State.APPROVED),
         "brogo": make_character(other, campaign, "brogo"),
-        "dolores": make_character(player, campaign, "dolores", state=Character.SUBMITTED),
+        "dolores": make_character(player, campaign, "dolores", state=Character.State.SUBMITTED),
     }
 
 

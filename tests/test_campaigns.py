@@ -65,8 +65,10 @@ def entry(campaign, kind, name):
 def test_campaign_create_makes_the_gm_a_member_and_seeds_mudge_lists(gm):
     campaign = services.campaign_create(gm=gm, name="  Saturday   game ", base_ruleset="mudge")
     assert campaign.name == "Saturday game"
-    assert campaign.memberships.get().role == Membership.GM
-    counts = {kind: campaign.catalog.filter(kind=kind).count() for kind, _ in CatalogEntry.KINDS}
+    assert campaign.memberships.get().role == Membership.Role.GM
+    counts = {
+        kind: campaign.catalog.filter(kind=kind).count() for kind, _ in CatalogEntry.Kind.choices
+    }
     assert counts == {
         "attribute": len(mudge.ATTRIBUTES),
         "skill": len(mudge.SKILLS),
@@ -135,7 +137,7 @@ def test_campaign_create_refuses_with_a_reason(gm, kwargs, message):
 
 def test_join_is_idempotent_and_refuses_unknown_codes(campaign, player):
     again = services.campaign_join(user=player, code=f"  {campaign.invite_code} ")
-    assert again.role == Membership.PLAYER
+    assert again.role == Membership.Role.PLAYER
     assert campaign.memberships.count() == 2
     with pytest.raises(ServiceError, match="No campaign has this invite code"):
         services.campaign_join(user=player, code="nope")
@@ -144,7 +146,7 @@ def test_join_is_idempotent_and_refuses_unknown_codes(campaign, player):
 def test_the_gm_cannot_be_removed(campaign):
     with pytest.raises(ServiceError, match="GM cannot leave"):
         services.membership_remove(
-            membership=campaign.memberships.get(role=Membership.GM), actor=campaign.gm
+            membership=campaign.memberships.get(role=Membership.Role.GM), actor=campaign.gm
         )
 
 
@@ -219,7 +221,7 @@ def test_forged_ids_from_another_campaign_are_not_found(campaign, gm, outsider):
 
 
 def test_the_gm_membership_has_no_remove_page(campaign, gm):
-    gm_membership = campaign.memberships.get(role=Membership.GM)
+    gm_membership = campaign.memberships.get(role=Membership.Role.GM)
     url = reverse("membership_remove", args=[campaign.pk, gm_membership.pk])
     assert client_for(gm).post(url).status_code == 404
     assert Membership.objects.filter(pk=gm_membership.pk).exists()
@@ -502,7 +504,7 @@ def test_join_by_link(campaign, outsider):
     assert not campaign.memberships.filter(user=outsider).exists()  # a GET joins nothing
     response = client.post(url)
     assert response["Location"] == reverse("campaign_detail", args=[campaign.pk])
-    assert campaign.memberships.get(user=outsider).role == Membership.PLAYER
+    assert campaign.memberships.get(user=outsider).role == Membership.Role.PLAYER
     # Opening the link again just leads to the campaign.
     assert client.get(url)["Location"] == reverse("campaign_detail", args=[campaign.pk])
 

@@ -174,12 +174,12 @@ def test_a_file_over_the_row_limit_is_refused(player_client):
 
 def test_the_builder_refuses_a_row_past_the_limit(player_client, character):
     Trait.objects.bulk_create(
-        Trait(character=character, kind=Trait.SKILL, name=f"Skill {i}", level=0, position=i)
+        Trait(character=character, kind=Trait.Kind.SKILL, name=f"Skill {i}", level=0, position=i)
         for i in range(MAX_ROWS - 7)  # with the seven attributes: 300
     )
     version = character.version
     response = player_client.post(
-        reverse("trait_create", args=[character.pk, Trait.SKILL]),
+        reverse("trait_create", args=[character.pk, Trait.Kind.SKILL]),
         {"version": version, "name": "One more", "level": 0},
     )
     assert response.status_code == 400

@@ -23,7 +23,7 @@ PASSWORD = "correct-horse-battery"
 def pip(db):
     player = get_user_model().objects.create_user("pip", password=PASSWORD)
     character = character_create(owner=player, name="Pip Underbough", ruleset="mudge")
-    Trait.objects.create(character=character, kind=Trait.SKILL, name="Climbing", level=2)
+    Trait.objects.create(character=character, kind=Trait.Kind.SKILL, name="Climbing", level=2)
     return character
 
 
@@ -82,4 +82,4 @@ def test_export_for_foundry_and_import_it_back(open_page, pip, tmp_path):
     )
     assert fits_the_screen(page)
     copy = Character.objects.exclude(pk=pip.pk).get()
-    assert copy.traits.get(kind=Trait.SKILL, name="Climbing").level == 3
+    assert copy.traits.get(kind=Trait.Kind.SKILL, name="Climbing").level == 3

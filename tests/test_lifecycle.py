@@ -414,7 +414,7 @@ def test_the_gm_reopens_an_approved_build(character, climbing, gm, client, playe
     )
     assert response.status_code == 302
     character = Character.objects.get(pk=character.pk)
-    assert character.state == Character.CHANGES_REQUESTED
+    assert character.state == Character.State.CHANGES_REQUESTED
     event = character.events.filter(action="changes_requested").latest("id")
     assert event.before == {"state": "approved"}
     assert character.comments.latest("id").body == "Pip asked to swap Climbing for Swimming."

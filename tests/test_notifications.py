@@ -104,6 +104,6 @@ def test_a_mail_server_that_is_down_fails_nothing(
     with django_capture_on_commit_callbacks(execute=True):
         character_approve(character=character, actor=gm, expected_version=None)
     character.refresh_from_db()
-    assert character.state == character.APPROVED
+    assert character.state == character.State.APPROVED
     assert Notification.objects.get(user=player).message == "gm approved Brogo."
     assert "A notification e-mail to pip@example.test was not sent" in caplog.text

@@ -137,9 +137,9 @@ def world(db):
     User = get_user_model()
     users = {role: User.objects.create_user(role, password="pw-12345-x") for role in ROLES[1:]}
     campaign = Campaign.objects.create(name="Walk", gm=users["gm"], base_ruleset="mudge")
-    Membership.objects.create(campaign=campaign, user=users["gm"], role=Membership.GM)
+    Membership.objects.create(campaign=campaign, user=users["gm"], role=Membership.Role.GM)
     for role in ("owner", "other_player"):
-        Membership.objects.create(campaign=campaign, user=users[role], role=Membership.PLAYER)
+        Membership.objects.create(campaign=campaign, user=users[role], role=Membership.Role.PLAYER)
     other = Membership.objects.get(user=users["other_player"])
     character = character_create(owner=users["owner"], name="Walker", campaign=campaign)
     trait = character.traits.first()
@@ -149,7 +149,7 @@ def world(db):
         campaign=campaign,
         requested_by=users["gm"],
         options="a4-fillable",
-        state=PackJob.DONE,
+        state=PackJob.State.DONE,
         content=b"%PDF-1.7 a finished pack",
     )
     # A spend waiting for the GM, made the way players make one (Mudge 5.2: an attribute
@@ -193,7 +193,7 @@ def world(db):
         "campaign_pack_job": [campaign.pk, pack.pk],
         "campaign_pack_download": [campaign.pk, pack.pk],
         "campaign_review_queue": [campaign.pk],
-        "trait_create": [character.pk, Trait.SKILL],
+        "trait_create": [character.pk, Trait.Kind.SKILL],
         "trait_update": [character.pk, trait.pk],
         "trait_delete": [character.pk, trait.pk],
         "equipment_update": [character.pk, item.pk],

@@ -57,7 +57,7 @@ class TestTheBuildStaysAsApproved:
         services.play_rest(character=tess, actor=player, expected_revision=4, rest="week")
         services.dice_roll(character=fresh(tess), actor=player, trait="Climbing")
         tess = fresh(tess)
-        assert tess.version == version and tess.state == Character.APPROVED
+        assert tess.version == version and tess.state == Character.State.APPROVED
         assert list(tess.traits.values_list("name", "level")) == traits
         assert tess.approvals.get().sha256 == approval.sha256
         assert file_sha256(character_file(tess)) == approval.sha256
@@ -159,13 +159,13 @@ class TestMicroFudged:
         campaign = Campaign.objects.create(
             name="Haunted", gm=gm, base_ruleset="microfudged-dip", house_rules={"tokens": 11}
         )
-        Membership.objects.create(campaign=campaign, user=player, role=Membership.PLAYER)
+        Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
         character = character_create(owner=player, name="Medium", campaign=campaign)
         trait_add(
             character=character,
             actor=player,
             expected_version=None,
-            kind=Trait.POWER,
+            kind=Trait.Kind.POWER,
             name="Telepathy",
             level=GOOD,
             power_kind="psi",

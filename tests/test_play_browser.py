@@ -108,7 +108,7 @@ def test_a_wound_a_point_and_a_roll_reach_the_table(
 
     assert errors == []
     tess = Character.objects.get(pk=tess.pk)
-    assert tess.version == version and tess.state == Character.APPROVED
+    assert tess.version == version and tess.state == Character.State.APPROVED
     assert tess.approvals.get().sha256 == approval.sha256
     assert file_sha256(character_file(tess)) == approval.sha256
 

@@ -55,7 +55,7 @@ def mate(campaign):
     """Another player of the same campaign: sees nothing of the character but the table."""
     # No password: tests log in with force_login, and hashing one costs most of a second.
     user = User.objects.create_user("mate")
-    Membership.objects.create(campaign=campaign, user=user, role=Membership.PLAYER)
+    Membership.objects.create(campaign=campaign, user=user, role=Membership.Role.PLAYER)
     return user
 
 
@@ -67,14 +67,14 @@ def rival_gm(db):
 @pytest.fixture
 def rival_campaign(rival_gm):
     rival = Campaign.objects.create(name="Rivals", gm=rival_gm, base_ruleset="mudge")
-    Membership.objects.create(campaign=rival, user=rival_gm, role=Membership.GM)
+    Membership.objects.create(campaign=rival, user=rival_gm, role=Membership.Role.GM)
     return rival
 
 
 @pytest.fixture
 def rival_character(rival_campaign):
     owner = User.objects.create_user("rival-player")
-    Membership.objects.create(campaign=rival_campaign, user=owner, role=Membership.PLAYER)
+    Membership.objects.create(campaign=rival_campaign, user=owner, role=Membership.Role.PLAYER)
     return character_create(owner=owner, name="Rival", campaign=rival_campaign)
 
 
@@ -98,7 +98,7 @@ def climbing(character, player):
         character=character,
         actor=player,
         expected_version=None,
-        kind=Trait.SKILL,
+        kind=Trait.Kind.SKILL,
         name="Climbing",
         level=FAIR,
         difficulty="average",
@@ -126,7 +126,7 @@ def approved(character, gm, reason=""):
 def test_submit_locks_the_build_and_records_it(character, climbing, player):
     character_submit(character=character, actor=player, expected_version=character.version + 1)
     character.refresh_from_db()
-    assert character.state == Character.SUBMITTED
+    assert character.state == Character.State.SUBMITTED
     assert character.version == 3  # created 1, Climbing 2, submitted 3
     event = character.events.get(action="submitted")
     assert event.before == {"state": "draft"}
@@ -144,7 +144,7 @@ def test_withdraw_makes_a_draft_again(character, player):
     submitted(character)
     character_withdraw(character=character, actor=player, expected_version=character.version)
     character.refresh_from_db()
-    assert (character.state, character.version) == (Character.DRAFT, 3)
+    assert (character.state, character.version) == (Character.State.DRAFT, 3)
     assert list(character.events.values_list("action", flat=True)) == [
         "character_created",
         "submitted",
@@ -163,7 +163,7 @@ def test_request_changes_goes_back_with_comments_per_trait_and_on_the_build(
         comments=[("", "  Looks thin.  "), ("skill:Climbing", "Raise it to Good"), ("", " ")],
     )
     character.refresh_from_db()
-    assert character.state == Character.CHANGES_REQUESTED
+    assert character.state == Character.State.CHANGES_REQUESTED
     assert [(c.target, c.body, c.version) for c in comments] == [
         ("", "Looks thin.", character.version),
         ("skill:Climbing", "Raise it to Good", character.version),
@@ -176,7 +176,7 @@ def test_request_changes_goes_back_with_comments_per_trait_and_on_the_build(
     # Back with the player: the builder works again, and it can be submitted once more.
     trait_update(trait=climbing, actor=character.owner, expected_version=None, level=GOOD)
     submitted(character)
-    assert character.state == Character.SUBMITTED
+    assert character.state == Character.State.SUBMITTED
 
 
 def test_the_review_page_says_where_a_build_stands(login, character, gm):
@@ -206,14 +206,14 @@ def test_request_changes_needs_a_comment_on_something_the_build_has(character, c
             comments=[("skill:Swimming", "Take it")],
         )
     character.refresh_from_db()
-    assert character.state == Character.SUBMITTED
+    assert character.state == Character.State.SUBMITTED
     assert not ReviewComment.objects.exists()
     assert not character.events.filter(action__in=["changes_requested", "comment_added"]).exists()
 
 
 def test_approve_keeps_the_build_as_a_file_with_its_sha256(character, climbing, gm):
     approval = approved(character, gm)
-    assert character.state == Character.APPROVED
+    assert character.state == Character.State.APPROVED
     approval = Approval.objects.get(pk=approval.pk)  # as stored (a JSON column)
     fresh = Character.objects.prefetch_related("traits", "equipment").get(pk=character.pk)
     assert approval.snapshot == write_character(character_to_rules(fresh))
@@ -241,7 +241,7 @@ def test_a_non_ascii_snapshot_hashes_its_utf8_canonical_form(character, gm, play
         character=character,
         actor=player,
         expected_version=None,
-        kind=Trait.SKILL,
+        kind=Trait.Kind.SKILL,
         name="Épée — Fechten",
         level=FAIR,
     )
@@ -270,7 +270,7 @@ def test_a_build_over_budget_is_approved_only_with_a_reason_that_stays(
     with pytest.raises(ServiceError, match=r"breaks 1 rule .*Over budget by 2 skill levels"):
         character_approve(character=character, actor=gm, expected_version=None)
     character.refresh_from_db()
-    assert character.state == Character.SUBMITTED
+    assert character.state == Character.State.SUBMITTED
     assert not Approval.objects.exists()
 
     approval = character_approve(
@@ -312,7 +312,7 @@ def test_a_character_outside_a_campaign_has_no_gm_to_submit_to(player):
     with pytest.raises(ServiceError, match="not in a campaign, so there is no GM"):
         character_submit(character=loner, actor=player, expected_version=None)
     loner.refresh_from_db()
-    assert loner.state == Character.DRAFT
+    assert loner.state == Character.State.DRAFT
 
 
 def test_transitions_check_role_state_and_version(character, gm, player, mate):
@@ -334,7 +334,7 @@ def test_transitions_check_role_state_and_version(character, gm, player, mate):
     with pytest.raises(ServiceError, match="submitted already"):
         character_submit(character=character, actor=player, expected_version=None)
     character.refresh_from_db()
-    assert (character.state, character.version) == (Character.SUBMITTED, 2)
+    assert (character.state, character.version) == (Character.State.SUBMITTED, 2)
 
 
 # -- every transition over HTTP, for every role --------------------------------------------------
@@ -372,9 +372,9 @@ def test_only_the_owner_submits(role, as_role, character):
         assert response.status_code == 302
         assert response["Location"] == reverse("character_builder", args=[character.pk])
         character.refresh_from_db()
-        assert character.state == Character.SUBMITTED
+        assert character.state == Character.State.SUBMITTED
     else:
-        assert_refused_without_trace(response, role, character, Character.DRAFT, 1)
+        assert_refused_without_trace(response, role, character, Character.State.DRAFT, 1)
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -386,9 +386,9 @@ def test_only_the_owner_withdraws(role, as_role, character):
     if role == "owner":
         assert response.status_code == 302
         character.refresh_from_db()
-        assert character.state == Character.DRAFT
+        assert character.state == Character.State.DRAFT
     else:
-        assert_refused_without_trace(response, role, character, Character.SUBMITTED, 2)
+        assert_refused_without_trace(response, role, character, Character.State.SUBMITTED, 2)
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -401,7 +401,7 @@ def test_only_the_campaigns_gm_sees_the_review_page(role, as_role, character, cl
         assert "Comment on <bdi>Climbing</bdi>" in body
         assert "✓ A legal build." in body
     else:
-        assert_refused_without_trace(response, role, character, Character.SUBMITTED, 3)
+        assert_refused_without_trace(response, role, character, Character.State.SUBMITTED, 3)
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -416,10 +416,10 @@ def test_only_the_campaigns_gm_approves(role, as_role, character):
             "campaign_review_queue", args=[character.campaign_id]
         )
         character.refresh_from_db()
-        assert character.state == Character.APPROVED
+        assert character.state == Character.State.APPROVED
         assert character.approvals.count() == 1
     else:
-        assert_refused_without_trace(response, role, character, Character.SUBMITTED, 2)
+        assert_refused_without_trace(response, role, character, Character.State.SUBMITTED, 2)
         assert not Approval.objects.exists()
 
 
@@ -433,12 +433,12 @@ def test_only_the_campaigns_gm_requests_changes(role, as_role, character, climbi
     if role == "gm":
         assert response.status_code == 302
         character.refresh_from_db()
-        assert character.state == Character.CHANGES_REQUESTED
+        assert character.state == Character.State.CHANGES_REQUESTED
         assert list(character.comments.values_list("target", "body")) == [
             ("skill:Climbing", "Good, please")
         ]
     else:
-        assert_refused_without_trace(response, role, character, Character.SUBMITTED, 3)
+        assert_refused_without_trace(response, role, character, Character.State.SUBMITTED, 3)
         assert not ReviewComment.objects.exists()
 
 
@@ -457,7 +457,7 @@ def test_another_campaigns_character_is_not_found_by_our_gm(login, gm, rival_cha
         == 404
     )
     rival_character.refresh_from_db()
-    assert rival_character.state == Character.SUBMITTED
+    assert rival_character.state == Character.State.SUBMITTED
     # Its own GM sees it waiting; ours does not.
     assert "Rival" in login(rival_gm).get(reverse("review_queue")).content.decode()
     assert "Rival" not in client.get(reverse("review_queue")).content.decode()
@@ -471,7 +471,7 @@ def test_forged_decisions_on_a_build_that_is_not_submitted_change_nothing(login,
     assert response.status_code == 400
     assert "not waiting for review" in response.content.decode()
     character.refresh_from_db()
-    assert (character.state, character.version) == (Character.DRAFT, 1)
+    assert (character.state, character.version) == (Character.State.DRAFT, 1)
     response = client.post(
         reverse("character_review", args=[character.pk]), {"version": 1, "decision": "promote"}
     )
@@ -487,7 +487,7 @@ def test_a_stale_review_is_refused_with_409(login, gm, character):
     assert response.status_code == 409
     assert "changed in another tab" in response.content.decode()
     character.refresh_from_db()
-    assert character.state == Character.SUBMITTED
+    assert character.state == Character.State.SUBMITTED
 
 
 def test_approving_over_budget_in_the_form_needs_the_reason(

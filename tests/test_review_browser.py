@@ -25,8 +25,8 @@ def brogo(db):
     gm = User.objects.create_user("gwen", password=PASSWORD)
     player = User.objects.create_user("pip", password=PASSWORD)
     campaign = Campaign.objects.create(name="The Watch", gm=gm, base_ruleset="mudge")
-    Membership.objects.create(campaign=campaign, user=gm, role=Membership.GM)
-    Membership.objects.create(campaign=campaign, user=player, role=Membership.PLAYER)
+    Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
+    Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
     character = character_create(owner=player, name="Brogo", campaign=campaign)
     trait_add(
         character=character,
@@ -127,7 +127,7 @@ def test_submit_review_fix_approve_then_advance(open_page, brogo):
     # htmx logs a refused (4xx) response as an error too: none happened on this path.
     assert console_errors == []
     brogo.refresh_from_db()
-    assert brogo.state == Character.APPROVED
+    assert brogo.state == Character.State.APPROVED
     assert brogo.experience == 0
     assert brogo.traits.get(name="Climbing").level == GREAT
     assert list(brogo.ledger.values_list("amount", flat=True)) == [4, -4]
@@ -137,7 +137,7 @@ def test_a_refused_approval_says_why_beside_the_button(open_page, brogo):
     """Approving a build that breaks a rule without a reason: the message is under the
     reason box, which is marked invalid, described by it and focused, in view with the
     button (issue 12: errors where the eye is)."""
-    Trait.objects.filter(character=brogo, kind=Trait.ATTRIBUTE).update(level=SUPERB)
+    Trait.objects.filter(character=brogo, kind=Trait.Kind.ATTRIBUTE).update(level=SUPERB)
     character_submit(character=brogo, actor=brogo.owner, expected_version=None)
     gm = open_page(DESKTOP)
     log_in(gm, "gwen", PASSWORD)
@@ -154,4 +154,4 @@ def test_a_refused_approval_says_why_beside_the_button(open_page, brogo):
     expect(reason).to_be_focused()
     expect(error).to_be_in_viewport()
     expect(button).to_be_in_viewport()
-    assert Character.objects.get(pk=brogo.pk).state == Character.SUBMITTED
+    assert Character.objects.get(pk=brogo.pk).state == Character.State.SUBMITTED

@@ -58,17 +58,19 @@ class TestTheAddForm:
 
     def test_a_catalogue_gift_takes_its_cost_outside_a_campaign_too(self, player_client, loner):
         # Mudge 1.33: Magery* costs 2; a name the catalogue does not know stays unset (1).
-        self.add(player_client, loner, Trait.GIFT, name="Magery")
-        self.add(player_client, loner, Trait.GIFT, name="Perfect Timing")
-        costs = dict(loner.traits.filter(kind=Trait.GIFT).values_list("name", "cost"))
+        self.add(player_client, loner, Trait.Kind.GIFT, name="Magery")
+        self.add(player_client, loner, Trait.Kind.GIFT, name="Perfect Timing")
+        costs = dict(loner.traits.filter(kind=Trait.Kind.GIFT).values_list("name", "cost"))
         assert costs == {"Magery": 2, "Perfect Timing": None}
         report = build_report(character_to_rules(loner), ruleset_for(loner))
         assert report.costs["gifts"] == [2, 1]
 
     def test_a_specialised_skill_takes_its_base_names_difficulty(self, player_client, loner):
         # Mudge 1.32: "Area Knowledge (type) (E)"
-        self.add(player_client, loner, Trait.SKILL, name="Area Knowledge (the Shire)", level=GOOD)
-        skill = loner.traits.get(kind=Trait.SKILL)
+        self.add(
+            player_client, loner, Trait.Kind.SKILL, name="Area Knowledge (the Shire)", level=GOOD
+        )
+        skill = loner.traits.get(kind=Trait.Kind.SKILL)
         assert (skill.name, skill.difficulty) == ("Area Knowledge (the Shire)", "easy")
 
     def test_a_new_power_row_starts_at_fair_or_its_floor(self, player_client, loner, gm):
@@ -108,9 +110,9 @@ class TestEachRulesetLooksLikeItself:
     def test_mudge_sheet_prices_magery_from_the_catalogue_and_spells_hard(
         self, player_client, loner
     ):
-        Trait.objects.create(character=loner, kind=Trait.GIFT, name="Magery")
+        Trait.objects.create(character=loner, kind=Trait.Kind.GIFT, name="Magery")
         Trait.objects.create(
-            character=loner, kind=Trait.POWER, name="Light", power_kind="spell", level=FAIR
+            character=loner, kind=Trait.Kind.POWER, name="Light", power_kind="spell", level=FAIR
         )
         page = page_of(player_client, "character_sheet", loner.pk)
         assert "<bdi>Magery</bdi> (costs 2)" in page
@@ -124,14 +126,14 @@ class TestEachRulesetLooksLikeItself:
             base_ruleset="fudge-basics",
             house_rules={"damage_capacity_attribute": "Health"},
         )
-        Membership.objects.create(campaign=campaign, user=player, role=Membership.PLAYER)
+        Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
         hero = character_create(owner=player, name="Hilda", campaign=campaign)
         client.force_login(player)
         page = page_of(client, "character_sheet", hero.pk)
         # The seeded list has no Health: the sheet says so instead of using another.
         assert "Defensive: Health [0] + Mass Scale [0]" in page
         assert "Health: not on this character, counted at Fair." in page
-        Trait.objects.create(character=hero, kind=Trait.ATTRIBUTE, name="Health", level=GREAT)
+        Trait.objects.create(character=hero, kind=Trait.Kind.ATTRIBUTE, name="Health", level=GREAT)
         page = page_of(client, "character_sheet", hero.pk)
         assert "Defensive: Health [2] + Mass Scale [0]" in page
         assert "not on this character" not in page
@@ -232,7 +234,7 @@ def test_a_campaign_catalogue_prices_a_gift_the_file_leaves_out(campaign, player
     text = '{"ruleset": "mudge", "name": "Mage", "gifts": [{"name": "Magery"}]}'
     mage, _ = character_import(owner=player, text=text, campaign=campaign)
     mage = character_for_viewer(player, mage.pk)
-    assert mage.traits.get(kind=Trait.GIFT).cost is None  # still "not given"
+    assert mage.traits.get(kind=Trait.Kind.GIFT).cost is None  # still "not given"
     report = build_report(character_to_rules(mage), ruleset_for(mage))
     assert report.costs["gifts"] == [3]
     assert write_character(character_to_rules(mage))["gifts"] == [{"name": "Magery"}]

@@ -207,8 +207,10 @@ class TestServed:
 def test_a_file_exported_from_the_site_validates(client, db, django_user_model):
     player = django_user_model.objects.create_user("exporter", password="pw-x-12345")
     character = character_create(owner=player, name="Export Me", ruleset="mudge")
-    Trait.objects.create(character=character, kind=Trait.SKILL, name="Climbing", level=1)
-    Trait.objects.create(character=character, kind=Trait.POWER, name="Zap", power_kind="superpower")
+    Trait.objects.create(character=character, kind=Trait.Kind.SKILL, name="Climbing", level=1)
+    Trait.objects.create(
+        character=character, kind=Trait.Kind.POWER, name="Zap", power_kind="superpower"
+    )
     client.force_login(player)
     response = client.get(reverse("character_export", args=[character.pk]))
     data = json.loads(response.content)
@@ -220,8 +222,8 @@ def test_an_approval_snapshot_validates(db, django_user_model):
     gm = django_user_model.objects.create_user("gm", password="pw-gm-12345")
     player = django_user_model.objects.create_user("player", password="pw-pl-12345")
     campaign = Campaign.objects.create(name="Watch", gm=gm, base_ruleset="mudge")
-    Membership.objects.create(campaign=campaign, user=gm, role=Membership.GM)
-    Membership.objects.create(campaign=campaign, user=player, role=Membership.PLAYER)
+    Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
+    Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
     character = character_create(owner=player, name="Approved", campaign=campaign)
     approval = approved(character, gm, reason="a test build")
     assert errors(approval.snapshot) == []

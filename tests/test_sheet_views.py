@@ -55,7 +55,7 @@ def pdf_texts(response) -> list[str]:
     return [" ".join(page.extract_text().split()) for page in reader.pages]
 
 
-def make_character(owner, campaign, stem, state=Character.DRAFT, name=None) -> Character:
+def make_character(owner, campaign, stem, state=Character.State.DRAFT, name=None) -> Character:
     value = parse_character_json((SAMPLES / f"{stem}.json").read_text()).character
     character = Character.objects.create(
         owner=owner,
@@ -121,15 +121,15 @@ def mate(db):
 @pytest.fixture
 def campaign(gm, player, mate):
     campaign = Campaign.objects.create(name="The Fens", gm=gm, base_ruleset="mudge")
-    Membership.objects.create(campaign=campaign, user=gm, role=Membership.GM)
-    Membership.objects.create(campaign=campaign, user=player, role=Membership.PLAYER)
-    Membership.objects.create(campaign=campaign, user=mate, role=Membership.PLAYER)
+    Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
+    Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
+    Membership.objects.create(campaign=campaign, user=mate, role=Membership.Role.PLAYER)
     return campaign
 
 
 @pytest.fixture
 def brogo(player, campaign, gm):
-    character = make_character(player, campaign, "brogo", Character.APPROVED)
+    character = make_character(player, campaign, "brogo", Character.State.APPROVED)
     approve(character, gm, REASON, over_by=2)
     ExperienceEntry.objects.create(character=character, amount=3, reason="The bridge", actor=gm)
     return character
@@ -339,10 +339,10 @@ def run_worker():
 class TestCampaignPack:
     @pytest.fixture
     def party(self, campaign, player, mate, gm, brogo):
-        james = make_character(mate, campaign, "james", Character.APPROVED)
+        james = make_character(mate, campaign, "james", Character.State.APPROVED)
         approve(james, gm)
-        make_character(mate, campaign, "dolores", Character.SUBMITTED)
-        make_character(player, campaign, "brogo", Character.DRAFT, name="Brogo's Twin")
+        make_character(mate, campaign, "dolores", Character.State.SUBMITTED)
+        make_character(player, campaign, "brogo", Character.State.DRAFT, name="Brogo's Twin")
         return [brogo, james]
 
     def ask_for_pack(self, client, campaign, **options) -> PackJob:
@@ -429,7 +429,9 @@ class TestCampaignPack:
 
         two, two_queries = read_party()
         for index in range(3):
-            extra = make_character(mate, campaign, "dolores", Character.APPROVED, f"Extra {index}")
+            extra = make_character(
+                mate, campaign, "dolores", Character.State.APPROVED, f"Extra {index}"
+            )
             approve(extra, gm)
         five, five_queries = read_party()
         assert (len(two), len(five)) == (2, 5)
@@ -464,7 +466,9 @@ class TestCampaignPack:
         assert "It has waited 0\xa0minutes: is a worker running?" in page
         assert "<code>python manage.py db_worker</code> starts one" in page
         an_hour_ago = timezone.now() - timedelta(hours=1)
-        PackJob.objects.filter(pk=job.pk).update(state=PackJob.RUNNING, created_at=an_hour_ago)
+        PackJob.objects.filter(pk=job.pk).update(
+            state=PackJob.State.RUNNING, created_at=an_hour_ago
+        )
         page = as_user(gm).get(url).content.decode()
         assert "It has been running for 1\xa0hour: its worker may have been stopped." in page
 

@@ -107,10 +107,10 @@ def test_the_builder_works_for_it(toy, player_client):
     assert list(character.traits.values_list("name", "level")) == [("Brawn", 0), ("Wits", 0)]
     # a boon from its catalogue takes the catalogue's cost
     player_client.post(
-        reverse("trait_create", args=[character.pk, Trait.GIFT]),
+        reverse("trait_create", args=[character.pk, Trait.Kind.GIFT]),
         {"version": character.version, "name": "Second Sight"},
     )
-    assert character.traits.get(kind=Trait.GIFT).cost == 2
+    assert character.traits.get(kind=Trait.Kind.GIFT).cost == 2
     character.refresh_from_db()
     brawn = character.traits.get(name="Brawn")
     player_client.post(
@@ -131,8 +131,8 @@ def test_the_builder_works_for_it(toy, player_client):
 
 def test_the_sheet_works_for_it(toy, player_client):
     character = Character.objects.create(owner=player_client.user, ruleset="toy-fudge", name="Pip")
-    Trait.objects.create(character=character, kind=Trait.ATTRIBUTE, name="Brawn", level=GOOD)
-    Trait.objects.create(character=character, kind=Trait.FAULT, name="Cursed")
+    Trait.objects.create(character=character, kind=Trait.Kind.ATTRIBUTE, name="Brawn", level=GOOD)
+    Trait.objects.create(character=character, kind=Trait.Kind.FAULT, name="Cursed")
     page = player_client.get(reverse("character_sheet", args=[character.pk])).content.decode()
     for words in ("Toy Fudge character sheet", "Qualities", "Knacks", "Flaws", "Luck points"):
         assert words in page, words

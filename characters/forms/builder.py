@@ -27,7 +27,7 @@ def level_choices(ruleset, top: int = LEGENDARY + 3) -> list[tuple[int, str]]:
 def difficulty_choices(kind: str) -> list[tuple[str, str]]:
     """Difficulties, the empty one saying what it is priced as (spec: average for a skill,
     hard for a spell or psi power)."""
-    unset = POWER_DIFFICULTY if kind == Trait.POWER else SKILL_DIFFICULTY
+    unset = POWER_DIFFICULTY if kind == Trait.Kind.POWER else SKILL_DIFFICULTY
     return [("", f"— ({unset.replace('_', ' ')})"), *DIFFICULTY_CHOICES]
 
 
@@ -49,28 +49,32 @@ class TraitForm(VersionedForm):
         self.kind = kind
         self.fields["power_kind"].choices = [(k, k) for k in ruleset.power_kinds]
         levels = level_choices(ruleset)
-        if kind == Trait.POWER and ruleset.system == LEVELS:
+        if kind == Trait.Kind.POWER and ruleset.system == LEVELS:
             levels = [("", "— (no level)"), *levels]  # a superpower has none
         self.fields["level"].choices = levels
         self.fields["difficulty"].choices = difficulty_choices(kind)
         keep = {"version", "name"}
-        if kind in (Trait.ATTRIBUTE, Trait.SKILL, Trait.POWER):
+        if kind in (Trait.Kind.ATTRIBUTE, Trait.Kind.SKILL, Trait.Kind.POWER):
             keep.add("level")
-            self.fields["level"].required = kind != Trait.POWER
-        if ruleset.skill_difficulties and kind in (Trait.SKILL, Trait.POWER):
+            self.fields["level"].required = kind != Trait.Kind.POWER
+        if ruleset.skill_difficulties and kind in (Trait.Kind.SKILL, Trait.Kind.POWER):
             keep.add("difficulty")
         # A gift's or fault's worth, a superpower's cost in gifts; fields of power cost tokens.
-        if kind in (Trait.GIFT, Trait.FAULT) or (kind == Trait.POWER and ruleset.system == LEVELS):
+        if kind in (Trait.Kind.GIFT, Trait.Kind.FAULT) or (
+            kind == Trait.Kind.POWER and ruleset.system == LEVELS
+        ):
             keep.add("cost")
-        if kind == Trait.POWER and len(ruleset.power_kinds) > 1:
+        if kind == Trait.Kind.POWER and len(ruleset.power_kinds) > 1:
             keep.add("power_kind")
         for name in set(self.fields) - keep:
             del self.fields[name]
         if "cost" in self.fields:
-            self.fields["cost"].label = "Value" if kind == Trait.FAULT else "Cost"
+            self.fields["cost"].label = "Value" if kind == Trait.Kind.FAULT else "Cost"
             # Left empty: a gift's or fault's value from the catalogue (Mudge 1.33: 2 if
             # starred, else 1); a superpower's from the ruleset (Mudge 2.8: 2 gifts).
-            unset = json_number(ruleset.superpower_cost) if kind == Trait.POWER else "catalogue"
+            unset = (
+                json_number(ruleset.superpower_cost) if kind == Trait.Kind.POWER else "catalogue"
+            )
             self.fields["cost"].widget.attrs["placeholder"] = unset
 
     def clean_name(self):
@@ -81,7 +85,7 @@ class TraitForm(VersionedForm):
 
     def trait_fields(self) -> dict:
         data = {k: v for k, v in self.cleaned_data.items() if k != "version"}
-        if self.kind in (Trait.GIFT, Trait.FAULT) and data.get("cost") is None:
+        if self.kind in (Trait.Kind.GIFT, Trait.Kind.FAULT) and data.get("cost") is None:
             data.pop("cost", None)  # keep the catalogue's or the current value
         if "level" in data and data["level"] == "":
             data["level"] = None
@@ -93,7 +97,7 @@ class EquipmentForm(VersionedForm):
     and an armour's value in Mudge 4.54, cards in MicroFudged DIP VII.2)."""
 
     name = NameField(max_length=NAME_MAX)
-    kind = forms.ChoiceField(choices=Equipment.KINDS)
+    kind = forms.ChoiceField(choices=Equipment.Kind.choices)
     damage = forms.IntegerField(min_value=-10, max_value=50, required=False)
     armour = forms.IntegerField(min_value=-10, max_value=50, required=False)
     notes = forms.CharField(max_length=1000, required=False, strip=True)
@@ -146,7 +150,7 @@ class UncommittedForm(VersionedForm):
         self.fields["level"].choices = level_choices(ruleset, top=ruleset.uncommitted_max)
         self.fields["level"].initial = ruleset.uncommitted_max
         if ruleset.skill_difficulties:
-            self.fields["difficulty"].choices = difficulty_choices(Trait.SKILL)
+            self.fields["difficulty"].choices = difficulty_choices(Trait.Kind.SKILL)
         else:
             del self.fields["difficulty"]
 

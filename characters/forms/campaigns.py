@@ -465,7 +465,7 @@ class CatalogEntryForm(forms.Form):
         for name in list(self.fields):
             if name not in keep:
                 del self.fields[name]
-        if kind == CatalogEntry.FAULT:
+        if kind == CatalogEntry.Kind.FAULT:
             self.fields["cost"].label = "Value"
 
     @classmethod

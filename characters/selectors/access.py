@@ -42,13 +42,10 @@ def character_for_viewer(user, pk):
     return get_object_or_404(characters_visible_to(user).prefetch_related(*BUILD_ROWS), pk=pk)
 
 
-def character_for_owner(user, pk, *, with_rows=True):
-    """The user's own character. `with_rows=False` skips prefetching its traits and
-    equipment, for a write that re-reads them after it commits anyway."""
+def character_for_owner(user, pk):
+    """The user's own character, with what pricing it reads."""
     characters = Character.objects.filter(owner=user).select_related("campaign", "owner")
-    if with_rows:
-        characters = characters.prefetch_related(*BUILD_ROWS)
-    return get_object_or_404(characters, pk=pk)
+    return get_object_or_404(characters.prefetch_related(*BUILD_ROWS), pk=pk)
 
 
 def character_for_uncommitted(user, pk):

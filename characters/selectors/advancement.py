@@ -14,11 +14,11 @@ from rules.rulesets import LEVELS, Ruleset
 
 # The character file's list of each kind of trait (spec: a ledger entry names its list).
 LISTS = {
-    Trait.ATTRIBUTE: "attributes",
-    Trait.SKILL: "skills",
-    Trait.GIFT: "gifts",
-    Trait.FAULT: "faults",
-    Trait.POWER: "powers",
+    Trait.Kind.ATTRIBUTE: "attributes",
+    Trait.Kind.SKILL: "skills",
+    Trait.Kind.GIFT: "gifts",
+    Trait.Kind.FAULT: "faults",
+    Trait.Kind.POWER: "powers",
 }
 RAISE, GIFT, POWER, BUY_OFF_FAULT, META_POINT = (
     "raise",
@@ -70,7 +70,7 @@ def price_spend(
         if what in (GIFT, POWER):
             cost = flat_cost(ruleset, what)
             label = f"Add the {'gift' if what == GIFT else 'power'} {name}".rstrip()
-            kind = Trait.GIFT if what == GIFT else Trait.POWER
+            kind = Trait.Kind.GIFT if what == GIFT else Trait.Kind.POWER
             target = f"{kind}:{name}" if name else ""
             return Priced(
                 what,
@@ -83,7 +83,7 @@ def price_spend(
                 name=name,
             )
         if what == BUY_OFF_FAULT:
-            if trait is None or trait.kind != Trait.FAULT:
+            if trait is None or trait.kind != Trait.Kind.FAULT:
                 raise ServiceError("Choose one of the character's faults to buy off.")
             cost = flat_cost(ruleset, what)
             label = f"Buy off the fault {trait.name}"
@@ -120,10 +120,14 @@ def price_spend(
 
 
 def _price_raise(ruleset: Ruleset, trait: Trait | None) -> Priced:
-    if trait is None or trait.kind not in (Trait.ATTRIBUTE, Trait.SKILL, Trait.POWER):
+    if trait is None or trait.kind not in (
+        Trait.Kind.ATTRIBUTE,
+        Trait.Kind.SKILL,
+        Trait.Kind.POWER,
+    ):
         raise ServiceError("Choose an attribute, a skill or a power to raise.")
     level = trait.level
-    if level is None and trait.kind == Trait.POWER and ruleset.system != LEVELS:
+    if level is None and trait.kind == Trait.Kind.POWER and ruleset.system != LEVELS:
         level = ABYSMAL  # a MicroFudged field of power with no rank yet (DIP VIII.1)
     if level is None:
         raise ServiceError(

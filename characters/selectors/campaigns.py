@@ -51,7 +51,7 @@ class CharacterImpact:
     def keeps_approval(self) -> bool:
         """An approved build keeps the approval snapshot it was approved with: the change
         shows on its report, not on its approval (the GM may look at it again)."""
-        return self.character.state == Character.APPROVED
+        return self.character.state == Character.State.APPROVED
 
     @property
     def balance_text(self) -> str:

@@ -58,7 +58,7 @@ def campaign_for_log(user, pk) -> Campaign:
 
 def in_play(character: Character) -> bool:
     """Approved by the GM, or outside any campaign, where no GM approves anything."""
-    return character.campaign_id is None or character.state == Character.APPROVED
+    return character.campaign_id is None or character.state == Character.State.APPROVED
 
 
 def may_regain(character: Character, user) -> bool:
@@ -332,7 +332,7 @@ def _damage_die(ruleset: Ruleset) -> bool:
 
 
 def _line(entry: DiceRoll, bottom: int, damage_die: bool) -> LogLine:
-    if entry.kind == DiceRoll.SESSION:
+    if entry.kind == DiceRoll.Kind.SESSION:
         return LogLine(entry, "", "", None, (), False)
     start = [entry.trait or "Plain roll", level_name(entry.level)]
     if entry.penalty:
@@ -375,7 +375,7 @@ def _last_roll(character: Character) -> int:
 def party_fingerprint(campaign: Campaign) -> str:
     """The party's builds (who is in it, their versions), their play states and the log,
     in two queries: the first part changing means the page itself must be reloaded."""
-    party = Character.objects.filter(campaign=campaign, state=Character.APPROVED).aggregate(
+    party = Character.objects.filter(campaign=campaign, state=Character.State.APPROVED).aggregate(
         count=Count("id"),
         last=Coalesce(Max("id"), 0),
         versions=Coalesce(Sum("version"), 0),
@@ -400,7 +400,7 @@ def party_context(
     """Every approved character of the campaign at the table, with a fixed number of
     queries however large the party."""
     characters = (
-        Character.objects.filter(campaign=campaign, state=Character.APPROVED)
+        Character.objects.filter(campaign=campaign, state=Character.State.APPROVED)
         .select_related("campaign", "owner", "play_state")
         .prefetch_related(*BUILD_ROWS, *(APPROVAL_RECORD if with_sheets else ()))
         .order_by("name", "pk")
@@ -412,7 +412,7 @@ def party_context(
     return {
         "campaign": campaign,
         "members": members,
-        "waiting": campaign.characters.exclude(state=Character.APPROVED).count()
+        "waiting": campaign.characters.exclude(state=Character.State.APPROVED).count()
         if with_sheets
         else 0,
         "log": campaign_log(campaign),

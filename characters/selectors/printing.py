@@ -21,7 +21,7 @@ def pack_characters(campaign: Campaign):
     """The campaign's approved characters, the ones its pack prints: a fixed number of
     queries however large the party."""
     return (
-        campaign.characters.filter(state=Character.APPROVED)
+        campaign.characters.filter(state=Character.State.APPROVED)
         .select_related("campaign")
         .prefetch_related(*SHEET_ROWS)
     )
@@ -29,7 +29,7 @@ def pack_characters(campaign: Campaign):
 
 def pack_character_names(campaign: Campaign) -> list[str]:
     return list(
-        campaign.characters.filter(state=Character.APPROVED)
+        campaign.characters.filter(state=Character.State.APPROVED)
         .order_by("name")
         .values_list("name", flat=True)
     )

@@ -66,7 +66,7 @@ def review_queue(user, campaign=None) -> list[QueueItem]:
         character=OuterRef("pk"), outcome=Submission.Outcome.WAITING
     ).values("submitted_at")[:1]
     characters = (
-        Character.objects.filter(campaign__gm=user, state=Character.SUBMITTED)
+        Character.objects.filter(campaign__gm=user, state=Character.State.SUBMITTED)
         .select_related("campaign", "owner")
         .prefetch_related(*BUILD_ROWS)
         .annotate(submitted_at=Subquery(submitted_at))
@@ -213,8 +213,8 @@ def _shown(key, value) -> str:
 # -- the advancement page ------------------------------------------------------------------------
 
 
-RAISABLE = (Trait.ATTRIBUTE, Trait.SKILL, Trait.POWER)
-KIND_ORDER = (*RAISABLE, Trait.FAULT, Trait.GIFT)  # as the spend options are listed
+RAISABLE = (Trait.Kind.ATTRIBUTE, Trait.Kind.SKILL, Trait.Kind.POWER)
+KIND_ORDER = (*RAISABLE, Trait.Kind.FAULT, Trait.Kind.GIFT)  # as the spend options are listed
 
 
 @dataclass(frozen=True)
@@ -258,7 +258,7 @@ def advancement_context(character: Character, user) -> dict:
         "unit": ruleset.advancement.unit,
         "is_gm": acting_gm,
         "is_owner": character.owner_id == user.pk,
-        "in_play": character.state == Character.APPROVED,
+        "in_play": character.state == Character.State.APPROVED,
         "held": held,
         "available": available,
         "options": spend_options(
@@ -268,7 +268,7 @@ def advancement_context(character: Character, user) -> dict:
         "ledger": list(character.ledger.select_related("actor").order_by("-created_at", "-id")),
         "points": points,
         "party_size": Character.objects.filter(
-            campaign_id=character.campaign_id, state=Character.APPROVED
+            campaign_id=character.campaign_id, state=Character.State.APPROVED
         ).count()
         if character.campaign_id
         else 0,
@@ -285,7 +285,7 @@ def spend_options(
     traits = sorted(character.traits.all(), key=lambda t: (KIND_ORDER.index(t.kind), t.position))
     choices = [(RAISE, t) for t in traits if t.kind in RAISABLE]
     if rules.buy_off_fault is not None:
-        choices += [(BUY_OFF_FAULT, t) for t in traits if t.kind == Trait.FAULT]
+        choices += [(BUY_OFF_FAULT, t) for t in traits if t.kind == Trait.Kind.FAULT]
     # A purchase these rules give no cost for gets no line at all.
     choices += [(what, None) for what in (GIFT, POWER, META_POINT) if getattr(rules, what)]
     options = []
@@ -325,9 +325,11 @@ def spend_options(
 def _group(what: str, trait: Trait | None) -> str:
     if trait is None:
         return "New gifts, powers and meta points"
-    return {Trait.ATTRIBUTE: "Attributes", Trait.SKILL: "Skills", Trait.POWER: "Powers"}.get(
-        trait.kind, "Faults"
-    )
+    return {
+        Trait.Kind.ATTRIBUTE: "Attributes",
+        Trait.Kind.SKILL: "Skills",
+        Trait.Kind.POWER: "Powers",
+    }.get(trait.kind, "Faults")
 
 
 def _label(what: str, trait: Trait | None) -> str:

@@ -171,7 +171,7 @@ def _lock_pending(entry: ExperienceEntry, actor) -> tuple[Character, dict]:
 
 
 def _check_new_name(locked: Character, what: str, name: str) -> None:
-    kind = Trait.GIFT if what == GIFT else Trait.POWER
+    kind = Trait.Kind.GIFT if what == GIFT else Trait.Kind.POWER
     if not name or len(name) > 100:
         raise ServiceError(f"Name the {kind} to add (at most 100 characters).")
     if locked.traits.filter(kind=kind, name__iexact=name).exists():
@@ -198,11 +198,13 @@ def _apply(locked: Character, entry: ExperienceEntry, spec: dict, *, actor, acti
     elif what in (GIFT, POWER):
         trait = Trait.objects.create(
             character=locked,
-            kind=Trait.GIFT if what == GIFT else Trait.POWER,
+            kind=Trait.Kind.GIFT if what == GIFT else Trait.Kind.POWER,
             name=spec["name"],
             cost=1 if what == GIFT else None,
             power_kind="" if what == GIFT else "superpower",
-            position=locked.traits.filter(kind=Trait.GIFT if what == GIFT else Trait.POWER).count(),
+            position=locked.traits.filter(
+                kind=Trait.Kind.GIFT if what == GIFT else Trait.Kind.POWER
+            ).count(),
         )
         after.update(trait_state(trait))
         entry.bought = _bought(trait, spec)
@@ -271,7 +273,7 @@ def experience_award_party(
     party = list(
         Character.objects.select_for_update(of=("self",))
         .select_related("campaign", "owner")  # the owner: each award notifies them
-        .filter(campaign=campaign, state=Character.APPROVED)
+        .filter(campaign=campaign, state=Character.State.APPROVED)
         .order_by("pk")
     )
     if not party:
@@ -404,7 +406,7 @@ def _set_points(locked, actor, action, before, after, reason) -> None:
 
 def _lock_in_play(character: Character, expected_version: int | None) -> Character:
     locked = lock_character(character=character, expected_version=expected_version)
-    if locked.state != Character.APPROVED:
+    if locked.state != Character.State.APPROVED:
         raise ServiceError(
             f"{locked.name} is {locked.state_phrase}: experience and meta points "
             "come with play, once the GM approves the build."

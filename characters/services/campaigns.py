@@ -8,6 +8,7 @@ import re
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
+from django.db.models import F
 
 from characters.adapters import changed_keys, normalized_house_rules, to_decimal
 from characters.errors import ServiceError
@@ -41,7 +42,7 @@ def campaign_create(
         base_ruleset=base_ruleset,
         house_rules=normalized_house_rules(BUILTIN[base_ruleset], house_rules),
     )
-    Membership.objects.create(campaign=campaign, user=gm, role=Membership.GM)
+    Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
     entries = CatalogEntry.objects.bulk_create(seed_entries(campaign))
     # The history starts with what the campaign started from, so each later change reads
     # against it.
@@ -127,7 +128,7 @@ def campaign_join(*, user, code: str) -> Membership:
             "link replaces the old code."
         )
     membership, _ = Membership.objects.get_or_create(
-        campaign=campaign, user=user, defaults={"role": Membership.PLAYER}
+        campaign=campaign, user=user, defaults={"role": Membership.Role.PLAYER}
     )
     return membership
 
@@ -136,7 +137,7 @@ def campaign_join(*, user, code: str) -> Membership:
 def membership_remove(*, membership: Membership, actor) -> None:
     """Remove a player from a campaign. Their characters stay in it, where the GM still
     sees them, and stay theirs."""
-    if membership.role == Membership.GM:
+    if membership.role == Membership.Role.GM:
         raise ServiceError("The GM cannot leave their own campaign.")
     removed, _ = Membership.objects.filter(pk=membership.pk).delete()
     if not removed:  # a second tab removed them first: that one recorded it
@@ -164,6 +165,7 @@ def catalog_entry_add(*, campaign: Campaign, actor, kind: str, name: str, **fiel
     entry = CatalogEntry(campaign=campaign, kind=kind)
     _set_entry_fields(entry, name=name, **fields)
     _save_entry(entry)
+    catalog_changed(campaign)
     record_campaign_event(
         campaign=campaign,
         actor=actor,
@@ -183,6 +185,7 @@ def catalog_entry_update(*, entry: CatalogEntry, actor, name: str, **fields) -> 
     if after == before:  # saved unchanged: nothing to record
         return entry
     _save_entry(entry)
+    catalog_changed(entry.campaign)
     record_campaign_event(
         campaign=entry.campaign,
         actor=actor,
@@ -200,6 +203,7 @@ def catalog_entry_remove(*, entry: CatalogEntry, actor) -> None:
     removed, _ = CatalogEntry.objects.filter(pk=entry.pk).delete()
     if not removed:  # a second tab removed it first: that one recorded it
         return
+    catalog_changed(entry.campaign)
     record_campaign_event(
         campaign=entry.campaign,
         actor=actor,
@@ -207,6 +211,12 @@ def catalog_entry_remove(*, entry: CatalogEntry, actor) -> None:
         target=entry_target(entry),
         before=entry_state(entry),
     )
+
+
+def catalog_changed(campaign: Campaign) -> None:
+    """Every write to a campaign's catalogue ends here, in its transaction: the catalogue's
+    version goes up, so no process prices with the list it kept from before."""
+    Campaign.objects.filter(pk=campaign.pk).update(catalog_version=F("catalog_version") + 1)
 
 
 def entry_target(entry: CatalogEntry) -> str:
@@ -238,10 +248,10 @@ def seed_entries(campaign: Campaign) -> list[CatalogEntry]:
         note = fields.pop("note", "")
         return CatalogEntry(campaign=campaign, kind=kind, name=name, note=_fit(note), **fields)
 
-    entries = [entry(CatalogEntry.ATTRIBUTE, name) for name in catalog.attributes]
+    entries = [entry(CatalogEntry.Kind.ATTRIBUTE, name) for name in catalog.attributes]
     entries += [
         entry(
-            CatalogEntry.SKILL,
+            CatalogEntry.Kind.SKILL,
             skill.name,
             # Only Mudge prices skills by difficulty; elsewhere a difficulty would mislead.
             difficulty=skill.difficulty if ruleset.skill_difficulties else "",
@@ -251,16 +261,18 @@ def seed_entries(campaign: Campaign) -> list[CatalogEntry]:
     ]
     if ruleset.gifts_and_faults:
         entries += [
-            entry(CatalogEntry.GIFT, gift.name, cost=to_decimal(gift.cost), note=gift.note)
+            entry(CatalogEntry.Kind.GIFT, gift.name, cost=to_decimal(gift.cost), note=gift.note)
             for gift in catalog.gifts
         ]
         entries += [
-            entry(CatalogEntry.FAULT, fault.name, cost=to_decimal(fault.value), note=fault.note)
+            entry(
+                CatalogEntry.Kind.FAULT, fault.name, cost=to_decimal(fault.value), note=fault.note
+            )
             for fault in catalog.faults
         ]
     entries += [
         entry(
-            CatalogEntry.POWER_KIND,
+            CatalogEntry.Kind.POWER_KIND,
             kind,
             note=catalog.power_kind_notes.get(kind) or ruleset.sections.get(kind, ""),
         )
@@ -268,7 +280,7 @@ def seed_entries(campaign: Campaign) -> list[CatalogEntry]:
     ]
     entries += [
         entry(
-            CatalogEntry.EQUIPMENT,
+            CatalogEntry.Kind.EQUIPMENT,
             item.name,
             damage=item.damage,
             armour=item.armour,

@@ -58,7 +58,7 @@ def lock_for_edit(*, character: Character, expected_version: int | None) -> Char
             f"{locked.name} is {locked.state_phrase}: it cannot be edited now. "
             + (
                 "Withdraw the submission to make changes."
-                if locked.state == Character.SUBMITTED
+                if locked.state == Character.State.SUBMITTED
                 else "An approved character changes through advancement."
             )
         )
@@ -118,7 +118,7 @@ def character_create(
     Trait.objects.bulk_create(
         Trait(
             character=character,
-            kind=Trait.ATTRIBUTE,
+            kind=Trait.Kind.ATTRIBUTE,
             name=attribute,
             level=rules.attribute_default,
             position=i,
@@ -260,12 +260,13 @@ def trait_update(*, trait: Trait, actor, expected_version: int | None, **changes
     locked = lock_for_edit(character=trait.character, expected_version=expected_version)
     trait = Trait.objects.get(pk=trait.pk, character=locked)
     before = trait_state(trait)
-    for key, value in changes.items():
-        setattr(trait, key, value)
+    fields = [key for key, value in changes.items() if getattr(trait, key) != value]
+    for key in fields:
+        setattr(trait, key, changes[key])
     after = trait_state(trait)
     if after == before:
         return trait
-    _save_trait(trait)
+    _save_trait(trait, fields=fields)
     differing = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
     action = "trait_relevelled" if differing == {"level"} else "trait_changed"
     commit_change(
@@ -304,7 +305,7 @@ def trait_define_uncommitted(
     character; a character outside a campaign, its owner. It is not priced at creation."""
     locked = lock_character(character=character, expected_version=expected_version)
     ruleset = ruleset_for(locked)
-    if locked.campaign is not None and locked.state != Character.APPROVED:
+    if locked.campaign is not None and locked.state != Character.State.APPROVED:
         raise ServiceError(
             f"{locked.name} is not in play yet: an uncommitted trait is defined after "
             "creation, once the GM has approved the build. Until then, add the skill."
@@ -327,12 +328,12 @@ def trait_define_uncommitted(
         difficulty = entry.difficulty if entry is not None else ""
     trait = Trait(
         character=locked,
-        kind=Trait.SKILL,
+        kind=Trait.Kind.SKILL,
         name=name,
         level=level,
         difficulty=difficulty,
         defined_in_play=True,
-        position=locked.traits.filter(kind=Trait.SKILL).count(),
+        position=locked.traits.filter(kind=Trait.Kind.SKILL).count(),
     )
     _add_trait(
         trait,
@@ -406,15 +407,19 @@ def _add_trait(trait: Trait, *, actor, action: str, reason: str = "") -> None:
     )
 
 
-def _save_trait(trait: Trait) -> None:
+def _save_trait(trait: Trait, *, fields=None) -> None:
+    """Save a new trait, or the `fields` of one that changed."""
     if trait.level is not None and not LEVEL_MIN <= trait.level <= LEVEL_MAX:
         raise ServiceError(
             f"{trait.name}'s level is out of range: the ladder goes from "
             f"{level_name(LEVEL_MIN)} to {level_name(LEVEL_MAX)}."
         )
+    if fields is not None and "name" not in fields:
+        trait.save(update_fields=fields)  # the name stays: no clash to catch
+        return
     try:
         with transaction.atomic():  # a savepoint, so a clash leaves the outer write usable
-            trait.save()
+            trait.save(update_fields=fields)
     except IntegrityError:
         raise ServiceError(
             f"{trait.character.name} already has the {trait.kind} {trait.name}: change its "
@@ -526,8 +531,8 @@ def character_apply_template(
     existing = {(t.kind, t.name.casefold()): t for t in locked.traits.all()}
     changed = []
     for kind, old_items, new_items in (
-        (Trait.ATTRIBUTE, before.attributes, after.attributes),
-        (Trait.SKILL, before.skills, after.skills),
+        (Trait.Kind.ATTRIBUTE, before.attributes, after.attributes),
+        (Trait.Kind.SKILL, before.skills, after.skills),
     ):
         old_levels = {t.name.casefold(): t.level for t in old_items}
         for item in new_items:
@@ -557,8 +562,8 @@ def character_apply_template(
             )
             changed.append(f"{item.name} {trait_state(row)['level']}")
     for kind, old_items, new_items in (
-        (Trait.GIFT, before.gifts, after.gifts),
-        (Trait.FAULT, before.faults, after.faults),
+        (Trait.Kind.GIFT, before.gifts, after.gifts),
+        (Trait.Kind.FAULT, before.faults, after.faults),
     ):
         for item in new_items[len(old_items) :]:
             # No cost: the catalogue prices it (Mudge 1.33's starred ones at 2), else 1.
@@ -626,7 +631,7 @@ def character_undo_template(*, character: Character, actor, expected_version: in
         Character.objects.prefetch_related("traits", "equipment").get(pk=locked.pk)
     )
     was = read_character(applied.before["file"]).character
-    kinds = (Trait.ATTRIBUTE, Trait.SKILL, Trait.GIFT, Trait.FAULT)
+    kinds = (Trait.Kind.ATTRIBUTE, Trait.Kind.SKILL, Trait.Kind.GIFT, Trait.Kind.FAULT)
     locked.traits.filter(kind__in=kinds).delete()
     traits, _ = rows_from_rules(locked, was)
     Trait.objects.bulk_create([t for t in traits if t.kind in kinds])

@@ -222,7 +222,7 @@ def dice_roll(
         campaign_id=character.campaign_id,
         character=character,
         roller=actor,
-        kind=DiceRoll.ROLL,
+        kind=DiceRoll.Kind.ROLL,
         subject=character.name,
         trait=trait,
         level=level,
@@ -273,9 +273,9 @@ def session_start(*, campaign: Campaign, actor) -> DiceRoll:
     session's start (docs/play.md): wounds heal with time in the story, points stay spent."""
     if campaign.gm_id != actor.pk:
         raise NotAllowed("Only the campaign's GM starts a session.")
-    number = campaign.dice_log.filter(kind=DiceRoll.SESSION).count() + 1
+    number = campaign.dice_log.filter(kind=DiceRoll.Kind.SESSION).count() + 1
     return DiceRoll.objects.create(
-        campaign=campaign, roller=actor, kind=DiceRoll.SESSION, subject=f"Session {number}"
+        campaign=campaign, roller=actor, kind=DiceRoll.Kind.SESSION, subject=f"Session {number}"
     )
 
 

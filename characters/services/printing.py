@@ -70,12 +70,12 @@ def pack_job_create(*, campaign: Campaign, user, options: PrintOptions) -> PackJ
 def pack_job_run(*, job_id: int) -> None:
     """Renders a queued pack: the party summary, each approved character's sheet, the
     reference page. A job that is gone (its campaign deleted) or already taken is left."""
-    job = PackJob.objects.filter(pk=job_id, state=PackJob.QUEUED).select_related("campaign")
+    job = PackJob.objects.filter(pk=job_id, state=PackJob.State.QUEUED).select_related("campaign")
     job = job.defer("content").first()
     if job is None:
         return
     characters = list(printing_reads.pack_characters(job.campaign))
-    _pack_job_update(job_id, state=PackJob.RUNNING, characters=len(characters))
+    _pack_job_update(job_id, state=PackJob.State.RUNNING, characters=len(characters))
     try:
         sheets = [sheet_for_character(c, with_ledger=False) for c in characters]
         content = pdf.render_campaign_pack_pdf(
@@ -89,13 +89,13 @@ def pack_job_run(*, job_id: int) -> None:
         logger.exception("Campaign pack %s could not be rendered", job_id)
         _pack_job_update(
             job_id,
-            state=PackJob.FAILED,
+            state=PackJob.State.FAILED,
             finished_at=timezone.now(),
             problem="The pack could not be rendered. Try again; if it fails again, "
             "the server's log says why.",
         )
         raise  # the worker records the task as failed, with its traceback
-    _pack_job_update(job_id, state=PackJob.DONE, content=content, finished_at=timezone.now())
+    _pack_job_update(job_id, state=PackJob.State.DONE, content=content, finished_at=timezone.now())
 
 
 def _pack_job_update(job_id: int, **fields) -> None:

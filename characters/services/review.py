@@ -31,15 +31,15 @@ from rules.report import build_report
 
 # The event each transition records, by the state it moves to.
 TRANSITION_ACTIONS = {
-    Character.SUBMITTED: "submitted",
-    Character.DRAFT: "withdrawn",
-    Character.CHANGES_REQUESTED: "changes_requested",
-    Character.APPROVED: "approved",
+    Character.State.SUBMITTED: "submitted",
+    Character.State.DRAFT: "withdrawn",
+    Character.State.CHANGES_REQUESTED: "changes_requested",
+    Character.State.APPROVED: "approved",
 }
 SUBMISSION_OUTCOMES = {
-    Character.DRAFT: Submission.Outcome.WITHDRAWN,
-    Character.CHANGES_REQUESTED: Submission.Outcome.CHANGES_REQUESTED,
-    Character.APPROVED: Submission.Outcome.APPROVED,
+    Character.State.DRAFT: Submission.Outcome.WITHDRAWN,
+    Character.State.CHANGES_REQUESTED: Submission.Outcome.CHANGES_REQUESTED,
+    Character.State.APPROVED: Submission.Outcome.APPROVED,
 }
 
 
@@ -54,12 +54,12 @@ def character_submit(*, character: Character, actor, expected_version: int | Non
             "report is the check. Make the character in a campaign (or import its file "
             "there) to have the GM approve it."
         )
-    if locked.state not in (Character.DRAFT, Character.CHANGES_REQUESTED):
+    if locked.state not in (Character.State.DRAFT, Character.State.CHANGES_REQUESTED):
         raise ServiceError(f"{locked.name} is {locked.state_phrase} already.")
     data = character_file(locked)
     # The submitted build goes on the record with the event: the GM's diff of a resubmission
     # compares it with the build they sent back.
-    _move(locked, actor=actor, to=Character.SUBMITTED, file=data, sha256=file_sha256(data))
+    _move(locked, actor=actor, to=Character.State.SUBMITTED, file=data, sha256=file_sha256(data))
     return locked
 
 
@@ -68,12 +68,12 @@ def character_withdraw(*, character: Character, actor, expected_version: int | N
     locked = lock_character(character=character, expected_version=expected_version)
     if locked.owner_id != actor.pk:
         raise NotAllowed("Only the player who submitted this character can withdraw it.")
-    if locked.state != Character.SUBMITTED:
+    if locked.state != Character.State.SUBMITTED:
         raise ServiceError(
             f"{locked.name} is {locked.state_phrase}, not waiting for review: "
             "there is nothing to withdraw."
         )
-    _move(locked, actor=actor, to=Character.DRAFT)
+    _move(locked, actor=actor, to=Character.State.DRAFT)
     return locked
 
 
@@ -90,7 +90,10 @@ def character_request_changes(
     An approved build may be reopened this way too (the player asked for a change): its
     approvals and ledger stay on the record, and it is approved again once resubmitted."""
     locked = _lock_for_review(
-        character, actor, expected_version, states=(Character.SUBMITTED, Character.APPROVED)
+        character,
+        actor,
+        expected_version,
+        states=(Character.State.SUBMITTED, Character.State.APPROVED),
     )
     comments = _clean_comments(locked, comments)
     if not comments:
@@ -98,7 +101,7 @@ def character_request_changes(
             "Say what to change: write a comment on the build or on one of its traits.",
             field="comment",
         )
-    _move(locked, actor=actor, to=Character.CHANGES_REQUESTED)
+    _move(locked, actor=actor, to=Character.State.CHANGES_REQUESTED)
     added = _add_comments(locked, actor, comments)
     notify(
         character=locked,
@@ -151,7 +154,7 @@ def character_approve(
     _move(
         locked,
         actor=actor,
-        to=Character.APPROVED,
+        to=Character.State.APPROVED,
         sha256=sha256,
         approval=approval.pk,
         reason=override_reason,
@@ -168,7 +171,7 @@ def character_approve(
 
 
 def _lock_for_review(
-    character, actor, expected_version, *, states=(Character.SUBMITTED,)
+    character, actor, expected_version, *, states=(Character.State.SUBMITTED,)
 ) -> Character:
     locked = lock_character(character=character, expected_version=expected_version)
     if not is_gm_of(locked, actor):
@@ -190,9 +193,9 @@ def _move(locked: Character, *, actor, to: str, reason: str = "", **recorded) ->
         after={"state": to, **recorded},
         reason=reason,
     )
-    if to == Character.SUBMITTED:
+    if to == Character.State.SUBMITTED:
         Submission.objects.create(character=locked, version=locked.version, submitted_by=actor)
-    elif before == Character.SUBMITTED:
+    elif before == Character.State.SUBMITTED:
         locked.submissions.filter(outcome=Submission.Outcome.WAITING).update(
             outcome=SUBMISSION_OUTCOMES[to], decided_at=timezone.now()
         )

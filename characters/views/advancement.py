@@ -5,11 +5,9 @@ Every write re-renders the page's one dynamic panel (#advancement) under htmx, w
 version for the other forms (HX-Trigger versionChanged); a plain post redirects back. A
 refused write shows why: in #alerts under htmx, else on the page with the error status."""
 
-import json
 from functools import partial
 
 from django.contrib import messages
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -27,7 +25,7 @@ from characters.selectors.review import (
     pending_entry_for_gm,
 )
 from characters.services import advancement as services
-from characters.views.review import refused
+from characters.views.htmx import fragments, news, refused, with_version
 
 PAGE = "review/advancement.html"
 
@@ -158,10 +156,10 @@ def _write(request, character, write, said):
         return redirect(url)
     fresh = character_for_viewer(request.user, character.pk)
     context = {**advancement_context(fresh, request.user), "award_form": AwardForm()}
-    news = render_to_string("review/alert.html", {"message": said(result), "oob": True})
-    response = HttpResponse(render_to_string(f"{PAGE}#panel", context, request) + news)
-    response["HX-Trigger"] = json.dumps({"versionChanged": {"value": fresh.version}})
-    return response
+    return with_version(
+        fragments(render_to_string(f"{PAGE}#panel", context, request), news(request, said(result))),
+        fresh.version,
+    )
 
 
 def _invalid(request, character, message):

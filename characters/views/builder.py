@@ -3,11 +3,12 @@ back with the budget panel swapped out of band; without JavaScript the same form
 normally and the page redirects back. Invalid input re-renders with the message and a 400;
 a stale or locked write is refused with a 409 and nothing is saved."""
 
-import json
+from dataclasses import dataclass
 
 from django.contrib import messages
-from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.db.models import prefetch_related_objects
+from django.http import Http404
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -21,10 +22,11 @@ from characters.forms.builder import (
     PersonalityForm,
     TraitForm,
 )
-from characters.models import Campaign, Character, Trait
+from characters.models import CHARACTER_FIELDS, Campaign, Character, Trait
 from characters.selectors.access import character_for_owner, character_for_viewer
 from characters.services import characters as services
-from characters.views.builder_page import builder_context
+from characters.views.builder_page import builder_context, shown_verdict
+from characters.views.htmx import fragments, oob_append, posted_version, refused, with_version
 
 PAGE = "characters/builder.html"
 
@@ -64,335 +66,328 @@ def character_new(request):
 
 @require_POST
 def trait_create(request, pk, kind):
-    character = character_for_owner(request.user, pk, with_rows=False)
-    if kind not in dict(Trait.KINDS):
-        return _refused(request, character, "There is no such kind of trait.", status=404)
+    character = character_for_owner(request.user, pk)
+    if kind not in Trait.Kind.values:
+        raise Http404("There is no such kind of trait.")
     ruleset = ruleset_for(character)
-    form = TraitForm(request.POST, kind=kind, ruleset=ruleset, auto_id=f"add-{kind}-%s")
-    if not form.is_valid():
-        return _invalid(request, character, f"add-{kind}", form, "add_trait", kind=kind)
-    fields = _with_catalogue_defaults(ruleset, kind, form.trait_fields())
-    try:
-        trait = services.trait_add(
-            character=character,
-            actor=request.user,
-            expected_version=form.cleaned_data["version"],
-            kind=kind,
-            **fields,
-        )
-    except ServiceError as error:
-        return _refused(
-            request,
-            character,
-            str(error),
-            status=error.status,
-            form=form,
-            key=f"add-{kind}",
-            partial="add_trait",
-            kind=kind,
-        )
-    return _changed(
+    place = Place(f"add-{kind}", "add_trait", kind=kind)
+    form = TraitForm(request.POST, kind=kind, ruleset=ruleset, auto_id=f"{place.key}-%s")
+    return _edit(
         request,
         character,
-        anchor=f"trait-{trait.pk}",
-        rows=[("trait_row", {"trait_pk": trait.pk, "append_to": kind})],
-        reset_add=kind,
+        form,
+        place,
+        write=lambda version: services.trait_add(
+            character=character,
+            actor=request.user,
+            expected_version=version,
+            kind=kind,
+            **_with_catalogue_defaults(ruleset, kind, form.trait_fields()),
+        ),
+        changed=lambda trait: Changed(
+            f"trait-{trait.pk}",
+            [Place(f"trait-{trait.pk}", "trait_row", trait_pk=trait.pk, append_to=kind)],
+            reset=place,
+        ),
     )
 
 
 @require_POST
 def trait_update(request, pk, trait_pk):
-    character = character_for_owner(request.user, pk, with_rows=False)
-    trait = get_object_or_404(Trait, pk=trait_pk, character=character)
+    character = character_for_owner(request.user, pk)
+    trait = _row(character.traits, trait_pk)
+    place = Place(f"trait-{trait.pk}", "trait_row", trait_pk=trait.pk)
     form = TraitForm(
-        request.POST,
-        kind=trait.kind,
-        ruleset=ruleset_for(character),
-        auto_id=f"trait-{trait.pk}-%s",
+        request.POST, kind=trait.kind, ruleset=ruleset_for(character), auto_id=f"{place.key}-%s"
     )
-    if not form.is_valid():
-        return _invalid(
-            request, character, f"trait-{trait.pk}", form, "trait_row", trait_pk=trait.pk
-        )
-    try:
-        services.trait_update(
-            trait=trait,
-            actor=request.user,
-            expected_version=form.cleaned_data["version"],
-            **form.trait_fields(),
-        )
-    except ServiceError as error:
-        return _refused(
-            request,
-            character,
-            str(error),
-            status=error.status,
-            form=form,
-            key=f"trait-{trait.pk}",
-            partial="trait_row",
-            trait_pk=trait.pk,
-        )
-    return _changed(
-        request, character, anchor=f"trait-{trait.pk}", rows=[("trait_row", {"trait_pk": trait.pk})]
+    return _edit(
+        request,
+        character,
+        form,
+        place,
+        write=lambda version: services.trait_update(
+            trait=trait, actor=request.user, expected_version=version, **form.trait_fields()
+        ),
+        changed=lambda _: Changed(place.key, [place]),
     )
 
 
 @require_POST
 def trait_delete(request, pk, trait_pk):
-    character = character_for_owner(request.user, pk, with_rows=False)
-    trait = get_object_or_404(Trait, pk=trait_pk, character=character)
-    try:
-        services.trait_remove(
-            trait=trait, actor=request.user, expected_version=_posted_version(request)
-        )
-    except ServiceError as error:
-        return _refused(request, character, str(error), status=error.status)
-    return _changed(request, character, anchor=f"section-{trait.kind}", rows=[])
+    character = character_for_owner(request.user, pk)
+    trait = _row(character.traits, trait_pk)
+    return _edit(
+        request,
+        character,
+        write=lambda version: services.trait_remove(
+            trait=trait, actor=request.user, expected_version=version
+        ),
+        changed=lambda _: Changed(f"section-{trait.kind}", []),
+    )
 
 
 @require_POST
 def equipment_create(request, pk):
-    character = character_for_owner(request.user, pk, with_rows=False)
-    form = EquipmentForm(request.POST, ruleset=ruleset_for(character), auto_id="add-equipment-%s")
-    if not form.is_valid():
-        return _invalid(request, character, "add-equipment", form, "add_equipment")
-    try:
-        item = services.equipment_add(
-            character=character,
-            actor=request.user,
-            expected_version=form.cleaned_data["version"],
-            **form.item_fields(),
-        )
-    except ServiceError as error:
-        return _refused(request, character, str(error), status=error.status)
-    return _changed(
+    character = character_for_owner(request.user, pk)
+    place = Place("add-equipment", "add_equipment")
+    form = EquipmentForm(request.POST, ruleset=ruleset_for(character), auto_id=f"{place.key}-%s")
+    return _edit(
         request,
         character,
-        anchor=f"equipment-{item.pk}",
-        rows=[("equipment_row", {"item_pk": item.pk, "append_to": "equipment"})],
-        reset_add="equipment",
+        form,
+        place,
+        write=lambda version: services.equipment_add(
+            character=character, actor=request.user, expected_version=version, **form.item_fields()
+        ),
+        changed=lambda item: Changed(
+            f"equipment-{item.pk}",
+            [
+                Place(
+                    f"equipment-{item.pk}", "equipment_row", item_pk=item.pk, append_to="equipment"
+                )
+            ],
+            reset=place,
+            reads=("equipment",),
+        ),
     )
 
 
 @require_POST
 def equipment_update(request, pk, item_pk):
-    character = character_for_owner(request.user, pk, with_rows=False)
-    item = get_object_or_404(character.equipment, pk=item_pk)
-    form = EquipmentForm(
-        request.POST, ruleset=ruleset_for(character), auto_id=f"equipment-{item.pk}-%s"
-    )
-    if not form.is_valid():
-        return _invalid(
-            request, character, f"equipment-{item.pk}", form, "equipment_row", item_pk=item.pk
-        )
-    try:
-        services.equipment_update(
-            item=item,
-            actor=request.user,
-            expected_version=form.cleaned_data["version"],
-            **form.item_fields(),
-        )
-    except ServiceError as error:
-        return _refused(request, character, str(error), status=error.status)
-    return _changed(
+    character = character_for_owner(request.user, pk)
+    item = _row(character.equipment, item_pk)
+    place = Place(f"equipment-{item.pk}", "equipment_row", item_pk=item.pk)
+    form = EquipmentForm(request.POST, ruleset=ruleset_for(character), auto_id=f"{place.key}-%s")
+    return _edit(
         request,
         character,
-        anchor=f"equipment-{item.pk}",
-        rows=[("equipment_row", {"item_pk": item.pk})],
+        form,
+        place,
+        write=lambda version: services.equipment_update(
+            item=item, actor=request.user, expected_version=version, **form.item_fields()
+        ),
+        changed=lambda _: Changed(place.key, [place], reads=("equipment",)),
     )
 
 
 @require_POST
 def equipment_delete(request, pk, item_pk):
-    character = character_for_owner(request.user, pk, with_rows=False)
-    item = get_object_or_404(character.equipment, pk=item_pk)
-    try:
-        services.equipment_remove(
-            item=item, actor=request.user, expected_version=_posted_version(request)
-        )
-    except ServiceError as error:
-        return _refused(request, character, str(error), status=error.status)
-    return _changed(request, character, anchor="section-equipment", rows=[])
+    character = character_for_owner(request.user, pk)
+    item = _row(character.equipment, item_pk)
+    return _edit(
+        request,
+        character,
+        write=lambda version: services.equipment_remove(
+            item=item, actor=request.user, expected_version=version
+        ),
+        changed=lambda _: Changed("section-equipment", [], reads=("equipment",)),
+    )
 
 
 @require_POST
 def details_update(request, pk):
-    character = character_for_owner(request.user, pk, with_rows=False)
-    form = DetailsForm(request.POST, ruleset=ruleset_for(character), auto_id="details-%s")
-    if not form.is_valid():
-        return _invalid(request, character, "details", form, "details")
-    try:
-        services.character_update_details(
+    character = character_for_owner(request.user, pk)
+    place = Place("details", "details")
+    form = DetailsForm(request.POST, ruleset=ruleset_for(character), auto_id=f"{place.key}-%s")
+    return _edit(
+        request,
+        character,
+        form,
+        place,
+        write=lambda version: services.character_update_details(
             character=character,
             actor=request.user,
-            expected_version=form.cleaned_data["version"],
+            expected_version=version,
             **form.detail_fields(),
-        )
-    except ServiceError as error:
-        return _refused(request, character, str(error), status=error.status)
-    return _changed(request, character, anchor="details", rows=[("details", {})])
+        ),
+        changed=lambda _: Changed(place.key, [place], reads=()),
+    )
 
 
 @require_POST
 def personality_update(request, pk):
-    character = character_for_owner(request.user, pk, with_rows=False)
-    form = PersonalityForm(request.POST, auto_id="personality-%s")
-    if not form.is_valid():
-        return _invalid(request, character, "personality", form, "personality")
-    try:
-        services.character_update_details(
+    character = character_for_owner(request.user, pk)
+    place = Place("personality", "personality")
+    form = PersonalityForm(request.POST, auto_id=f"{place.key}-%s")
+    return _edit(
+        request,
+        character,
+        form,
+        place,
+        write=lambda version: services.character_update_details(
             character=character,
             actor=request.user,
-            expected_version=form.cleaned_data["version"],
+            expected_version=version,
             notes=form.cleaned_data["notes"],
             personality=form.personality(),
-        )
-    except ServiceError as error:
-        return _refused(request, character, str(error), status=error.status)
-    return _changed(request, character, anchor="personality", rows=[("personality", {})])
+        ),
+        changed=lambda _: Changed(place.key, [place], reads=()),
+    )
+
+
+# -- whole-build changes: plain forms, the page comes back with what was done -------------
 
 
 @require_POST
 def template_apply(request, pk):
-    character = character_for_owner(request.user, pk, with_rows=False)
+    character = character_for_owner(request.user, pk)
     slug = request.POST.get("template", "")
-    try:
-        changed = services.character_apply_template(
-            character=character,
-            actor=request.user,
-            expected_version=_posted_version(request),
-            slug=slug,
-        )
-    except ServiceError as error:
-        return _refused(request, character, str(error), status=error.status)
-    messages.success(
+    return _redone(
         request,
-        "Template applied: " + ", ".join(changed) if changed else "Every minimum was met.",
+        character,
+        write=lambda version: services.character_apply_template(
+            character=character, actor=request.user, expected_version=version, slug=slug
+        ),
+        said=lambda changed: (
+            "Template applied: " + ", ".join(changed) if changed else "Every minimum was met."
+        ),
+        query=f"?template={slug}",
     )
-    return redirect(reverse("character_builder", args=[pk]) + f"?template={slug}")
 
 
 @require_POST
 def template_undo(request, pk):
-    character = character_for_owner(request.user, pk, with_rows=False)
-    try:
-        name = services.character_undo_template(
-            character=character, actor=request.user, expected_version=_posted_version(request)
-        )
-    except ServiceError as error:
-        return _refused(request, character, str(error), status=error.status)
-    messages.success(request, f"Undone: the build is back as it was before {name}.")
-    return redirect(reverse("character_builder", args=[pk]))
+    character = character_for_owner(request.user, pk)
+    return _redone(
+        request,
+        character,
+        write=lambda version: services.character_undo_template(
+            character=character, actor=request.user, expected_version=version
+        ),
+        said=lambda name: f"Undone: the build is back as it was before {name}.",
+    )
 
 
 @require_POST
 def edit_undo(request, pk):
-    character = character_for_owner(request.user, pk, with_rows=False)
-    try:
-        label = services.character_undo_edit(
-            character=character, actor=request.user, expected_version=_posted_version(request)
-        )
-    except ServiceError as error:
-        return _refused(request, character, str(error), status=error.status)
-    messages.success(request, f"Undone: {label}.")
-    return redirect(reverse("character_builder", args=[pk]))
-
-
-# -- responses ---------------------------------------------------------------------------
-
-
-def _posted_version(request) -> int | None:
-    try:
-        return int(request.POST["version"])
-    except (KeyError, ValueError):
-        return None  # a form without a version: checked for locks, not staleness
-
-
-def _with_catalogue_defaults(ruleset, kind, fields: dict) -> dict:
-    """A skill picked from the catalogue (the campaign's, else the ruleset's own) takes its
-    difficulty, "Area Knowledge (the Shire)" that of "Area Knowledge"; a gift or fault its
-    cost (Mudge 1.33's starred ones: 2)."""
-    catalog, name = ruleset.catalog, fields["name"]
-    if kind == Trait.SKILL and ruleset.skill_difficulties and not fields.get("difficulty"):
-        entry = catalog.skill(name)
-        if entry is not None:
-            fields["difficulty"] = entry.difficulty
-    elif kind in (Trait.GIFT, Trait.FAULT) and "cost" not in fields:
-        entry = catalog.gift(name) if kind == Trait.GIFT else catalog.fault(name)
-        if entry is not None:
-            fields["cost"] = to_decimal(entry.cost if kind == Trait.GIFT else entry.value)
-    return fields
-
-
-def _fresh(character):
-    # Re-read with the rows prefetched: the panel and rows show what was just committed.
-    return character_for_owner(character.owner, character.pk)
-
-
-def _changed(request, character, *, anchor, rows, reset_add=None):
-    """Success: for htmx the changed fragments plus the budget panel out of band; else a
-    redirect back to the page at the changed row."""
-    if not request.htmx:
-        return redirect(reverse("character_builder", args=[character.pk]) + f"#{anchor}")
-    character = _fresh(character)
-    context = builder_context(character)
-    context["can_edit"] = True
-    # The main content replaces the element that posted (a row, or an emptied add form for
-    # the next trait); a new row is appended to its list out of band.
-    parts = []
-    if reset_add == "equipment":
-        parts.append(_fragment(request, "add_equipment", context))
-    elif reset_add:
-        parts.append(_fragment(request, "add_trait", context, kind=reset_add))
-    for partial, extra in rows:
-        parts.append(_fragment(request, partial, context, **extra))
-    parts.append(_fragment(request, "budget_panel", context, oob=True))
-    parts.append(_fragment(request, "budget_bar", context, oob=True))
-    parts.append(_fragment(request, "undo_edit", context, oob=True))
-    parts.extend(
-        _verdict_everywhere(request, context, skip={extra.get("trait_pk") for _, extra in rows})
+    character = character_for_owner(request.user, pk)
+    return _redone(
+        request,
+        character,
+        write=lambda version: services.character_undo_edit(
+            character=character, actor=request.user, expected_version=version
+        ),
+        said=lambda label: f"Undone: {label}.",
     )
-    response = HttpResponse("".join(parts))
-    response["HX-Trigger"] = json.dumps({"versionChanged": {"value": character.version}})
-    return response
 
 
-def _fragment(
-    request, partial, context, *, trait_pk=None, item_pk=None, kind=None, append_to=None, oob=False
-):
-    context = {**context, "oob": oob}
-    if trait_pk is not None:
-        section, row = _find_row(context["sections"], trait_pk)
-        context.update(section=section, row=row)
-    if item_pk is not None:
-        context["row"] = next(r for r in context["equipment_rows"] if r.trait.pk == item_pk)
-    if kind is not None:
-        context["section"] = next(s for s in context["sections"] if s.kind == kind)
-    html = render_to_string(f"{PAGE}#{partial}", context, request=request)
-    if append_to:
-        # htmx strips this wrapper and appends what it holds to the list.
-        return f'<div hx-swap-oob="beforeend:#rows-{append_to}">{html}</div>'
-    return html
+# -- the one shape of an edit ------------------------------------------------------------
 
 
-def _verdict_everywhere(request, context, *, skip):
-    """Everything else on the page that shows the report, out of band, so nothing on it
-    disagrees with the budget panel after an edit: every row's issue marks (but the rows
-    the response replaces whole) and the review panel's count of broken rules."""
-    parts = [
-        render_to_string(
-            f"{PAGE}#other_row_issues", {**context, "skip": skip, "oob": True}, request=request
-        )
+@dataclass(frozen=True)
+class Place:
+    """Where one of the builder's forms is on the page: its key in builder_context's
+    `forms`, the partial that renders it, and the row or section it is about."""
+
+    key: str
+    partial: str
+    trait_pk: int | None = None
+    item_pk: int | None = None
+    kind: str | None = None
+    append_to: str | None = None  # a new row, appended to this list out of band
+
+
+@dataclass
+class Changed:
+    """What a write changed on the page: where a plain post lands back (`anchor`), the
+    fragments that show the change, and the add form to empty for the next row."""
+
+    anchor: str
+    rows: list[Place]
+    reset: Place | None = None
+    reads: tuple[str, ...] = ("traits",)  # what to read again: traits, equipment or neither
+
+
+def _edit(request, character, form=None, place=None, *, write, changed):
+    """Every row edit: a form that does not validate comes back with its messages (400); a
+    write the service refuses says why, under the form when it is about what was typed,
+    else in #alerts (409 when stale or locked); a write that worked answers with the
+    fragments `changed` names, and everything else on the page that shows the report."""
+    if form is not None and not form.is_valid():
+        return _invalid(request, character, form, place)
+    version = form.cleaned_data["version"] if form is not None else posted_version(request)
+    shown = shown_verdict(character) if request.htmx else None  # what the page shows now
+    try:
+        result = write(version)
+    except ServiceError as error:
+        return _refused(request, character, error, form, place)
+    return _changed(request, character, shown, changed(result))
+
+
+def _redone(request, character, *, write, said, query=""):
+    try:
+        result = write(posted_version(request))
+    except ServiceError as error:
+        return _refused(request, character, error)
+    messages.success(request, said(result))
+    return redirect(reverse("character_builder", args=[character.pk]) + query)
+
+
+def _changed(request, character, shown, changed: Changed):
+    """Success: for htmx the changed fragments, the budget panel, bar and Undo out of band,
+    and the issue marks and review verdict that the edit changed; else a redirect back to
+    the page at the changed row."""
+    if not request.htmx:
+        return redirect(reverse("character_builder", args=[character.pk]) + f"#{changed.anchor}")
+    character = _as_committed(character, changed.reads)
+    context = {**builder_context(character), "can_edit": True}
+    # The main content replaces the element that posted (a row, or an emptied add form for
+    # the next row); a new row is appended to its list out of band.
+    places = ([changed.reset] if changed.reset else []) + changed.rows
+    html = [_fragment(request, context, place) for place in places]
+    html += [
+        render_to_string(f"{PAGE}#{partial}", {**context, "oob": True}, request=request)
+        for partial in ("budget_panel", "budget_bar", "undo_edit")
     ]
-    if context["character"].state in (Character.DRAFT, Character.CHANGES_REQUESTED):
-        parts.append(
+    html += _verdict_changes(request, context, shown, context["verdict"], skip=places)
+    return with_version(fragments(*html), character.version)
+
+
+def _verdict_changes(request, context, before, after, *, skip):
+    """The rest of the page that shows the report, out of band where the edit changed it:
+    one edit can break or mend a rule on another row (a second Superb attribute), and the
+    review panel counts the broken rules."""
+    replaced = {place.trait_pk for place in skip}
+    marks = [
+        row
+        for section in context["sections"]
+        for row in section.rows
+        if row.trait.pk not in replaced
+        and before.marks.get(row.trait.pk) != after.marks.get(row.trait.pk)
+    ]
+    html = []
+    if marks:
+        html.append(
+            render_to_string(
+                f"{PAGE}#row_issues_of", {**context, "rows": marks, "oob": True}, request=request
+            )
+        )
+    in_review = context["character"].state in (
+        Character.State.DRAFT,
+        Character.State.CHANGES_REQUESTED,
+    )
+    if in_review and before.broken != after.broken:
+        html.append(
             render_to_string(
                 "review/character_status.html#review_verdict",
                 {**context, "oob": True},
                 request=request,
             )
         )
-    return parts
+    return html
+
+
+def _fragment(request, context, place: Place) -> str:
+    context = {**context, "oob": False}
+    if place.trait_pk is not None:
+        section, row = _find_row(context["sections"], place.trait_pk)
+        context.update(section=section, row=row)
+    if place.item_pk is not None:
+        context["row"] = next(r for r in context["equipment_rows"] if r.trait.pk == place.item_pk)
+    if place.kind is not None:
+        context["section"] = next(s for s in context["sections"] if s.kind == place.kind)
+    html = render_to_string(f"{PAGE}#{place.partial}", context, request=request)
+    return oob_append(html, to=f"#rows-{place.append_to}") if place.append_to else html
 
 
 def _find_row(sections, trait_pk):
@@ -403,31 +398,63 @@ def _find_row(sections, trait_pk):
     raise LookupError(trait_pk)
 
 
-def _invalid(request, character, key, form, partial, **where):
+def _invalid(request, character, form, place: Place):
     """A form that did not validate: its fragment (htmx) or the whole page, with a 400."""
-    context = builder_context(_fresh(character), forms={key: form})
-    context["can_edit"] = True
+    context = {**builder_context(character, forms={place.key: form}), "can_edit": True}
     if request.htmx:
-        return HttpResponse(_fragment(request, partial, context, **where), status=400)
+        return fragments(_fragment(request, context, place), status=400)
     return render(request, PAGE, context, status=400)
 
 
-def _refused(request, character, message, *, status, form=None, key=None, partial=None, **where):
+def _refused(request, character, error: ServiceError, form=None, place=None):
     """A write the service refused (stale, locked, a name clash): nothing was saved."""
-    if status == 400 and form is not None:
-        form.add_error(None, message)
-        return _invalid(request, character, key, form, partial, **where)
-    if not request.htmx:
-        messages.error(request, message)
-        context = builder_context(_fresh(character))
-        context["can_edit"] = not character.is_locked
-        return render(request, PAGE, context, status=status)
-    response = HttpResponse(
-        render_to_string(
-            f"{PAGE}#alert", {"message": message, "character": character}, request=request
-        ),
-        status=status,
-    )
-    response["HX-Retarget"] = "#alerts"
-    response["HX-Reswap"] = "innerHTML"
-    return response
+    if error.status == 400 and form is not None:
+        form.add_error(None, str(error))
+        return _invalid(request, character, form, place)
+    back = reverse("character_builder", args=[character.pk])
+    if request.htmx:
+        return refused(request, str(error), status=error.status, back=back)
+    messages.error(request, str(error))
+    character = character_for_owner(character.owner, character.pk)  # as it is now
+    context = {**builder_context(character), "can_edit": not character.is_locked}
+    return render(request, PAGE, context, status=error.status)
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def _row(rows, pk):
+    """A trait or piece of equipment of the character, from the rows already read."""
+    found = next((row for row in rows.all() if row.pk == pk), None)
+    if found is None:
+        raise Http404("The character has no such row.")
+    return found
+
+
+def _as_committed(character, rows: tuple[str, ...]):
+    """The character as the write left it: its own fields, and the `rows` the write
+    changed, read again. The rest (its other rows, ledger, campaign, owner) stays as read
+    before the write, which the service made only if nothing had changed since (the version
+    check); when another write came in between all the same, everything is read again."""
+    loaded = character.version
+    character.refresh_from_db(fields=[*CHARACTER_FIELDS, *rows])
+    if character.version != loaded + 1:
+        return character_for_owner(character.owner, character.pk)
+    prefetch_related_objects([character], *rows)
+    return character
+
+
+def _with_catalogue_defaults(ruleset, kind, fields: dict) -> dict:
+    """A skill picked from the catalogue (the campaign's, else the ruleset's own) takes its
+    difficulty, "Area Knowledge (the Shire)" that of "Area Knowledge"; a gift or fault its
+    cost (Mudge 1.33's starred ones: 2)."""
+    catalog, name = ruleset.catalog, fields["name"]
+    if kind == Trait.Kind.SKILL and ruleset.skill_difficulties and not fields.get("difficulty"):
+        entry = catalog.skill(name)
+        if entry is not None:
+            fields["difficulty"] = entry.difficulty
+    elif kind in (Trait.Kind.GIFT, Trait.Kind.FAULT) and "cost" not in fields:
+        entry = catalog.gift(name) if kind == Trait.Kind.GIFT else catalog.fault(name)
+        if entry is not None:
+            fields["cost"] = to_decimal(entry.cost if kind == Trait.Kind.GIFT else entry.value)
+    return fields

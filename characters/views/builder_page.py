@@ -5,7 +5,10 @@ builds forms (the layers in pyproject.toml)."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property, partial
+from functools import cache, cached_property, partial
+from typing import NamedTuple
+
+from django.utils.functional import SimpleLazyObject
 
 from characters.adapters import (
     UNDOABLE_EDITS,
@@ -33,12 +36,13 @@ from rules.rulesets import LEVELS, Ruleset
 from rules.templates import apply_template, templates_for, unmet_minimums
 
 REPORT_LISTS = {
-    Trait.ATTRIBUTE: "attributes",
-    Trait.SKILL: "skills",
-    Trait.GIFT: "gifts",
-    Trait.FAULT: "faults",
-    Trait.POWER: "powers",
+    Trait.Kind.ATTRIBUTE: "attributes",
+    Trait.Kind.SKILL: "skills",
+    Trait.Kind.GIFT: "gifts",
+    Trait.Kind.FAULT: "faults",
+    Trait.Kind.POWER: "powers",
 }
+REPORT_KINDS = {name: kind for kind, name in REPORT_LISTS.items()}
 POOL_LABELS = {
     "attributes": "Attribute levels",
     "skills": "Skill levels",
@@ -50,21 +54,30 @@ POOL_LABELS = {
 
 @dataclass
 class Row:
-    """A row of the builder. Its form is made only when a template renders it: an edit
-    re-renders one row, and building sixty forms it does not show would cost more than
-    the rest of the request."""
+    """A row of the builder. What only a rendered row shows (its form, its cost in words, the
+    catalogue's note) is worked out when a template asks: an edit re-renders one row, and
+    doing it for the sixty it does not show would cost more than the rest of the request."""
 
     trait: object
     make_form: Callable[[], object]
-    cost: str = ""
+    ruleset: Ruleset | None = None
+    spent: object = 0  # what it cost at creation, in its pool's units
     issues: list = field(default_factory=list)
     in_play: str = ""  # what experience changed since creation; the cost stays creation's
     comment: object = None  # the GM's comment on this trait when the build came back
-    note: str = ""  # the catalogue's note on it, shown while the row has the focus
 
     @cached_property
     def form(self):
         return self.make_form()
+
+    @cached_property
+    def cost(self) -> str:
+        return _cost_label(self.trait.kind, self.trait, self.spent, self.ruleset)
+
+    @cached_property
+    def note(self) -> str:
+        """The catalogue's note on it, shown while the row has the focus."""
+        return catalogue_note(self.ruleset, self.trait.kind, self.trait.name)
 
 
 @dataclass
@@ -73,12 +86,17 @@ class Section:
     title: str
     rows: list[Row]
     make_add_form: Callable[[], TraitForm]
-    options: list[tuple[str, str]]  # catalogue (name, hint) for the add form's datalist
+    all_options: Callable[[], dict]  # catalogue_options, worked out once per request
     noun: str = ""  # one of them, for "Add a skill…"
 
     @cached_property
     def add_form(self) -> TraitForm:
         return self.make_add_form()
+
+    @cached_property
+    def options(self) -> list[tuple[str, str]]:
+        """Catalogue (name, hint) pairs for the add form's datalist."""
+        return self.all_options().get(self.kind, [])
 
 
 @dataclass
@@ -121,9 +139,9 @@ def bought_in_play(value, ruleset: Ruleset) -> dict[tuple[str, int], str]:
 def catalogue_note(ruleset: Ruleset, kind: str, name: str) -> str:
     """What the catalogue (the campaign's, for a campaign character) says of a trait."""
     find = {
-        Trait.SKILL: ruleset.catalog.skill,
-        Trait.GIFT: ruleset.catalog.gift,
-        Trait.FAULT: ruleset.catalog.fault,
+        Trait.Kind.SKILL: ruleset.catalog.skill,
+        Trait.Kind.GIFT: ruleset.catalog.gift,
+        Trait.Kind.FAULT: ruleset.catalog.fault,
     }.get(kind)
     entry = find(name) if find else None
     return entry.note if entry is not None else ""
@@ -138,10 +156,10 @@ def catalogue_options(ruleset: Ruleset) -> dict[str, list]:
         return skill.difficulty.replace("_", " ") if ruleset.skill_difficulties else skill.note
 
     return {
-        Trait.ATTRIBUTE: [(n, "") for n in ruleset.attribute_names or catalog.attributes],
-        Trait.SKILL: [(s.name, skill_hint(s)) for s in catalog.skills],
-        Trait.GIFT: [(g.name, number_text(g.cost)) for g in catalog.gifts],
-        Trait.FAULT: [(f.name, number_text(f.value)) for f in catalog.faults],
+        Trait.Kind.ATTRIBUTE: [(n, "") for n in ruleset.attribute_names or catalog.attributes],
+        Trait.Kind.SKILL: [(s.name, skill_hint(s)) for s in catalog.skills],
+        Trait.Kind.GIFT: [(g.name, number_text(g.cost)) for g in catalog.gifts],
+        Trait.Kind.FAULT: [(f.name, number_text(f.value)) for f in catalog.faults],
         "equipment": [(e.name, e.kind) for e in catalog.equipment],
     }
 
@@ -149,12 +167,54 @@ def catalogue_options(ruleset: Ruleset) -> dict[str, list]:
 def _cost_label(kind, trait, cost, ruleset) -> str:
     if ruleset.system != LEVELS:
         pool = "tokens"
-    elif kind == Trait.POWER:
+    elif kind == Trait.Kind.POWER:
         pool = "skills" if trait.power_kind in ruleset.power_gifts else "gifts"
     else:
         pool = REPORT_LISTS[kind]
     one, many = POOL_UNITS[pool]
     return f"{number_text(cost)} {one if 0 < abs(cost) <= 1 else many}"  # ½ gift, 2 gifts
+
+
+def rows_by_kind(character: Character) -> dict[str, list]:
+    """The character's traits per kind, in the order the report lists them."""
+    by_kind = {kind: [] for kind in Trait.Kind.values}
+    for trait in character.traits.all():
+        by_kind[trait.kind].append(trait)
+    return by_kind
+
+
+def issues_by_trait(by_kind: dict[str, list], report: Report) -> dict[int, list]:
+    """The report's errors about one row, by the trait's id: the report names a row by its
+    place in a list ("skills[3]"), which moves when a row before it goes."""
+    issues: dict[int, list] = {}
+    for issue in report.errors:  # no warning names a row: they are about the whole build
+        list_name, _, index = (issue.where or "").rstrip("]").partition("[")
+        kind = REPORT_KINDS.get(list_name)
+        if kind is None or not index.isdigit() or int(index) >= len(by_kind[kind]):
+            continue  # about the whole build, or a row the page does not have
+        issues.setdefault(by_kind[kind][int(index)].pk, []).append(issue)
+    return issues
+
+
+class Verdict(NamedTuple):
+    """What the page shows of a build's report beyond the budget: each row's issue marks (by
+    trait id) and the count of broken rules. Taken before and after an edit, so only what
+    changed is sent again."""
+
+    marks: dict[int, tuple]
+    broken: int
+
+    @classmethod
+    def of(cls, issues: dict[int, list], report: Report) -> "Verdict":
+        marks = {
+            pk: tuple((i.code, i.message, i.section) for i in found) for pk, found in issues.items()
+        }
+        return cls(marks, len(report.errors))
+
+
+def shown_verdict(character: Character) -> Verdict:
+    _, _, report = _priced(character)
+    return Verdict.of(issues_by_trait(rows_by_kind(character), report), report)
 
 
 def builder_context(
@@ -163,52 +223,41 @@ def builder_context(
     """Everything builder.html renders. `forms` replaces a row's form (e.g. "trait-12",
     "add-skill", "details", "uncommitted") with a bound one that failed validation;
     `template_slug` picks the Mudge 6.4 template whose unmet minimums the panel lists;
-    `viewer`, when given, may be offered to define an uncommitted trait."""
+    `viewer`, when given, may be offered to define an uncommitted trait. Forms and catalogue
+    lists are made when a template first reads them, so an edit's fragments pay only for
+    what they show."""
     forms = forms or {}
     ruleset, value, report = _priced(character)
     version = {"version": character.version}
-    by_kind = {kind: [] for kind, _ in Trait.KINDS}
-    for trait in character.traits.all():
-        by_kind[trait.kind].append(trait)
+    by_kind = rows_by_kind(character)
     in_play = bought_in_play(value, ruleset)
     # The GM's comments sit on the rows they are about while the player answers them.
     comments = {}
-    if character.state == Character.CHANGES_REQUESTED:
+    if character.state == Character.State.CHANGES_REQUESTED:
         comments = {c.target: c for c in character.latest_comments if c.target}
-    issues_by_row: dict[str, list] = {}
-    for issue in report.errors:  # no warning names a row: they are about the whole build
-        if issue.where:
-            issues_by_row.setdefault(issue.where, []).append(issue)
-
-    options = catalogue_options(ruleset)
+    issues = issues_by_trait(by_kind, report)
+    options = cache(partial(catalogue_options, ruleset))
     sections = []
     for kind, list_name in REPORT_LISTS.items():
         if list_name not in ruleset.terms.lists:
             continue  # MicroFudged has no gifts or faults
         title, noun = ruleset.terms.lists[list_name]
         costs = report.costs.get(list_name, [])
-        rows = []
-        for index, trait in enumerate(by_kind[kind]):
-            cost = costs[index] if index < len(costs) else 0
-            rows.append(
-                Row(
-                    trait,
-                    partial(_trait_form, forms, trait, ruleset, version),
-                    _cost_label(kind, trait, cost, ruleset),
-                    issues_by_row.get(f"{list_name}[{index}]", []),
-                    in_play.get((list_name, index), ""),
-                    comments.get(trait_target(trait)),
-                    catalogue_note(ruleset, kind, trait.name),
-                )
+        rows = [
+            Row(
+                trait,
+                partial(_trait_form, forms, trait, ruleset, version),
+                ruleset,
+                costs[index] if index < len(costs) else 0,
+                issues.get(trait.pk, []),
+                in_play.get((list_name, index), ""),
+                comments.get(trait_target(trait)),
             )
+            for index, trait in enumerate(by_kind[kind])
+        ]
         sections.append(
             Section(
-                kind,
-                title,
-                rows,
-                partial(_add_form, forms, kind, ruleset, version),
-                options.get(kind, []),
-                noun,
+                kind, title, rows, partial(_add_form, forms, kind, ruleset, version), options, noun
             )
         )
 
@@ -216,7 +265,6 @@ def builder_context(
         Row(item, partial(_equipment_form, forms, item, ruleset, version))
         for item in character.equipment.all()
     ]
-    personality = character.personality or {}
     return {
         "character": character,
         "ruleset": ruleset,
@@ -224,34 +272,17 @@ def builder_context(
         "pools": pools_of(report),
         "sections": sections,
         "equipment_rows": equipment_rows,
-        "equipment_options": options.get("equipment", []),
+        "equipment_options": SimpleLazyObject(lambda: options().get("equipment", [])),
         "add_equipment_form": forms.get("add-equipment")
-        or EquipmentForm(
-            ruleset=ruleset, auto_id="add-equipment-%s", initial={**version, "kind": "gear"}
+        or SimpleLazyObject(
+            lambda: EquipmentForm(
+                ruleset=ruleset, auto_id="add-equipment-%s", initial={**version, "kind": "gear"}
+            )
         ),
         "details_form": forms.get("details")
-        or DetailsForm(
-            ruleset=ruleset,
-            auto_id="details-%s",
-            initial={
-                **version,
-                "name": character.name,
-                "concept": character.concept,
-                "race": character.race,
-                "scale_strength": character.scale_strength,
-                "scale_mass": character.scale_mass,
-                "meta_points": character.meta_points,
-            },
-        ),
+        or SimpleLazyObject(partial(_details_form, character, ruleset, version)),
         "personality_form": forms.get("personality")
-        or PersonalityForm(
-            auto_id="personality-%s",
-            initial={
-                **version,
-                "notes": character.notes,
-                **{f"q_{k}": personality.get(k, "") for k, _ in PERSONALITY_QUESTIONS},
-            },
-        ),
+        or SimpleLazyObject(partial(_personality_form, character, version)),
         "templates": list(ruleset.templates),
         "template_check": template_check(value, ruleset, template_slug, report),
         # Called by the page only when it renders the templates panel.
@@ -259,8 +290,37 @@ def builder_context(
         "undoable_edit": partial(undoable_edit, character),
         "uncommitted": uncommitted_slots(character, ruleset, viewer, forms.get("uncommitted")),
         "balance_label": balance_words(report.balance, ruleset.unit),
+        "verdict": Verdict.of(issues, report),
         "scale_notes": scale_notes(value, ruleset),
     }
+
+
+def _details_form(character, ruleset, version) -> DetailsForm:
+    return DetailsForm(
+        ruleset=ruleset,
+        auto_id="details-%s",
+        initial={
+            **version,
+            "name": character.name,
+            "concept": character.concept,
+            "race": character.race,
+            "scale_strength": character.scale_strength,
+            "scale_mass": character.scale_mass,
+            "meta_points": character.meta_points,
+        },
+    )
+
+
+def _personality_form(character, version) -> PersonalityForm:
+    personality = character.personality or {}
+    return PersonalityForm(
+        auto_id="personality-%s",
+        initial={
+            **version,
+            "notes": character.notes,
+            **{f"q_{k}": personality.get(k, "") for k, _ in PERSONALITY_QUESTIONS},
+        },
+    )
 
 
 def _trait_form(forms, trait, ruleset, version) -> TraitForm:
@@ -322,9 +382,9 @@ def pools_of(report: Report) -> list[Pool]:
 
 
 def _default_level(kind: str, ruleset: Ruleset):
-    if kind == Trait.ATTRIBUTE:
+    if kind == Trait.Kind.ATTRIBUTE:
         return ruleset.attribute_default
-    if kind == Trait.SKILL:
+    if kind == Trait.Kind.SKILL:
         return ruleset.skill_default + 1  # one level up from the default: the usual first buy
     # A power: a field of power from its floor (Abysmal, DIP VIII.1), a spell at Fair.
     return ruleset.power_default if ruleset.system != LEVELS else FAIR
@@ -436,4 +496,4 @@ def may_define_uncommitted(character: Character, user) -> bool:
     build is approved; the owner of a character outside any campaign."""
     if character.campaign_id is None:
         return character.owner_id == user.pk
-    return character.campaign.gm_id == user.pk and character.state == Character.APPROVED
+    return character.campaign.gm_id == user.pk and character.state == Character.State.APPROVED

@@ -41,12 +41,12 @@ CATALOG_PAGE = "campaigns/catalog.html"
 # The catalogue's kinds of entry, with the ruleset's list each one feeds (its title and what
 # one entry is called come from the ruleset's terms), or a title and noun of their own.
 CATALOG_KINDS = (
-    (CatalogEntry.ATTRIBUTE, "attributes"),
-    (CatalogEntry.SKILL, "skills"),
-    (CatalogEntry.GIFT, "gifts"),
-    (CatalogEntry.FAULT, "faults"),
-    (CatalogEntry.POWER_KIND, ("Kinds of power", "kind of power")),
-    (CatalogEntry.EQUIPMENT, ("Equipment", "equipment")),
+    (CatalogEntry.Kind.ATTRIBUTE, "attributes"),
+    (CatalogEntry.Kind.SKILL, "skills"),
+    (CatalogEntry.Kind.GIFT, "gifts"),
+    (CatalogEntry.Kind.FAULT, "faults"),
+    (CatalogEntry.Kind.POWER_KIND, ("Kinds of power", "kind of power")),
+    (CatalogEntry.Kind.EQUIPMENT, ("Equipment", "equipment")),
 )
 
 
@@ -243,7 +243,7 @@ def member_remove(request, pk, membership_pk):
     """A confirmation page, then the POST that removes the player."""
     campaign = campaign_for_gm(request.user, pk)
     membership = get_object_or_404(
-        campaign.memberships.filter(role=Membership.PLAYER).select_related("user"),
+        campaign.memberships.filter(role=Membership.Role.PLAYER).select_related("user"),
         pk=membership_pk,
     )
     if request.method == "POST":
@@ -302,7 +302,7 @@ class CatalogRow:
         if entry.difficulty:
             facts.append(entry.get_difficulty_display())
         if entry.cost is not None:
-            noun = "value" if entry.kind == CatalogEntry.FAULT else "cost"
+            noun = "value" if entry.kind == CatalogEntry.Kind.FAULT else "cost"
             facts.append(f"{noun} {json_number(entry.cost)}")
         if entry.damage is not None:
             facts.append(f"weapon {signed(entry.damage)}")
@@ -437,7 +437,9 @@ def _catalog_groups(campaign, *, kinds=None, editing=None, add_form=None, saved=
     groups = []
     for kind in kinds:
         rows = entries[kind]
-        if kind != CatalogEntry.ATTRIBUTE:  # attributes keep their order: new characters' order
+        if (
+            kind != CatalogEntry.Kind.ATTRIBUTE
+        ):  # attributes keep their order: new characters' order
             rows.sort(key=lambda row: row.entry.name.casefold())
         refused = add_form if add_form is not None and add_form.kind == kind else None
         title, noun = names[kind]

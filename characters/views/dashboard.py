@@ -51,14 +51,14 @@ def _dashboard(request, join_form, *, status=200):
         "join_form": join_form,
         "gm_campaigns": Campaign.objects.filter(gm=user).annotate(
             player_count=Count(
-                "memberships", filter=Q(memberships__role=Membership.PLAYER), distinct=True
+                "memberships", filter=Q(memberships__role=Membership.Role.PLAYER), distinct=True
             ),
             waiting_count=Count(
-                "characters", filter=Q(characters__state=Character.SUBMITTED), distinct=True
+                "characters", filter=Q(characters__state=Character.State.SUBMITTED), distinct=True
             ),
         ),
         "player_campaigns": Campaign.objects.filter(
-            memberships__user=user, memberships__role=Membership.PLAYER
+            memberships__user=user, memberships__role=Membership.Role.PLAYER
         ).select_related("gm"),
         "characters": Character.objects.filter(owner=user)
         .select_related("campaign")

@@ -7,14 +7,13 @@ back to the page it came from. Anyone else gets a 404.
 The page polls play_live every few seconds: 204 when nothing changed (two queries), else
 the changed panels as out-of-band swaps."""
 
-import json
-
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
+from django_htmx.http import trigger_client_event
 
 from characters.adapters import ruleset_for
 from characters.errors import ServiceError, StaleWrite
@@ -30,7 +29,7 @@ from characters.selectors.play import (
     status_context,
 )
 from characters.services import play as services
-from characters.views.review import refused
+from characters.views.htmx import fragments, news, refused, reload_page
 
 PAGE = "play/play.html"
 
@@ -58,9 +57,7 @@ def poll_unchanged(request, now: str) -> HttpResponse | None:
     if seen == now:
         return HttpResponse(status=204)
     if seen.split(".")[0] != now.split(".")[0]:
-        response = HttpResponse(status=200)
-        response["HX-Refresh"] = "true"
-        return response
+        return reload_page()
     return None
 
 
@@ -181,17 +178,16 @@ def _change(request, pk, form_class, call):
 
 def _status(request, table, message, *, error=False, status=200) -> HttpResponse:
     context = {**status_context(table, request.user), "on_party": _on_party(request)}
-    news = render_to_string(
-        "review/alert.html", {"message": message, "error": error, "oob": True}, request
+    response = fragments(
+        render_to_string(f"{PAGE}#status", context, request),
+        news(request, message, error=error),
+        status=status,
     )
-    response = HttpResponse(
-        render_to_string(f"{PAGE}#status", context, request) + news, status=status
+    return trigger_client_event(
+        response,
+        "playChanged",
+        {"character": table.character.pk, "revision": table.state.revision},
     )
-    state = table.state
-    response["HX-Trigger"] = json.dumps(
-        {"playChanged": {"character": table.character.pk, "revision": state.revision}}
-    )
-    return response
 
 
 def _on_party(request) -> bool:

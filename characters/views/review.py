@@ -6,12 +6,9 @@ successful one reloads the page: a redirect, or HX-Redirect under htmx. A refuse
 why in #alerts under htmx, or as a message on the page it came from."""
 
 from django.contrib import messages
-from django.http import HttpResponse
-from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
+from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from characters.adapters import approval_summary, character_to_rules, ruleset_for
 from characters.errors import ServiceError
@@ -27,6 +24,7 @@ from characters.selectors.review import (
     review_queue,
 )
 from characters.services import review as services
+from characters.views.htmx import done, posted_version, refused
 from rules.report import build_report, scale_notes
 
 
@@ -81,9 +79,9 @@ def character_review(request, pk):
             (approval, approval_summary(approval))
             for approval in character.approvals.select_related("approved_by")
         ],
-        "reviewable": character.state == Character.SUBMITTED,
+        "reviewable": character.state == Character.State.SUBMITTED,
         # An approved build may be sent back when the player asks for a change.
-        "reopenable": character.state == Character.APPROVED,
+        "reopenable": character.state == Character.State.APPROVED,
     }
     template = "review/review.html#review_form" if request.htmx else "review/review.html"
     return render(request, template, context, status=status)
@@ -138,35 +136,3 @@ def _owner_transition(request, pk, service, success):
         return refused(request, str(error), status=error.status, back=back)
     messages.success(request, success.format(name=character.name))
     return done(request, back)
-
-
-# -- shared by the review, audit and advancement views -------------------------------------------
-
-
-def posted_version(request) -> int | None:
-    try:
-        return int(request.POST["version"])
-    except (KeyError, ValueError):
-        return None  # no version posted: the write is checked for state, not staleness
-
-
-def done(request, url):
-    """After a write that changes the whole page: load it again."""
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-
-
-def refused(request, message, *, status, back):
-    """A write the service refused: nothing was saved. Under htmx the reason goes to
-    #alerts with the error status; a plain post goes back with the reason as a message."""
-    if not request.htmx:
-        messages.error(request, message)
-        return redirect(back)
-    response = HttpResponse(
-        render_to_string(
-            "review/alert.html", {"message": message, "error": True, "reload": back}, request
-        ),
-        status=status,
-    )
-    response["HX-Retarget"] = "#alerts"
-    response["HX-Reswap"] = "innerHTML"
-    return response

@@ -78,7 +78,7 @@ def campaign_pack_job(request, pk, job_pk):
 
 def campaign_pack_download(request, pk, job_pk):
     job = pack_job_for_gm(request.user, pk, job_pk, with_content=True)
-    if job.state != PackJob.DONE:
+    if job.state != PackJob.State.DONE:
         raise Http404("The pack is not ready.")
     stem = f"{slugify(job.campaign.name) or 'campaign'}-pack"
     return _pdf_response(bytes(job.content), stem)

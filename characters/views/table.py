@@ -21,8 +21,8 @@ from characters.selectors.play import (
     party_fingerprint,
 )
 from characters.services.play import session_start
+from characters.views.htmx import fragments, news, refused
 from characters.views.play import poll_unchanged
-from characters.views.review import refused
 
 PARTY, LOG = "play/party.html", "play/log.html"
 
@@ -54,11 +54,10 @@ def party_new_session(request, pk):
     if not request.htmx:
         messages.success(request, said)
         return redirect(back)
-    news = render_to_string("review/alert.html", {"message": said, "oob": True}, request)
     log = render_to_string(
         f"{LOG}#log", {"log": campaign_log(campaign), "oob": True, "campaign": campaign}, request
     )
-    return HttpResponse(log + news)
+    return fragments(log, news(request, said))
 
 
 def campaign_log_page(request, pk):

@@ -1,0 +1,96 @@
+"""The form renderer (settings.FORM_RENDERER): Django's own, with its plainest widget
+templates drawn in Python. The builder page draws some 240 widgets (sixty rows of name,
+level, difficulty and version), and a select's template is included once per option: the
+widget templates took over half the page's time (bench.web). The HTML is byte for byte
+what Django's templates write (tests/test_form_renderer.py checks it); any other template
+goes to Django."""
+
+from functools import lru_cache
+
+from django.forms.renderers import DjangoTemplates
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+
+WIDGETS = "django/forms/widgets/"
+INPUTS = {
+    f"{WIDGETS}{name}.html"
+    for name in ("input", "text", "hidden", "number", "email", "password", "url", "search")
+}
+
+
+OPTION = f"{WIDGETS}select_option.html"
+
+
+class QuickRenderer(DjangoTemplates):
+    def render(self, template_name, context, request=None):
+        widget = context.get("widget")
+        if template_name in INPUTS:
+            return draw_input(widget)
+        if template_name == f"{WIDGETS}select.html" and all(
+            option["template_name"] == OPTION
+            for _, options, _ in widget["optgroups"]
+            for option in options
+        ):
+            return draw_select(widget)
+        return super().render(template_name, context, request)
+
+
+def draw_input(widget) -> SafeString:
+    value = widget["value"]
+    shown = "" if value is None else f' value="{conditional_escape(str(value))}"'
+    return mark_safe(
+        f'<input type="{conditional_escape(widget["type"])}" '
+        f'name="{conditional_escape(widget["name"])}"{shown}{attributes(widget["attrs"])}>'
+    )
+
+
+def draw_select(widget) -> SafeString:
+    parts = [f'<select name="{conditional_escape(widget["name"])}"{attributes(widget["attrs"])}>']
+    for group_name, options, _ in widget["optgroups"]:
+        if group_name:
+            parts.append(f'\n  <optgroup label="{conditional_escape(group_name)}">')
+        for option in options:
+            parts.append("\n  ")
+            label = option["label"]
+            parts.append(
+                draw_option(
+                    str(option["value"]), label, option["selected"], hasattr(label, "__html__")
+                )
+                if set(option["attrs"]) <= {"selected"} and isinstance(label, str)
+                else _option_with_attributes(option)
+            )
+            parts.append("\n")  # select_option.html ends with a newline
+        if group_name:
+            parts.append("\n  </optgroup>")
+    parts.append("\n</select>")
+    return mark_safe("".join(parts))
+
+
+@lru_cache(maxsize=4096)
+def draw_option(value: str, label: str, selected: bool, label_is_safe: bool) -> str:
+    """An option as select_option.html writes it; the same few dozen (a ladder's levels,
+    the difficulties) come round on every row, so each is escaped once. `label_is_safe`
+    keeps a label marked safe apart from the same text unmarked: only one is escaped."""
+    chosen = " selected" if selected else ""
+    return (
+        f'<option value="{conditional_escape(value)}"{chosen}>{conditional_escape(label)}</option>'
+    )
+
+
+def _option_with_attributes(option) -> str:
+    return (
+        f'<option value="{conditional_escape(str(option["value"]))}"'
+        f"{attributes(option['attrs'])}>{conditional_escape(option['label'])}</option>"
+    )
+
+
+def attributes(attrs: dict) -> str:
+    """As django/forms/widgets/attrs.html writes them, in their order: True as a bare name,
+    False left out."""
+    return "".join(
+        f" {conditional_escape(name)}"
+        if value is True
+        else f' {conditional_escape(name)}="{conditional_escape(str(value))}"'
+        for name, value in attrs.items()
+        if value is not False
+    )
