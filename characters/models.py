@@ -44,6 +44,20 @@ def ruleset_name(slug: str) -> str:
     return ruleset.name if ruleset else slug
 
 
+class CampaignQuerySet(models.QuerySet):
+    def run_by(self, user):
+        return self.filter(gm=user)
+
+    def joined_by(self, user):
+        """Campaigns the user plays in or runs (the GM is a member too, services.campaigns)."""
+        return self.filter(Q(memberships__user=user) | Q(gm=user)).distinct()
+
+    def played_by(self, user):
+        return self.filter(
+            memberships__user=user, memberships__role=Membership.Role.PLAYER
+        ).distinct()
+
+
 class Campaign(models.Model):
     name = models.CharField(max_length=120)
     gm = models.ForeignKey(
@@ -61,6 +75,8 @@ class Campaign(models.Model):
     # under this number (characters.adapters), so a builder edit does not read it again.
     catalog_version = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = CampaignQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
@@ -139,7 +155,21 @@ CAMPAIGN_NAME_MAX = Campaign._meta.get_field("name").max_length
 FACTOR_RANGE = range(-20, 21)  # weapon and armour values: Mudge's run from -1 to +8
 
 
-class CurrentCharacters(models.Manager):
+class CharacterQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """Who may see what: a player their own characters, a GM every character in the
+        campaigns they run, nobody anything else."""
+        return self.filter(Q(owner=user) | Q(campaign__gm=user))
+
+    def owned_by(self, user):
+        return self.filter(owner=user)
+
+    def reviewed_by(self, user):
+        """The characters of the campaigns the user runs: the GM reviews them."""
+        return self.filter(campaign__gm=user)
+
+
+class CurrentCharacters(models.Manager.from_queryset(CharacterQuerySet)):
     """Characters that are not archived: what every page lists and finds (the default)."""
 
     def get_queryset(self):

@@ -66,14 +66,14 @@ urlpatterns += [
     path("characters/<int:pk>/template/", builder.template_apply, name="template_apply"),
     path("characters/<int:pk>/template/undo/", builder.template_undo, name="template_undo"),
     path("characters/<int:pk>/undo/", builder.edit_undo, name="edit_undo"),
-    path("characters/<int:pk>/traits/add/<str:kind>/", builder.trait_create, name="trait_create"),
+    path("characters/<int:pk>/traits/add/<str:kind>/", builder.trait_add, name="trait_add"),
     path("characters/<int:pk>/traits/<int:trait_pk>/", builder.trait_update, name="trait_update"),
     path(
         "characters/<int:pk>/traits/<int:trait_pk>/delete/",
         builder.trait_delete,
         name="trait_delete",
     ),
-    path("characters/<int:pk>/equipment/add/", builder.equipment_create, name="equipment_create"),
+    path("characters/<int:pk>/equipment/add/", builder.equipment_add, name="equipment_add"),
     path(
         "characters/<int:pk>/equipment/<int:item_pk>/",
         builder.equipment_update,

@@ -122,7 +122,7 @@ def test_bad_input_gets_a_message_and_a_400_and_changes_nothing(
 
 
 def test_a_negative_gift_cost_is_refused(player_client, character):
-    url = reverse("trait_create", args=[character.pk, "gift"])
+    url = reverse("trait_add", args=[character.pk, "gift"])
     response = player_client.post(url, {"version": 1, "name": "Luck", "cost": "-2"}, **HTMX)
     assert response.status_code == 400
     assert "greater than or equal to 0" in response.content.decode()
@@ -147,7 +147,7 @@ def test_gift_and_fault_costs_show_as_written(player_client, character):
 
 
 def test_adding_a_catalogue_skill_takes_its_difficulty(player_client, character):
-    url = reverse("trait_create", args=[character.pk, "skill"])
+    url = reverse("trait_add", args=[character.pk, "skill"])
     response = player_client.post(url, {"version": 1, "name": "Acrobatics", "level": 0}, **HTMX)
     assert response.status_code == 200
     skill = character.traits.get(kind=Trait.Kind.SKILL)
@@ -160,7 +160,7 @@ def test_adding_a_catalogue_skill_takes_its_difficulty(player_client, character)
 
 
 def test_a_second_trait_of_the_same_name_is_refused(player_client, character):
-    url = reverse("trait_create", args=[character.pk, "attribute"])
+    url = reverse("trait_add", args=[character.pk, "attribute"])
     response = player_client.post(url, {"version": 1, "name": "strength", "level": 0}, **HTMX)
     assert response.status_code == 400
     assert "Brogo already has the attribute strength" in response.content.decode()
@@ -269,7 +269,7 @@ def test_undo_takes_back_the_last_relevel_and_undoing_again_redoes_it(player_cli
 
 
 def test_undo_brings_a_removed_gift_back_with_its_cost(player_client, character):
-    add = reverse("trait_create", args=[character.pk, "gift"])
+    add = reverse("trait_add", args=[character.pk, "gift"])
     player_client.post(add, {"version": 1, "name": "Lucky", "cost": "2"})
     lucky = character.traits.get(name="Lucky")
     character.refresh_from_db()
@@ -289,7 +289,7 @@ def test_undo_refuses_once_something_else_changed(player_client, character):
     player_client.post(url, {"version": character.version, "name": "Strength", "level": GOOD})
     character.refresh_from_db()
     # Equipment is not a trait: after it, the relevel is no longer the last edit.
-    equipment = reverse("equipment_create", args=[character.pk])
+    equipment = reverse("equipment_add", args=[character.pk])
     added = player_client.post(
         equipment, {"version": character.version, "name": "Rope", "kind": "gear"}
     )
@@ -315,7 +315,7 @@ def test_a_row_carries_its_catalogue_note(player_client, player, character, gm):
 
     def add_skill(hero, name):
         hero.refresh_from_db()
-        url = reverse("trait_create", args=[hero.pk, "skill"])
+        url = reverse("trait_add", args=[hero.pk, "skill"])
         player_client.post(url, {"version": hero.version, "name": name, "level": 0})
 
     def row_of(hero, name):
@@ -348,7 +348,7 @@ def test_a_changed_catalogue_is_read_again_by_the_next_edit(player_client, chara
 
     def magery_costs():
         character.refresh_from_db()
-        url = reverse("trait_create", args=[character.pk, "gift"])
+        url = reverse("trait_add", args=[character.pk, "gift"])
         added = player_client.post(url, {"version": character.version, "name": "Magery"}, **HTMX)
         assert added.status_code == 200
         return re.search(r'class="row-cost"[^>]*>([^<]+)<', added.content.decode()).group(1)

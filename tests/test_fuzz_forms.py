@@ -133,8 +133,8 @@ def test_no_input_makes_a_server_error(site, data):
     users, characters, field_names = site
     request = data.draw(requests(field_names))
     character, args = characters[request["character"]]
-    if request["url_name"] == "trait_create":
-        args = {**args, "trait_create": [character.pk, request["kind"]]}
+    if request["url_name"] == "trait_add":
+        args = {**args, "trait_add": [character.pk, request["kind"]]}
     if request["url_name"] == "catalog_entry_add":
         args = {**args, "catalog_entry_add": [args["campaign_detail"][0], request["kind"]]}
     rule, _ = ACCESS[request["url_name"]]

@@ -179,7 +179,7 @@ def test_the_builder_refuses_a_row_past_the_limit(player_client, character):
     )
     version = character.version
     response = player_client.post(
-        reverse("trait_create", args=[character.pk, Trait.Kind.SKILL]),
+        reverse("trait_add", args=[character.pk, Trait.Kind.SKILL]),
         {"version": version, "name": "One more", "level": 0},
     )
     assert response.status_code == 400
@@ -189,7 +189,7 @@ def test_the_builder_refuses_a_row_past_the_limit(player_client, character):
     )
     assert message in response.content.decode()
     response = player_client.post(
-        reverse("equipment_create", args=[character.pk]),
+        reverse("equipment_add", args=[character.pk]),
         {"version": version, "name": "Rope", "kind": "gear"},
     )
     assert response.status_code == 400

@@ -52,7 +52,7 @@ class TestTheAddForm:
     def add(self, client, character, kind, **data):
         character.refresh_from_db()
         return client.post(
-            reverse("trait_create", args=[character.pk, kind]),
+            reverse("trait_add", args=[character.pk, kind]),
             {"version": character.version, **data},
         )
 

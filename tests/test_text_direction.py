@@ -26,9 +26,9 @@ def refused(response, code="202E"):
 def test_the_builder_refuses_direction_controls_in_names(player_client, character, name):
     code = f"{ord(name[0] if name == LIAR else name[3]):04X}"
     version = character.version
-    url = reverse("trait_create", args=[character.pk, Trait.Kind.SKILL])
+    url = reverse("trait_add", args=[character.pk, Trait.Kind.SKILL])
     refused(player_client.post(url, {"version": version, "name": name, "level": 0}), code)
-    url = reverse("equipment_create", args=[character.pk])
+    url = reverse("equipment_add", args=[character.pk])
     refused(player_client.post(url, {"version": version, "name": name, "kind": "gear"}), code)
     strength = character.traits.get(name="Strength")
     url = reverse("trait_update", args=[character.pk, strength.pk])

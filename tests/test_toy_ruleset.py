@@ -107,7 +107,7 @@ def test_the_builder_works_for_it(toy, player_client):
     assert list(character.traits.values_list("name", "level")) == [("Brawn", 0), ("Wits", 0)]
     # a boon from its catalogue takes the catalogue's cost
     player_client.post(
-        reverse("trait_create", args=[character.pk, Trait.Kind.GIFT]),
+        reverse("trait_add", args=[character.pk, Trait.Kind.GIFT]),
         {"version": character.version, "name": "Second Sight"},
     )
     assert character.traits.get(kind=Trait.Kind.GIFT).cost == 2

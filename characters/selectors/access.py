@@ -33,9 +33,7 @@ APPROVAL_RECORD = (
 
 def characters_visible_to(user):
     # The campaign's GM too: the builder's review panel and the sheet name them.
-    return Character.objects.filter(Q(owner=user) | Q(campaign__gm=user)).select_related(
-        "campaign__gm", "owner"
-    )
+    return Character.objects.visible_to(user).select_related("campaign__gm", "owner")
 
 
 def character_for_viewer(user, pk):
@@ -44,7 +42,7 @@ def character_for_viewer(user, pk):
 
 def character_for_owner(user, pk):
     """The user's own character, with what pricing it reads."""
-    characters = Character.objects.filter(owner=user).select_related("campaign", "owner")
+    characters = Character.objects.owned_by(user).select_related("campaign", "owner")
     return get_object_or_404(characters.prefetch_related(*BUILD_ROWS), pk=pk)
 
 
@@ -58,8 +56,8 @@ def character_for_uncommitted(user, pk):
 
 
 def campaign_for_gm(user, pk):
-    return get_object_or_404(Campaign.objects.filter(gm=user), pk=pk)
+    return get_object_or_404(Campaign.objects.run_by(user), pk=pk)
 
 
 def campaign_for_member(user, pk):
-    return get_object_or_404(Campaign.objects.filter(memberships__user=user).distinct(), pk=pk)
+    return get_object_or_404(Campaign.objects.joined_by(user), pk=pk)

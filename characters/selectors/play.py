@@ -9,7 +9,7 @@ everyone else gets a 404."""
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Count, Max, Sum
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
@@ -51,9 +51,7 @@ def character_for_poll(user, pk) -> Character:
 
 
 def campaign_for_log(user, pk) -> Campaign:
-    return get_object_or_404(
-        Campaign.objects.filter(Q(memberships__user=user) | Q(gm=user)).distinct(), pk=pk
-    )
+    return get_object_or_404(Campaign.objects.joined_by(user), pk=pk)
 
 
 def in_play(character: Character) -> bool:

@@ -34,7 +34,7 @@ from rules.rulesets import LEVELS, Ruleset
 def character_for_gm(user, pk) -> Character:
     """A character of a campaign the user runs, with its rows; 404 for anyone else."""
     return get_object_or_404(
-        Character.objects.filter(campaign__gm=user)
+        Character.objects.reviewed_by(user)
         .select_related("campaign", "owner")
         .prefetch_related(*BUILD_ROWS),
         pk=pk,
@@ -66,7 +66,8 @@ def review_queue(user, campaign=None) -> list[QueueItem]:
         character=OuterRef("pk"), outcome=Submission.Outcome.WAITING
     ).values("submitted_at")[:1]
     characters = (
-        Character.objects.filter(campaign__gm=user, state=Character.State.SUBMITTED)
+        Character.objects.reviewed_by(user)
+        .filter(state=Character.State.SUBMITTED)
         .select_related("campaign", "owner")
         .prefetch_related(*BUILD_ROWS)
         .annotate(submitted_at=Subquery(submitted_at))

@@ -41,7 +41,7 @@ def character_builder(request, pk):
 
 
 def character_new(request):
-    campaigns = Campaign.objects.filter(memberships__user=request.user).distinct()
+    campaigns = Campaign.objects.joined_by(request.user)
     initial = {"campaign": request.GET.get("campaign")} if request.GET.get("campaign") else {}
     form = NewCharacterForm(request.POST or None, campaigns=campaigns, initial=initial)
     if request.method == "POST" and form.is_valid():
@@ -65,7 +65,7 @@ def character_new(request):
 
 
 @require_POST
-def trait_create(request, pk, kind):
+def trait_add(request, pk, kind):
     character = character_for_owner(request.user, pk)
     if kind not in Trait.Kind.values:
         raise Http404("There is no such kind of trait.")
@@ -82,7 +82,7 @@ def trait_create(request, pk, kind):
             actor=request.user,
             expected_version=version,
             kind=kind,
-            **_with_catalogue_defaults(ruleset, kind, form.trait_fields()),
+            **_with_catalog_defaults(ruleset, kind, form.trait_fields()),
         ),
         changed=lambda trait: Changed(
             f"trait-{trait.pk}",
@@ -127,7 +127,7 @@ def trait_delete(request, pk, trait_pk):
 
 
 @require_POST
-def equipment_create(request, pk):
+def equipment_add(request, pk):
     character = character_for_owner(request.user, pk)
     place = Place("add-equipment", "add_equipment")
     form = EquipmentForm(request.POST, ruleset=ruleset_for(character), auto_id=f"{place.key}-%s")
@@ -444,7 +444,7 @@ def _as_committed(character, rows: tuple[str, ...]):
     return character
 
 
-def _with_catalogue_defaults(ruleset, kind, fields: dict) -> dict:
+def _with_catalog_defaults(ruleset, kind, fields: dict) -> dict:
     """A skill picked from the catalogue (the campaign's, else the ruleset's own) takes its
     difficulty, "Area Knowledge (the Shire)" that of "Area Knowledge"; a gift or fault its
     cost (Mudge 1.33's starred ones: 2)."""

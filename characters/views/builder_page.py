@@ -77,7 +77,7 @@ class Row:
     @cached_property
     def note(self) -> str:
         """The catalogue's note on it, shown while the row has the focus."""
-        return catalogue_note(self.ruleset, self.trait.kind, self.trait.name)
+        return catalog_note(self.ruleset, self.trait.kind, self.trait.name)
 
 
 @dataclass
@@ -86,7 +86,7 @@ class Section:
     title: str
     rows: list[Row]
     make_add_form: Callable[[], TraitForm]
-    all_options: Callable[[], dict]  # catalogue_options, worked out once per request
+    all_options: Callable[[], dict]  # catalog_options, worked out once per request
     noun: str = ""  # one of them, for "Add a skill…"
 
     @cached_property
@@ -136,7 +136,7 @@ def bought_in_play(value, ruleset: Ruleset) -> dict[tuple[str, int], str]:
     return notes
 
 
-def catalogue_note(ruleset: Ruleset, kind: str, name: str) -> str:
+def catalog_note(ruleset: Ruleset, kind: str, name: str) -> str:
     """What the catalogue (the campaign's, for a campaign character) says of a trait."""
     find = {
         Trait.Kind.SKILL: ruleset.catalog.skill,
@@ -147,7 +147,7 @@ def catalogue_note(ruleset: Ruleset, kind: str, name: str) -> str:
     return entry.note if entry is not None else ""
 
 
-def catalogue_options(ruleset: Ruleset) -> dict[str, list]:
+def catalog_options(ruleset: Ruleset) -> dict[str, list]:
     """Names to suggest per trait kind, with a hint: the ruleset's catalogue (a campaign's
     own, for a campaign character)."""
     catalog = ruleset.catalog
@@ -236,7 +236,7 @@ def builder_context(
     if character.state == Character.State.CHANGES_REQUESTED:
         comments = {c.target: c for c in character.latest_comments if c.target}
     issues = issues_by_trait(by_kind, report)
-    options = cache(partial(catalogue_options, ruleset))
+    options = cache(partial(catalog_options, ruleset))
     sections = []
     for kind, list_name in REPORT_LISTS.items():
         if list_name not in ruleset.terms.lists:

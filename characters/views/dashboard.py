@@ -49,7 +49,7 @@ def _dashboard(request, join_form, *, status=200):
     user = request.user
     context = {
         "join_form": join_form,
-        "gm_campaigns": Campaign.objects.filter(gm=user).annotate(
+        "gm_campaigns": Campaign.objects.run_by(user).annotate(
             player_count=Count(
                 "memberships", filter=Q(memberships__role=Membership.Role.PLAYER), distinct=True
             ),
@@ -57,11 +57,7 @@ def _dashboard(request, join_form, *, status=200):
                 "characters", filter=Q(characters__state=Character.State.SUBMITTED), distinct=True
             ),
         ),
-        "player_campaigns": Campaign.objects.filter(
-            memberships__user=user, memberships__role=Membership.Role.PLAYER
-        ).select_related("gm"),
-        "characters": Character.objects.filter(owner=user)
-        .select_related("campaign")
-        .order_by("name"),
+        "player_campaigns": Campaign.objects.played_by(user).select_related("gm"),
+        "characters": Character.objects.owned_by(user).select_related("campaign").order_by("name"),
     }
     return render(request, "dashboard.html", context, status=status)

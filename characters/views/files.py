@@ -63,7 +63,7 @@ def _slug(character) -> str:
 def character_import_view(request):
     if request.api_token and request.method != "POST":
         return JsonResponse({"error": "POST a character file or a Foundry actor."}, status=405)
-    campaigns = Campaign.objects.filter(memberships__user=request.user).distinct()
+    campaigns = Campaign.objects.joined_by(request.user)
     initial = {"campaign": request.GET.get("campaign")} if request.GET.get("campaign") else {}
     form = ImportForm(*_import_data(request), campaigns=campaigns, initial=initial)
     if request.method == "POST" and form.is_valid():

@@ -35,7 +35,7 @@ def review_queue_page(request, campaign_pk=None):
         "review/queue.html",
         {
             "campaign": campaign,
-            "campaigns": Campaign.objects.filter(gm=request.user),
+            "campaigns": Campaign.objects.run_by(request.user),
             "items": review_queue(request.user, campaign),
             "spends": pending_spend_queue(request.user, campaign),
         },
