@@ -398,3 +398,24 @@ def test_a_trait_edit_makes_a_fixed_number_of_queries(
     character.refresh_from_db()
     with django_assert_num_queries(EDIT_QUERIES):
         assert post_trait(player_client, character, strength, level=SUPERB).status_code == 200
+
+
+def test_a_kind_the_rules_have_no_list_for_is_not_found(player_client, player):
+    """MicroFudged DIP has no gifts or faults (its abilities and fields of expertise are the
+    lists): adding one is a 404, and nothing is saved."""
+    from characters.services.characters import character_create
+
+    hero = character_create(owner=player, name="Jim", ruleset="microfudged-dip")
+    url = reverse("trait_add", args=[hero.pk, "gift"])
+    response = player_client.post(url, {"version": hero.version, "name": "Lucky"}, **HTMX)
+    assert response.status_code == 404
+    assert not hero.traits.filter(kind=Trait.Kind.GIFT).exists()
+
+
+def test_saving_a_row_unchanged_answers_with_the_row_not_a_reload(player_client, character):
+    strength = attribute(character, "Strength")
+    response = post_trait(player_client, character, strength)
+    assert response.status_code == 200
+    assert "HX-Refresh" not in response
+    assert f'id="trait-{strength.pk}"' in response.content.decode()
+    assert json.loads(response["HX-Trigger"]) == {"versionChanged": {"value": 1}}

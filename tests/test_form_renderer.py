@@ -2,6 +2,7 @@
 speed: what it writes must be byte for byte what Django's widget templates write, on every
 widget and on the real pages."""
 
+import datetime
 import re
 
 import pytest
@@ -39,6 +40,11 @@ def drawn_both_ways(widget, value, attrs):
         forms.Select(choices=CHOICES),
         forms.Select(choices=[("Ladder", CHOICES), ("Other", [("x", "X & Y")])]),
         forms.SelectMultiple(choices=CHOICES),
+        # The same option with its value marked safe, then not: each escaped as Django does.
+        forms.Select(choices=[(mark_safe("a&b"), "same")]),
+        forms.Select(choices=[("a&b", "same")]),
+        # Labels Django localizes: a date, a number.
+        forms.Select(choices=[("d", datetime.date(2024, 1, 2)), ("n", 12345.5)]),
         forms.Textarea(attrs={"rows": 3}),
     ],
     ids=lambda w: type(w).__name__,

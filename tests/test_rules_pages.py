@@ -13,7 +13,11 @@ from characters.adapters import character_to_rules, ruleset_for
 from characters.errors import ServiceError
 from characters.models import Campaign, CatalogEntry, CharacterEvent, Membership, Trait
 from characters.selectors.access import character_for_viewer
-from characters.services.campaigns import campaign_create, campaign_update_house_rules
+from characters.services.campaigns import (
+    campaign_create,
+    campaign_update_house_rules,
+    catalog_entry_update,
+)
 from characters.services.characters import (
     character_apply_template,
     character_create,
@@ -230,7 +234,12 @@ class TestTemplates:
 
 
 def test_a_campaign_catalogue_prices_a_gift_the_file_leaves_out(campaign, player):
-    CatalogEntry.objects.filter(campaign=campaign, name="Magery").update(cost=3)
+    catalog_entry_update(
+        entry=CatalogEntry.objects.get(campaign=campaign, name="Magery"),
+        actor=campaign.gm,
+        name="Magery",
+        cost=3,
+    )
     text = '{"ruleset": "mudge", "name": "Mage", "gifts": [{"name": "Magery"}]}'
     mage, _ = character_import(owner=player, text=text, campaign=campaign)
     mage = character_for_viewer(player, mage.pk)

@@ -27,12 +27,21 @@ class QuickRenderer(DjangoTemplates):
         if template_name in INPUTS:
             return draw_input(widget)
         if template_name == f"{WIDGETS}select.html" and all(
-            option["template_name"] == OPTION
-            for _, options, _ in widget["optgroups"]
-            for option in options
+            plain_option(option) for _, options, _ in widget["optgroups"] for option in options
         ):
             return draw_select(widget)
         return super().render(template_name, context, request)
+
+
+def plain_option(option) -> bool:
+    """An option drawn here: Django's option template, a label that is plain text (a date
+    or number label would be localized, a safe one left unescaped) and a value not marked
+    safe. Anything else keeps Django's templates."""
+    return (
+        option["template_name"] == OPTION
+        and type(option["label"]) is str
+        and not hasattr(option["value"], "__html__")
+    )
 
 
 def draw_input(widget) -> SafeString:
@@ -51,12 +60,9 @@ def draw_select(widget) -> SafeString:
             parts.append(f'\n  <optgroup label="{conditional_escape(group_name)}">')
         for option in options:
             parts.append("\n  ")
-            label = option["label"]
             parts.append(
-                draw_option(
-                    str(option["value"]), label, option["selected"], hasattr(label, "__html__")
-                )
-                if set(option["attrs"]) <= {"selected"} and isinstance(label, str)
+                draw_option(str(option["value"]), option["label"], option["selected"])
+                if set(option["attrs"]) <= {"selected"}
                 else _option_with_attributes(option)
             )
             parts.append("\n")  # select_option.html ends with a newline
@@ -67,10 +73,10 @@ def draw_select(widget) -> SafeString:
 
 
 @lru_cache(maxsize=4096)
-def draw_option(value: str, label: str, selected: bool, label_is_safe: bool) -> str:
+def draw_option(value: str, label: str, selected: bool) -> str:
     """An option as select_option.html writes it; the same few dozen (a ladder's levels,
-    the difficulties) come round on every row, so each is escaped once. `label_is_safe`
-    keeps a label marked safe apart from the same text unmarked: only one is escaped."""
+    the difficulties) come round on every row, so each is escaped once. Plain text only
+    (plain_option): the same text marked safe would share the cache entry."""
     chosen = " selected" if selected else ""
     return (
         f'<option value="{conditional_escape(value)}"{chosen}>{conditional_escape(label)}</option>'

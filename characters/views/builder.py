@@ -25,8 +25,15 @@ from characters.forms.builder import (
 from characters.models import CHARACTER_FIELDS, Campaign, Character, Trait
 from characters.selectors.access import character_for_owner, character_for_viewer
 from characters.services import characters as services
-from characters.views.builder_page import builder_context, shown_verdict
-from characters.views.htmx import fragments, oob_append, posted_version, refused, with_version
+from characters.views.builder_page import REPORT_LISTS, builder_context, shown_verdict
+from characters.views.htmx import (
+    fragments,
+    oob_append,
+    posted_version,
+    refused,
+    reload_page,
+    with_version,
+)
 
 PAGE = "characters/builder.html"
 
@@ -67,9 +74,9 @@ def character_new(request):
 @require_POST
 def trait_add(request, pk, kind):
     character = character_for_owner(request.user, pk)
-    if kind not in Trait.Kind.values:
-        raise Http404("There is no such kind of trait.")
     ruleset = ruleset_for(character)
+    if kind not in Trait.Kind.values or REPORT_LISTS[kind] not in ruleset.terms.lists:
+        raise Http404("There is no such kind of trait in this character's rules.")
     place = Place(f"add-{kind}", "add_trait", kind=kind)
     form = TraitForm(request.POST, kind=kind, ruleset=ruleset, auto_id=f"{place.key}-%s")
     return _edit(
@@ -330,6 +337,8 @@ def _changed(request, character, shown, changed: Changed):
     if not request.htmx:
         return redirect(reverse("character_builder", args=[character.pk]) + f"#{changed.anchor}")
     character = _as_committed(character, changed.reads)
+    if character is None:  # another write came in between: the page shows neither
+        return reload_page()
     context = {**builder_context(character), "can_edit": True}
     # The main content replaces the element that posted (a row, or an emptied add form for
     # the next row); a new row is appended to its list out of band.
@@ -362,7 +371,8 @@ def _verdict_changes(request, context, before, after, *, skip):
                 f"{PAGE}#row_issues_of", {**context, "rows": marks, "oob": True}, request=request
             )
         )
-    in_review = context["character"].state in (
+    character = context["character"]
+    in_review = character.campaign_id is not None and character.state in (
         Character.State.DRAFT,
         Character.State.CHANGES_REQUESTED,
     )
@@ -435,11 +445,12 @@ def _as_committed(character, rows: tuple[str, ...]):
     """The character as the write left it: its own fields, and the `rows` the write
     changed, read again. The rest (its other rows, ledger, campaign, owner) stays as read
     before the write, which the service made only if nothing had changed since (the version
-    check); when another write came in between all the same, everything is read again."""
+    check). None when another write has come in since this one: fragments of this one
+    alone would show the page a version it has not seen."""
     loaded = character.version
     character.refresh_from_db(fields=[*CHARACTER_FIELDS, *rows])
-    if character.version != loaded + 1:
-        return character_for_owner(character.owner, character.pk)
+    if character.version not in (loaded, loaded + 1):  # the same: the write changed nothing
+        return None
     prefetch_related_objects([character], *rows)
     return character
 
