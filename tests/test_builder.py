@@ -419,3 +419,17 @@ def test_saving_a_row_unchanged_answers_with_the_row_not_a_reload(player_client,
     assert "HX-Refresh" not in response
     assert f'id="trait-{strength.pk}"' in response.content.decode()
     assert json.loads(response["HX-Trigger"]) == {"versionChanged": {"value": 1}}
+
+
+def test_a_row_added_after_removals_goes_last(player_client, character):
+    """Brogo's seven attributes, two removed, one added: it stands last on the page, where
+    the htmx answer put it, not between the others after a reload."""
+    for name in ("Strength", "Dexterity"):
+        character.refresh_from_db()
+        url = reverse("trait_delete", args=[character.pk, attribute(character, name).pk])
+        assert player_client.post(url, {"version": character.version}).status_code == 302
+    character.refresh_from_db()
+    url = reverse("trait_add", args=[character.pk, "attribute"])
+    player_client.post(url, {"version": character.version, "name": "Luck", "level": 0})
+    names = list(character.traits.filter(kind=Trait.Kind.ATTRIBUTE).values_list("name", flat=True))
+    assert names[-1] == "Luck"

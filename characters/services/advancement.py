@@ -41,7 +41,7 @@ from characters.selectors.advancement import (
     price_spend,
 )
 from characters.services.audit import commit_change, lock_character, record_event
-from characters.services.characters import ensure_room
+from characters.services.characters import ensure_room, next_position
 from characters.services.notifications import notify
 from rules.ladder import level_name
 from rules.rulesets import Ruleset
@@ -202,9 +202,9 @@ def _apply(locked: Character, entry: ExperienceEntry, spec: dict, *, actor, acti
             name=spec["name"],
             cost=1 if what == GIFT else None,
             power_kind="" if what == GIFT else "superpower",
-            position=locked.traits.filter(
-                kind=Trait.Kind.GIFT if what == GIFT else Trait.Kind.POWER
-            ).count(),
+            position=next_position(
+                locked.traits.filter(kind=Trait.Kind.GIFT if what == GIFT else Trait.Kind.POWER)
+            ),
         )
         after.update(trait_state(trait))
         entry.bought = _bought(trait, spec)

@@ -4,6 +4,7 @@ at (two tabs: the later stale write is refused), writes, bumps the version and r
 change in the audit trail, all in one transaction."""
 
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from characters.adapters import (
@@ -74,6 +75,13 @@ def ensure_room(character: Character, adding: int = 1) -> None:
             f"{character.name} has {rows} traits and pieces of equipment; the most a character "
             f"can have is {MAX_ROWS} together. Remove one to make room."
         )
+
+
+def next_position(rows) -> int:
+    """Where a new row goes: after the last one. Not the count of rows: after a removal
+    that would share a place with a row already there, and sort before it."""
+    last = rows.aggregate(last=Max("position"))["last"]
+    return 0 if last is None else last + 1
 
 
 def default_attribute_names(ruleset_slug: str, campaign: Campaign | None) -> list[str]:
@@ -240,7 +248,7 @@ def trait_add(
 ) -> Trait:
     locked = lock_for_edit(character=character, expected_version=expected_version)
     ensure_room(locked)
-    position = locked.traits.filter(kind=kind).count()
+    position = next_position(locked.traits.filter(kind=kind))
     trait = Trait(
         character=locked,
         kind=kind,
@@ -333,7 +341,7 @@ def trait_define_uncommitted(
         level=level,
         difficulty=difficulty,
         defined_in_play=True,
-        position=locked.traits.filter(kind=Trait.Kind.SKILL).count(),
+        position=next_position(locked.traits.filter(kind=Trait.Kind.SKILL)),
     )
     _add_trait(
         trait,
@@ -362,7 +370,7 @@ def character_undo_edit(*, character: Character, actor, expected_version: int | 
     kind = last.target.partition(":")[0]
     reason = f"undo {label}"
     if last.action == "trait_removed":
-        position = locked.traits.filter(kind=kind).count()
+        position = next_position(locked.traits.filter(kind=kind))
         trait = Trait(character=locked, kind=kind, position=position, **trait_fields(last.before))
         _add_trait(trait, actor=actor, action="trait_added", reason=reason)
         return label
@@ -443,7 +451,9 @@ def equipment_add(
 ) -> Equipment:
     locked = lock_for_edit(character=character, expected_version=expected_version)
     ensure_room(locked)
-    item = Equipment.objects.create(character=locked, position=locked.equipment.count(), **fields)
+    item = Equipment.objects.create(
+        character=locked, position=next_position(locked.equipment.all()), **fields
+    )
     commit_change(
         locked,
         actor=actor,
