@@ -13,15 +13,6 @@
     });
   });
 
-  // A <select> or input with data-autosubmit posts its form on change (htmx does it when
-  // present; this covers the rare case where a form has no hx-* attributes).
-  document.addEventListener("change", function (event) {
-    var el = event.target;
-    if (el.matches && el.matches("[data-autosubmit]") && !el.form.hasAttribute("hx-post")) {
-      el.form.requestSubmit();
-    }
-  });
-
   // The new-character form: choosing a campaign shows (and fixes) the ruleset it plays.
   function followCampaign(campaign) {
     var ruleset = campaign.form && campaign.form.querySelector("[data-follows-campaign]");
@@ -37,10 +28,4 @@
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("select[name=campaign]").forEach(followCampaign);
   });
-
-  // Forms marked data-confirm ask before they post (removing a trait, approving over budget).
-  document.addEventListener("submit", function (event) {
-    var message = event.target.getAttribute && event.target.getAttribute("data-confirm");
-    if (message && !window.confirm(message)) event.preventDefault();
-  }, true);
 })();
