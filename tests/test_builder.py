@@ -13,7 +13,9 @@ from tests.builder_fixtures import *  # noqa: F403
 HTMX = {"HTTP_HX_REQUEST": "true"}
 # A fresh Mudge character: 6 attribute levels x 3 + 45 skill levels + 2 gifts x 6 (1.6, 1.64).
 FRESH_MUDGE_BALANCE = 6 * 3 + 45 + 2 * 6
-EDIT_QUERIES = 16  # bench.web reports the same count
+# A level change: session, user, the character with its three lists, and in the transaction
+# (a savepoint under the test) the lock, the trait, the character and the event; then Undo.
+EDIT_QUERIES = 13
 
 
 def attribute(character, name):
@@ -388,7 +390,7 @@ def test_a_trait_edit_makes_a_fixed_number_of_queries(
 ):
     """What a level change costs the database, however many rows the character has: the
     session and user, the character with its rows, the locked write (lock, row, version,
-    event), and the rows and Undo read again for the answer."""
+    event) on the copies the view read, and Undo's last event for the answer."""
     Trait.objects.bulk_create(
         Trait(character=character, kind="skill", name=f"Skill {i}", level=0, position=i)
         for i in range(53)
@@ -433,3 +435,26 @@ def test_a_row_added_after_removals_goes_last(player_client, character):
     player_client.post(url, {"version": character.version, "name": "Luck", "level": 0})
     names = list(character.traits.filter(kind=Trait.Kind.ATTRIBUTE).values_list("name", flat=True))
     assert names[-1] == "Luck"
+
+
+def test_a_trait_edit_changes_the_callers_copies_only_when_they_are_current(character, player):
+    """services.trait_update changes the trait the caller holds when the caller read it at
+    the version it locks; a copy read at an older version is left alone and a fresh one
+    changed instead, so nothing stale is saved or shown."""
+    from characters.selectors.access import character_for_owner
+    from characters.services.characters import trait_update
+
+    held = character_for_owner(player, character.pk)
+    strength = next(t for t in held.traits.all() if t.name == "Strength")
+    saved = trait_update(trait=strength, actor=player, expected_version=1, level=GOOD)
+    assert saved is strength and saved.character is held
+    assert (held.version, strength.level) == (2, GOOD)
+
+    stale = character_for_owner(player, character.pk)
+    dexterity = next(t for t in stale.traits.all() if t.name == "Dexterity")
+    trait_update(trait=strength, actor=player, expected_version=2, level=SUPERB)  # moves on
+    saved = trait_update(trait=dexterity, actor=player, expected_version=None, level=GOOD)
+    assert saved is not dexterity and saved.character is not stale
+    assert (stale.version, dexterity.level) == (2, 0)  # the stale copies are untouched
+    assert attribute(character, "Dexterity").level == GOOD
+    assert attribute(character, "Strength").level == SUPERB

@@ -51,9 +51,14 @@ DETAIL_FIELDS = (
 )
 
 
-def lock_for_edit(*, character: Character, expected_version: int | None) -> Character:
-    """The character's row, locked for this transaction, if it may be edited now."""
-    locked = lock_character(character=character, expected_version=expected_version)
+def lock_for_edit(
+    *, character: Character, expected_version: int | None, in_place: bool = False
+) -> Character:
+    """The character's row, locked for this transaction, if it may be edited now
+    (`in_place`: see lock_character)."""
+    locked = lock_character(
+        character=character, expected_version=expected_version, in_place=in_place
+    )
     if locked.is_locked:
         raise Locked(
             f"{locked.name} is {locked.state_phrase}: it cannot be edited now. "
@@ -265,8 +270,15 @@ def trait_add(
 
 @transaction.atomic
 def trait_update(*, trait: Trait, actor, expected_version: int | None, **changes) -> Trait:
-    locked = lock_for_edit(character=trait.character, expected_version=expected_version)
-    trait = Trait.objects.get(pk=trait.pk, character=locked)
+    """Change a trait. The builder's commonest write: when the caller read the character and
+    its traits at the version it locks, the caller's copies are changed in place (the trait
+    that comes back then belongs to the caller's character), else a copy read under the
+    lock is."""
+    locked = lock_for_edit(
+        character=trait.character, expected_version=expected_version, in_place=True
+    )
+    if locked is not trait.character:
+        trait = locked.traits.get(pk=trait.pk)
     before = trait_state(trait)
     fields = [key for key, value in changes.items() if getattr(trait, key) != value]
     for key in fields:

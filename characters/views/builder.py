@@ -115,7 +115,10 @@ def trait_update(request, pk, trait_pk):
         write=lambda version: services.trait_update(
             trait=trait, actor=request.user, expected_version=version, **form.trait_fields()
         ),
-        changed=lambda _: Changed(place.key, [place]),
+        # Changed in place (the service's in_place): what this view holds is what was saved.
+        changed=lambda saved: Changed(
+            place.key, [place], reads=None if saved.character is character else ("traits",)
+        ),
     )
 
 
@@ -302,7 +305,9 @@ class Changed:
     anchor: str
     rows: list[Place]
     reset: Place | None = None
-    reads: tuple[str, ...] = ("traits",)  # what to read again: traits, equipment or neither
+    # What to read again: traits, equipment, only the character's own fields (), or nothing
+    # at all (None: the write changed the copies the view holds).
+    reads: tuple[str, ...] | None = ("traits",)
 
 
 def _edit(request, character, form=None, place=None, *, write, changed):
@@ -336,9 +341,10 @@ def _changed(request, character, shown, changed: Changed):
     the page at the changed row."""
     if not request.htmx:
         return redirect(reverse("character_builder", args=[character.pk]) + f"#{changed.anchor}")
-    character = _as_committed(character, changed.reads)
-    if character is None:  # another write came in between: the page shows neither
-        return reload_page()
+    if changed.reads is not None:
+        character = _as_committed(character, changed.reads)
+        if character is None:  # another write came in between: the page shows neither
+            return reload_page()
     context = {**builder_context(character), "can_edit": True}
     # The main content replaces the element that posted (a row, or an emptied add form for
     # the next row); a new row is appended to its list out of band.
@@ -417,7 +423,10 @@ def _invalid(request, character, form, place: Place):
 
 
 def _refused(request, character, error: ServiceError, form=None, place=None):
-    """A write the service refused (stale, locked, a name clash): nothing was saved."""
+    """A write the service refused (stale, locked, a name clash): nothing was saved. The
+    page is drawn from the character as it is now: another tab may have changed it, and a
+    write refused halfway may have changed the copies it was given (trait_update)."""
+    character = character_for_owner(character.owner, character.pk)
     if error.status == 400 and form is not None:
         form.add_error(None, str(error))
         return _invalid(request, character, form, place)
@@ -425,7 +434,6 @@ def _refused(request, character, error: ServiceError, form=None, place=None):
     if request.htmx:
         return refused(request, str(error), status=error.status, back=back)
     messages.error(request, str(error))
-    character = character_for_owner(character.owner, character.pk)  # as it is now
     context = {**builder_context(character), "can_edit": not character.is_locked}
     return render(request, PAGE, context, status=error.status)
 
