@@ -86,7 +86,8 @@ def character_to_rules(character: Character) -> rc.Character:
     for trait in character.traits.all():
         by_kind[trait.kind].append(trait)
     return rc.Character(
-        ruleset=ruleset_for(character).slug,
+        # The slug only: building the ruleset (house rules, catalogue) for it is wasted work.
+        ruleset=character.campaign.base_ruleset if character.campaign else character.ruleset,
         name=character.name,
         house_rules=character.campaign.house_rules if character.campaign else {},
         player=character.player,
