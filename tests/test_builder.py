@@ -458,3 +458,17 @@ def test_a_trait_edit_changes_the_callers_copies_only_when_they_are_current(char
     assert (stale.version, dexterity.level) == (2, 0)  # the stale copies are untouched
     assert attribute(character, "Dexterity").level == GOOD
     assert attribute(character, "Strength").level == SUPERB
+
+
+def test_a_refused_trait_edit_leaves_the_callers_copy_as_committed(character, player):
+    """Renaming Strength to Dexterity clashes (one name per kind): the service refuses it,
+    and the copy the caller holds still says Strength, so a page drawn from it is right."""
+    from characters.errors import ServiceError
+    from characters.selectors.access import character_for_owner
+    from characters.services.characters import trait_update
+
+    held = character_for_owner(player, character.pk)
+    strength = next(t for t in held.traits.all() if t.name == "Strength")
+    with pytest.raises(ServiceError, match="already has the attribute Dexterity"):
+        trait_update(trait=strength, actor=player, expected_version=1, name="Dexterity")
+    assert (strength.name, held.version) == ("Strength", 1)

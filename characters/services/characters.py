@@ -280,13 +280,20 @@ def trait_update(*, trait: Trait, actor, expected_version: int | None, **changes
     if locked is not trait.character:
         trait = locked.traits.get(pk=trait.pk)
     before = trait_state(trait)
-    fields = [key for key, value in changes.items() if getattr(trait, key) != value]
-    for key in fields:
+    was = {
+        key: getattr(trait, key) for key, value in changes.items() if getattr(trait, key) != value
+    }
+    for key in was:
         setattr(trait, key, changes[key])
     after = trait_state(trait)
     if after == before:
         return trait
-    _save_trait(trait, fields=fields)
+    try:
+        _save_trait(trait, fields=list(was))
+    except ServiceError:
+        for key, value in was.items():  # refused: the caller's copy stays as committed
+            setattr(trait, key, value)
+        raise
     differing = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
     action = "trait_relevelled" if differing == {"level"} else "trait_changed"
     commit_change(

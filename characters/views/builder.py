@@ -423,10 +423,7 @@ def _invalid(request, character, form, place: Place):
 
 
 def _refused(request, character, error: ServiceError, form=None, place=None):
-    """A write the service refused (stale, locked, a name clash): nothing was saved. The
-    page is drawn from the character as it is now: another tab may have changed it, and a
-    write refused halfway may have changed the copies it was given (trait_update)."""
-    character = character_for_owner(character.owner, character.pk)
+    """A write the service refused (stale, locked, a name clash): nothing was saved."""
     if error.status == 400 and form is not None:
         form.add_error(None, str(error))
         return _invalid(request, character, form, place)
@@ -434,6 +431,7 @@ def _refused(request, character, error: ServiceError, form=None, place=None):
     if request.htmx:
         return refused(request, str(error), status=error.status, back=back)
     messages.error(request, str(error))
+    character = character_for_owner(character.owner, character.pk)  # another tab's change
     context = {**builder_context(character), "can_edit": not character.is_locked}
     return render(request, PAGE, context, status=error.status)
 
