@@ -81,10 +81,17 @@ def campaign_catalog(campaign_pk: int, created_at, version: int) -> Catalog:
     )
 
 
-def character_to_rules(character: Character) -> rc.Character:
-    by_kind = {kind: [] for kind, _ in Trait.Kind.choices}
+def traits_by_kind(character: Character) -> dict[str, list[Trait]]:
+    """The character's traits per kind, in the order the engine's lists (and its report)
+    have them."""
+    by_kind = {kind: [] for kind in Trait.Kind.values}
     for trait in character.traits.all():
         by_kind[trait.kind].append(trait)
+    return by_kind
+
+
+def character_to_rules(character: Character) -> rc.Character:
+    by_kind = traits_by_kind(character)
     return rc.Character(
         # The slug only: building the ruleset (house rules, catalogue) for it is wasted work.
         ruleset=character.campaign.base_ruleset if character.campaign else character.ruleset,

@@ -15,6 +15,7 @@ from characters.adapters import (
     character_to_rules,
     ruleset_for,
     trait_target,
+    traits_by_kind,
     undo_label,
 )
 from characters.forms.builder import (
@@ -175,14 +176,6 @@ def _cost_label(kind, trait, cost, ruleset) -> str:
     return f"{number_text(cost)} {one if 0 < abs(cost) <= 1 else many}"  # ½ gift, 2 gifts
 
 
-def rows_by_kind(character: Character) -> dict[str, list]:
-    """The character's traits per kind, in the order the report lists them."""
-    by_kind = {kind: [] for kind in Trait.Kind.values}
-    for trait in character.traits.all():
-        by_kind[trait.kind].append(trait)
-    return by_kind
-
-
 def issues_by_trait(by_kind: dict[str, list], report: Report) -> dict[int, list]:
     """The report's errors about one row, by the trait's id: the report names a row by its
     place in a list ("skills[3]"), which moves when a row before it goes."""
@@ -214,7 +207,7 @@ class Verdict(NamedTuple):
 
 def shown_verdict(character: Character) -> Verdict:
     _, _, report = _priced(character)
-    return Verdict.of(issues_by_trait(rows_by_kind(character), report), report)
+    return Verdict.of(issues_by_trait(traits_by_kind(character), report), report)
 
 
 def builder_context(
@@ -229,7 +222,7 @@ def builder_context(
     forms = forms or {}
     ruleset, value, report = _priced(character)
     version = {"version": character.version}
-    by_kind = rows_by_kind(character)
+    by_kind = traits_by_kind(character)
     in_play = bought_in_play(value, ruleset)
     # The GM's comments sit on the rows they are about while the player answers them.
     comments = {}
