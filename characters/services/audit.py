@@ -7,16 +7,9 @@ from characters.errors import StaleWrite
 from characters.models import Campaign, CampaignEvent, Character, CharacterEvent
 
 
-def lock_character(
-    *, character: Character, expected_version: int | None, in_place: bool = False
-) -> Character:
+def lock_character(*, character: Character, expected_version: int | None) -> Character:
     """The character's row, locked for this transaction and checked against the version the
-    page was loaded at, whatever its state: each caller checks the state it needs.
-
-    With `in_place`, the caller's own copy comes back when it was read at the version now
-    locked: it and the rows prefetched with it are then the committed ones (every write
-    moves the version), so the write can change them in place and the caller show the
-    result without reading it again. Otherwise, a copy read under the lock."""
+    page was loaded at, whatever its state: each caller checks the state it needs."""
     locked = (
         Character.objects.select_for_update(of=("self",))
         .select_related("campaign", "owner")
@@ -27,8 +20,6 @@ def lock_character(
             f"{locked.name} was changed in another tab or window since you loaded this page, "
             "so nothing was saved. Reload the page to see the latest version."
         )
-    if in_place and character.version == locked.version:
-        return character
     return locked
 
 

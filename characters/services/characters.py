@@ -24,6 +24,7 @@ from characters.models import (
     LEVEL_MAX,
     LEVEL_MIN,
     Campaign,
+    CatalogEntry,
     Character,
     Equipment,
     ExperienceEntry,
@@ -51,14 +52,9 @@ DETAIL_FIELDS = (
 )
 
 
-def lock_for_edit(
-    *, character: Character, expected_version: int | None, in_place: bool = False
-) -> Character:
-    """The character's row, locked for this transaction, if it may be edited now
-    (`in_place`: see lock_character)."""
-    locked = lock_character(
-        character=character, expected_version=expected_version, in_place=in_place
-    )
+def lock_for_edit(*, character: Character, expected_version: int | None) -> Character:
+    """The character's row, locked for this transaction, if it may be edited now."""
+    locked = lock_character(character=character, expected_version=expected_version)
     if locked.is_locked:
         raise Locked(
             f"{locked.name} is {locked.state_phrase}: it cannot be edited now. "
@@ -92,7 +88,9 @@ def next_position(rows) -> int:
 def default_attribute_names(ruleset_slug: str, campaign: Campaign | None) -> list[str]:
     if campaign is not None:
         names = list(
-            campaign.catalog.filter(kind="attribute").order_by("id").values_list("name", flat=True)
+            campaign.catalog.filter(kind=CatalogEntry.Kind.ATTRIBUTE)
+            .order_by("id")
+            .values_list("name", flat=True)
         )
         if names:
             return names
@@ -274,10 +272,12 @@ def trait_update(*, trait: Trait, actor, expected_version: int | None, **changes
     its traits at the version it locks, the caller's copies are changed in place (the trait
     that comes back then belongs to the caller's character), else a copy read under the
     lock is."""
-    locked = lock_for_edit(
-        character=trait.character, expected_version=expected_version, in_place=True
-    )
-    if locked is not trait.character:
+    locked = lock_for_edit(character=trait.character, expected_version=expected_version)
+    if trait.character.version == locked.version:
+        # Read at the version now locked, the caller's copies are the committed ones (every
+        # write moves the version): change those, and the caller shows the result as it is.
+        locked = trait.character
+    else:
         trait = locked.traits.get(pk=trait.pk)
     before = trait_state(trait)
     was = {

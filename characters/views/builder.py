@@ -115,7 +115,7 @@ def trait_update(request, pk, trait_pk):
         write=lambda version: services.trait_update(
             trait=trait, actor=request.user, expected_version=version, **form.trait_fields()
         ),
-        # Changed in place (the service's in_place): what this view holds is what was saved.
+        # Changed in place (services.characters.trait_update): what this view holds is saved.
         changed=lambda saved: Changed(
             place.key, [place], reads=None if saved.character is character else ("traits",)
         ),
