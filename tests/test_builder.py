@@ -472,3 +472,23 @@ def test_a_refused_trait_edit_leaves_the_callers_copy_as_committed(character, pl
     with pytest.raises(ServiceError, match="already has the attribute Dexterity"):
         trait_update(trait=strength, actor=player, expected_version=1, name="Dexterity")
     assert (strength.name, held.version) == ("Strength", 1)
+
+
+def test_a_templates_new_skills_go_after_the_others(player_client, character):
+    """Mudge 6.41's ranger adds Bow and Survival: after six of seven skills were removed,
+    they still stand after the one left, not before it."""
+    names = ["Climbing", "Riding", "Swimming", "Cooking", "Singing", "Fishing", "Sailing"]
+    for name in names:
+        character.refresh_from_db()
+        url = reverse("trait_add", args=[character.pk, "skill"])
+        player_client.post(url, {"version": character.version, "name": name, "level": 0})
+    for name in names[:-1]:
+        character.refresh_from_db()
+        skill = character.traits.get(kind=Trait.Kind.SKILL, name=name)
+        url = reverse("trait_delete", args=[character.pk, skill.pk])
+        player_client.post(url, {"version": character.version})
+    character.refresh_from_db()
+    url = reverse("template_apply", args=[character.pk])
+    player_client.post(url, {"version": character.version, "template": "ranger"})
+    skills = list(character.traits.filter(kind=Trait.Kind.SKILL).values_list("name", flat=True))
+    assert skills[0] == "Sailing" and set(skills[1:]) >= {"Bow", "Survival"}

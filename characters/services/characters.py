@@ -576,7 +576,7 @@ def character_apply_template(
                     name=item.name,
                     level=item.level,
                     difficulty=item.difficulty or "",
-                    position=len(old_items) + len(changed),
+                    position=next_position(locked.traits.filter(kind=kind)),
                 )
             row.level = item.level
             _save_trait(row)
@@ -596,7 +596,8 @@ def character_apply_template(
     ):
         for item in new_items[len(old_items) :]:
             # No cost: the catalogue prices it (Mudge 1.33's starred ones at 2), else 1.
-            row = Trait(character=locked, kind=kind, name=item.name, position=len(old_items))
+            position = next_position(locked.traits.filter(kind=kind))
+            row = Trait(character=locked, kind=kind, name=item.name, position=position)
             _save_trait(row)
             events.append(
                 dict(
