@@ -49,13 +49,11 @@ class CampaignCatalog:
 
     @cached_property
     def loaded(self) -> Catalog:
-        campaign = self.campaign
-        # created_at as well: a test database hands out a rolled-back campaign's id again.
-        return campaign_catalog(campaign.pk, campaign.created_at, campaign.catalog_version)
+        return campaign_catalog(self.campaign.pk, self.campaign.catalog_version)
 
 
 @lru_cache(maxsize=256)
-def campaign_catalog(campaign_pk: int, created_at, version: int) -> Catalog:
+def campaign_catalog(campaign_pk: int, version: int) -> Catalog:
     by_kind = {kind: [] for kind in CatalogEntry.Kind.values}
     for entry in CatalogEntry.objects.filter(campaign_id=campaign_pk):
         by_kind[entry.kind].append(entry)
