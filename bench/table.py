@@ -30,7 +30,7 @@ def seed():
     party = []
     for n in range(PARTY):
         player = User.objects.create_user(f"table-player-{n}")
-        Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
+        Membership.objects.create(campaign=campaign, user=player)
         character = character_create(owner=player, name=f"Hero {n}", campaign=campaign)
         for skill in ("Climbing", "Swimming", "Riding", "Tracking", "Stealth"):
             trait_add(

@@ -72,7 +72,7 @@ def seed(players: int):
     seeded = []
     for i in range(players):
         user = User.objects.create_user(f"bench-{i}", password=PASSWORD)
-        Membership.objects.create(campaign=campaign, user=user, role=Membership.Role.PLAYER)
+        Membership.objects.create(campaign=campaign, user=user)
         character = character_create(owner=user, name=f"Bench {i}", campaign=campaign)
         Trait.objects.bulk_create(
             Trait(

@@ -49,13 +49,11 @@ class CampaignQuerySet(models.QuerySet):
         return self.filter(gm=user)
 
     def joined_by(self, user):
-        """Campaigns the user plays in or runs (the GM is a member too, services.campaigns)."""
+        """Campaigns the user plays in or runs."""
         return self.filter(Q(memberships__user=user) | Q(gm=user)).distinct()
 
     def played_by(self, user):
-        return self.filter(
-            memberships__user=user, memberships__role=Membership.Role.PLAYER
-        ).distinct()
+        return self.filter(memberships__user=user)
 
 
 class Campaign(models.Model):
@@ -87,17 +85,18 @@ class Campaign(models.Model):
     def get_base_ruleset_display(self) -> str:
         return ruleset_name(self.base_ruleset)
 
+    def has_member(self, user) -> bool:
+        """Whether `user` runs or plays in this campaign."""
+        return self.gm_id == user.pk or self.memberships.filter(user=user).exists()
+
 
 class Membership(models.Model):
-    class Role(models.TextChoices):
-        GM = "gm", "GM"
-        PLAYER = "player", "Player"
+    """A player's place in a campaign. The GM has none: Campaign.gm says who runs it."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
-    role = models.CharField(max_length=10, choices=Role.choices)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

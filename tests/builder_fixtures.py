@@ -26,8 +26,7 @@ def outsider(db):
 @pytest.fixture
 def campaign(gm, player):
     campaign = Campaign.objects.create(name="The Watch", gm=gm, base_ruleset="mudge")
-    Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
-    Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
+    Membership.objects.create(campaign=campaign, user=player)
     CatalogEntry.objects.create(
         campaign=campaign, kind="skill", name="Acrobatics", difficulty="hard"
     )

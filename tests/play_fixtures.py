@@ -90,9 +90,8 @@ def outsider(db):
 @pytest.fixture
 def campaign(gm, player, other_player):
     campaign = Campaign.objects.create(name="The Watch", gm=gm, base_ruleset="mudge")
-    Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
     for member in (player, other_player):
-        Membership.objects.create(campaign=campaign, user=member, role=Membership.Role.PLAYER)
+        Membership.objects.create(campaign=campaign, user=member)
     return campaign
 
 

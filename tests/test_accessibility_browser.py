@@ -27,7 +27,7 @@ def table(db):
     gm = User.objects.create_user("greta", password=PASSWORD)
     player = User.objects.create_user("pip", password=PASSWORD)
     campaign = campaign_create(gm=gm, name="The Watch", base_ruleset="mudge")
-    Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
+    Membership.objects.create(campaign=campaign, user=player)
     brogo, tess = (
         character_create(owner=player, name=name, campaign=campaign) for name in ("Brogo", "Tess")
     )

@@ -44,8 +44,7 @@ def in_play(gm, player):
         campaign = Campaign.objects.create(
             name=f"{ruleset} table", gm=gm, base_ruleset=ruleset, **campaign_fields
         )
-        Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
-        Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
+        Membership.objects.create(campaign=campaign, user=player)
         character = character_create(owner=player, name="Hero", campaign=campaign)
         for kind, name, level in traits:
             existing = character.traits.filter(kind=kind, name=name).first()
@@ -252,7 +251,7 @@ def test_the_gm_awards_one_character_or_the_approved_party(
     in_play, gm, player, mate, campaign, character
 ):
     hero = in_play("mudge")
-    Membership.objects.create(campaign=hero.campaign, user=mate, role=Membership.Role.PLAYER)
+    Membership.objects.create(campaign=hero.campaign, user=mate)
     friend = character_create(owner=mate, name="Friend", campaign=hero.campaign)
     approved(friend, gm)
     drafting = character_create(owner=mate, name="Drafting", campaign=hero.campaign)

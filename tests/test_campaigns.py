@@ -62,10 +62,11 @@ def entry(campaign, kind, name):
 # -- services ----------------------------------------------------------------------------------
 
 
-def test_campaign_create_makes_the_gm_a_member_and_seeds_mudge_lists(gm):
+def test_campaign_create_stores_the_gm_once_and_seeds_mudge_lists(gm):
     campaign = services.campaign_create(gm=gm, name="  Saturday   game ", base_ruleset="mudge")
     assert campaign.name == "Saturday game"
-    assert campaign.memberships.get().role == Membership.Role.GM
+    assert campaign.gm == gm and campaign.has_member(gm)
+    assert not campaign.memberships.exists()  # Campaign.gm says who runs it, nothing else
     counts = {
         kind: campaign.catalog.filter(kind=kind).count() for kind, _ in CatalogEntry.Kind.choices
     }
@@ -137,17 +138,16 @@ def test_campaign_create_refuses_with_a_reason(gm, kwargs, message):
 
 def test_join_is_idempotent_and_refuses_unknown_codes(campaign, player):
     again = services.campaign_join(user=player, code=f"  {campaign.invite_code} ")
-    assert again.role == Membership.Role.PLAYER
-    assert campaign.memberships.count() == 2
+    assert again.user == player
+    assert list(campaign.memberships.values_list("user__username", flat=True)) == ["player"]
     with pytest.raises(ServiceError, match="No campaign has this invite code"):
         services.campaign_join(user=player, code="nope")
 
 
-def test_the_gm_cannot_be_removed(campaign):
-    with pytest.raises(ServiceError, match="GM cannot leave"):
-        services.membership_remove(
-            membership=campaign.memberships.get(role=Membership.Role.GM), actor=campaign.gm
-        )
+def test_the_gm_cannot_join_their_own_campaign_as_a_player(campaign, gm):
+    with pytest.raises(ServiceError, match="You run The Table: this code is for your players"):
+        services.campaign_join(user=gm, code=campaign.invite_code)
+    assert not campaign.memberships.filter(user=gm).exists()
 
 
 # -- who may see what --------------------------------------------------------------------------
@@ -202,7 +202,8 @@ def test_dashboard_and_new_campaign_need_only_a_login(outsider):
 def test_forged_ids_from_another_campaign_are_not_found(campaign, gm, outsider):
     other = services.campaign_create(gm=outsider, name="Elsewhere", base_ruleset="mudge")
     foreign_entry = other.catalog.first()
-    foreign_membership = other.memberships.get()
+    stranger = get_user_model().objects.create_user("stranger")
+    foreign_membership = services.campaign_join(user=stranger, code=other.invite_code)
     client = client_for(gm)
     pk = campaign.pk
     for method, path in [
@@ -220,11 +221,14 @@ def test_forged_ids_from_another_campaign_are_not_found(campaign, gm, outsider):
     assert other.memberships.filter(pk=foreign_membership.pk).exists()
 
 
-def test_the_gm_membership_has_no_remove_page(campaign, gm):
-    gm_membership = campaign.memberships.get(role=Membership.Role.GM)
-    url = reverse("membership_remove", args=[campaign.pk, gm_membership.pk])
-    assert client_for(gm).post(url).status_code == 404
-    assert Membership.objects.filter(pk=gm_membership.pk).exists()
+def test_the_gm_has_no_remove_link_and_their_invite_link_leads_home(campaign, gm, player):
+    page = client_for(gm).get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
+    members = page[page.index('id="members"') : page.index('id="settings"')]
+    assert members.count("Remove…") == 1  # the player's; the GM runs the campaign
+    assert '<span class="badge role-gm">GM</span>' in members
+    join = client_for(gm).post(reverse("campaign_join", args=[campaign.invite_code]))
+    assert join["Location"] == reverse("campaign_detail", args=[campaign.pk])
+    assert not campaign.memberships.filter(user=gm).exists()
 
 
 def test_gm_sees_every_character_a_player_only_their_own(campaign, gm, player):
@@ -504,7 +508,7 @@ def test_join_by_link(campaign, outsider):
     assert not campaign.memberships.filter(user=outsider).exists()  # a GET joins nothing
     response = client.post(url)
     assert response["Location"] == reverse("campaign_detail", args=[campaign.pk])
-    assert campaign.memberships.get(user=outsider).role == Membership.Role.PLAYER
+    assert campaign.memberships.filter(user=outsider).exists()
     # Opening the link again just leads to the campaign.
     assert client.get(url)["Location"] == reverse("campaign_detail", args=[campaign.pk])
 
@@ -577,7 +581,9 @@ def test_members_list_shows_the_invite_to_the_gm(campaign, gm):
     page = client_for(gm).get(reverse("campaign_detail", args=[campaign.pk]))
     html = page.content.decode()
     assert f"http://testserver/join/{campaign.invite_code}/" in html
-    assert [m.user.username for m in page.context["members"]] == ["gm", "player"]
+    assert [m.user.username for m in page.context["members"]] == ["player"]
+    members = html[html.index('id="members"') : html.index('id="settings"')]
+    assert members.index("<bdi>gm</bdi>") < members.index("<bdi>player</bdi>")
 
 
 def test_players_read_the_catalogue_and_cannot_change_it(campaign, gm, player):

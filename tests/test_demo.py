@@ -51,8 +51,8 @@ def test_demo_table_members_and_owners():
     assert mudge.gm.username == dip.gm.username == "gm"
     assert dip.house_rules == {"tokens": 6}
     for campaign in (mudge, dip):
-        roles = dict(campaign.memberships.values_list("user__username", "role"))
-        assert roles == {"gm": "gm", "player1": "player", "player2": "player"}
+        players = campaign.memberships.values_list("user__username", flat=True)
+        assert sorted(players) == ["player1", "player2"]
     owners = dict(Character.objects.values_list("name", "owner__username"))
     assert owners == {
         "Brogo the Scout": "player1",
@@ -67,7 +67,7 @@ def test_demo_table_members_and_owners():
         "James Stoddard",
     }
     assert get_user_model().objects.get(username="player1").check_password("fairsheet-demo")
-    assert Membership.objects.count() == 6
+    assert Membership.objects.count() == 4  # two players in each of two campaigns
 
 
 def test_brogo_is_imported_whole(sample_file):

@@ -29,8 +29,7 @@ def two_superb(db):
     gm = User.objects.create_user("greta", password=PASSWORD)
     player = User.objects.create_user("pip", password=PASSWORD)
     campaign = Campaign.objects.create(name="Shire", gm=gm, base_ruleset="mudge")
-    Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
-    Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
+    Membership.objects.create(campaign=campaign, user=player)
     character = character_create(owner=player, name="Brogo", campaign=campaign)
     character.traits.filter(kind=Trait.Kind.ATTRIBUTE, name__in=["Strength", "Dexterity"]).update(
         level=SUPERB
@@ -95,8 +94,7 @@ def table(db):
         campaign = Campaign.objects.create(
             name=name, gm=gm, base_ruleset="mudge", house_rules={"skill_levels": 65}
         )
-        Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
-        Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
+        Membership.objects.create(campaign=campaign, user=player)
         campaigns.append(campaign)
     text = (Path(__file__).resolve().parent.parent / "rules/samples/brogo.json").read_text()
     brogo, _ = character_import(owner=player, text=text, campaign=campaigns[0])

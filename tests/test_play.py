@@ -159,7 +159,7 @@ class TestMicroFudged:
         campaign = Campaign.objects.create(
             name="Haunted", gm=gm, base_ruleset="microfudged-dip", house_rules={"tokens": 11}
         )
-        Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
+        Membership.objects.create(campaign=campaign, user=player)
         character = character_create(owner=player, name="Medium", campaign=campaign)
         trait_add(
             character=character,

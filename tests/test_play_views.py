@@ -173,7 +173,7 @@ class TestThePartyView:
         counts = []
         for n in range(3):
             owner = get_user_model().objects.create_user(f"p{n}")
-            campaign.memberships.create(user=owner, role="player")
+            campaign.memberships.create(user=owner)
             approved(build(owner, campaign, f"Hero {n}"), gm)
             with CaptureQueriesContext(connection) as queries:
                 assert client.get(url).status_code == 200

@@ -55,7 +55,7 @@ def mate(campaign):
     """Another player of the same campaign: sees nothing of the character but the table."""
     # No password: tests log in with force_login, and hashing one costs most of a second.
     user = User.objects.create_user("mate")
-    Membership.objects.create(campaign=campaign, user=user, role=Membership.Role.PLAYER)
+    Membership.objects.create(campaign=campaign, user=user)
     return user
 
 
@@ -67,14 +67,13 @@ def rival_gm(db):
 @pytest.fixture
 def rival_campaign(rival_gm):
     rival = Campaign.objects.create(name="Rivals", gm=rival_gm, base_ruleset="mudge")
-    Membership.objects.create(campaign=rival, user=rival_gm, role=Membership.Role.GM)
     return rival
 
 
 @pytest.fixture
 def rival_character(rival_campaign):
     owner = User.objects.create_user("rival-player")
-    Membership.objects.create(campaign=rival_campaign, user=owner, role=Membership.Role.PLAYER)
+    Membership.objects.create(campaign=rival_campaign, user=owner)
     return character_create(owner=owner, name="Rival", campaign=rival_campaign)
 
 

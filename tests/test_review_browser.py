@@ -25,8 +25,7 @@ def brogo(db):
     gm = User.objects.create_user("gwen", password=PASSWORD)
     player = User.objects.create_user("pip", password=PASSWORD)
     campaign = Campaign.objects.create(name="The Watch", gm=gm, base_ruleset="mudge")
-    Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
-    Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
+    Membership.objects.create(campaign=campaign, user=player)
     character = character_create(owner=player, name="Brogo", campaign=campaign)
     trait_add(
         character=character,

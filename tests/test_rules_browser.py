@@ -27,7 +27,7 @@ def table(db):
         base_ruleset="mudge",
         house_rules={"attribute_levels": 1, "skill_levels": 5},
     )
-    Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
+    Membership.objects.create(campaign=campaign, user=player)
     return gm, player, campaign
 
 

@@ -130,7 +130,7 @@ class TestEachRulesetLooksLikeItself:
             base_ruleset="fudge-basics",
             house_rules={"damage_capacity_attribute": "Health"},
         )
-        Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
+        Membership.objects.create(campaign=campaign, user=player)
         hero = character_create(owner=player, name="Hilda", campaign=campaign)
         client.force_login(player)
         page = page_of(client, "character_sheet", hero.pk)

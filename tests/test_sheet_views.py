@@ -121,9 +121,8 @@ def mate(db):
 @pytest.fixture
 def campaign(gm, player, mate):
     campaign = Campaign.objects.create(name="The Fens", gm=gm, base_ruleset="mudge")
-    Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
-    Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
-    Membership.objects.create(campaign=campaign, user=mate, role=Membership.Role.PLAYER)
+    Membership.objects.create(campaign=campaign, user=player)
+    Membership.objects.create(campaign=campaign, user=mate)
     return campaign
 
 

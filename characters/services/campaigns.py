@@ -1,5 +1,5 @@
-"""Campaign writes: create a campaign (with its GM's membership and a catalogue seeded from
-the base ruleset's built-in lists), change its house rules and settings, edit its catalogue,
+"""Campaign writes: create a campaign (with a catalogue seeded from the base ruleset's
+built-in lists), change its house rules and settings, edit its catalogue,
 and manage who plays in it. Callers check who may do what (characters.selectors); these
 functions check that the change itself makes sense, and record every change in the
 campaign's append-only history (CampaignEvent) in the same transaction."""
@@ -32,7 +32,7 @@ from rules.rulesets import BUILTIN, DIFFICULTIES
 def campaign_create(
     *, gm, name: str, base_ruleset: str, house_rules: dict | None = None
 ) -> Campaign:
-    """A new campaign run by `gm`, who becomes its first member, with its catalogue copied
+    """A new campaign run by `gm`, with its catalogue copied
     from the base ruleset's built-in lists for the GM to edit."""
     if base_ruleset not in BUILTIN:
         raise ServiceError(f"Choose a base ruleset: {', '.join(BUILTIN)}.")
@@ -42,7 +42,6 @@ def campaign_create(
         base_ruleset=base_ruleset,
         house_rules=normalized_house_rules(BUILTIN[base_ruleset], house_rules),
     )
-    Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
     entries = CatalogEntry.objects.bulk_create(seed_entries(campaign))
     # The history starts with what the campaign started from, so each later change reads
     # against it.
@@ -127,9 +126,11 @@ def campaign_join(*, user, code: str) -> Membership:
             "No campaign has this invite code. Check it with your GM: making a new invite "
             "link replaces the old code."
         )
-    membership, _ = Membership.objects.get_or_create(
-        campaign=campaign, user=user, defaults={"role": Membership.Role.PLAYER}
-    )
+    if campaign.gm_id == user.pk:
+        raise ServiceError(
+            f"You run {campaign.name}: this code is for your players, who join with it."
+        )
+    membership, _ = Membership.objects.get_or_create(campaign=campaign, user=user)
     return membership
 
 
@@ -137,8 +138,6 @@ def campaign_join(*, user, code: str) -> Membership:
 def membership_remove(*, membership: Membership, actor) -> None:
     """Remove a player from a campaign. Their characters stay in it, where the GM still
     sees them, and stay theirs."""
-    if membership.role == Membership.Role.GM:
-        raise ServiceError("The GM cannot leave their own campaign.")
     removed, _ = Membership.objects.filter(pk=membership.pk).delete()
     if not removed:  # a second tab removed them first: that one recorded it
         return
@@ -150,7 +149,6 @@ def membership_remove(*, membership: Membership, actor) -> None:
         target=f"user:{username}",
         before={
             "user": username,
-            "role": membership.role,
             "joined_at": membership.joined_at.isoformat(),
         },
     )

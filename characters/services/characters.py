@@ -28,7 +28,6 @@ from characters.models import (
     Character,
     Equipment,
     ExperienceEntry,
-    Membership,
     Trait,
 )
 from characters.services.audit import commit_change, lock_character, record_event
@@ -110,7 +109,7 @@ def character_create(
 ) -> Character:
     """A new draft with every attribute of its ruleset (or campaign list) at its default."""
     if campaign is not None:
-        if not Membership.objects.filter(campaign=campaign, user=owner).exists():
+        if not campaign.has_member(owner):
             raise ServiceError("Join the campaign before making a character in it.")
         ruleset = campaign.base_ruleset
         rules = campaign_ruleset(campaign)
@@ -160,7 +159,7 @@ def character_import(
         raise ServiceError(f"The file cannot be read: {error}") from None
     value = imported.character
     if campaign is not None:
-        if not Membership.objects.filter(campaign=campaign, user=owner).exists():
+        if not campaign.has_member(owner):
             raise ServiceError("Join the campaign before importing a character into it.")
         if value.ruleset != campaign.base_ruleset:
             raise ServiceError(

@@ -26,7 +26,7 @@ from characters.forms.campaigns import (
     HouseRulesChangeForm,
     HouseRulesForm,
 )
-from characters.models import Campaign, CatalogEntry, Character, Membership
+from characters.models import Campaign, CatalogEntry, Character
 from characters.selectors.access import campaign_for_gm, campaign_for_member, characters_visible_to
 from characters.selectors.campaigns import campaign_history, house_rules_preview
 from characters.selectors.rulesets import summarize_ruleset
@@ -164,8 +164,11 @@ def campaign_detail(request, pk):
                     "user__characters", filter=Q(user__characters__campaign=campaign)
                 )
             )
-            .order_by("role", "user__username")  # "gm" sorts before "player"
+            .order_by("user__username")
         )
+        context["gm_character_count"] = Character.objects.filter(
+            campaign=campaign, owner_id=campaign.gm_id
+        ).count()
         context["invite_url"] = invite_url(request, campaign)
         context["settings_form"] = CampaignSettingsForm(
             initial={"spends_need_approval": campaign.spends_need_approval}
@@ -225,8 +228,11 @@ def campaign_join(request, code):
         for limit, who in checks:
             limit.hit(who)
         return render(request, "campaigns/join.html", {"campaign": None}, status=404)
-    if campaign.memberships.filter(user=request.user).exists():
-        messages.info(request, f"You are already in {campaign.name}.")
+    if campaign.has_member(request.user):
+        if campaign.gm_id == request.user.pk:
+            messages.info(request, f"You run {campaign.name}: this link is for your players.")
+        else:
+            messages.info(request, f"You are already in {campaign.name}.")
         return redirect("campaign_detail", campaign.pk)
     if request.method == "POST":
         try:
@@ -243,7 +249,7 @@ def member_remove(request, pk, membership_pk):
     """A confirmation page, then the POST that removes the player."""
     campaign = campaign_for_gm(request.user, pk)
     membership = get_object_or_404(
-        campaign.memberships.filter(role=Membership.Role.PLAYER).select_related("user"),
+        campaign.memberships.select_related("user"),
         pk=membership_pk,
     )
     if request.method == "POST":

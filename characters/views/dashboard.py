@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 from characters import throttle
 from characters.errors import ServiceError
 from characters.forms.campaigns import JoinForm
-from characters.models import Campaign, Character, Membership
+from characters.models import Campaign, Character
 from characters.services import campaigns as services
 
 
@@ -50,9 +50,7 @@ def _dashboard(request, join_form, *, status=200):
     context = {
         "join_form": join_form,
         "gm_campaigns": Campaign.objects.run_by(user).annotate(
-            player_count=Count(
-                "memberships", filter=Q(memberships__role=Membership.Role.PLAYER), distinct=True
-            ),
+            player_count=Count("memberships", distinct=True),
             waiting_count=Count(
                 "characters", filter=Q(characters__state=Character.State.SUBMITTED), distinct=True
             ),

@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 import rules
-from characters.models import Campaign, Character, Membership
+from characters.models import Campaign, Character
 from characters.services.campaigns import campaign_create, campaign_join
 from characters.services.characters import character_import
 
@@ -95,7 +95,7 @@ class Command(BaseCommand):
                 house_rules=demo.house_rules,
             )
         for username in sorted(set(demo.characters.values())):
-            if not Membership.objects.filter(campaign=campaign, user=users[username]).exists():
+            if not campaign.has_member(users[username]):
                 campaign_join(user=users[username], code=campaign.invite_code)
         added = 0
         for stem, username in demo.characters.items():
