@@ -237,6 +237,13 @@ class Character(models.Model):
         return ruleset_name(self.ruleset)
 
     @cached_property
+    def latest_event(self) -> "CharacterEvent | None":
+        """The newest entry of the audit trail, read once per instance. The write that
+        records an event sets it here (services.audit.record_event), so the page shown
+        after an edit (its Undo button) needs no query for it."""
+        return self.events.order_by("-id").first()
+
+    @cached_property
     def latest_comments(self) -> list["ReviewComment"]:
         """The GM's comments of the latest review (one request for changes, or one
         approval): they share the version the review moved the character to. Read once per

@@ -14,8 +14,9 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 # A fresh Mudge character: 6 attribute levels x 3 + 45 skill levels + 2 gifts x 6 (1.6, 1.64).
 FRESH_MUDGE_BALANCE = 6 * 3 + 45 + 2 * 6
 # A level change: session, user, the character with its three lists, and in the transaction
-# (a savepoint under the test) the lock, the trait, the character and the event; then Undo.
-EDIT_QUERIES = 13
+# (a savepoint under the test) the lock, the trait, the character and the event, which is
+# also what Undo offers (Character.latest_event).
+EDIT_QUERIES = 12
 
 
 def attribute(character, name):
@@ -390,7 +391,7 @@ def test_a_trait_edit_makes_a_fixed_number_of_queries(
 ):
     """What a level change costs the database, however many rows the character has: the
     session and user, the character with its rows, the locked write (lock, row, version,
-    event) on the copies the view read, and Undo's last event for the answer."""
+    event) on the copies the view read; Undo's label comes from the event just recorded."""
     Trait.objects.bulk_create(
         Trait(character=character, kind="skill", name=f"Skill {i}", level=0, position=i)
         for i in range(53)

@@ -33,7 +33,7 @@ def record_event(
     after=None,
     reason: str = "",
 ) -> CharacterEvent:
-    return CharacterEvent.objects.create(
+    event = CharacterEvent.objects.create(
         character=character,
         actor=actor,
         action=action,
@@ -43,6 +43,8 @@ def record_event(
         version=character.version,
         reason=reason,
     )
+    character.latest_event = event
+    return event
 
 
 def record_campaign_event(

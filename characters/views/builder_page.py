@@ -429,7 +429,7 @@ def template_changes(before, after) -> list[str]:
 def undoable_edit(character: Character) -> str | None:
     """What the builder's Undo takes back: the last edit of a trait, if nothing changed
     since (services.characters.character_undo_edit)."""
-    last = character.events.order_by("-id").first()
+    last = character.latest_event
     if last is None or last.version != character.version or last.action not in UNDOABLE_EDITS:
         return None
     return undo_label(last.action, last.before, last.after)
