@@ -79,6 +79,17 @@ def campaign_catalog(campaign_pk: int, version: int) -> Catalog:
     )
 
 
+# The rules' list of each kind of trait row: rules.character.Character's field, the build
+# report's pool, and the list a ledger entry names (spec).
+TRAIT_LISTS = {
+    Trait.Kind.ATTRIBUTE: "attributes",
+    Trait.Kind.SKILL: "skills",
+    Trait.Kind.GIFT: "gifts",
+    Trait.Kind.FAULT: "faults",
+    Trait.Kind.POWER: "powers",
+}
+
+
 def traits_by_kind(character: Character) -> dict[str, list[Trait]]:
     """The character's traits per kind, in the order the engine's lists (and its report)
     have them."""

@@ -316,6 +316,9 @@ class Trait(models.Model):
         ]
 
 
+TRAIT_NAME_MAX = Trait._meta.get_field("name").max_length
+
+
 class Equipment(models.Model):
     class Kind(models.TextChoices):
         WEAPON = "weapon", "Weapon"

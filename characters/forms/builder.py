@@ -7,14 +7,11 @@ never a 500.
 from django import forms
 
 from characters.forms.fields import AmountField, NameField
-from characters.models import DIFFICULTY_CHOICES, Equipment, Trait
+from characters.models import DIFFICULTY_CHOICES, TRAIT_NAME_MAX, Equipment, Trait
 from rules.house_rules import json_number
 from rules.ladder import ABYSMAL, LEGENDARY, TERRIBLE, level_name
 from rules.report import POWER_DIFFICULTY
 from rules.rulesets import LEVELS, SKILL_DIFFICULTY, ruleset_choices
-
-# A trait's or a piece of equipment's name: as long as the database keeps.
-NAME_MAX = Trait._meta.get_field("name").max_length
 
 
 def level_choices(ruleset, top: int = LEGENDARY + 3) -> list[tuple[int, str]]:
@@ -38,7 +35,7 @@ class VersionedForm(forms.Form):
 class TraitForm(VersionedForm):
     """A trait row. Which fields show depends on the kind (and ruleset), see for_kind()."""
 
-    name = NameField(max_length=NAME_MAX)
+    name = NameField(max_length=TRAIT_NAME_MAX)
     level = forms.TypedChoiceField(choices=[], coerce=int, required=False)
     difficulty = forms.ChoiceField(choices=[], required=False)
     cost = AmountField(min_value=0, max_value=20, decimal_places=2, required=False)
@@ -96,7 +93,7 @@ class EquipmentForm(VersionedForm):
     """A piece of equipment; its values are named in the ruleset's words (a weapon's damage
     and an armour's value in Mudge 4.54, cards in MicroFudged DIP VII.2)."""
 
-    name = NameField(max_length=NAME_MAX)
+    name = NameField(max_length=Equipment._meta.get_field("name").max_length)
     kind = forms.ChoiceField(choices=Equipment.Kind.choices)
     damage = forms.IntegerField(min_value=-10, max_value=50, required=False)
     armour = forms.IntegerField(min_value=-10, max_value=50, required=False)
@@ -141,7 +138,7 @@ class DetailsForm(VersionedForm):
 class UncommittedForm(VersionedForm):
     """Mudge 1.7: an uncommitted trait defined in play, as a skill at Good or lower."""
 
-    name = forms.CharField(max_length=NAME_MAX, strip=True, label="Skill")
+    name = forms.CharField(max_length=TRAIT_NAME_MAX, strip=True, label="Skill")
     level = forms.TypedChoiceField(choices=[], coerce=int)
     difficulty = forms.ChoiceField(choices=[], required=False)
 

@@ -12,14 +12,6 @@ from rules.ladder import ABYSMAL, level_name
 from rules.ledger import unit_of
 from rules.rulesets import LEVELS, Ruleset
 
-# The character file's list of each kind of trait (spec: a ledger entry names its list).
-LISTS = {
-    Trait.Kind.ATTRIBUTE: "attributes",
-    Trait.Kind.SKILL: "skills",
-    Trait.Kind.GIFT: "gifts",
-    Trait.Kind.FAULT: "faults",
-    Trait.Kind.POWER: "powers",
-}
 RAISE, GIFT, POWER, BUY_OFF_FAULT, META_POINT = (
     "raise",
     "gift",

@@ -17,9 +17,10 @@ from dataclasses import asdict
 
 from django.db import transaction
 
-from characters.adapters import ruleset_for, trait_state
+from characters.adapters import TRAIT_LISTS, ruleset_for, trait_state
 from characters.errors import NotAllowed, ServiceError
 from characters.models import (
+    TRAIT_NAME_MAX,
     Campaign,
     Character,
     ExperienceEntry,
@@ -30,7 +31,6 @@ from characters.selectors.access import is_gm_of
 from characters.selectors.advancement import (
     BUY_OFF_FAULT,
     GIFT,
-    LISTS,
     MAX_AWARD,
     POWER,
     RAISE,
@@ -172,8 +172,8 @@ def _lock_pending(entry: ExperienceEntry, actor) -> tuple[Character, dict]:
 
 def _check_new_name(locked: Character, what: str, name: str) -> None:
     kind = Trait.Kind.GIFT if what == GIFT else Trait.Kind.POWER
-    if not name or len(name) > 100:
-        raise ServiceError(f"Name the {kind} to add (at most 100 characters).")
+    if not name or len(name) > TRAIT_NAME_MAX:
+        raise ServiceError(f"Name the {kind} to add (at most {TRAIT_NAME_MAX} characters).")
     if locked.traits.filter(kind=kind, name__iexact=name).exists():
         raise ServiceError(f"{locked.name} already has the {kind} {name}.")
     ensure_room(locked)
@@ -232,11 +232,11 @@ def _apply(locked: Character, entry: ExperienceEntry, spec: dict, *, actor, acti
 def _bought(trait: Trait, spec: dict) -> dict:
     """What a spend bought, as a ledger entry of the character file says it (spec,
     "Advancement"): undoing it, newest first, gives back the creation build."""
-    listed = {"list": LISTS[trait.kind], **trait_state(trait)}
+    listed = {"list": TRAIT_LISTS[trait.kind], **trait_state(trait)}
     if spec["what"] == RAISE:
         return {
             "raise": {
-                "list": LISTS[trait.kind],
+                "list": TRAIT_LISTS[trait.kind],
                 "name": trait.name,
                 "from": level_name(spec["from_level"]),
                 "to": level_name(spec["from_level"] + 1),

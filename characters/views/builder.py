@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from characters.adapters import ruleset_for, to_decimal
+from characters.adapters import TRAIT_LISTS, ruleset_for, to_decimal
 from characters.errors import ServiceError
 from characters.forms.builder import (
     DetailsForm,
@@ -25,7 +25,7 @@ from characters.forms.builder import (
 from characters.models import CHARACTER_FIELDS, Campaign, Character, Trait
 from characters.selectors.access import character_for_owner, character_for_viewer
 from characters.services import characters as services
-from characters.views.builder_page import REPORT_LISTS, builder_context, shown_verdict
+from characters.views.builder_page import builder_context, shown_verdict
 from characters.views.htmx import (
     fragments,
     oob_append,
@@ -75,7 +75,7 @@ def character_new(request):
 def trait_add(request, pk, kind):
     character = character_for_owner(request.user, pk)
     ruleset = ruleset_for(character)
-    if kind not in Trait.Kind.values or REPORT_LISTS[kind] not in ruleset.terms.lists:
+    if kind not in Trait.Kind.values or TRAIT_LISTS[kind] not in ruleset.terms.lists:
         raise Http404("There is no such kind of trait in this character's rules.")
     place = Place(f"add-{kind}", "add_trait", kind=kind)
     form = TraitForm(request.POST, kind=kind, ruleset=ruleset, auto_id=f"{place.key}-%s")

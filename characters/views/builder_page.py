@@ -11,6 +11,7 @@ from typing import NamedTuple
 from django.utils.functional import SimpleLazyObject
 
 from characters.adapters import (
+    TRAIT_LISTS,
     UNDOABLE_EDITS,
     character_to_rules,
     ruleset_for,
@@ -36,14 +37,7 @@ from rules.report import POOL_UNITS, Report, build_report, scale_notes
 from rules.rulesets import LEVELS, Ruleset
 from rules.templates import apply_template, templates_for, unmet_minimums
 
-REPORT_LISTS = {
-    Trait.Kind.ATTRIBUTE: "attributes",
-    Trait.Kind.SKILL: "skills",
-    Trait.Kind.GIFT: "gifts",
-    Trait.Kind.FAULT: "faults",
-    Trait.Kind.POWER: "powers",
-}
-REPORT_KINDS = {name: kind for kind, name in REPORT_LISTS.items()}
+REPORT_KINDS = {name: kind for kind, name in TRAIT_LISTS.items()}
 POOL_LABELS = {
     "attributes": "Attribute levels",
     "skills": "Skill levels",
@@ -171,7 +165,7 @@ def _cost_label(kind, trait, cost, ruleset) -> str:
     elif kind == Trait.Kind.POWER:
         pool = "skills" if trait.power_kind in ruleset.power_gifts else "gifts"
     else:
-        pool = REPORT_LISTS[kind]
+        pool = TRAIT_LISTS[kind]
     one, many = POOL_UNITS[pool]
     return f"{number_text(cost)} {one if 0 < abs(cost) <= 1 else many}"  # ½ gift, 2 gifts
 
@@ -231,7 +225,7 @@ def builder_context(
     issues = issues_by_trait(by_kind, report)
     options = cache(partial(catalog_options, ruleset))
     sections = []
-    for kind, list_name in REPORT_LISTS.items():
+    for kind, list_name in TRAIT_LISTS.items():
         if list_name not in ruleset.terms.lists:
             continue  # MicroFudged has no gifts or faults
         title, noun = ruleset.terms.lists[list_name]
