@@ -89,9 +89,9 @@ def load_json(text: str | bytes):
         raise CharacterFileError(
             f"line {error.lineno} column {error.colno}", f"not valid JSON ({error.msg})"
         ) from None
-    # Fix (check_character must never show a traceback): json.loads raises a plain
-    # ValueError for an integer longer than Python's 4,300-digit limit and RecursionError
-    # for lists or objects nested too deeply.
+    # check_character never shows a traceback: json.loads raises a plain ValueError for an
+    # integer longer than Python's 4,300-digit limit and RecursionError for lists or objects
+    # nested too deeply.
     except ValueError:
         raise CharacterFileError("", "not readable JSON: a number has too many digits") from None
     except RecursionError:
@@ -122,13 +122,13 @@ class _Reader:
         if fmt != FORMAT:
             raise CharacterFileError("format", f"must be {FORMAT!r}, not {fmt!r}")
         ruleset = obj.get("ruleset")
-        # Fix: a list or object here is unhashable; `in BUILTIN` raised TypeError.
+        # A string first: a list or object is unhashable, and `in BUILTIN` would raise.
         if not isinstance(ruleset, str) or ruleset not in BUILTIN:
             raise CharacterFileError(
                 "ruleset",
                 f"unknown ruleset {ruleset!r}: use one of {', '.join(BUILTIN)}",
             )
-        # Fix: `or {}` let a wrong type ([], 0, "", false) pass as "no house rules".
+        # Only a missing value means "no house rules": [], 0, "" or false are wrong types.
         house_rules = obj.get("house_rules")
         if house_rules is None:
             house_rules = {}
@@ -137,7 +137,7 @@ class _Reader:
         try:
             apply_house_rules(BUILTIN[ruleset], house_rules)
         except HouseRuleError as error:
-            # Fix: say where (house_rules.<key>), as every other unreadable field does.
+            # Where (house_rules.<key>), as every other unreadable field says.
             raise CharacterFileError(f"house_rules.{error.key}", error.message) from None
         self.rows(obj)
         scale = self.object(obj.get("scale", {}), "scale", ("strength", "mass"))
@@ -312,7 +312,7 @@ class _Reader:
         where = _at(key, index)
         obj = self.object(value, where, ("name", "kind", "damage", "armour", "armor", "notes"))
         kind = obj.get("kind", "gear")
-        if kind == "armor":  # Fix: was a dict lookup, a TypeError for a list or object kind
+        if kind == "armor":  # the spec takes both spellings and writes `armour`
             kind = "armour"
         if kind not in EQUIPMENT_KINDS:
             raise CharacterFileError(
