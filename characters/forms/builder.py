@@ -4,9 +4,12 @@ Levels travel as ladder offsets (ints) in <select>s; anything off the ladder is 
 never a 500.
 """
 
+import copy
+from functools import lru_cache
+
 from django import forms
 
-from characters.forms.fields import AmountField, NameField
+from characters.forms.fields import AmountField, FixedChoiceField, NameField
 from characters.models import DIFFICULTY_CHOICES, TRAIT_NAME_MAX, Equipment, Trait
 from rules.house_rules import json_number
 from rules.ladder import ABYSMAL, LEGENDARY, TERRIBLE, level_name
@@ -14,10 +17,10 @@ from rules.report import POWER_DIFFICULTY
 from rules.rulesets import LEVELS, SKILL_DIFFICULTY, ruleset_choices
 
 
-def level_choices(ruleset, top: int = LEGENDARY + 3) -> list[tuple[int, str]]:
-    """The ladder from `top` down to the ruleset's bottom: Abysmal in MicroFudged (DIP I),
-    Terrible elsewhere (Mudge 1.2)."""
-    bottom = TERRIBLE if ruleset.system == LEVELS else ABYSMAL
+def level_choices(system: str, top: int = LEGENDARY + 3) -> list[tuple[int, str]]:
+    """The ladder from `top` down to the bottom of the ruleset's `system`: Abysmal in
+    MicroFudged (DIP I), Terrible elsewhere (Mudge 1.2)."""
+    bottom = TERRIBLE if system == LEVELS else ABYSMAL
     return [(lv, level_name(lv)) for lv in range(top, bottom - 1, -1)]
 
 
@@ -33,46 +36,27 @@ class VersionedForm(forms.Form):
 
 
 class TraitForm(VersionedForm):
-    """A trait row. Which fields show depends on the kind (and ruleset), see for_kind()."""
+    """A trait row. Which fields show depends on the kind and on a few of the ruleset's
+    numbers (trait_fields)."""
 
     name = NameField(max_length=TRAIT_NAME_MAX)
-    level = forms.TypedChoiceField(choices=[], coerce=int, required=False)
-    difficulty = forms.ChoiceField(choices=[], required=False)
+    level = FixedChoiceField(choices=[], coerce=int, required=False)
+    difficulty = FixedChoiceField(choices=[], required=False)
     cost = AmountField(min_value=0, max_value=20, decimal_places=2, required=False)
-    power_kind = forms.ChoiceField(choices=[], required=False)
+    power_kind = FixedChoiceField(choices=[], required=False)
 
     def __init__(self, *args, kind: str, ruleset, **kwargs):
+        # Configured once per combination, then copied for each form as Django copies any
+        # form's fields: the builder page makes one form per row.
+        self.base_fields = trait_fields(
+            kind,
+            ruleset.system,
+            ruleset.power_kinds,
+            ruleset.skill_difficulties,
+            ruleset.superpower_cost,
+        )
         super().__init__(*args, **kwargs)
         self.kind = kind
-        self.fields["power_kind"].choices = [(k, k) for k in ruleset.power_kinds]
-        levels = level_choices(ruleset)
-        if kind == Trait.Kind.POWER and ruleset.system == LEVELS:
-            levels = [("", "— (no level)"), *levels]  # a superpower has none
-        self.fields["level"].choices = levels
-        self.fields["difficulty"].choices = difficulty_choices(kind)
-        keep = {"version", "name"}
-        if kind in (Trait.Kind.ATTRIBUTE, Trait.Kind.SKILL, Trait.Kind.POWER):
-            keep.add("level")
-            self.fields["level"].required = kind != Trait.Kind.POWER
-        if ruleset.skill_difficulties and kind in (Trait.Kind.SKILL, Trait.Kind.POWER):
-            keep.add("difficulty")
-        # A gift's or fault's worth, a superpower's cost in gifts; fields of power cost tokens.
-        if kind in (Trait.Kind.GIFT, Trait.Kind.FAULT) or (
-            kind == Trait.Kind.POWER and ruleset.system == LEVELS
-        ):
-            keep.add("cost")
-        if kind == Trait.Kind.POWER and len(ruleset.power_kinds) > 1:
-            keep.add("power_kind")
-        for name in set(self.fields) - keep:
-            del self.fields[name]
-        if "cost" in self.fields:
-            self.fields["cost"].label = "Value" if kind == Trait.Kind.FAULT else "Cost"
-            # Left empty: a gift's or fault's value from the catalogue (Mudge 1.33: 2 if
-            # starred, else 1); a superpower's from the ruleset (Mudge 2.8: 2 gifts).
-            unset = (
-                json_number(ruleset.superpower_cost) if kind == Trait.Kind.POWER else "catalogue"
-            )
-            self.fields["cost"].widget.attrs["placeholder"] = unset
 
     def clean_name(self):
         name = self.cleaned_data["name"]
@@ -87,6 +71,37 @@ class TraitForm(VersionedForm):
         if "level" in data and data["level"] == "":
             data["level"] = None
         return data
+
+
+@lru_cache(maxsize=64)
+def trait_fields(kind, system, power_kinds, skill_difficulties, superpower_cost) -> dict:
+    """TraitForm's fields for one kind of trait under a ruleset's numbers."""
+    fields = copy.deepcopy(TraitForm.base_fields)
+    fields["power_kind"].choices = [(k, k) for k in power_kinds]
+    levels = level_choices(system)
+    if kind == Trait.Kind.POWER and system == LEVELS:
+        levels = [("", "— (no level)"), *levels]  # a superpower has none
+    fields["level"].choices = levels
+    fields["difficulty"].choices = difficulty_choices(kind)
+    keep = {"version", "name"}
+    if kind in (Trait.Kind.ATTRIBUTE, Trait.Kind.SKILL, Trait.Kind.POWER):
+        keep.add("level")
+        fields["level"].required = kind != Trait.Kind.POWER
+    if skill_difficulties and kind in (Trait.Kind.SKILL, Trait.Kind.POWER):
+        keep.add("difficulty")
+    # A gift's or fault's worth, a superpower's cost in gifts; fields of power cost tokens.
+    if kind in (Trait.Kind.GIFT, Trait.Kind.FAULT) or (
+        kind == Trait.Kind.POWER and system == LEVELS
+    ):
+        keep.add("cost")
+        fields["cost"].label = "Value" if kind == Trait.Kind.FAULT else "Cost"
+        # Left empty: a gift's or fault's value from the catalogue (Mudge 1.33: 2 if
+        # starred, else 1); a superpower's from the ruleset (Mudge 2.8: 2 gifts).
+        unset = json_number(superpower_cost) if kind == Trait.Kind.POWER else "catalogue"
+        fields["cost"].widget.attrs["placeholder"] = unset
+    if kind == Trait.Kind.POWER and len(power_kinds) > 1:
+        keep.add("power_kind")
+    return {name: field for name, field in fields.items() if name in keep}
 
 
 class EquipmentForm(VersionedForm):
@@ -144,7 +159,7 @@ class UncommittedForm(VersionedForm):
 
     def __init__(self, *args, ruleset, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["level"].choices = level_choices(ruleset, top=ruleset.uncommitted_max)
+        self.fields["level"].choices = level_choices(ruleset.system, top=ruleset.uncommitted_max)
         self.fields["level"].initial = ruleset.uncommitted_max
         if ruleset.skill_difficulties:
             self.fields["difficulty"].choices = difficulty_choices(Trait.Kind.SKILL)
