@@ -11,7 +11,7 @@ from django.urls import reverse
 from characters.errors import ServiceError
 from characters.models import Campaign, CatalogEntry, Membership
 from characters.services import campaigns as services
-from characters.services.characters import character_create
+from characters.services.characters import character_create, character_delete
 from rules.catalogues import microfudged, mudge
 
 pytestmark = pytest.mark.django_db
@@ -575,6 +575,25 @@ def test_gm_removes_a_player_after_confirming(campaign, gm, player):
     assert client_for(player).get(reverse("campaign_detail", args=[campaign.pk])).status_code == 404
     page = client.get(reverse("campaign_detail", args=[campaign.pk]))
     assert [c.name for c in page.context["characters"]] == ["Left behind"]
+
+
+def test_members_list_counts_characters_alike_for_gm_and_players(campaign, gm, player):
+    """A deleted (archived) character leaves every count, the GM's and the players'."""
+    kept = character_create(owner=player, name="Kept", campaign=campaign)
+    gone = character_create(owner=player, name="Gone", campaign=campaign)
+    character_create(owner=gm, name="Innkeeper", campaign=campaign)
+    npc = character_create(owner=gm, name="Old NPC", campaign=campaign)
+    character_delete(character=gone, actor=player)
+    character_delete(character=npc, actor=gm)
+    page = client_for(gm).get(reverse("campaign_detail", args=[campaign.pk]))
+    assert [(m.user.username, m.character_count) for m in page.context["members"]] == [
+        ("player", 1)
+    ]
+    assert page.context["gm_character_count"] == 1
+    members = page.content.decode()
+    members = members[members.index('id="members"') : members.index('id="settings"')]
+    assert "1 character · runs it since" in members and "1 character · joined" in members
+    assert kept.name in page.content.decode()
 
 
 def test_members_list_shows_the_invite_to_the_gm(campaign, gm):

@@ -119,6 +119,21 @@ def test_ten_wrong_invite_codes_lock_joining_for_the_user(player, gm, clock):
     assert Membership.objects.filter(campaign=campaign, user=player).exists()
 
 
+def test_a_gm_typing_their_own_code_is_no_wrong_guess(gm, clock):
+    """The GM trying the code they hand out is sent to their campaign, and the tries count
+    against neither them nor the address their players share at the table."""
+    campaign = Campaign.objects.create(name="Ours", gm=gm, base_ruleset="mudge")
+    client = from_address("203.0.113.3")
+    client.force_login(gm)
+    for _ in range(11):
+        response = client.post(reverse("campaign_join_by_code"), {"code": campaign.invite_code})
+        assert response["Location"] == reverse("campaign_detail", args=[campaign.pk])
+    page = client.get(response["Location"]).content.decode()
+    assert "You run Ours: this code is for your players." in page
+    assert not Membership.objects.filter(campaign=campaign).exists()
+    assert client.post(reverse("campaign_join_by_code"), {"code": "nope"}).status_code == 400
+
+
 def test_wrong_invite_codes_from_one_address_lock_it_for_every_user(db, clock):
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"user{n}") for n in range(11)

@@ -13,8 +13,12 @@ def restore_gm_memberships(apps, schema_editor):
     Campaign = apps.get_model("characters", "Campaign")
     Membership = apps.get_model("characters", "Membership")
     Membership.objects.bulk_create(
-        Membership(campaign=campaign, user_id=campaign.gm_id, role="gm")
-        for campaign in Campaign.objects.all()
+        [
+            Membership(campaign=campaign, user_id=campaign.gm_id, role="gm")
+            for campaign in Campaign.objects.all()
+        ],
+        # A GM who also held a membership of their own campaign keeps that one.
+        ignore_conflicts=True,
     )
 
 

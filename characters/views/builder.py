@@ -455,6 +455,7 @@ def _as_committed(character, rows: tuple[str, ...]):
     alone would show the page a version it has not seen."""
     loaded = character.version
     character.refresh_from_db(fields=[*CHARACTER_FIELDS, *rows])
+    character.__dict__.pop("latest_event", None)  # a cached property refresh_from_db keeps
     if character.version not in (loaded, loaded + 1):  # the same: the write changed nothing
         return None
     prefetch_related_objects([character], *rows)

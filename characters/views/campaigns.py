@@ -160,8 +160,13 @@ def campaign_detail(request, pk):
         context["members"] = (
             campaign.memberships.select_related("user")
             .annotate(
+                # Archived characters left out, as the GM's count and the list above do.
                 character_count=Count(
-                    "user__characters", filter=Q(user__characters__campaign=campaign)
+                    "user__characters",
+                    filter=Q(
+                        user__characters__campaign=campaign,
+                        user__characters__archived_at__isnull=True,
+                    ),
                 )
             )
             .order_by("user__username")

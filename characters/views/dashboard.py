@@ -25,6 +25,10 @@ def join_by_code(request):
         return throttle.too_many(request, wait, limit, lambda: _dashboard(request, JoinForm()))
     form = JoinForm(request.POST)
     if form.is_valid():
+        run = Campaign.objects.run_by(request.user).filter(invite_code=form.cleaned_data["code"])
+        if campaign := run.first():  # the GM trying their own code: not a guess, nothing to join
+            messages.info(request, f"You run {campaign.name}: this code is for your players.")
+            return redirect("campaign_detail", campaign.pk)
         try:
             membership = services.campaign_join(user=request.user, code=form.cleaned_data["code"])
         except ServiceError as error:
