@@ -7,10 +7,10 @@ forms post as plain HTML without JavaScript: the page redirects back after a wri
 re-renders with the message and a 400 after a refusal.
 """
 
+from collections import Counter
 from dataclasses import dataclass
 
 from django.contrib import messages
-from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -152,28 +152,18 @@ def campaign_detail(request, pk):
         "rules": summarize_ruleset(ruleset),  # the numbers in force: house rules applied
         "changes": house_rule_changes(campaign, ruleset),
         # A GM sees every character in the campaign, a player only their own.
-        "characters": characters_visible_to(request.user)
-        .filter(campaign=campaign)
-        .order_by("name"),
+        "characters": list(
+            characters_visible_to(request.user).filter(campaign=campaign).order_by("name")
+        ),
     }
     if is_gm:
-        context["members"] = (
-            campaign.memberships.select_related("user")
-            .annotate(
-                # Archived characters left out, as the GM's count and the list above do.
-                character_count=Count(
-                    "user__characters",
-                    filter=Q(
-                        user__characters__campaign=campaign,
-                        user__characters__archived_at__isnull=True,
-                    ),
-                )
-            )
-            .order_by("user__username")
-        )
-        context["gm_character_count"] = Character.objects.filter(
-            campaign=campaign, owner_id=campaign.gm_id
-        ).count()
+        # Counted from the list above, so the members' counts agree with it.
+        owned = Counter(character.owner_id for character in context["characters"])
+        members = list(campaign.memberships.select_related("user").order_by("user__username"))
+        for membership in members:
+            membership.character_count = owned[membership.user_id]
+        context["members"] = members
+        context["gm_character_count"] = owned[campaign.gm_id]
         context["invite_url"] = invite_url(request, campaign)
         context["settings_form"] = CampaignSettingsForm(
             initial={"spends_need_approval": campaign.spends_need_approval}
