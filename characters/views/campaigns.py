@@ -223,11 +223,11 @@ def campaign_join(request, code):
         for limit, who in checks:
             limit.hit(who)
         return render(request, "campaigns/join.html", {"campaign": None}, status=404)
-    if campaign.has_member(request.user):
-        if campaign.gm_id == request.user.pk:
-            messages.info(request, f"You run {campaign.name}: this link is for your players.")
-        else:
-            messages.info(request, f"You are already in {campaign.name}.")
+    if campaign.gm_id == request.user.pk:
+        messages.info(request, f"You run {campaign.name}: this link is for your players.")
+        return redirect("campaign_detail", campaign.pk)
+    if campaign.memberships.filter(user=request.user).exists():
+        messages.info(request, f"You are already in {campaign.name}.")
         return redirect("campaign_detail", campaign.pk)
     if request.method == "POST":
         try:
