@@ -15,13 +15,15 @@ from urllib.request import urlopen
 import pytest
 from django.contrib.staticfiles import finders
 from PIL import Image
+from weasyprint import HTML
+from weasyprint.html import UA
 from weasyprint.urls import URLFetcher
 
 from characters import pdf
 from characters.pdf import StaticFilesOnly, URLRefused, render_campaign_pack_pdf, render_sheets_pdf
 from characters.print_options import PrintOptions
 from characters.sheets import ApprovalStamp, LedgerRow, reference_page
-from rules.character import Character, Power, Trait
+from rules.character import Character, Equipment, Power, Trait
 from rules.ladder import FAIR, GOOD, GREAT
 from tests.pdf_helpers import (
     A4,
@@ -203,6 +205,38 @@ def test_hangul_and_emoji_print_as_text_in_the_shipped_fonts():
     fonts = embedded_fonts(found[0])
     assert {"Fairsheet-Sans", "Fairsheet-Hangul", "Fairsheet-Emoji"} <= fonts
     assert all(name.startswith("Fairsheet-") for name in fonts), fonts
+
+
+def test_a_right_to_left_name_keeps_apart_from_its_note_on_paper():
+    # Names are isolated (FSI ... PDI, what <bdi> does on screen). Without that, the bidi
+    # algorithm reads "שלום 12 (חרב 3)" as one right-to-left run and prints the note first.
+    character = Character(
+        ruleset="mudge", name="Brogo", equipment=(Equipment("שלום 12", notes="חרב 3"),)
+    )
+    text = flat(pages(render_sheets_pdf([sheet(character)]))[0].extract_text())
+    assert "שלום" in text and "חרב" in text
+    assert text.index("שלום") < text.index("חרב")
+
+
+def test_sheets_use_weasyprints_ua_stylesheet_less_its_every_element_pseudo_rules():
+    """pdf.SheetHTML drops the user-agent rules for ::marker, ::footnote-* and ::note-* (a
+    sheet has none of them; they cost every element six styles). Seen in a list whose
+    marker, without the ::marker rule, inherits the list's text-transform."""
+    dropped = [rule.split(" {")[0] for rule in pdf._EVERY_ELEMENT_PSEUDO_RULE.findall(UA)]
+    assert dropped == [
+        "::marker",
+        "::footnote-call",
+        "::footnote-marker",
+        "::note-call",
+        "::note-marker",
+        "::note-callback",
+    ]
+    source = '<ol style="list-style-type: lower-alpha; text-transform: uppercase"><li>one'
+    markers = [
+        pages(html(string=source, url_fetcher=StaticFilesOnly()).write_pdf())[0].extract_text()
+        for html in (HTML, pdf.SheetHTML)
+    ]
+    assert [text.replace("ONE", "").strip() for text in markers] == ["a.", "A."]
 
 
 def test_microfudged_card_ratings_power_potential_and_saved_tokens():
