@@ -501,6 +501,15 @@ def test_dice_roller_on_a_phone(open_page, campaign, player):
     page.goto(reverse("character_sheet", args=[brogo.pk]))
     buttons = page.locator("button[data-roll]:visible")
     assert buttons.count() == 7 + 23 + 1  # attributes, skills, the plain roll
+    # A trait's name and level read as one piece, with its Roll button at the row's end.
+    gap = page.locator("li", has_text="Dexterity").evaluate(
+        """li => {
+            const name = li.querySelector("bdi"), level = document.createRange();
+            level.selectNodeContents(name.nextSibling);  // ": Great +2"
+            return level.getBoundingClientRect().left - name.getBoundingClientRect().right;
+        }"""
+    )
+    assert 0 <= gap < 2, gap
     faces = {"+": 1, "\u2212": -1, "": 0}
     said = []
     for _ in range(12):
