@@ -12,6 +12,7 @@ DJANGO_HTTPS, DJANGO_PROXY_SSL_HEADER, DJANGO_SSL_REDIRECT, DJANGO_HSTS_*: produ
 """
 
 import os
+import warnings
 from pathlib import Path
 
 import dj_database_url
@@ -137,6 +138,9 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # WhiteNoise serves static files in production straight from the apps' and static/ folders
 # (no collectstatic step needed for a small deployment).
 WHITENOISE_USE_FINDERS = True
+# So STATIC_ROOT is only where an optional collectstatic would write: WhiteNoise need not warn
+# at every worker's start that it is missing.
+warnings.filterwarnings("ignore", message=r"No directory at: .*staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
