@@ -20,6 +20,7 @@ from urllib import request
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
+import weasyprint
 from django.contrib.staticfiles import finders
 from django.template.loader import get_template, render_to_string
 from weasyprint import CSS, HTML
@@ -30,6 +31,7 @@ from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherRespons
 
 from characters.print_options import DEFAULT_PRINT, PAPER_SIZES, PrintOptions
 from characters.sheets import ReferencePage, Sheet
+from characters.templatetags import print_text
 
 logger = logging.getLogger(__name__)
 
@@ -135,9 +137,10 @@ def _render(parts: list[dict], options: PrintOptions, progress: Progress | None 
     part's page counter and draft mark stay its own, and a pack can report its progress."""
     stylesheet_path = _find_static(PRINT_STYLESHEET)
     steps = len(parts) + 1  # and writing the PDF
-    common = {"page_size": PAPER_SIZES[options.paper], "options": options}
+    # `paper` tells the partials borrowed from the screen's sheet that they print.
+    common = {"page_size": PAPER_SIZES[options.paper], "options": options, "paper": True}
     # Pango's font map is not thread-safe and the parsed style shares one: one render at a
-    # time per process (runserver is threaded; gunicorn's sync workers are not).
+    # time per process (runserver and gunicorn's workers run threads).
     with _render_lock:
         stylesheet, fonts = _print_style(
             stylesheet_path.as_uri(), stylesheet_path.stat().st_mtime_ns
@@ -161,12 +164,12 @@ def _render(parts: list[dict], options: PrintOptions, progress: Progress | None 
 
 
 class SheetHTML(HTML):
-    """WeasyPrint's HTML with a lighter user-agent stylesheet (print_ua_stylesheet).
+    """WeasyPrint's HTML with a lighter user-agent stylesheet (_ua_stylesheet).
     `_ua_stylesheets` is WeasyPrint's internal hook (70.0, pinned); a test in
     test_sheet_pdf.py fails if a new version stops calling it."""
 
     def _ua_stylesheets(self, forms=False):
-        return [print_ua_stylesheet(), UA_FORM_STYLESHEET] if forms else [print_ua_stylesheet()]
+        return [_ua_stylesheet(), UA_FORM_STYLESHEET] if forms else [_ua_stylesheet()]
 
 
 # A rule for a pseudo-element of every element: "::marker { ... }", "::footnote-call { ... }".
@@ -174,20 +177,23 @@ _EVERY_ELEMENT_PSEUDO_RULE = re.compile(r"^::[\w-]+ \{[^}]*\}$", re.MULTILINE)
 
 
 @cache
-def print_ua_stylesheet() -> CSS:
+def _ua_stylesheet() -> CSS:
     """WeasyPrint's user-agent stylesheet without its rules for ::marker, ::footnote-* and
-    ::note-*. A sheet has no list markers (list-style: none), footnotes or notes, yet those
-    six rules gave every one of its ~200 elements six pseudo-element styles to compute: 7%
-    of a render. (Its @counter-style rules go to a throwaway CounterStyle: a document uses
-    WeasyPrint's own, which holds them already.)"""
+    ::note-*. A sheet has no list markers (its lists are list-style: none), footnotes or
+    notes, yet those six rules gave every one of its ~200 elements six pseudo-element styles
+    to compute: about 7% of a render. (A numbered list on paper would lose its markers'
+    tabular figures and white-space: pre.) Its @counter-style rules go to a throwaway
+    CounterStyle: a document uses WeasyPrint's own, which holds them already."""
     return CSS(string=_EVERY_ELEMENT_PSEUDO_RULE.sub("", UA), counter_style=CounterStyle())
 
 
 @contextmanager
 def _collector_paused():
     """WeasyPrint makes ~4,000 reference cycles a page, and Python's cyclic collector ran ~25
-    times during a render looking for them: paused, a render takes ~5% less. A part at a
-    time, so a pack's garbage is collected between its parts."""
+    times during a render looking for them: paused, a render takes ~5% less. The pause is
+    the whole process's (other threads' requests run without the collector meanwhile) and
+    lasts a part's layout or the final write, so a pack's garbage is collected between its
+    parts: the 30-character pack's worker peaked at 142 MiB, as before."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -198,18 +204,20 @@ def _collector_paused():
 
 
 def renderer_version() -> str:
-    """A digest of what a PDF is made from besides the sheet: the print templates, the
-    stylesheet and the fonts. Part of a cached PDF's key, so a new design is never served
-    from an old cache."""
+    """A digest of what a PDF is made from besides the sheet: the print templates and their
+    filters, this module (its user-agent stylesheet), the stylesheet and the fonts, with
+    WeasyPrint's version. Part of a cached PDF's key, so a new design is never served from
+    an old cache."""
     paths = [Path(get_template(name).origin.name) for name in PRINT_TEMPLATES]
-    paths.append(_find_static(PRINT_STYLESHEET))
+    paths += [Path(__file__), Path(print_text.__file__), _find_static(PRINT_STYLESHEET)]
     paths += sorted(_find_static("fonts/DejaVuSans.ttf").parent.glob("*.[ot]tf"))
-    return _digest(tuple((str(path), path.stat().st_mtime_ns) for path in paths))
+    files = tuple((str(path), path.stat().st_mtime_ns) for path in paths)
+    return _digest(files, weasyprint.__version__)
 
 
 @lru_cache(maxsize=4)
-def _digest(files: tuple[tuple[str, int], ...]) -> str:
-    digest = hashlib.sha256()
+def _digest(files: tuple[tuple[str, int], ...], renderer: str) -> str:
+    digest = hashlib.sha256(renderer.encode())
     for path, _ in files:
         digest.update(Path(path).read_bytes())
     return digest.hexdigest()

@@ -12,6 +12,7 @@ DJANGO_HTTPS, DJANGO_PROXY_SSL_HEADER, DJANGO_SSL_REDIRECT, DJANGO_HSTS_*: produ
 """
 
 import os
+import re
 import warnings
 from pathlib import Path
 
@@ -140,7 +141,9 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 WHITENOISE_USE_FINDERS = True
 # So STATIC_ROOT is only where an optional collectstatic would write: WhiteNoise need not warn
 # at every worker's start that it is missing.
-warnings.filterwarnings("ignore", message=r"No directory at: .*staticfiles")
+warnings.filterwarnings(
+    "ignore", message=re.escape(f"No directory at: {STATIC_ROOT}"), category=UserWarning
+)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

@@ -23,6 +23,7 @@ from characters import pdf
 from characters.pdf import StaticFilesOnly, URLRefused, render_campaign_pack_pdf, render_sheets_pdf
 from characters.print_options import PrintOptions
 from characters.sheets import ApprovalStamp, LedgerRow, reference_page
+from characters.templatetags.print_text import isolated
 from rules.character import Character, Equipment, Power, Trait
 from rules.ladder import FAIR, GOOD, GREAT
 from tests.pdf_helpers import (
@@ -216,6 +217,10 @@ def test_a_right_to_left_name_keeps_apart_from_its_note_on_paper():
     text = flat(pages(render_sheets_pdf([sheet(character)]))[0].extract_text())
     assert "שלום" in text and "חרב" in text
     assert text.index("שלום") < text.index("חרב")
+
+
+def test_an_isolated_name_is_escaped_inside_its_isolates():
+    assert isolated("<b>Brogo</b> & co") == "\u2068&lt;b&gt;Brogo&lt;/b&gt; &amp; co\u2069"
 
 
 def test_sheets_use_weasyprints_ua_stylesheet_less_its_every_element_pseudo_rules():
