@@ -26,6 +26,17 @@ class Locked(ServiceError):
     status = 409
 
 
+class OwnCampaign(ServiceError):
+    """The GM tried the invite code of the campaign they run: not a wrong guess, and nothing
+    to join. `campaign` is theirs, for the view to send them to."""
+
+    def __init__(self, campaign):
+        super().__init__(
+            f"You run {campaign.name}: this code is for your players, who join with it."
+        )
+        self.campaign = campaign
+
+
 class NotAllowed(ServiceError):
     """The actor's role does not allow this (views answer 404 before it gets here)."""
 

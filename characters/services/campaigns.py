@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from characters.adapters import changed_keys, normalized_house_rules, to_decimal
-from characters.errors import ServiceError
+from characters.errors import OwnCampaign, ServiceError
 from characters.models import (
     CAMPAIGN_NAME_MAX,
     CATALOG_NAME_MAX,
@@ -127,9 +127,7 @@ def campaign_join(*, user, code: str) -> Membership:
             "link replaces the old code."
         )
     if campaign.gm_id == user.pk:
-        raise ServiceError(
-            f"You run {campaign.name}: this code is for your players, who join with it."
-        )
+        raise OwnCampaign(campaign)
     membership, _ = Membership.objects.get_or_create(campaign=campaign, user=user)
     return membership
 

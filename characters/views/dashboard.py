@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from characters import throttle
-from characters.errors import ServiceError
+from characters.errors import OwnCampaign, ServiceError
 from characters.forms.campaigns import JoinForm
 from characters.models import Campaign, Character
 from characters.services import campaigns as services
@@ -25,12 +25,11 @@ def join_by_code(request):
         return throttle.too_many(request, wait, limit, lambda: _dashboard(request, JoinForm()))
     form = JoinForm(request.POST)
     if form.is_valid():
-        run = Campaign.objects.run_by(request.user).filter(invite_code=form.cleaned_data["code"])
-        if campaign := run.first():  # the GM trying their own code: not a guess, nothing to join
-            messages.info(request, f"You run {campaign.name}: this code is for your players.")
-            return redirect("campaign_detail", campaign.pk)
         try:
             membership = services.campaign_join(user=request.user, code=form.cleaned_data["code"])
+        except OwnCampaign as own:  # the GM trying their own code: not a guess
+            messages.info(request, f"You run {own.campaign.name}: this code is for your players.")
+            return redirect("campaign_detail", own.campaign.pk)
         except ServiceError as error:
             form.add_error("code", str(error))
             for limit, who in checks:
