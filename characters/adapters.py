@@ -49,11 +49,14 @@ class CampaignCatalog:
 
     @cached_property
     def loaded(self) -> Catalog:
-        return campaign_catalog(self.campaign.pk, self.campaign.catalog_version)
+        campaign = self.campaign
+        # created_at too: an id can come back (SQLite hands out a rolled-back insert's id
+        # again, as every test database does), a campaign's creation time does not.
+        return campaign_catalog(campaign.pk, campaign.created_at, campaign.catalog_version)
 
 
 @lru_cache(maxsize=256)
-def campaign_catalog(campaign_pk: int, version: int) -> Catalog:
+def campaign_catalog(campaign_pk: int, created_at, version: int) -> Catalog:
     by_kind = {kind: [] for kind in CatalogEntry.Kind.values}
     for entry in CatalogEntry.objects.filter(campaign_id=campaign_pk):
         by_kind[entry.kind].append(entry)

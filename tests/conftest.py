@@ -13,7 +13,6 @@ import pytest
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 
-from characters.adapters import campaign_catalog
 from characters.db_roles import APPEND_ONLY_TABLES, OWNER_ALIAS, grant_runtime_role
 
 # The browser fixtures, registered once: a session-wide Playwright must not be started twice.
@@ -80,13 +79,6 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
 
 # -- letting the end-of-test flush through the append-only triggers ----------------------------
-
-
-@pytest.fixture(autouse=True)
-def _no_catalogue_from_another_test():
-    """The process keeps campaign catalogues by id and version (characters.adapters); a
-    test database rolls back and hands the same id to the next test's campaign."""
-    campaign_catalog.cache_clear()
 
 
 @pytest.fixture(autouse=True)
