@@ -189,3 +189,19 @@ def test_a_whole_build_with_the_keyboard_alone(open_page, table):
     kit = Character.objects.get(name="Kit")
     assert kit.state == Character.State.SUBMITTED
     assert list(kit.traits.filter(kind="skill").values_list("name", flat=True)) == ["Climbing"]
+
+
+def test_the_join_button_reads_on_one_line_on_a_phone(open_page, table):
+    """Beside a refused code (its field narrowed by the error mark) the button stayed as
+    wide as it could: "Joi" over "n"."""
+    page = open_page(PHONE)
+    log_in(page, "pip", PASSWORD)
+    page.goto("/table/")
+    page.locator("#join input[name=code]").fill("wrongcode1")
+    page.locator("#join button").click()
+    expect(page.locator("#join")).to_contain_text("No campaign has this invite code")
+    lines = page.locator("#join button").evaluate(
+        "b => { const text = document.createRange(); text.selectNodeContents(b);"
+        " return text.getClientRects().length; }"
+    )
+    assert lines == 1
