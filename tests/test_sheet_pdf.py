@@ -219,8 +219,23 @@ def test_a_right_to_left_name_keeps_apart_from_its_note_on_paper():
     assert text.index("שלום") < text.index("חרב")
 
 
+def test_a_left_to_right_name_stays_ahead_of_a_right_to_left_note_without_isolates():
+    # isolated leaves out the isolates when a name holds no right-to-left text: the digits
+    # at its end still take the line's direction, so the note follows the whole name.
+    character = Character(
+        ruleset="mudge", name="Brogo", equipment=(Equipment("Sword 12", notes="חרב 3"),)
+    )
+    text = flat(pages(render_sheets_pdf([sheet(character)]))[0].extract_text())
+    assert text.index("Sword 12") < text.index("חרב")
+
+
 def test_an_isolated_name_is_escaped_inside_its_isolates():
-    assert isolated("<b>Brogo</b> & co") == "\u2068&lt;b&gt;Brogo&lt;/b&gt; &amp; co\u2069"
+    assert isolated("<b>שלום</b> & co") == "\u2068&lt;b&gt;שלום&lt;/b&gt; &amp; co\u2069"
+    assert isolated("\u0661\u0662 <i>") == "\u2068\u0661\u0662 &lt;i&gt;\u2069"  # Arabic-Indic
+
+
+def test_a_name_with_no_right_to_left_text_is_escaped_without_isolates():
+    assert isolated("<b>Brogo</b> & co 12") == "&lt;b&gt;Brogo&lt;/b&gt; &amp; co 12"
 
 
 def test_sheets_use_weasyprints_ua_stylesheet_less_its_every_element_pseudo_rules():
