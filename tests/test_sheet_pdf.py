@@ -259,6 +259,15 @@ def test_sheets_use_weasyprints_ua_stylesheet_less_its_every_element_pseudo_rule
     assert [text.replace("ONE", "").strip() for text in markers] == ["a.", "A."]
 
 
+def test_microfudged_setbacks_print_their_successes_whole():
+    # DIP V.3: setbacks come from "2 successes", not "3,4"; the narrow damage column of a
+    # wound track broke the word ("2 succes" / "ses"). Lines as printed, not folded.
+    character = Character(ruleset="microfudged-dip", name="Mara Vex")
+    lines = pages(render_sheets_pdf([sheet(character)]))[0].extract_text().splitlines()
+    for damage in ("1 success ", "2 successes ", "3 successes "):
+        assert any(line.startswith(damage) for line in lines), (damage, lines)
+
+
 def test_microfudged_card_ratings_power_potential_and_saved_tokens():
     character = Character(
         ruleset="microfudged-dip",
