@@ -13,6 +13,7 @@ MODULES = [
     "bench.engine",
     "bench.web",
     "bench.pdf",
+    "bench.pdf_baseline",
     "bench.table",
 ]
 
