@@ -3,7 +3,7 @@
 import unicodedata
 
 from django import template
-from django.utils.html import escape, format_html
+from django.utils.html import conditional_escape, format_html
 
 register = template.Library()
 
@@ -21,7 +21,6 @@ def isolated(value):
     the line's direction whatever follows it, and the isolates cost a sheet about 1%.
     Names cannot hold these controls themselves (rules/text.py), so none can end the
     isolation early."""
-    text = str(value)
-    if any(unicodedata.bidirectional(char) in _REORDERING for char in text):
-        return format_html("\u2068{}\u2069", text)
-    return escape(text)
+    if any(unicodedata.bidirectional(char) in _REORDERING for char in str(value)):
+        return format_html("\u2068{}\u2069", value)
+    return conditional_escape(value)
