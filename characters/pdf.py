@@ -8,6 +8,7 @@ stops the render (a sheet that asks for anything else is a bug worth a loud fail
 
 import gc
 import hashlib
+import inspect
 import logging
 import mimetypes
 import re
@@ -204,12 +205,13 @@ def _collector_paused():
 
 
 def renderer_version() -> str:
-    """A digest of what a PDF is made from besides the sheet: the print templates and their
-    filters, this module (its user-agent stylesheet), the stylesheet and the fonts, with
-    WeasyPrint's version. Part of a cached PDF's key, so a new design is never served from
-    an old cache."""
+    """A digest of what a PDF is made from besides the character: the print templates and
+    their filters, the sheet's layout properties (sheets.py), this module (its user-agent
+    stylesheet), the stylesheet and the fonts, with WeasyPrint's version. Part of a cached
+    PDF's key, so a new design is never served from an old cache."""
     paths = [Path(get_template(name).origin.name) for name in PRINT_TEMPLATES]
-    paths += [Path(__file__), Path(print_text.__file__), _find_static(PRINT_STYLESHEET)]
+    paths += [Path(__file__), Path(print_text.__file__), Path(inspect.getfile(Sheet))]
+    paths.append(_find_static(PRINT_STYLESHEET))
     paths += sorted(_find_static("fonts/DejaVuSans.ttf").parent.glob("*.[ot]tf"))
     files = tuple((str(path), path.stat().st_mtime_ns) for path in paths)
     return _digest(files, weasyprint.__version__)

@@ -14,6 +14,7 @@ from urllib.request import urlopen
 
 import pytest
 from django.contrib.staticfiles import finders
+from django.utils.safestring import mark_safe
 from PIL import Image
 from weasyprint import HTML
 from weasyprint.html import UA
@@ -234,8 +235,25 @@ def test_an_isolated_name_is_escaped_inside_its_isolates():
     assert isolated("\u0661\u0662 <i>") == "\u2068\u0661\u0662 &lt;i&gt;\u2069"  # Arabic-Indic
 
 
-def test_a_name_with_no_right_to_left_text_is_escaped_without_isolates():
-    assert isolated("<b>Brogo</b> & co 12") == "&lt;b&gt;Brogo&lt;/b&gt; &amp; co 12"
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Sword\u05ff",  # unassigned in the Hebrew block: Pango reads it right-to-left
+        "a\u202eb",  # RIGHT-TO-LEFT OVERRIDE, should a stored name ever hold one
+    ],
+)
+def test_a_name_python_cannot_vouch_for_is_isolated(name):
+    assert isolated(name) == f"\u2068{name}\u2069"
+
+
+@pytest.mark.parametrize("name", ["<b>Brogo</b> & co", "12", "Sword!", "(12)", "Sword 12"])
+def test_a_name_with_no_right_to_left_text_is_escaped_without_isolates(name):
+    escaped = name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    assert isolated(name) == escaped
+
+
+def test_a_name_already_marked_safe_is_not_escaped_twice():
+    assert isolated(mark_safe("a &amp; b")) == "a &amp; b"
 
 
 def test_sheets_use_weasyprints_ua_stylesheet_less_its_every_element_pseudo_rules():

@@ -7,20 +7,23 @@ from django.utils.html import conditional_escape, format_html
 
 register = template.Library()
 
-# Bidi classes that can reorder the text around them: right-to-left letters (Hebrew R,
-# Arabic AL) and Arabic-Indic digits (AN).
-_REORDERING = frozenset(("R", "AL", "AN"))
+# Bidi classes that take a left-to-right line's direction, whatever follows them: Latin and
+# other left-to-right letters, European digits and their signs, marks, spaces, punctuation.
+# Anything else (Hebrew, Arabic, Arabic-Indic digits, explicit controls, and code points
+# Python's Unicode tables do not know yet, which Pango's may read as right-to-left) is isolated.
+_TAKES_LINE_DIRECTION = frozenset(("L", "EN", "ES", "ET", "CS", "NSM", "BN", "B", "S", "WS", "ON"))
 
 
 @register.filter
 def isolated(value):
-    """`value`, escaped, between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE when it
-    holds right-to-left text: on paper, what <bdi> does on screen. An element per name cost
-    a tenth of a sheet's render; the isolates do the same job inside the text (Pango's bidi
-    keeps them). A name with no such character needs none: in a left-to-right line it takes
-    the line's direction whatever follows it, and the isolates cost a sheet about 1%.
-    Names cannot hold these controls themselves (rules/text.py), so none can end the
-    isolation early."""
-    if any(unicodedata.bidirectional(char) in _REORDERING for char in str(value)):
-        return format_html("\u2068{}\u2069", value)
-    return conditional_escape(value)
+    """`value`, escaped, between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE unless every
+    character of it takes the line's direction: on paper, what <bdi> does on screen. An
+    element per name cost a tenth of a sheet's render; the isolates do the same job inside
+    the text (Pango's bidi keeps them). A name that starts a left-to-right line (every use
+    here does) and holds no right-to-left text needs none: it keeps its place whatever
+    follows, and the isolates cost a sheet about 1%. Mid-line, after a player's text, a name
+    would need them whatever it holds. Names cannot hold these controls themselves
+    (rules/text.py), so none can end the isolation early."""
+    if all(unicodedata.bidirectional(char) in _TAKES_LINE_DIRECTION for char in str(value)):
+        return conditional_escape(value)
+    return format_html("\u2068{}\u2069", value)
