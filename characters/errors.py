@@ -31,9 +31,7 @@ class OwnCampaign(ServiceError):
     to join. `campaign` is theirs, for the view to send them to."""
 
     def __init__(self, campaign):
-        super().__init__(
-            f"You run {campaign.name}: this code is for your players, who join with it."
-        )
+        super().__init__(f"You run {campaign.name}: this code is for your players.")
         self.campaign = campaign
 
 

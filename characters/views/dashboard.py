@@ -28,7 +28,7 @@ def join_by_code(request):
         try:
             membership = services.campaign_join(user=request.user, code=form.cleaned_data["code"])
         except OwnCampaign as own:  # the GM trying their own code: not a guess
-            messages.info(request, f"You run {own.campaign.name}: this code is for your players.")
+            messages.info(request, str(own))
             return redirect("campaign_detail", own.campaign.pk)
         except ServiceError as error:
             form.add_error("code", str(error))
