@@ -226,7 +226,7 @@ def campaign_join(request, code):
     if campaign.gm_id == request.user.pk:
         messages.info(request, f"You run {campaign.name}: this link is for your players.")
         return redirect("campaign_detail", campaign.pk)
-    if campaign.memberships.filter(user=request.user).exists():
+    if campaign.has_member(request.user):  # the GM's case is above, with its own words
         messages.info(request, f"You are already in {campaign.name}.")
         return redirect("campaign_detail", campaign.pk)
     if request.method == "POST":
