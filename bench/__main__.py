@@ -12,6 +12,7 @@ import traceback
 MODULES = [
     "bench.engine",
     "bench.web",
+    "bench.web_baseline",
     "bench.pdf",
     "bench.pdf_baseline",
     "bench.table",

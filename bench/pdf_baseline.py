@@ -1,48 +1,32 @@
 """One sheet against an older renderer, in the same run (`python -m bench.pdf_baseline
-[COMMIT]`, also in `make bench`): the ratio issue 13's target is stated in.
-
-Absolute times on a shared machine drift by a third from hour to hour, so the target (a
-one-page sheet in 0.08 s where the renderer of the day took 0.105 s: 0.76 of it) is checked
-as a ratio. BASELINE is the commit that renderer was measured at. Its tree comes out of
-git (`git archive`) into a temporary directory; each round renders Brogo in a new process
-for each tree, in turn (ABBA: who goes first alternates), so drift hits both alike; the
-figure is the median of the rounds' medians. Each tree renders Brogo as it did then (the
-baseline: two pages, no form fields; this tree: one fillable page). Both run on this
-checkout's virtualenv. Figures only.
+[COMMIT]`, also in `make bench`): the ratio issue 13's target is stated in, a one-page
+sheet in 0.08 s where the renderer of the day took 0.105 s (0.76 of it). BASELINE is the
+commit that renderer was measured at; bench.baseline runs the two trees in turn. Each
+round renders Brogo in a new process as its tree did then (the baseline: two pages, no form
+fields; this tree: one fillable page); the figure is the median of the rounds' medians.
+Both run on this checkout's virtualenv. Figures only.
 """
 
 import os
 import statistics
 import subprocess
 import sys
-import tarfile
-import tempfile
 import time
 from io import BytesIO
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
 BASELINE = "7ce41e0"  # the renderer when issue 13 was filed
 BASELINE_SECONDS = 0.105  # what it took that day
 ROUNDS, RUNS = 8, 15
 
 
 def main(baseline: str = BASELINE):
+    from bench.baseline import against
     from bench.pdf import SHEET_TARGET
 
-    with tempfile.TemporaryDirectory(prefix="fairsheet-baseline-") as directory:
-        try:
-            tree = _export(baseline, Path(directory))
-        except subprocess.CalledProcessError as error:
-            print(f"One sheet against {baseline}: skipped, git has no such commit here.")
-            print(f"  {error.stderr.decode(errors='replace').strip()}")
-            return
-        trees = {"baseline": tree, "this tree": ROOT}
-        rounds = {name: [] for name in trees}
-        for number in range(ROUNDS):
-            order = list(trees) if number % 2 == 0 else list(reversed(trees))
-            for name in order:
-                rounds[name].append(_round(trees[name]))
+    rounds = against(baseline, _round, ROUNDS)
+    if rounds is None:
+        return
     medians = {name: statistics.median(ms for ms, _ in values) for name, values in rounds.items()}
     print(f"One sheet (Brogo, A4) against {baseline}'s renderer, same run")
     print(f"  {ROUNDS} rounds, each the median of {RUNS} renders in a new process, in ms:")
@@ -55,37 +39,22 @@ def main(baseline: str = BASELINE):
     print(f"  ratio      {ratio:6.3f}{aim if baseline == BASELINE else ''}")
 
 
-def _export(commit: str, into: Path) -> Path:
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", "--format=tar", commit],
-        check=True,
-        capture_output=True,
-    ).stdout
-    with tarfile.open(fileobj=BytesIO(archive)) as tar:
-        tar.extractall(into, filter="data")
-    return into
-
-
 def _round(tree: Path) -> tuple[float, int]:
     """(median ms, pages) of a new process rendering with `tree`'s code. -P keeps this
     file's folder off sys.path; _render_median puts the tree first. A child's traceback
-    goes to stderr, and a failure stops the benchmark."""
+    goes to stderr, and a failure stops the benchmark. A render reads no database."""
+    from bench.baseline import without_databases
+
     output = subprocess.run(
         [sys.executable, "-P", __file__, "--render", str(tree)],
         check=True,
         stdout=subprocess.PIPE,
         text=True,
         cwd=tree,
-        env={**_without_databases(os.environ), "DJANGO_SETTINGS_MODULE": "config.settings"},
+        env={**without_databases(os.environ), "DJANGO_SETTINGS_MODULE": "config.settings"},
     ).stdout
     milliseconds, pages = output.split()[-2:]
     return float(milliseconds), int(pages)
-
-
-def _without_databases(environ) -> dict:
-    # A render reads no database; without these, neither tree's settings can reach the
-    # database you work in (each falls back to its own SQLite file, never opened).
-    return {k: v for k, v in environ.items() if k not in ("DATABASE_URL", "DATABASE_OWNER_URL")}
 
 
 def _render_median(tree: Path) -> tuple[float, int]:

@@ -316,10 +316,10 @@ def saturation_run(env, seeded, *, users=SATURATION_USERS, seconds=SATURATION_SE
     return edits, pages, sum(p.errors for p in players), elapsed
 
 
-def bench_env(url: str) -> dict:
+def bench_env(url: str, environ=os.environ) -> dict:
     """The environment of a benchmark's processes: production settings on `url`."""
     return {
-        **os.environ,
+        **environ,
         "DATABASE_URL": url,
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": "bench-only-secret",

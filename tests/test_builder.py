@@ -461,6 +461,36 @@ def test_a_trait_edit_changes_the_callers_copies_only_when_they_are_current(char
     assert attribute(character, "Strength").level == SUPERB
 
 
+def test_locking_a_current_copy_reads_only_its_version(character, player):
+    """The builder's edit holds the character read at the version it locks: the lock then
+    reads one number, not the row with its campaign and owner again. A copy read before
+    another write is read whole under the lock."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from characters.selectors.access import character_for_owner
+    from characters.services.characters import trait_update
+
+    def character_reads(queries) -> list[str]:
+        return [q["sql"] for q in queries if q["sql"].startswith('SELECT "characters_character"')]
+
+    held = character_for_owner(player, character.pk)
+    strength = next(t for t in held.traits.all() if t.name == "Strength")
+    with CaptureQueriesContext(connection) as current:
+        trait_update(trait=strength, actor=player, expected_version=1, level=GOOD)
+    [lock] = character_reads(current.captured_queries)
+    assert lock.startswith('SELECT "characters_character"."version" AS "version" FROM')
+
+    stale = character_for_owner(player, character.pk)
+    trait_update(trait=strength, actor=player, expected_version=2, level=SUPERB)
+    dexterity = next(t for t in stale.traits.all() if t.name == "Dexterity")
+    with CaptureQueriesContext(connection) as older:
+        trait_update(trait=dexterity, actor=player, expected_version=None, level=GOOD)
+    number, row = character_reads(older.captured_queries)
+    assert number.startswith('SELECT "characters_character"."version" AS "version" FROM')
+    assert '"auth_user"' in row and '"characters_campaign"' in row
+
+
 def test_a_refused_trait_edit_leaves_the_callers_copy_as_committed(character, player):
     """Renaming Strength to Dexterity clashes (one name per kind): the service refuses it,
     and the copy the caller holds still says Strength, so a page drawn from it is right."""

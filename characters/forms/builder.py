@@ -46,8 +46,8 @@ class TraitForm(VersionedForm):
     power_kind = FixedChoiceField(choices=[], required=False)
 
     def __init__(self, *args, kind: str, ruleset, **kwargs):
-        # Configured once per combination, then copied for each form as Django copies any
-        # form's fields: the builder page makes one form per row.
+        # Configured once per combination and shared by every form (SharedFields): the
+        # builder page makes one form per row.
         self.base_fields = trait_fields(
             kind,
             ruleset.system,
@@ -101,7 +101,16 @@ def trait_fields(kind, system, power_kinds, skill_difficulties, superpower_cost)
         fields["cost"].widget.attrs["placeholder"] = unset
     if kind == Trait.Kind.POWER and len(power_kinds) > 1:
         keep.add("power_kind")
-    return {name: field for name, field in fields.items() if name in keep}
+    return SharedFields((name, field) for name, field in fields.items() if name in keep)
+
+
+class SharedFields(dict):
+    """A form's fields that no form changes once trait_fields has configured them: each form
+    takes the same ones where Django would deep-copy its own, which the builder page, with
+    a form for every row, pays for some sixty times."""
+
+    def __deepcopy__(self, memo):
+        return dict(self)
 
 
 class EquipmentForm(VersionedForm):

@@ -7,20 +7,33 @@ from characters.errors import StaleWrite
 from characters.models import Campaign, CampaignEvent, Character, CharacterEvent
 
 
-def lock_character(*, character: Character, expected_version: int | None) -> Character:
+def lock_character(
+    *, character: Character, expected_version: int | None, in_place: bool = False
+) -> Character:
     """The character's row, locked for this transaction and checked against the version the
-    page was loaded at, whatever its state: each caller checks the state it needs."""
-    locked = (
-        Character.objects.select_for_update(of=("self",))
-        .select_related("campaign", "owner")
-        .get(pk=character.pk)
-    )
+    page was loaded at, whatever its state: each caller checks the state it needs.
+
+    A copy read under the lock comes back. With `in_place`, the caller's own copy does
+    when it was read at the version now locked: every write moves the version, so it is the
+    committed row, prefetched rows and all, and the lock reads one number. A caller that
+    asks for this changes the copy it holds and puts it back if the write is refused."""
+    locked = Character.objects.select_for_update(of=("self",))
+    if in_place:
+        version = locked.values_list("version", flat=True).get(pk=character.pk)
+        if version == character.version:
+            _check_version(character, expected_version)
+            return character
+    locked = locked.select_related("campaign", "owner").get(pk=character.pk)
+    _check_version(locked, expected_version)
+    return locked
+
+
+def _check_version(locked: Character, expected_version: int | None) -> None:
     if expected_version is not None and locked.version != expected_version:
         raise StaleWrite(
             f"{locked.name} was changed in another tab or window since you loaded this page, "
             "so nothing was saved. Reload the page to see the latest version."
         )
-    return locked
 
 
 def record_event(

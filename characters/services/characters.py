@@ -51,9 +51,13 @@ DETAIL_FIELDS = (
 )
 
 
-def lock_for_edit(*, character: Character, expected_version: int | None) -> Character:
+def lock_for_edit(
+    *, character: Character, expected_version: int | None, in_place: bool = False
+) -> Character:
     """The character's row, locked for this transaction, if it may be edited now."""
-    locked = lock_character(character=character, expected_version=expected_version)
+    locked = lock_character(
+        character=character, expected_version=expected_version, in_place=in_place
+    )
     if locked.is_locked:
         raise Locked(
             f"{locked.name} is {locked.state_phrase}: it cannot be edited now. "
@@ -271,12 +275,10 @@ def trait_update(*, trait: Trait, actor, expected_version: int | None, **changes
     its traits at the version it locks, the caller's copies are changed in place (the trait
     that comes back then belongs to the caller's character), else a copy read under the
     lock is."""
-    locked = lock_for_edit(character=trait.character, expected_version=expected_version)
-    if trait.character.version == locked.version:
-        # Read at the version now locked, the caller's copies are the committed ones (every
-        # write moves the version): change those, and the caller shows the result as it is.
-        locked = trait.character
-    else:
+    locked = lock_for_edit(
+        character=trait.character, expected_version=expected_version, in_place=True
+    )
+    if locked is not trait.character:  # the caller's copy is older than the row it locked
         trait = locked.traits.get(pk=trait.pk)
     before = trait_state(trait)
     was = {
