@@ -167,6 +167,26 @@ def test_two_rows_changed_at_once_both_count(open_page, people):
     assert (levels["Strength"], levels["Dexterity"], refused) == (1, 2, [])
 
 
+def test_a_swap_sets_no_inline_style(open_page, people):
+    """A browser's autofill leaves an empty style attribute on the fields it looked at (seen
+    after signing up); htmx copied it onto the swapped-in row, which the CSP (style-src
+    'self') refused with a console error on every edit. The page settles no style."""
+    invite = gm_creates_campaign(open_page(DESKTOP), "Autofill", "mudge", {"skill_levels": 40})
+    page = open_page(DESKTOP)
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    player_joins_and_starts(page, invite, "Filled")
+    # As autofill leaves them (the CSP reports setting them, which is not the page's doing).
+    page.evaluate(
+        "() => document.querySelectorAll('input').forEach(i => i.setAttribute('style', ''))"
+    )
+    assert page.locator("form.trait-row input[style]").count() > 0
+    errors.clear()
+    level_select(page, "Strength").select_option("Good")
+    expect(page.locator("#balance-value")).to_have_text("67 skill levels")
+    assert errors == []
+
+
 def test_the_new_character_form_follows_the_campaign(open_page, people):
     """A player in one campaign starts there, with its ruleset shown; building alone lets
     them choose the ruleset again."""
