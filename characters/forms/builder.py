@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from django import forms
 
-from characters.forms.fields import AmountField, FixedChoiceField, NameField
+from characters.forms.fields import AmountField, NameField
 from characters.models import DIFFICULTY_CHOICES, TRAIT_NAME_MAX, Equipment, Trait
 from rules.house_rules import json_number
 from rules.ladder import ABYSMAL, LEGENDARY, TERRIBLE, level_name
@@ -40,10 +40,10 @@ class TraitForm(VersionedForm):
     numbers (trait_fields)."""
 
     name = NameField(max_length=TRAIT_NAME_MAX)
-    level = FixedChoiceField(choices=[], coerce=int, required=False)
-    difficulty = FixedChoiceField(choices=[], required=False)
+    level = forms.TypedChoiceField(choices=[], coerce=int, required=False)
+    difficulty = forms.TypedChoiceField(choices=[], required=False)
     cost = AmountField(min_value=0, max_value=20, decimal_places=2, required=False)
-    power_kind = FixedChoiceField(choices=[], required=False)
+    power_kind = forms.TypedChoiceField(choices=[], required=False)
 
     def __init__(self, *args, kind: str, ruleset, **kwargs):
         # Configured once per combination and shared by every form (SharedFields): the

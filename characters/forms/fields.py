@@ -29,14 +29,3 @@ class AmountField(forms.DecimalField):
         if isinstance(value, Decimal) and value.is_finite():
             return format(value.normalize(), "f")
         return value
-
-
-class FixedChoiceField(forms.TypedChoiceField):
-    """A choice field whose choices are set once, when its form's fields are configured
-    (forms.builder.trait_fields), and never changed: each form copied from it shares them.
-    Django copies a choice field's list for every form; the builder page makes some 65."""
-
-    def __deepcopy__(self, memo):
-        result = forms.Field.__deepcopy__(self, memo)
-        result._choices = self._choices
-        return result
