@@ -128,6 +128,46 @@ def time_in_process(seeded, rounds=300):
     return edit, bare, len(statements)
 
 
+def time_floor(seeded, rounds=300):
+    """Medians of a signed-in htmx POST that does nothing, and of one that makes one ORM
+    statement (bench/floor_urls.py): the floor under any edit, and the price of a query.
+    Also the floor's own SQL statements (the session's and the user's)."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext, override_settings
+
+    username = seeded[0][0]
+    client = Client()
+    client.login(username=username, password=PASSWORD)
+    timings = {"bench/signed-in-post": [], "bench/one-statement": []}
+    with override_settings(ROOT_URLCONF="bench.floor_urls"):
+        for _ in range(rounds):
+            for path, times in timings.items():
+                start = time.perf_counter()
+                response = client.post(f"/{path}", {"n": 1}, HTTP_HX_REQUEST="true")
+                times.append(time.perf_counter() - start)
+                assert response.status_code == 200, response.status_code
+        with CaptureQueriesContext(connection) as queries:
+            client.post("/bench/signed-in-post", {"n": 1}, HTTP_HX_REQUEST="true")
+    return [statistics.median(times) for times in timings.values()], len(queries)
+
+
+def time_page(seeded, rounds=60):
+    """Median server time of the whole builder page over the same character (test client)."""
+    from django.test import Client
+
+    username, pk, _ = seeded[0]
+    client = Client()
+    client.login(username=username, password=PASSWORD)
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        response = client.get(f"/characters/{pk}/")
+        times.append(time.perf_counter() - start)
+        assert response.status_code == 200, response.status_code
+    return statistics.median(times)
+
+
 class Player(threading.Thread):
     """One simulated player: logs in over HTTP, then edits a skill level again and again,
     `think` seconds apart (a (low, high) range; None for none). With `page_every`, it loads
@@ -362,6 +402,24 @@ def main():
         )
         ratio = statistics.median(edit) / statistics.median(bare)
         print(f"  ratio of medians {ratio:.1f}x; SQL statements per edit {queries}")
+        (floor, one_statement), floor_queries = time_floor(seeded)
+        statement, own = one_statement - floor, queries - floor_queries
+        print(
+            f"  under it: a signed-in htmx POST that does nothing {ms(floor)} "
+            f"({floor_queries} of the statements); one ORM statement more adds "
+            f"{ms(statement)}, so the edit's own {own} are about {ms(own * statement)} and "
+            f"the rest of its work {ms(statistics.median(edit) - floor - own * statement)}"
+        )
+        page = time_page(seeded)
+        # The saturation run's mix, one page in every PAGE_EVERY requests, as CPU time of one
+        # core: what the server could serve at most with every core its own.
+        mix = (page + (PAGE_EVERY - 1) * statistics.median(edit)) / PAGE_EVERY
+        cores = os.cpu_count() or 1
+        print(
+            f"  the builder page, same character: median {ms(page)}; the saturation mix "
+            f"(a page every {PAGE_EVERY} requests) costs {ms(mix)} a request, so {cores} "
+            f"core(s) serve at most {cores / mix:.0f}/s before the load generator's share"
+        )
         from django.db import connections
 
         connections.close_all()
