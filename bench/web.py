@@ -313,6 +313,24 @@ class Server:
         self.process.terminate()
         self.process.wait(timeout=30)
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) gunicorn's master and its workers have used so far: read
+        from Linux's /proc, and 0 where there is none."""
+        pids = [self.process.pid]
+        try:
+            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+            pids += [int(pid) for pid in children.read_text().split()]
+            ticks = sum(
+                # utime and stime, the 14th and 15th fields, after the parenthesised name
+                sum(
+                    map(int, Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[11:13])
+                )
+                for pid in pids
+            )
+        except OSError:
+            return 0.0
+        return ticks / os.sysconf("SC_CLK_TCK")
+
 
 def run_players(players):
     """Start every player, wait for all; the seconds it took."""
@@ -350,10 +368,13 @@ def saturation_run(env, seeded, *, users=SATURATION_USERS, seconds=SATURATION_SE
         until = time.perf_counter() + seconds
         for p in players:
             p.until = until
+        # Where the machine's CPU went: the server, and this process, the load generator.
+        server_cpu, generator_cpu = server.cpu_seconds(), time.process_time()
         elapsed = run_players(players)
+        cpu = (server.cpu_seconds() - server_cpu, time.process_time() - generator_cpu)
     edits = [t for p in players for t in p.latencies]
     pages = [t for p in players for t in p.page_latencies]
-    return edits, pages, sum(p.errors for p in players), elapsed
+    return edits, pages, sum(p.errors for p in players), elapsed, cpu
 
 
 def bench_env(url: str, environ=os.environ) -> dict:
@@ -438,7 +459,7 @@ def main():
             )
         else:
             print(f"  no edit completed; errors {errors}")
-        edits, pages, errors, elapsed = saturation_run(env, seeded)
+        edits, pages, errors, elapsed, (server_cpu, generator_cpu) = saturation_run(env, seeded)
         done = len(edits) + len(pages)
         print(
             f"web: saturation, {SATURATION_USERS} players with no pause against the same "
@@ -450,6 +471,10 @@ def main():
                 f"  {done} requests, {done / elapsed:.0f}/s (target >= 200/s); edits median "
                 f"{ms(statistics.median(edits))}, p95 {ms(percentile(edits, 0.95))}; pages "
                 f"median {ms(statistics.median(pages) if pages else 0)}; errors {errors}"
+            )
+            print(
+                f"  CPU of the {elapsed:.1f} s x {cores} core(s): gunicorn {server_cpu:.1f} s "
+                f"({ms(server_cpu / done)} a request), the load generator {generator_cpu:.1f} s"
             )
         else:
             print(f"  no request completed; errors {errors}")
