@@ -33,7 +33,7 @@ from rules.combat import damage_factors, wound_track
 from rules.house_rules import HouseRuleError, apply_house_rules
 from rules.ladder import ABYSMAL, TOP, level_name, signed
 from rules.report import POOLS, Report, amount, build_report, ruleset_attributes
-from rules.rulesets import BUILTIN, LEVELS, Ruleset
+from rules.rulesets import BUILTIN, FUDGE_BASICS, LEVELS, Ruleset
 from rules.text import first_text_problem
 
 SYSTEM_ID = "fudge-rpg"
@@ -389,7 +389,7 @@ def _paragraphs(text: str) -> str:
 # -- actor -> Character ------------------------------------------------------------------------
 
 
-def parse_any(text: str | bytes, *, default_ruleset: str = "fudge-basics") -> Imported:
+def parse_any(text: str | bytes, *, default_ruleset: str = FUDGE_BASICS.slug) -> Imported:
     """A character file or a fudge-rpg actor, told apart by their shape."""
     data = load_json(text)
     if is_actor(data):
@@ -406,7 +406,7 @@ def is_actor(data) -> bool:
     return isinstance(data, dict) and "system" in data and "ruleset" not in data
 
 
-def read_actor(data, *, default_ruleset: str = "fudge-basics") -> Imported:
+def read_actor(data, *, default_ruleset: str = FUDGE_BASICS.slug) -> Imported:
     """A fudge-rpg actor as a Character, best effort: what fits nowhere is listed in
     `not_mapped`. Raises CharacterFileError only for what is not a fudge-rpg character at
     all. Without Fairsheet's flags the character is for `default_ruleset`."""

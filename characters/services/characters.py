@@ -34,7 +34,7 @@ from characters.services.audit import commit_change, lock_character, record_even
 from rules.charfile import MAX_ROWS, CharacterFileError, read_character, write_character
 from rules.foundry import FOUNDRY, Imported, parse_any
 from rules.ladder import level_name
-from rules.rulesets import BUILTIN
+from rules.rulesets import BUILTIN, FUDGE_BASICS
 from rules.templates import apply_template, templates_for
 
 TEMPLATE_ROW_LISTS = ("attributes", "skills", "gifts", "faults")  # what a template may add to
@@ -157,7 +157,7 @@ def character_import(
     Nothing is saved if any part of the file is unreadable or does not fit the campaign."""
     try:
         imported = parse_any(
-            text, default_ruleset=campaign.base_ruleset if campaign else "fudge-basics"
+            text, default_ruleset=campaign.base_ruleset if campaign else FUDGE_BASICS.slug
         )
     except CharacterFileError as error:
         raise ServiceError(f"The file cannot be read: {error}") from None
