@@ -70,6 +70,21 @@ def test_raising_an_attribute_reprices_and_swaps_the_panel_out_of_band(player_cl
     )
 
 
+def test_renaming_swaps_the_heading_and_the_title(player_client, character):
+    """The name shows in the page's heading and title as well as its box: a rename sends
+    both, escaped, or the page names the character as it was."""
+    url = reverse("details_update", args=[character.pk])
+    details = {"version": character.version, "scale_strength": 0, "scale_mass": 0}
+    details |= {"name": "Brogo <b>the Bold</b>", "concept": "Halfling scout"}
+    response = player_client.post(url, details, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "<title>Brogo &lt;b&gt;the Bold&lt;/b&gt; · Fairsheet</title>" in body
+    assert '<div id="identity" hx-swap-oob="true">' in body
+    assert "<h1><bdi>Brogo &lt;b&gt;the Bold&lt;/b&gt;</bdi></h1>" in body
+    assert '<p class="concept">Halfling scout</p>' in body
+
+
 def test_without_javascript_the_same_form_posts_and_redirects(player_client, character):
     strength = attribute(character, "Strength")
     response = player_client.post(

@@ -287,6 +287,20 @@ def test_a_build_over_budget_is_approved_only_with_a_reason_that_stays(
     assert character.events.get(action="approved").reason == "A veteran of the siege."
 
 
+def test_the_builder_of_a_build_approved_over_the_rules_says_so(
+    no_budget, character, climbing, gm, login
+):
+    """Its broken rules are no task for the locked player: the GM chose, and said why."""
+    approved(character, gm, reason="A veteran of the siege.")
+    page = (
+        login(character.owner)
+        .get(reverse("character_builder", args=[character.pk]))
+        .content.decode()
+    )
+    assert "1 rule broken, and the GM approved the build over it (see Review):" in page
+    assert '<p class="approval-words">Approved over budget by 2 skill levels: A veteran' in page
+
+
 def test_summary_names_other_broken_rules(no_budget, character, gm, player):
     for name in ("Strength", "Dexterity"):  # two Superb attributes: Mudge allows one (1.6)
         trait_update(

@@ -210,7 +210,7 @@ def details_update(request, pk):
             expected_version=version,
             **form.detail_fields(),
         ),
-        changed=lambda _: Changed(place.key, [place], reads=()),
+        changed=lambda _: Changed(place.key, [place], reads=(), panels=("identity",)),
     )
 
 
@@ -308,6 +308,8 @@ class Changed:
     # What to read again: traits, equipment, only the character's own fields (), or nothing
     # at all (None: the write changed the copies the view holds).
     reads: tuple[str, ...] | None = ("traits",)
+    # Partials outside the form that show what changed, swapped out of band.
+    panels: tuple[str, ...] = ()
 
 
 def _edit(request, character, form=None, place=None, *, write, changed):
@@ -352,7 +354,7 @@ def _changed(request, character, shown, changed: Changed):
     html = [_fragment(request, context, place) for place in places]
     html += [
         render_to_string(f"{PAGE}#{partial}", {**context, "oob": True}, request=request)
-        for partial in ("budget_panel", "budget_bar", "undo_edit")
+        for partial in ("budget_panel", "budget_bar", "undo_edit", *changed.panels)
     ]
     html += _verdict_changes(request, context, shown, context["verdict"], skip=places)
     return with_version(fragments(*html), character.version)

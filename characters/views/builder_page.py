@@ -13,6 +13,7 @@ from django.utils.functional import SimpleLazyObject
 from characters.adapters import (
     TRAIT_LISTS,
     UNDOABLE_EDITS,
+    approval_summary,
     character_to_rules,
     ruleset_for,
     trait_target,
@@ -275,6 +276,8 @@ def builder_context(
         # Called by the page only when it renders the templates panel.
         "undoable_template": partial(undoable_template, character),
         "undoable_edit": partial(undoable_edit, character),
+        # Read only for an approved build, by the budget and review panels: once.
+        "approval_words": cache(partial(approval_words, character)),
         "uncommitted": uncommitted_slots(character, ruleset, viewer, forms.get("uncommitted")),
         "balance_label": balance_words(report.balance, ruleset.unit),
         "verdict": Verdict.of(issues, report),
@@ -418,6 +421,14 @@ def template_changes(before, after) -> list[str]:
     if (after.scale_strength, after.scale_mass) != (before.scale_strength, before.scale_mass):
         lines.append(f"Scale {after.scale_strength} / {after.scale_mass}")
     return lines
+
+
+def approval_words(character: Character) -> str:
+    """How the build's latest approval reads, e.g. "approved over budget by 12 skill
+    levels: a veteran of the siege": an approved build that breaks rules says the GM
+    chose so, and why."""
+    approval = character.approvals.first()
+    return approval_summary(approval) if approval is not None else ""
 
 
 def undoable_edit(character: Character) -> str | None:
