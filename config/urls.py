@@ -19,3 +19,5 @@ urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path("", include("characters.urls")),
 ]
+
+handler404 = "characters.views.errors.page_not_found"

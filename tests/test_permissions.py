@@ -243,3 +243,36 @@ def test_every_url_with_every_role(client, world, role):
         if name == "logout" and role != "anonymous":
             client.force_login(users[role])  # logging out was the point of that request
     assert not wrong, f"{role}: " + "; ".join(wrong)
+
+
+def test_a_hidden_character_gets_the_sites_not_found_page(client, world):
+    users, character, _ = world
+    client.force_login(users["outsider"])
+    response = client.get(reverse("character_builder", args=[character.pk]))
+    assert response.status_code == 404
+    page = response.content.decode()
+    assert "<h1>Not found</h1>" in page
+    assert "There is nothing here, or it is not yours to see." in page
+    assert f'<a href="{reverse("dashboard")}">your table</a>' in page  # the site, not a dead end
+    assert character.name not in page
+
+
+def test_an_htmx_write_to_a_missing_row_says_so_in_the_alerts(client, world):
+    """Not a whole page swapped into the row the player was editing."""
+    users, character, _ = world
+    client.force_login(users["owner"])
+    url = reverse("trait_update", args=[character.pk, 999_999])
+    builder = reverse("character_builder", args=[character.pk])
+    response = client.post(
+        url,
+        {"version": 1},
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_CURRENT_URL=f"http://testserver{builder}",
+    )
+    assert response.status_code == 404
+    assert response["HX-Retarget"] == "#alerts"
+    assert response["HX-Reswap"] == "innerHTML"
+    body = response.content.decode()
+    assert "Reload the page to see it as it is now." in body
+    assert f'href="{builder}"' in body
+    assert "<html" not in body
