@@ -297,6 +297,12 @@ def test_the_version_pickers_swap_the_diff_alone(login, gm, character, climbing)
     client = login(gm)
     response = audit(client, character, old="", new=f"a{approval.pk}")
     assert response.context["old"] is None
+    # From nothing: the whole approved build, as added.
+    body = response.content.decode()
+    assert f"From <strong>nothing</strong> to <strong>approved v{approval.version}</strong>" in body
+    added = [str(c) for c in response.context["changes"] if c.kind == "added"]
+    assert "added skill Climbing (Fair, average)" in added
+    assert "added attribute Strength (Fair)" in added
     response = client.get(
         reverse("character_audit", args=[character.pk]),
         {"old": f"a{approval.pk}", "new": "current"},

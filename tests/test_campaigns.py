@@ -339,7 +339,11 @@ def test_emptying_the_form_drops_the_house_rules(campaign, gm):
         ({"skill_levels": "-1"}, "skill_levels", "Cannot be negative (-1)."),
         ({"attribute_cap_great": "-2"}, "attribute_cap_great", "Cannot be negative (-2)."),
         ({"trade_fault": "0"}, "trade_fault", "Must be above zero (0)."),
-        ({"meta_points_start": "6"}, "meta_points_start", "Cannot be above meta_points_max."),
+        (
+            {"meta_points_start": "6"},
+            "meta_points_start",
+            "Cannot be above “Meta points, at most”.",
+        ),
         ({"extra_attributes": "Sanity: Fair\nLuck: Lucky"}, "extra_attributes", "Line 2: "),
         ({"skill_levels": "many"}, "skill_levels", "Enter a whole number."),
     ],

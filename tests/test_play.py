@@ -71,7 +71,10 @@ class TestWounds:
             mark=True, character=tess, actor=player, expected_revision=0, level=HURT
         )
         assert change.table.penalty == -1
-        assert change.said == "Tess: Hurt box marked. Now Hurt, -1 on every roll; 3 meta points."
+        assert (
+            change.said
+            == "Tess: Hurt box marked. Now Hurt, -1 on every roll; meta points in hand: 3."
+        )
         event = PlayEvent.objects.get(character=tess)
         assert (event.action, event.actor, event.revision) == ("wound_marked", player, 1)
         assert event.before == {"wounds": [[], [], [], [], []], "worst": ""}
@@ -148,7 +151,7 @@ class TestPoints:
         change = services.play_points_regain(
             character=fresh(loner), actor=player, expected_revision=1
         )
-        assert change.said.endswith("; 3 Fudge points.")
+        assert change.said.endswith("; Fudge points in hand: 3.")
 
 
 class TestMicroFudged:

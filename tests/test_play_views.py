@@ -80,7 +80,7 @@ class TestChanges:
         assert response.status_code == 302
         assert response["Location"] == reverse("character_play", args=[tess.pk])
         page = pip.get(response["Location"])
-        said = "Tess: spent 1 of the meta points. Now unhurt; 2 meta points."
+        said = "Tess: spent 1 of the meta points. Now unhurt; meta points in hand: 2."
         assert said in page.content.decode()
 
     def test_the_gm_goes_back_to_the_party(self, client, gm, tess):

@@ -202,8 +202,8 @@ class TestTheGmsLimitsInTheForm:
         }
         refused = client.post(url, {"creation_min": "2", "creation_max": "1"})
         assert refused.status_code == 400
-        assert "Good is above creation_max (Good)" not in refused.content.decode()
-        assert "Great is above creation_max (Good)" in refused.content.decode()
+        assert "Good is above “Highest level at creation” (Good)" not in refused.content.decode()
+        assert "Great is above “Highest level at creation” (Good)" in refused.content.decode()
 
 
 class TestTemplates:

@@ -364,12 +364,22 @@ class HouseRulesForm(forms.Form):
 
     def add_refusal(self, error: HouseRulesRefused) -> None:
         """Put the rules engine's refusal on the field it is about."""
-        field, message = field_for_key(error.key), str(error)
+        field, message = field_for_key(error.key), self._labelled(str(error))
         message = message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
         line = re.search(r"\[(\d+)\]", error.key)
         if line:
             message = f"Line {int(line.group(1)) + 1}: {message}"
         self.add_error(field if field in self.fields else None, message)
+
+    def _labelled(self, message: str) -> str:
+        """The engine names the other keys a rule ties together as a file does
+        ("meta_points_max"); on this form they are the labels the GM sees."""
+
+        def label(match):
+            field = self.fields.get(field_for_key(match.group()))
+            return f"“{field.label}”" if field is not None else match.group()
+
+        return re.sub(r"\b[a-z]+(?:_[a-z]+)+\b", label, message)
 
 
 def field_for_key(key: str) -> str:

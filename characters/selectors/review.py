@@ -168,13 +168,14 @@ def default_comparison(versions: list[Version]) -> tuple[str | None, str]:
 
 
 def compare(versions: list[Version], old_key: str | None, new_key: str):
-    """(old, new, changes) for two keys of `versions`; a key not on the list is a 404."""
+    """(old, new, changes) for two keys of `versions`; a key not on the list is a 404. No
+    `old_key` compares with nothing: the whole build, as added."""
     by_key = {v.key: v for v in versions}
     if new_key not in by_key or (old_key is not None and old_key not in by_key):
         raise KeyError(old_key if new_key in by_key else new_key)
     old = by_key[old_key] if old_key else None
     new = by_key[new_key]
-    return old, new, diff_files(old.file, new.file) if old else []
+    return old, new, diff_files(old.file if old else {}, new.file)
 
 
 def timeline(character: Character) -> list[TimelineRow]:

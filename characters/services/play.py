@@ -334,7 +334,10 @@ def _said(table: AtTable, note: str) -> str:
     where = f"{worst.name}, {signed(table.penalty)} on every roll" if worst else "unhurt"
     if worst and not table.penalty:
         where = worst.name
-    return f"{table.character.name}: {note}. Now {where}; {table.in_hand} {table.pool.name}."
+    # "in hand: 1", not "1 meta points": the count reads right whatever it is.
+    return (
+        f"{table.character.name}: {note}. Now {where}; {table.pool.name} in hand: {table.in_hand}."
+    )
 
 
 def _rules_call(function, *args):

@@ -97,7 +97,9 @@ def _decide(request, character, form) -> None:
             override_reason=data["override_reason"],
             comments=form.comments(),
         )
-        messages.success(request, f"{character.name}: {approval_summary(approval)}.")
+        # The summary ends with the GM's reason, which may end with its own full stop.
+        said = approval_summary(approval).rstrip(".")
+        messages.success(request, f"{character.name}: {said}.")
     else:
         services.character_request_changes(
             character=character,
