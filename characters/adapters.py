@@ -15,7 +15,12 @@ from characters.models import Approval, CatalogEntry, Character, Equipment, Expe
 from rules import character as rc
 from rules.catalog import Catalog, CatalogEquipment, CatalogFault, CatalogGift, CatalogSkill
 from rules.charfile import read_ledger_entry, write_character, write_entry
-from rules.house_rules import HouseRuleError, apply_house_rules, house_rules_to_json, json_number
+from rules.house_rules import (
+    apply_house_rules,
+    house_rule_problems,
+    house_rules_to_json,
+    json_number,
+)
 from rules.ladder import level_name, parse_level
 from rules.report import amount
 from rules.rulesets import BUILTIN, Ruleset
@@ -383,8 +388,9 @@ def changed_keys(old: dict, new: dict) -> tuple[dict, dict]:
 
 
 def normalized_house_rules(base: Ruleset, overrides: dict | None) -> dict:
-    """The overrides as the character file writes them, without those equal to the base."""
-    try:
-        return house_rules_to_json(apply_house_rules(base, overrides), base)
-    except HouseRuleError as error:
-        raise HouseRulesRefused(error.key, error.message) from None
+    """The overrides as the character file writes them, without those equal to the base.
+    Refused with every problem the overrides have, so a form can mark each field."""
+    problems = house_rule_problems(base, overrides)
+    if problems:
+        raise HouseRulesRefused([(problem.key, problem.message) for problem in problems])
+    return house_rules_to_json(apply_house_rules(base, overrides), base)

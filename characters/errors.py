@@ -42,9 +42,12 @@ class NotAllowed(ServiceError):
 
 
 class HouseRulesRefused(ServiceError):
-    """A house rule that makes no sense; `key` names it as rules.house_rules does
-    ("skill_levels", "attribute_caps.Superb", "extra_attributes[1]")."""
+    """House rules that make no sense: `problems`, every one found, as (key, message) with
+    the key named as rules.house_rules does ("skill_levels", "attribute_caps.Superb",
+    "extra_attributes[1]"). Its own message and `key` are the first's."""
 
-    def __init__(self, key: str, message: str):
+    def __init__(self, problems: list[tuple[str, str]]):
+        key, message = problems[0]
         super().__init__(message)
         self.key = key
+        self.problems = problems

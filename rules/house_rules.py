@@ -226,50 +226,82 @@ def _advancement_to_json(ruleset: Ruleset, base: Ruleset) -> dict:
 
 
 def apply_house_rules(ruleset: Ruleset, house_rules: dict | None) -> Ruleset:
+    """`ruleset` with `house_rules` (the character file's overrides) applied; raises the
+    first HouseRuleError of house_rule_problems."""
     if not house_rules:
         return ruleset
+    changes, problems = _parse(ruleset, house_rules)
+    if problems:
+        raise problems[0]
+    return dataclasses.replace(ruleset, **changes)
+
+
+def house_rule_problems(ruleset: Ruleset, house_rules: dict | None) -> list[HouseRuleError]:
+    """Every key's problem, in the order apply_house_rules meets them, not only the first:
+    a form marks each field at once. The rules that tie two keys together are checked once
+    every key makes sense on its own."""
+    return _parse(ruleset, house_rules)[1] if house_rules else []
+
+
+def _parse(ruleset: Ruleset, house_rules) -> tuple[dict, list[HouseRuleError]]:
     if not isinstance(house_rules, dict):
-        raise HouseRuleError("", "house_rules must be an object of overrides")
-    changes = {}
+        return {}, [HouseRuleError("", "house_rules must be an object of overrides")]
+    changes, problems = {}, []
     for key, value in house_rules.items():
-        match key:
-            case (
-                "attribute_levels"
-                | "skill_levels"
-                | "tokens"
-                | "meta_points_start"
-                | "min_faults"
-                | "uncommitted_traits"
-            ):
-                changes[key] = _count(key, value)
-            case "max_lowered_skills" | "tokens_carried" | "meta_points_max" | "max_skills":
-                changes[key] = _count(key, value, allow_none=True)
-            case "free_gifts" | "superpower_cost":
-                changes[key] = _amount(key, value)
-            case "attribute_caps" | "skill_caps":
-                changes[key] = _caps(key, value)
-            case _ if key in BOOLEAN_KEYS:
-                changes[key] = _boolean(key, value)
-            case _ if key in LEVEL_KEYS:
-                changes[key] = _level(key, value)
-            case _ if key in ATTRIBUTE_KEYS:
-                pass  # below, once extra_attributes are known
-            case "trade_values":
-                changes[key] = _trade_values(key, value, ruleset.trade_values)
-            case "extra_attributes":
-                changes[key] = _extra_attributes(key, value)
-            case "advancement_costs":
-                changes["advancement"] = _advancement_costs(key, value, ruleset)
-            case _:
-                raise HouseRuleError(
-                    str(key), f"unknown house rule; known keys: {', '.join(HOUSE_RULE_KEYS)}"
-                )
+        try:
+            changes.update(_parse_key(ruleset, key, value))
+        except HouseRuleError as error:
+            problems.append(error)
     extras = changes.get("extra_attributes", ruleset.extra_attributes)
     for key in ATTRIBUTE_KEYS:
         if key in house_rules:
-            changes[key] = _attribute_name(key, house_rules[key], ruleset, extras)
-    _check_together(ruleset, changes)
-    return dataclasses.replace(ruleset, **changes)
+            try:
+                changes[key] = _attribute_name(key, house_rules[key], ruleset, extras)
+            except HouseRuleError as error:
+                problems.append(error)
+    if not problems:
+        try:
+            _check_together(ruleset, changes)
+        except HouseRuleError as error:
+            problems.append(error)
+    return changes, problems
+
+
+def _parse_key(ruleset: Ruleset, key, value) -> dict:
+    """The Ruleset fields one house-rule key sets (none for an attribute key: _parse reads
+    those once extra_attributes are known)."""
+    match key:
+        case (
+            "attribute_levels"
+            | "skill_levels"
+            | "tokens"
+            | "meta_points_start"
+            | "min_faults"
+            | "uncommitted_traits"
+        ):
+            return {key: _count(key, value)}
+        case "max_lowered_skills" | "tokens_carried" | "meta_points_max" | "max_skills":
+            return {key: _count(key, value, allow_none=True)}
+        case "free_gifts" | "superpower_cost":
+            return {key: _amount(key, value)}
+        case "attribute_caps" | "skill_caps":
+            return {key: _caps(key, value)}
+        case _ if key in BOOLEAN_KEYS:
+            return {key: _boolean(key, value)}
+        case _ if key in LEVEL_KEYS:
+            return {key: _level(key, value)}
+        case _ if key in ATTRIBUTE_KEYS:
+            return {}
+        case "trade_values":
+            return {key: _trade_values(key, value, ruleset.trade_values)}
+        case "extra_attributes":
+            return {key: _extra_attributes(key, value)}
+        case "advancement_costs":
+            return {"advancement": _advancement_costs(key, value, ruleset)}
+        case _:
+            raise HouseRuleError(
+                str(key), f"unknown house rule; known keys: {', '.join(HOUSE_RULE_KEYS)}"
+            )
 
 
 def _check_together(ruleset: Ruleset, changes: dict) -> None:

@@ -360,6 +360,20 @@ def test_house_rules_that_make_no_sense_are_refused_on_their_field(
     assert campaign.house_rules == {"tokens": 5}
 
 
+def test_every_house_rule_that_makes_no_sense_is_marked_at_once(campaign, gm):
+    """Not one field per try: the GM fixes them all in one go."""
+    response = house_rules_post(
+        client_for(gm), campaign, attribute_levels="-1", skill_levels="-5", trade_fault="0"
+    )
+    assert response.status_code == 400
+    errors = response.context["rules_form"].errors
+    assert errors["attribute_levels"] == ["Cannot be negative (-1)."]
+    assert errors["skill_levels"] == ["Cannot be negative (-5)."]
+    assert errors["trade_fault"] == ["Must be above zero (0)."]
+    campaign.refresh_from_db()
+    assert campaign.house_rules == {}
+
+
 def test_house_rules_post_needs_the_csrf_token(campaign, gm):
     client = Client(enforce_csrf_checks=True)
     client.force_login(gm)

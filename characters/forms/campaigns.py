@@ -363,13 +363,14 @@ class HouseRulesForm(forms.Form):
         return out
 
     def add_refusal(self, error: HouseRulesRefused) -> None:
-        """Put the rules engine's refusal on the field it is about."""
-        field, message = field_for_key(error.key), self._labelled(str(error))
-        message = message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
-        line = re.search(r"\[(\d+)\]", error.key)
-        if line:
-            message = f"Line {int(line.group(1)) + 1}: {message}"
-        self.add_error(field if field in self.fields else None, message)
+        """Put each of the rules engine's refusals on the field it is about."""
+        for key, message in error.problems:
+            field, message = field_for_key(key), self._labelled(message)
+            message = message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
+            line = re.search(r"\[(\d+)\]", key)
+            if line:
+                message = f"Line {int(line.group(1)) + 1}: {message}"
+            self.add_error(field if field in self.fields else None, message)
 
     def _labelled(self, message: str) -> str:
         """The engine names the other keys a rule ties together as a file does
