@@ -338,6 +338,15 @@ class Equipment(models.Model):
         ordering = ["position", "id"]
 
 
+def target_label(target: str) -> str:
+    """What an event or a comment is about, for people: "skill:Mimic Animal" is "Skill:
+    Mimic Animal", "house_rules" is "House rules", and no target is the whole build."""
+    kind, _, name = target.partition(":")
+    if name:
+        return f"{kind.capitalize()}: {name}"
+    return kind.replace("_", " ").capitalize() or "The build"
+
+
 class CharacterEvent(models.Model):
     """The audit trail: one row per change, written by the service that makes the change,
     in its transaction. Append-only: database triggers refuse UPDATE and DELETE."""
@@ -360,6 +369,10 @@ class CharacterEvent(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
+
+    @property
+    def target_label(self) -> str:
+        return target_label(self.target)
 
 
 class CampaignEvent(models.Model):
@@ -385,6 +398,10 @@ class CampaignEvent(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
+
+    @property
+    def target_label(self) -> str:
+        return target_label(self.target)
 
 
 class Approval(models.Model):
@@ -484,9 +501,7 @@ class ReviewComment(models.Model):
 
     @property
     def target_label(self) -> str:
-        """What the comment is about, for people: "Skill: Mimic Animal", "The build"."""
-        kind, _, name = self.target.partition(":")
-        return f"{kind.capitalize()}: {name}" if name else "The build"
+        return target_label(self.target)
 
 
 # -- notifications: what the GM did, for the player (issue 12) -------------------------------

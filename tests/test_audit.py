@@ -237,7 +237,7 @@ def test_the_timeline_says_who_when_what_before_and_after(login, gm, character, 
     # Newest first: approved, submitted, relevelled, added, created.
     order = [body.index(s) for s in ("approved", "submitted", "trait relevelled", "trait added")]
     assert order == sorted(order)
-    assert "skill:Climbing" in body
+    assert "<bdi>Skill: Climbing</bdi>" in body
     assert "<del>Fair</del> → <ins>Good</ins>" in body
     assert "<del>submitted</del> → <ins>approved</ins>" in body
     assert body.count("· player</small>") >= 3 and body.count("· gm</small>") == 1

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from characters.errors import HouseRulesRefused, ServiceError
 from characters.models import Campaign, CampaignEvent, Character
-from characters.selectors.campaigns import house_rules_preview
+from characters.selectors.campaigns import house_rules_preview, show_value
 from characters.services import campaigns as services
 from characters.services.audit import record_campaign_event
 from characters.services.characters import character_create, character_delete
@@ -465,7 +465,7 @@ def test_history_page_lists_events_newest_first_with_before_and_after(campaign, 
     html = response.content.decode()
     assert "House rules changed" in html and "bigger heroes" in html
     assert "<del>no</del> → <ins>yes</ins>" in html  # spends need approval
-    assert "user:player" in html
+    assert "<bdi>User: player</bdi>" in html
 
 
 def test_history_is_the_gms_alone(campaign, gm, player, outsider):
@@ -479,3 +479,10 @@ def test_history_is_the_gms_alone(campaign, gm, player, outsider):
     assert client_for(player).post(
         reverse("campaign_settings", args=[campaign.pk])
     ).status_code == (404)
+
+
+def test_recorded_values_read_as_words():
+    assert show_value("mudge", "base_ruleset") == "Mudge"
+    assert show_value({}, "house_rules") == "none"
+    assert show_value(True) == "yes"
+    assert show_value({"Superb": 1}) == '{"Superb": 1}'

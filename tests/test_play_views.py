@@ -122,6 +122,12 @@ class TestChanges:
         assert "Reload" in response.content.decode()
         assert not DiceRoll.objects.exists()
 
+    def test_a_refusal_names_the_field_by_its_label(self, pip, tess):
+        response = pip.post(reverse("play_blow", args=[tess.pk]), {"damage": "61"}, **HX)
+        assert response.status_code == 400
+        message = "Nothing was saved. Damage: Ensure this value is less than or equal to 60."
+        assert f"<p>{message}</p>" in response.content.decode()
+
     def test_conditions_are_escaped(self, pip, tess):
         pip.post(
             reverse("play_condition_add", args=[tess.pk]), {"text": "<script>alert(1)</script>"}

@@ -172,8 +172,8 @@ def _line(event: CampaignEvent) -> HistoryLine:
     fields = [
         Field(
             key.replace("_", " ").capitalize(),
-            show_value(before[key]) if key in before else (absent if has_before else ""),
-            show_value(after[key]) if key in after else (absent if has_after else ""),
+            show_value(before[key], key) if key in before else (absent if has_before else ""),
+            show_value(after[key], key) if key in after else (absent if has_after else ""),
         )
         for key in {**before, **after}
     ]
@@ -185,13 +185,16 @@ def _line(event: CampaignEvent) -> HistoryLine:
     )
 
 
-def show_value(value) -> str:
-    """A recorded JSON value in words: yes/no, numbers and text as they are, the rest as
-    compact JSON (a cap table, a list of extra attributes)."""
+def show_value(value, key: str = "") -> str:
+    """A recorded JSON value in words: yes/no, a ruleset by its name, numbers and text as
+    they are, nothing as "none", the rest as compact JSON (a cap table, a list of extra
+    attributes)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if value is None:
+    if value is None or value == {} or value == []:
         return "none"
+    if key == "base_ruleset" and value in BUILTIN:
+        return BUILTIN[value].name
     if isinstance(value, str | int | float):
         return str(value)
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))

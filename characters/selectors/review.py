@@ -207,6 +207,8 @@ def _shown(key, value) -> str:
         return ""
     if key == "sha256":
         return f"{value[:12]}…"  # the audit page's diff checks the whole digest
+    if key == "state" and value in Character.State.values:
+        return Character.State(value).label.lower()  # "changes requested"
     if isinstance(value, dict | list):
         return json.dumps(value, ensure_ascii=False)
     return str(value)

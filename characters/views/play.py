@@ -201,6 +201,8 @@ def _back(request, character) -> str:
 
 
 def _form_problem(form) -> str:
+    """The first thing wrong with what was sent, by its field's label ("Damage: Ensure
+    this value is less than or equal to 60.")."""
     field, errors = next(iter(form.errors.items()))
-    where = "" if field == "__all__" else f"{field.replace('_', ' ')}: "
-    return f"Nothing was saved ({where}{' '.join(errors)}). Reload the page and try again."
+    where = "" if field == "__all__" else f"{form[field].label}: "
+    return f"Nothing was saved. {where}{' '.join(errors)}"
