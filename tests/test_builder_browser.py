@@ -187,6 +187,27 @@ def test_a_swap_sets_no_inline_style(open_page, people):
     assert errors == []
 
 
+def test_a_refused_row_shows_its_message_and_logs_no_error(open_page, people):
+    """A 400 is an answer the page shows (the form with its message), not a failure of
+    htmx's: it logged "Response Status Error Code 400" on every refused edit."""
+    invite = gm_creates_campaign(open_page(DESKTOP), "Refusals", "mudge", {"skill_levels": 40})
+    page = open_page(DESKTOP)
+    errors = []
+    # Chromium's own network log ("Failed to load resource: ... 400") is not the page's.
+    page.on(
+        "console",
+        lambda message: message.type == "error"
+        and not message.text.startswith("Failed to load resource")
+        and errors.append(message.text),
+    )
+    player_joins_and_starts(page, invite, "Twice over")
+    page.fill("#add-attribute input[name=name]", "Strength")
+    page.locator("#add-attribute button[type=submit]").click()
+    expect(page.locator("#add-attribute")).to_contain_text("Twice over already has the attribute Strength")
+    expect(page.locator("#balance-value")).to_have_text("70 skill levels")
+    assert errors == []
+
+
 def test_the_new_character_form_follows_the_campaign(open_page, people):
     """A player in one campaign starts there, with its ruleset shown; building alone lets
     them choose the ruleset again."""
