@@ -51,9 +51,12 @@
     if (close) close.closest(".roll-result").hidden = true;
   });
 
+  // A 4xx is no htmx error here (base.html's responseHandling): a refused form keeps what
+  // was typed, so only a 2xx empties it.
   document.body.addEventListener("htmx:afterRequest", (event) => {
     const form = event.detail.elt;
-    if (event.detail.successful && form.matches && form.matches("form[data-reset-on-success]")) {
+    const done = event.detail.xhr && event.detail.xhr.status < 300;
+    if (done && form.matches && form.matches("form[data-reset-on-success]")) {
       form.reset();
     }
   });
