@@ -10,7 +10,7 @@ from django.db import connection, connections
 from django.urls import reverse
 
 from characters.errors import NotAllowed, ServiceError, StaleWrite
-from characters.models import Campaign, ExperienceEntry, Membership, Trait
+from characters.models import Campaign, Character, ExperienceEntry, Membership, Trait
 from characters.selectors.advancement import BUY_OFF_FAULT, GIFT, META_POINT, POWER, RAISE
 from characters.services.advancement import (
     experience_award,
@@ -460,6 +460,14 @@ def test_two_spends_of_the_last_xp_at_once_one_wins(in_play, player):
 
 def page(client, character, **extra):
     return client.get(reverse("character_advancement", args=[character.pk]), **extra)
+
+
+def test_a_draft_holding_experience_says_it_waits_for_the_approval(character, login, player):
+    """A file imported with its experience, or a build reopened in play, holds some: the
+    sheet prints it, so the page says it is there, to spend once the GM approves."""
+    Character.objects.filter(pk=character.pk).update(experience=7)
+    html = page(login(player), character).content.decode()
+    assert "come with play, once the GM approves the build. It holds 7 XP already" in html
 
 
 def test_the_player_sees_each_option_with_its_cost_or_why_not(in_play, login, player):

@@ -196,14 +196,18 @@ def test_a_refused_row_shows_its_message_and_logs_no_error(open_page, people):
     # Chromium's own network log ("Failed to load resource: ... 400") is not the page's.
     page.on(
         "console",
-        lambda message: message.type == "error"
-        and not message.text.startswith("Failed to load resource")
-        and errors.append(message.text),
+        lambda message: (
+            message.type == "error"
+            and not message.text.startswith("Failed to load resource")
+            and errors.append(message.text)
+        ),
     )
     player_joins_and_starts(page, invite, "Twice over")
     page.fill("#add-attribute input[name=name]", "Strength")
     page.locator("#add-attribute button[type=submit]").click()
-    expect(page.locator("#add-attribute")).to_contain_text("Twice over already has the attribute Strength")
+    expect(page.locator("#add-attribute")).to_contain_text(
+        "Twice over already has the attribute Strength"
+    )
     expect(page.locator("#balance-value")).to_have_text("70 skill levels")
     assert errors == []
 
