@@ -117,10 +117,16 @@ def _without_name(item: dict) -> dict:
     return {k: v for k, v in item.items() if k != "name"}
 
 
+def _detail(file: dict, key: str):
+    # An empty text is no text: a build compared with nothing shows no empty race.
+    value = file.get(key)
+    return None if value == "" else value
+
+
 def _details(old: dict, new: dict) -> list[Change]:
     changes = []
     for key, label in DETAILS:
-        before, after = old.get(key), new.get(key)
+        before, after = _detail(old, key), _detail(new, key)
         if before != after:
             changes.append(
                 Change("details", label, "", CHANGED, old=_text(before), new=_text(after))

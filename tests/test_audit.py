@@ -303,6 +303,9 @@ def test_the_version_pickers_swap_the_diff_alone(login, gm, character, climbing)
     added = [str(c) for c in response.context["changes"] if c.kind == "added"]
     assert "added skill Climbing (Fair, average)" in added
     assert "added attribute Strength (Fair)" in added
+    details = {c.label: (c.old, c.new) for c in response.context["changes"] if c.kind == "changed"}
+    assert details["name"] == ("", character.name)
+    assert "race" not in details  # an empty race against nothing is no change
     response = client.get(
         reverse("character_audit", args=[character.pk]),
         {"old": f"a{approval.pk}", "new": "current"},
