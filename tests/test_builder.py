@@ -85,6 +85,19 @@ def test_renaming_swaps_the_heading_and_the_title(player_client, character):
     assert '<p class="concept">Halfling scout</p>' in body
 
 
+def test_the_player_printed_on_the_sheet_is_set_in_the_details(player_client, character):
+    page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
+    assert f'name="player" value="{character.owner.username}"' in page  # to start with
+    url = reverse("details_update", args=[character.pk])
+    details = {"version": character.version, "name": character.name, "player": "Ana Sousa"}
+    response = player_client.post(url, details | {"scale_strength": 0, "scale_mass": 0})
+    assert response.status_code == 302
+    character.refresh_from_db()
+    assert character.player == "Ana Sousa"
+    sheet = player_client.get(reverse("character_sheet", args=[character.pk]))
+    assert "Ana Sousa" in sheet.content.decode()
+
+
 def test_without_javascript_the_same_form_posts_and_redirects(player_client, character):
     strength = attribute(character, "Strength")
     response = player_client.post(

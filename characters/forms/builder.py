@@ -140,6 +140,9 @@ class DetailsForm(VersionedForm):
     where the ruleset has them: MicroFudged has neither."""
 
     name = NameField(max_length=200)
+    # Who plays it, as the sheet prints it: the owner's user name to start with, a file's
+    # own when imported ("sample character"), whatever the table calls its player.
+    player = NameField(max_length=200, required=False)
     concept = forms.CharField(max_length=1000, required=False, strip=True)
     race = NameField(max_length=200, required=False)
     scale_strength = forms.IntegerField(min_value=-50, max_value=50, label="Strength Scale")

@@ -292,6 +292,7 @@ def _details_form(character, ruleset, version) -> DetailsForm:
         initial={
             **version,
             "name": character.name,
+            "player": character.player,
             "concept": character.concept,
             "race": character.race,
             "scale_strength": character.scale_strength,
