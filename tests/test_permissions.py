@@ -5,6 +5,7 @@ without a rule here fails the suite."""
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, get_resolver, reverse
 
 from characters.models import (
@@ -276,3 +277,11 @@ def test_an_htmx_write_to_a_missing_row_says_so_in_the_alerts(client, world):
     assert "Reload the page to see it as it is now." in body
     assert f'href="{builder}"' in body
     assert "<html" not in body
+
+
+def test_the_server_error_page_stands_alone():
+    """Django renders 500.html with no context at all, after something went wrong: it
+    must need nothing, and still lead back to the site."""
+    page = render_to_string("500.html")
+    assert "<h1>Something went wrong</h1>" in page
+    assert '<a href="/" role="button">Back to Fairsheet</a>' in page

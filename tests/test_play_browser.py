@@ -53,6 +53,14 @@ def test_a_wound_a_point_and_a_roll_reach_the_table(
     player.goto(f"/characters/{tess.pk}/play/")
     hurt = player.get_by_role("button", name="Hurt box 1 of 2, open: mark a wound")
     assert smallest_side(hurt) >= 44
+    # The inline forms' buttons keep their word on one line ("Ad / d" when squeezed).
+    for label in ("Add", "Mark"):
+        button = player.locator(".inline-fields button", has_text=label).first
+        lines = button.evaluate(
+            "b => { const r = document.createRange(); r.selectNodeContents(b);"
+            " return r.getClientRects().length; }"
+        )
+        assert lines == 1, (label, lines)
     hurt.click()
     status = player.locator(f"#play-status-{tess.pk}")
     expect(status.locator(".play-summary")).to_contain_text("Hurt: -1 on every roll")

@@ -525,6 +525,31 @@ def test_approving_over_budget_in_the_form_needs_the_reason(
     assert approval_summary(approval) == "approved over budget by 2 skill levels: House favourite"
 
 
+def test_the_approval_message_ends_with_one_full_stop(login, gm, no_budget, character, climbing):
+    """The GM's reason often ends a sentence of its own: "…: House favourite.." read badly."""
+    submitted(character)
+    client = login(gm)
+    url = reverse("character_review", args=[character.pk])
+    data = {"version": 3, "decision": "approve", "override_reason": "House favourite."}
+    queue = client.post(url, data, follow=True).content.decode()
+    said = "approved over budget by 2 skill levels: House favourite."
+    assert f"{character.name}: {said}</p>" in queue
+
+
+def test_a_gift_line_on_the_review_page_starts_with_its_cost(login, gm, character, player):
+    trait_add(
+        character=character,
+        actor=player,
+        expected_version=None,
+        kind=Trait.Kind.GIFT,
+        name="Lucky",
+        cost=1,
+    )
+    submitted(character)
+    page = login(gm).get(reverse("character_review", args=[character.pk])).content.decode()
+    assert '<span class="trait-level-label">cost 1</span>' in page
+
+
 def test_submit_under_htmx_reloads_or_explains(login, player, character):
     client = login(player)
     url = reverse("character_submit", args=[character.pk])

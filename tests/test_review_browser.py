@@ -154,3 +154,28 @@ def test_a_refused_approval_says_why_beside_the_button(open_page, brogo):
     expect(error).to_be_in_viewport()
     expect(button).to_be_in_viewport()
     assert Character.objects.get(pk=brogo.pk).state == Character.State.SUBMITTED
+
+
+def test_on_a_phone_a_comment_summary_keeps_the_space_before_the_name(open_page, brogo):
+    """A flex summary (for its 44 px) dropped the space between its text and the <bdi>
+    name: "Comment onClimbing"."""
+    from characters.services.review import character_submit
+
+    character_submit(character=brogo, actor=brogo.owner, expected_version=None)
+    gm = open_page(PHONE)
+    log_in(gm, "gwen", PASSWORD)
+    gm.goto(f"/characters/{brogo.pk}/review/")
+    summary = gm.locator("summary", has_text="Comment on").first
+    box = summary.bounding_box()
+    assert box["height"] >= 44
+    # The gap between the end of "Comment on" and the name: a space's width, not none.
+    gap = summary.evaluate(
+        """s => {
+          const range = document.createRange();
+          range.setStart(s.firstChild, 0);
+          range.setEnd(s.firstChild, "Comment on".length);
+          return s.querySelector("bdi").getBoundingClientRect().left
+                 - range.getBoundingClientRect().right;
+        }"""
+    )
+    assert gap >= 2, gap
