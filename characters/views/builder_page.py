@@ -277,7 +277,7 @@ def builder_context(
         "undoable_template": partial(undoable_template, character),
         "undoable_edit": partial(undoable_edit, character),
         # Read only for an approved build, by the budget and review panels: once.
-        "approval_words": cache(partial(approval_words, character)),
+        "approval_override": SimpleLazyObject(partial(approval_override, character)),
         "uncommitted": uncommitted_slots(character, ruleset, viewer, forms.get("uncommitted")),
         "balance_label": balance_words(report.balance, ruleset.unit),
         "verdict": Verdict.of(issues, report),
@@ -424,12 +424,14 @@ def template_changes(before, after) -> list[str]:
     return lines
 
 
-def approval_words(character: Character) -> str:
-    """How the build's latest approval reads, e.g. "approved over budget by 12 skill
-    levels: a veteran of the siege": an approved build that breaks rules says the GM
-    chose so, and why."""
+def approval_override(character: Character) -> str:
+    """When the GM approved the build over broken rules, what the approval says, e.g.
+    "approved over budget by 12 skill levels: a veteran of the siege"; else nothing. The
+    approved build's panels say the GM chose so, and why."""
     approval = character.approvals.first()
-    return approval_summary(approval) if approval is not None else ""
+    if approval is None or not approval.override_reason:
+        return ""
+    return approval_summary(approval)
 
 
 def undoable_edit(character: Character) -> str | None:
