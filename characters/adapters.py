@@ -16,6 +16,7 @@ from rules import character as rc
 from rules.catalog import Catalog, CatalogEquipment, CatalogFault, CatalogGift, CatalogSkill
 from rules.charfile import read_ledger_entry, write_character, write_entry
 from rules.house_rules import (
+    HouseRuleError,
     apply_house_rules,
     house_rule_problems,
     house_rules_to_json,
@@ -390,7 +391,9 @@ def changed_keys(old: dict, new: dict) -> tuple[dict, dict]:
 def normalized_house_rules(base: Ruleset, overrides: dict | None) -> dict:
     """The overrides as the character file writes them, without those equal to the base.
     Refused with every problem the overrides have, so a form can mark each field."""
-    problems = house_rule_problems(base, overrides)
-    if problems:
-        raise HouseRulesRefused([(problem.key, problem.message) for problem in problems])
-    return house_rules_to_json(apply_house_rules(base, overrides), base)
+    try:
+        ruleset = apply_house_rules(base, overrides)
+    except HouseRuleError:  # read them again for all their problems, not only the first
+        problems = house_rule_problems(base, overrides)
+        raise HouseRulesRefused([(problem.key, problem.message) for problem in problems]) from None
+    return house_rules_to_json(ruleset, base)
