@@ -316,20 +316,20 @@ class Server:
     def cpu_seconds(self) -> float:
         """CPU time (user + system) gunicorn's master and its workers have used so far: read
         from Linux's /proc, and 0 where there is none."""
-        pids = [self.process.pid]
+        master = self.process.pid
         try:
-            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
-            pids += [int(pid) for pid in children.read_text().split()]
-            ticks = sum(
-                # utime and stime, the 14th and 15th fields, after the parenthesised name
-                sum(
-                    map(int, Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[11:13])
-                )
-                for pid in pids
-            )
+            workers = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+            ticks = sum(_cpu_ticks(pid) for pid in [master, *map(int, workers)])
         except OSError:
             return 0.0
         return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_ticks(pid: int) -> int:
+    # /proc/<pid>/stat: utime and stime are the 14th and 15th fields, counted after the
+    # parenthesised command name (which may hold spaces).
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
 
 
 def run_players(players):
