@@ -16,7 +16,8 @@ from characters.models import Campaign, CampaignEvent, Character
 from characters.selectors.campaigns import house_rules_preview, show_value
 from characters.services import campaigns as services
 from characters.services.audit import record_campaign_event
-from characters.services.characters import character_create, character_delete
+from characters.services.characters import character_create
+from characters.services.keeping import character_delete
 from tests.conftest import role_split
 from tests.test_campaigns import *  # noqa: F403
 from tests.test_campaigns import client_for

@@ -135,7 +135,11 @@ ACTIONS = {
     "catalog_entry_added": "Catalogue entry added",
     "catalog_entry_changed": "Catalogue entry changed",
     "catalog_entry_removed": "Catalogue entry removed",
+    "member_joined": "Player joined",
+    "member_left": "Player left",
     "member_removed": "Member removed",
+    "campaign_archived": "Campaign archived",
+    "campaign_restored": "Campaign restored",
     "invite_regenerated": "New invite link",
 }
 # What a side without the key means, per action: a house rule left out is the base value.

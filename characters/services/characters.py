@@ -5,7 +5,6 @@ change in the audit trail, all in one transaction."""
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
-from django.utils import timezone
 
 from characters.adapters import (
     UNDOABLE_EDITS,
@@ -148,28 +147,9 @@ def character_create(
     return character
 
 
-@transaction.atomic
-def character_import(
-    *, owner, text: str | bytes, campaign: Campaign | None = None
-) -> tuple[Character, Imported]:
-    """A character file (the public contract), or a Foundry actor of the fudge-rpg system
-    (best effort: `Imported.not_mapped` lists what it could not take), as a new draft.
-    Nothing is saved if any part of the file is unreadable or does not fit the campaign."""
-    try:
-        imported = parse_any(
-            text, default_ruleset=campaign.base_ruleset if campaign else FUDGE_BASICS.slug
-        )
-    except CharacterFileError as error:
-        raise ServiceError(f"The file cannot be read: {error}") from None
-    value = imported.character
-    if campaign is not None:
-        if not campaign.has_member(owner):
-            raise ServiceError("Join the campaign before importing a character into it.")
-        if value.ruleset != campaign.base_ruleset:
-            raise ServiceError(
-                f"This file is for {value.ruleset}, but {campaign.name} plays "
-                f"{campaign.base_ruleset}: change the file's ruleset or import it elsewhere."
-            )
+def create_from_rules(*, owner, value, campaign: Campaign | None) -> Character:
+    """A new draft of `owner` holding `value` (an engine character: an imported file's, or
+    a duplicated character's), its ledger too. The caller records how it came."""
     character = Character.objects.create(
         owner=owner,
         campaign=campaign,
@@ -201,6 +181,32 @@ def character_import(
         )
         character.experience = max(sum(row.amount for row in rows), 0)
         character.save(update_fields=["experience"])
+    return character
+
+
+@transaction.atomic
+def character_import(
+    *, owner, text: str | bytes, campaign: Campaign | None = None
+) -> tuple[Character, Imported]:
+    """A character file (the public contract), or a Foundry actor of the fudge-rpg system
+    (best effort: `Imported.not_mapped` lists what it could not take), as a new draft.
+    Nothing is saved if any part of the file is unreadable or does not fit the campaign."""
+    try:
+        imported = parse_any(
+            text, default_ruleset=campaign.base_ruleset if campaign else FUDGE_BASICS.slug
+        )
+    except CharacterFileError as error:
+        raise ServiceError(f"The file cannot be read: {error}") from None
+    value = imported.character
+    if campaign is not None:
+        if not campaign.has_member(owner):
+            raise ServiceError("Join the campaign before importing a character into it.")
+        if value.ruleset != campaign.base_ruleset:
+            raise ServiceError(
+                f"This file is for {value.ruleset}, but {campaign.name} plays "
+                f"{campaign.base_ruleset}: change the file's ruleset or import it elsewhere."
+            )
+    character = create_from_rules(owner=owner, value=value, campaign=campaign)
     record_event(
         character=character,
         actor=owner,
@@ -520,17 +526,6 @@ def equipment_remove(*, item: Equipment, actor, expected_version: int | None) ->
         target=f"equipment:{before['name']}",
         before=before,
     )
-
-
-@transaction.atomic
-def character_delete(*, character: Character, actor) -> None:
-    """Delete a draft as its player sees it: it leaves every page and list. The row stays,
-    archived, because the audit trail names it (the database refuses the DELETE itself)."""
-    locked = lock_for_edit(character=character, expected_version=None)
-    if locked.approvals.exists():
-        raise ServiceError("An approved character is part of the campaign record: ask the GM.")
-    locked.archived_at = timezone.now()
-    commit_change(locked, fields=["archived_at"], actor=actor, action="character_archived")
 
 
 @transaction.atomic
