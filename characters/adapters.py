@@ -32,6 +32,8 @@ def ruleset_for(character: Character) -> Ruleset:
     built-in ruleset with its own catalogue."""
     campaign = character.campaign
     if campaign is None:
+        if character.house_rules:
+            return apply_house_rules(BUILTIN[character.ruleset], character.house_rules)
         return BUILTIN[character.ruleset]
     return dataclasses.replace(campaign_ruleset(campaign), catalog=CampaignCatalog(campaign))
 
@@ -114,7 +116,9 @@ def character_to_rules(character: Character) -> rc.Character:
         # The slug only: building the ruleset (house rules, catalogue) for it is wasted work.
         ruleset=character.campaign.base_ruleset if character.campaign else character.ruleset,
         name=character.name,
-        house_rules=character.campaign.house_rules if character.campaign else {},
+        house_rules=(
+            character.campaign.house_rules if character.campaign else character.house_rules
+        ),
         player=character.player,
         concept=character.concept,
         race=character.race,

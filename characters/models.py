@@ -198,6 +198,10 @@ class Character(models.Model):
     scale_mass = models.SmallIntegerField(default=0)
     meta_points = models.SmallIntegerField(null=True, blank=True)
     experience = models.IntegerField(default=0)  # unspent EP/XP/tokens (ledger sum)
+    # A character outside any campaign keeps the house rules its file came with (the
+    # character file's form, validated by rules.house_rules on import); in a campaign the
+    # campaign's apply.
+    house_rules = models.JSONField(default=dict, blank=True)
     notes = models.TextField(blank=True, max_length=20_000)
     personality = models.JSONField(default=dict, blank=True)
     state = models.CharField(max_length=20, choices=State.choices, default=State.DRAFT)

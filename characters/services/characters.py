@@ -3,6 +3,8 @@ and equipment. Each call locks the character row, checks the version the page wa
 at (two tabs: the later stale write is refused), writes, bumps the version and records the
 change in the audit trail, all in one transaction."""
 
+import dataclasses
+
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -170,10 +172,21 @@ def character_import(
                 f"This file is for {value.ruleset}, but {campaign.name} plays "
                 f"{campaign.base_ruleset}: change the file's ruleset or import it elsewhere."
             )
+        if value.house_rules and value.house_rules != campaign.house_rules:
+            imported = dataclasses.replace(
+                imported,
+                not_mapped=(
+                    *imported.not_mapped,
+                    f"house_rules: {campaign.name}'s house rules apply, not the file's.",
+                ),
+            )
     character = Character.objects.create(
         owner=owner,
         campaign=campaign,
         ruleset=value.ruleset,
+        # Every field of the file (spec): a character outside a campaign keeps its house
+        # rules, and the experience is the file's unless a ledger says otherwise (below).
+        house_rules={} if campaign is not None else value.house_rules,
         name=value.name,
         player=value.player or owner.get_username(),
         concept=value.concept,
@@ -181,6 +194,7 @@ def character_import(
         scale_strength=value.scale_strength,
         scale_mass=value.scale_mass,
         meta_points=value.meta_points,
+        experience=value.experience,
         notes=value.notes,
         personality=value.personality,
     )
