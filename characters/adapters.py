@@ -126,8 +126,14 @@ def character_to_rules(character: Character) -> rc.Character:
         scale_mass=character.scale_mass,
         attributes=tuple(_trait(t) for t in by_kind[Trait.Kind.ATTRIBUTE]),
         skills=tuple(_trait(t) for t in by_kind[Trait.Kind.SKILL]),
-        gifts=tuple(rc.Gift(t.name, _fraction(t.cost)) for t in by_kind[Trait.Kind.GIFT]),
-        faults=tuple(rc.Fault(t.name, _fraction(t.cost)) for t in by_kind[Trait.Kind.FAULT]),
+        gifts=tuple(
+            rc.Gift(t.name, _fraction(t.cost), foundry_id=t.foundry_id)
+            for t in by_kind[Trait.Kind.GIFT]
+        ),
+        faults=tuple(
+            rc.Fault(t.name, _fraction(t.cost), foundry_id=t.foundry_id)
+            for t in by_kind[Trait.Kind.FAULT]
+        ),
         powers=tuple(
             rc.Power(
                 name=t.name,
@@ -135,11 +141,12 @@ def character_to_rules(character: Character) -> rc.Character:
                 level=t.level,
                 difficulty=t.difficulty or None,
                 cost=_fraction(t.cost),
+                foundry_id=t.foundry_id,
             )
             for t in by_kind[Trait.Kind.POWER]
         ),
         equipment=tuple(
-            rc.Equipment(e.name, e.kind, e.damage, e.armour, e.notes)
+            rc.Equipment(e.name, e.kind, e.damage, e.armour, e.notes, e.quantity, e.foundry_id)
             for e in character.equipment.all()
         ),
         meta_points=character.meta_points,
@@ -147,6 +154,7 @@ def character_to_rules(character: Character) -> rc.Character:
         advancement=advancement_of(character),
         notes=character.notes,
         personality=dict(character.personality or {}),
+        foundry_ids=dict(character.foundry_ids or {}),
     )
 
 
@@ -209,6 +217,7 @@ def rows_from_rules(character: Character, value: rc.Character):
                 level=t.level,
                 difficulty=t.difficulty or "",
                 defined_in_play=t.defined_in_play,
+                foundry_id=t.foundry_id,
                 position=i,
             )
             for i, t in enumerate(items)
@@ -219,6 +228,7 @@ def rows_from_rules(character: Character, value: rc.Character):
             kind=Trait.Kind.GIFT,
             name=g.name,
             cost=to_decimal(g.cost),
+            foundry_id=g.foundry_id,
             position=i,
         )
         for i, g in enumerate(value.gifts)
@@ -229,6 +239,7 @@ def rows_from_rules(character: Character, value: rc.Character):
             kind=Trait.Kind.FAULT,
             name=f.name,
             cost=to_decimal(f.value),
+            foundry_id=f.foundry_id,
             position=i,
         )
         for i, f in enumerate(value.faults)
@@ -242,6 +253,7 @@ def rows_from_rules(character: Character, value: rc.Character):
             difficulty=p.difficulty or "",
             power_kind=p.kind or "",
             cost=to_decimal(p.cost),
+            foundry_id=p.foundry_id,
             position=i,
         )
         for i, p in enumerate(value.powers)
@@ -254,6 +266,8 @@ def rows_from_rules(character: Character, value: rc.Character):
             damage=e.damage,
             armour=e.armour,
             notes=e.notes,
+            quantity=e.quantity,
+            foundry_id=e.foundry_id,
             position=i,
         )
         for i, e in enumerate(value.equipment)
@@ -274,6 +288,7 @@ def _trait(trait: Trait) -> rc.Trait:
         trait.level if trait.level is not None else 0,
         trait.difficulty or None,
         trait.defined_in_play,
+        trait.foundry_id,
     )
 
 

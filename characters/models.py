@@ -202,6 +202,9 @@ class Character(models.Model):
     # character file's form, validated by rules.house_rules on import); in a campaign the
     # campaign's apply.
     house_rules = models.JSONField(default=dict, blank=True)
+    # The ids Foundry knows the actor and its attribute set by (rules.character.Character's
+    # foundry_ids), so a re-export updates them rather than adding new ones.
+    foundry_ids = models.JSONField(default=dict, blank=True)
     notes = models.TextField(blank=True, max_length=20_000)
     personality = models.JSONField(default=dict, blank=True)
     state = models.CharField(max_length=20, choices=State.choices, default=State.DRAFT)
@@ -303,6 +306,7 @@ class Trait(models.Model):
     # Mudge 1.7: one of the character's uncommitted traits, defined in play (not priced at
     # creation; the audit trail records who defined it).
     defined_in_play = models.BooleanField(default=False)
+    foundry_id = models.CharField(max_length=16, blank=True)  # its Foundry item's id
 
     class Meta:
         ordering = ["kind", "position", "id"]
@@ -336,6 +340,8 @@ class Equipment(models.Model):
     damage = models.SmallIntegerField(null=True, blank=True)
     armour = models.SmallIntegerField(null=True, blank=True)
     notes = models.CharField(max_length=1000, blank=True)
+    quantity = models.PositiveIntegerField(default=1)
+    foundry_id = models.CharField(max_length=16, blank=True)  # its Foundry item's id
     position = models.PositiveIntegerField(default=0)
 
     class Meta:

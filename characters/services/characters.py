@@ -476,6 +476,8 @@ def equipment_state(item: Equipment) -> dict:
             state[key] = getattr(item, key)
     if item.notes:
         state["notes"] = item.notes
+    if item.quantity != 1:
+        state["quantity"] = item.quantity
     return state
 
 
