@@ -40,7 +40,13 @@ from characters.selectors.advancement import (
     points_name,
     price_spend,
 )
-from characters.services.audit import commit_change, lock_character, record_event
+from characters.services.audit import (
+    commit_change,
+    ensure_build_as_recorded,
+    lock_character,
+    record_event,
+    stored_build_sha256,
+)
 from characters.services.characters import ensure_room, next_position
 from characters.services.notifications import notify
 from rules.ladder import level_name
@@ -182,7 +188,9 @@ def _check_new_name(locked: Character, what: str, name: str) -> None:
 def _apply(locked: Character, entry: ExperienceEntry, spec: dict, *, actor, action: str) -> None:
     """Make the change a spend bought, take its cost from the unspent experience, note on
     the ledger entry what it bought (as the character file's ledger writes it), and record
-    it all in one event: the trait's state and the balance, before and after."""
+    it all in one event: the trait's state and the balance, before and after, and the
+    build's new digest (the record an approved build is checked against)."""
+    ensure_build_as_recorded(locked)
     before, after = {"experience": locked.experience}, {}
     what = spec["what"]
     if what in (RAISE, BUY_OFF_FAULT):
@@ -226,6 +234,7 @@ def _apply(locked: Character, entry: ExperienceEntry, spec: dict, *, actor, acti
         before=before,
         after=after,
         reason=f"{spec['label']}: {spec['cost']} {spec['unit']}",
+        build_sha256=stored_build_sha256(locked),
     )
 
 
