@@ -71,6 +71,7 @@ def experience_spend(
     acting_gm = is_gm_of(locked, actor)
     if locked.owner_id != actor.pk and not acting_gm:
         raise NotAllowed("Only the character's player (or the GM) spends its experience.")
+    ensure_build_as_recorded(locked)
     ruleset = ruleset_for(locked)
     if trait is not None:
         trait = locked.traits.get(pk=trait.pk)  # its level as of this lock
@@ -123,6 +124,7 @@ def experience_spend(
 def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
     """The GM accepts a pending spend: it applies now, if it still fits the character."""
     locked, spec = _lock_pending(entry, actor)
+    ensure_build_as_recorded(locked)
     if spec["what"] is None:
         raise ServiceError(f"Nothing records what “{spec['label']}” buys: refuse it.")
     trait = locked.traits.filter(pk=spec["trait"]).first() if spec["trait"] else None
@@ -190,7 +192,6 @@ def _apply(locked: Character, entry: ExperienceEntry, spec: dict, *, actor, acti
     the ledger entry what it bought (as the character file's ledger writes it), and record
     it all in one event: the trait's state and the balance, before and after, and the
     build's new digest (the record an approved build is checked against)."""
-    ensure_build_as_recorded(locked)
     before, after = {"experience": locked.experience}, {}
     what = spec["what"]
     if what in (RAISE, BUY_OFF_FAULT):
