@@ -32,6 +32,9 @@ EVENT_TABLES = ("characters_characterevent", "characters_campaignevent")
 # Changes to an approved build that its approval's snapshot does not have.
 BUILD_CHANGES = ("experience_spent", "spend_accepted", "uncommitted_defined")
 BATCH = 1000
+# The migrations whose SQLite triggers the table rebuilds below drop (or had to be dropped
+# for them): installed again once the rebuilt tables are chained.
+SQLITE_TRIGGERS = ("0002_audit_append_only", "0006_hardening", "0010_campaign_event")
 
 
 def trigger_functions(schema: str) -> list[str]:
@@ -89,6 +92,15 @@ def qualify_trigger_functions(apps, schema_editor):
         schema_editor.execute(sql)
 
 
+def drop_keep_recorded_on_sqlite(apps, schema_editor):
+    """SQLite rebuilds characters_characterevent to add its columns; renaming the rebuilt
+    table fails while another table's trigger (0006's) names it. Installed again below."""
+    if schema_editor.connection.vendor == "sqlite":
+        importlib.import_module("characters.migrations.0006_hardening").uninstall(
+            apps, schema_editor
+        )
+
+
 def chain_and_record(apps, schema_editor):
     connection = schema_editor.connection
     postgres = connection.vendor == "postgresql"
@@ -102,7 +114,7 @@ def chain_and_record(apps, schema_editor):
         for table in EVENT_TABLES:
             schema_editor.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
     else:
-        for module in ("0002_audit_append_only", "0010_campaign_event"):
+        for module in SQLITE_TRIGGERS:
             importlib.import_module(f"characters.migrations.{module}").install(apps, schema_editor)
     _record_approved_builds(apps, connection.alias, heads["CharacterEvent"])
 
@@ -174,6 +186,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.RunPython(drop_keep_recorded_on_sqlite, migrations.RunPython.noop),
         migrations.AddField(
             model_name="campaignevent",
             name="previous_hash",
