@@ -325,6 +325,38 @@ def file_sha256(data: dict) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+# What a character file holds that is not the build: the campaign's house rules (on its own
+# record), and what play and awards change (experience, its ledger, meta points).
+NOT_THE_BUILD = ("house_rules", "experience", "advancement", "meta_points")
+
+
+def build_sha256(data: dict) -> str:
+    """SHA-256 of a character file's build: what the GM approved, which afterwards only
+    Fairsheet's own services change (a spend, an uncommitted trait), each recording the new
+    digest in its event. Rows that hash to anything else were changed behind the app."""
+    return file_sha256({key: value for key, value in data.items() if key not in NOT_THE_BUILD})
+
+
+def recorded_build_sha256(character: Character) -> str:
+    """The digest an approved character's build must have: the newest one its trail records
+    (its approval, or a change made through Fairsheet since). Read from the `build_events`
+    that selectors.access.APPROVAL_RECORD prefetches, or with one query."""
+    events = getattr(character, "build_events", None)
+    if events is None:
+        events = character.events.exclude(build_sha256="").order_by("-id").only("build_sha256")[:1]
+    return next((event.build_sha256 for event in events), "")
+
+
+def build_changed(character: Character) -> bool:
+    """Whether an approved character's rows no longer hash to the build its trail records:
+    changed behind the app (issue 31). Only approved characters are checked; callers
+    prefetch the build's rows, as for pricing it."""
+    if character.state != Character.State.APPROVED:
+        return False
+    recorded = recorded_build_sha256(character)
+    return bool(recorded) and build_sha256(character_file(character)) != recorded
+
+
 def approval_summary(approval: Approval, override_reason: str | None = None) -> str:
     """One line for the sheet: "approved", or what was overridden and why, e.g.
     "approved over budget by 2 skill levels: a veteran of the siege". The reason comes from

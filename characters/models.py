@@ -369,13 +369,19 @@ class CharacterEvent(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    # Set before the save, not by it: the event's hash covers it (characters.audit_chain).
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
     action = models.CharField(max_length=40)  # e.g. trait_added, state_changed, xp_awarded
     target = models.CharField(max_length=200, blank=True)  # e.g. "skill:Climbing"
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField()  # the character's version after the change
     reason = models.TextField(blank=True)
+    # On an approved character, the SHA-256 of its build after this change (adapters.
+    # build_sha256): what its rows must hash to until the next such event.
+    build_sha256 = models.CharField(max_length=64, blank=True)
+    previous_hash = models.CharField(max_length=64, blank=True)  # characters.audit_chain
+    record_hash = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]
@@ -399,12 +405,14 @@ class CampaignEvent(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)  # hashed
     action = models.CharField(max_length=40)  # e.g. house_rules_changed, member_removed
     target = models.CharField(max_length=200, blank=True)  # e.g. "skill:Climbing"
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     reason = models.TextField(blank=True)
+    previous_hash = models.CharField(max_length=64, blank=True)  # characters.audit_chain
+    record_hash = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]

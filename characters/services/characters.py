@@ -32,7 +32,13 @@ from characters.models import (
     ExperienceEntry,
     Trait,
 )
-from characters.services.audit import commit_change, lock_character, record_event
+from characters.services.audit import (
+    commit_change,
+    ensure_build_as_recorded,
+    lock_character,
+    record_event,
+    stored_build_sha256,
+)
 from rules.charfile import MAX_ROWS, CharacterFileError, read_character, write_character
 from rules.foundry import FOUNDRY, Imported, parse_any
 from rules.ladder import level_name
@@ -355,6 +361,9 @@ def trait_define_uncommitted(
     allowed = locked.campaign.gm_id if locked.campaign is not None else locked.owner_id
     if actor.pk != allowed:
         raise ServiceError(f"Only the {ruleset.terms.gm} defines an uncommitted trait.")
+    approved = locked.state == Character.State.APPROVED
+    if approved:
+        ensure_build_as_recorded(locked)
     used = locked.traits.filter(defined_in_play=True).count()
     if used >= ruleset.uncommitted_traits:
         raise ServiceError(
@@ -377,12 +386,17 @@ def trait_define_uncommitted(
         defined_in_play=True,
         position=next_position(locked.traits.filter(kind=Trait.Kind.SKILL)),
     )
-    _add_trait(
-        trait,
+    _save_trait(trait)
+    commit_change(
+        locked,
         actor=actor,
         action="uncommitted_defined",
+        target=trait_target(trait),
+        after=trait_state(trait),
         reason=f"uncommitted trait {used + 1} of {ruleset.uncommitted_traits} "
         f"({ruleset.section('uncommitted')})",
+        # An approved build's new digest: the record it is checked against from now on.
+        build_sha256=stored_build_sha256(locked) if approved else "",
     )
     return trait
 
