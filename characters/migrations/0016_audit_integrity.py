@@ -182,7 +182,7 @@ def _record_approved_builds(apps, alias, heads) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("characters", "0014_gm_stored_once"),
+        ("characters", "0015_interop_second_pass"),
     ]
 
     operations = [
