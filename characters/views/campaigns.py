@@ -32,6 +32,7 @@ from characters.selectors.campaigns import campaign_history, house_rules_preview
 from characters.selectors.rulesets import summarize_ruleset
 from characters.services import campaigns as services
 from characters.views.dashboard import join_throttles
+from characters.views.params import strict_number
 from rules.house_rules import LEVEL_KEYS, json_number
 from rules.ladder import level_name, signed
 from rules.rulesets import BUILTIN, DEFAULT, Ruleset
@@ -329,8 +330,9 @@ def catalog(request, pk):
         context = {**_catalog_context(campaign), "groups": _catalog_groups(campaign)}
         return render(request, CATALOG_PAGE, context | {"read_only": True})
     editing = None
-    if request.GET.get("edit", "").isdigit():
-        entry = campaign.catalog.filter(pk=request.GET["edit"]).first()
+    edit = strict_number(request.GET.get("edit"))
+    if edit is not None:
+        entry = campaign.catalog.filter(pk=edit).first()
         if entry is not None:
             editing = _entry_form(campaign, entry)
     return _catalog_page(request, campaign, editing=editing)

@@ -16,6 +16,8 @@ from django_htmx.http import (
     trigger_client_event,
 )
 
+from characters.views.params import strict_number
+
 ALERTS = "#alerts"
 
 
@@ -46,10 +48,8 @@ def news(request, message: str, *, error: bool = False) -> str:
 def posted_version(request) -> int | None:
     """The version the page was loaded at, which every write form posts (kept current by
     with_version): the service refuses a write made on an older one."""
-    try:
-        return int(request.POST["version"])
-    except (KeyError, ValueError):
-        return None  # no version posted: the write is checked for state, not staleness
+    # None when none (or no number) is posted: the write is checked for state, not staleness.
+    return strict_number(request.POST.get("version"))
 
 
 def done(request, url: str) -> HttpResponse:
