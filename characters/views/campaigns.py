@@ -210,20 +210,20 @@ def invite_regenerate(request, pk):
 
 def campaign_join(request, code):
     """The invite link: shows which campaign it is, and joins it on a POST."""
-    checks = join_throttles(request)
-    wait, limit = throttle.wait_for(checks)
-    if wait:
-        return throttle.too_many(
-            request,
-            wait,
-            limit,
-            lambda: render(request, "campaigns/join.html", {"campaign": None, "throttled": True}),
-        )
-    campaign = Campaign.objects.select_related("gm").filter(invite_code=code).first()
-    if campaign is None:
-        for limit, who in checks:
-            limit.hit(who)
-        return render(request, "campaigns/join.html", {"campaign": None}, status=404)
+    with throttle.attempt(join_throttles(request)) as tried:
+        if tried.wait:
+            return throttle.too_many(
+                request,
+                tried.wait,
+                tried.throttle,
+                lambda: render(
+                    request, "campaigns/join.html", {"campaign": None, "throttled": True}
+                ),
+            )
+        campaign = Campaign.objects.select_related("gm").filter(invite_code=code).first()
+        if campaign is None:
+            tried.keep()
+            return render(request, "campaigns/join.html", {"campaign": None}, status=404)
     if campaign.gm_id == request.user.pk:
         messages.info(request, f"You run {campaign.name}: this link is for your players.")
         return redirect("campaign_detail", campaign.pk)
