@@ -665,7 +665,6 @@ class DiceRoll(models.Model):
 # -- print: rendered sheets kept for the next download, campaign packs rendered in the background
 
 WORKER_NOTICES = timedelta(seconds=20)  # a running worker takes a queued pack within this
-PACK_TAKES = timedelta(minutes=10)  # far more than the 30-character pack of `make bench`
 
 
 class SheetPDF(models.Model):
@@ -710,6 +709,10 @@ class PackJob(models.Model):
     content = models.BinaryField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The worker rendering it says it is alive at every step (and between, on a timer): a
+    # running job whose heartbeat is older than its lease lost its worker (services.printing).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)  # workers that took it
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -732,7 +735,24 @@ class PackJob(models.Model):
         """Queued for longer than a worker takes to notice: likely no worker is running."""
         return self.state == self.State.QUEUED and timezone.now() - self.created_at > WORKER_NOTICES
 
-    @property
-    def ran_long(self) -> bool:
-        """Rendering for longer than any pack takes: its worker may have been stopped."""
-        return self.state == self.State.RUNNING and timezone.now() - self.created_at > PACK_TAKES
+
+# -- hardening, second pass (issue 31) ----------------------------------------------------------
+
+
+class ThrottleCount(models.Model):
+    """One throttle's count for one key (characters/throttle.py): raised and read in one
+    statement, so parallel requests cannot all read the same count and all pass."""
+
+    key = models.CharField(max_length=100, primary_key=True)
+    count = models.IntegerField()
+    reopens = models.FloatField()  # when the window closes, in seconds since the epoch
+
+
+class DecisionToken(models.Model):
+    """A GM's decision form carries a one-time token (templatetag `decision_token`); the
+    decision stores it in its own transaction, so a second post of the same form (a double
+    click, a retry after a timeout) finds it taken and changes nothing."""
+
+    token = models.CharField(max_length=64, primary_key=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)

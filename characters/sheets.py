@@ -396,7 +396,7 @@ def _factor(factor: combat.DamageFactor) -> FactorRow:
 
 
 def _equipment(item: Equipment) -> ListedItem:
-    details = [f"×{item.quantity}"] if item.quantity != 1 else []
+    details = [f"×{item.quantity}"] if item.quantity != 1 else []  # noqa: RUF001 (the times sign, as printed)
     if item.kind != "gear":
         details.append(item.kind)
     if item.damage is not None:
