@@ -7,9 +7,9 @@ stops the render (a sheet that asks for anything else is a bug worth a loud fail
 """
 
 import gc
-import io
 import hashlib
 import inspect
+import io
 import logging
 import mimetypes
 import re
@@ -17,7 +17,7 @@ import threading
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from urllib import request
@@ -204,8 +204,20 @@ def render_campaign_pack_pdf(
 
 
 def _sheet_part(sheet: Sheet, number: int) -> dict:
-    missing = undrawable(repr(sheet))  # repr holds every text the sheet prints
+    missing = undrawable("".join(_texts(sheet)))
     return {"sheet": sheet, "title": sheet.name, "prefix": f"s{number}", "undrawable": missing}
+
+
+def _texts(value) -> Iterable[str]:
+    """Every string in a sheet's values (repr would escape what Python cannot print)."""
+    if isinstance(value, str):
+        yield value
+    elif is_dataclass(value):
+        for item in fields(value):
+            yield from _texts(getattr(value, item.name))
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from _texts(item)
 
 
 def _reference_part(page: ReferencePage) -> dict:

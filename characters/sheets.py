@@ -313,7 +313,8 @@ def _consumables(facts, character: Character, unit: str) -> tuple[Consumable, ..
     found = []
     for label, value in facts:
         name = CONSUMABLE_FACTS.get(label)
-        if name == "experience":  # the fact reads "12 XP": the field holds the number
+        if name == "experience":  # the fact reads "12 XP", "1 token": the field holds the number
+            unit = value.partition(" ")[2]
             found.append(Consumable(name, label, str(character.experience), unit))
         elif name:
             found.append(Consumable(name, label, value))

@@ -8,7 +8,6 @@ None is "not given": the report prices it from the catalogue (an unknown name co
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-
 # Mudge 1.35: the questionnaire's four numbered questions, plus the summary fields a sheet
 # prints under personality and history. A character's personality is keyed by these keys
 # (a file may bring others: their key is their question).

@@ -86,8 +86,16 @@ def largest_standard(ruleset: str = "mudge", name: str = "Largest Standard") -> 
         experience=12,
         attributes=tuple(
             Trait(n, GOOD)
-            for n in ("Strength", "Dexterity", "Constitution", "Speed", "Intelligence")
-            + ("Willpower", "Perception", "Charisma")
+            for n in (
+                "Strength",
+                "Dexterity",
+                "Constitution",
+                "Speed",
+                "Intelligence",
+                "Willpower",
+                "Perception",
+                "Charisma",
+            )
         ),
         skills=tuple(
             Trait(f"Skill of the {i + 1:02d}th Valley", levels[i % 3], "hard" if i % 5 else None)
