@@ -22,7 +22,6 @@ from characters.adapters import (
     undo_label,
 )
 from characters.forms.builder import (
-    PERSONALITY_QUESTIONS,
     DetailsForm,
     EquipmentForm,
     PersonalityForm,
@@ -31,6 +30,7 @@ from characters.forms.builder import (
 )
 from characters.models import Character, Trait
 from characters.selectors.campaigns import balance_words
+from rules.character import PERSONALITY_QUESTIONS
 from rules.house_rules import json_number
 from rules.ladder import FAIR, level_name
 from rules.ledger import creation_build
