@@ -77,7 +77,8 @@ class TraitForm(VersionedForm):
 def trait_fields(kind, system, power_kinds, skill_difficulties, superpower_cost) -> dict:
     """TraitForm's fields for one kind of trait under a ruleset's numbers."""
     fields = copy.deepcopy(TraitForm.base_fields)
-    fields["power_kind"].choices = [(k, k) for k in power_kinds]
+    # Empty: the catalogue's kind for a power it lists (Mudge 2.53's Fireball: a spell).
+    fields["power_kind"].choices = [("", "— (catalogue)"), *((k, k) for k in power_kinds)]
     levels = level_choices(system)
     if kind == Trait.Kind.POWER and system == LEVELS:
         levels = [("", "— (no level)"), *levels]  # a superpower has none
@@ -118,7 +119,10 @@ class EquipmentForm(VersionedForm):
     and an armour's value in Mudge 4.54, cards in MicroFudged DIP VII.2)."""
 
     name = NameField(max_length=Equipment._meta.get_field("name").max_length)
-    kind = forms.ChoiceField(choices=Equipment.Kind.choices)
+    # Empty on a new row: the catalogue's kind for a name it lists, else gear.
+    kind = forms.ChoiceField(
+        choices=[("", "— (catalogue)"), *Equipment.Kind.choices], required=False
+    )
     damage = forms.IntegerField(min_value=-10, max_value=50, required=False)
     armour = forms.IntegerField(min_value=-10, max_value=50, required=False)
     notes = forms.CharField(max_length=1000, required=False, strip=True)
@@ -132,7 +136,12 @@ class EquipmentForm(VersionedForm):
         self.fields["armour"].help_text = f"Armour value ({section})"
 
     def item_fields(self) -> dict:
-        return {k: v for k, v in self.cleaned_data.items() if k != "version"}
+        """What was posted; an empty kind is left out (a new row takes the catalogue's, a
+        row keeps its own)."""
+        data = {k: v for k, v in self.cleaned_data.items() if k != "version"}
+        if not data.get("kind"):
+            data.pop("kind", None)
+        return data
 
 
 class DetailsForm(VersionedForm):

@@ -30,6 +30,7 @@ from characters.forms.builder import (
 )
 from characters.models import Character, Trait
 from characters.selectors.campaigns import balance_words
+from characters.views.picker import catalog_picks
 from rules.house_rules import json_number
 from rules.ladder import FAIR, level_name
 from rules.ledger import creation_build
@@ -75,6 +76,29 @@ class Row:
         """The catalogue's note on it, shown while the row has the focus."""
         return catalog_note(self.ruleset, self.trait.kind, self.trait.name)
 
+    @cached_property
+    def power(self):
+        """The catalogue's power of this name (Mudge 2.53's Fireball), for its text's lines."""
+        if getattr(self.trait, "kind", None) != Trait.Kind.POWER:
+            return None
+        return self.ruleset.catalog.power(self.trait.name)
+
+    @cached_property
+    def brings_attribute(self) -> str:
+        """The attribute this gift brings (Magery: Mana), which removing it asks about."""
+        if getattr(self.trait, "kind", None) != Trait.Kind.GIFT:
+            return ""
+        gift = self.trait.name.casefold()
+        return next(
+            (a for g, a in self.ruleset.attribute_gifts.items() if g.casefold() == gift), ""
+        )
+
+    @property
+    def prices_in_gifts(self) -> bool:
+        """A power row's gift cost means something only for a superpower: a spell or psi
+        power is priced as a skill (Mudge 2.5, 2.7)."""
+        return self.trait.power_kind not in self.ruleset.power_gifts
+
 
 @dataclass
 class Section:
@@ -84,10 +108,16 @@ class Section:
     make_add_form: Callable[[], TraitForm]
     all_options: Callable[[], dict]  # catalog_options, worked out once per request
     noun: str = ""  # one of them, for "Add a skill…"
+    all_picks: Callable[[], dict] | None = None  # picker.catalog_picks, once per request
 
     @cached_property
     def add_form(self) -> TraitForm:
         return self.make_add_form()
+
+    @cached_property
+    def picks(self) -> list:
+        """The catalogue's entries for this list, with what adding each does (the picker)."""
+        return self.all_picks().get(self.kind, []) if self.all_picks else []
 
     @cached_property
     def options(self) -> list[tuple[str, str]]:
@@ -225,6 +255,7 @@ def builder_context(
         comments = {c.target: c for c in character.latest_comments if c.target}
     issues = issues_by_trait(by_kind, report)
     options = cache(partial(catalog_options, ruleset))
+    picks = cache(partial(catalog_picks, ruleset, {g.name.casefold() for g in value.gifts}))
     sections = []
     for kind, list_name in TRAIT_LISTS.items():
         if list_name not in ruleset.terms.lists:
@@ -245,7 +276,13 @@ def builder_context(
         ]
         sections.append(
             Section(
-                kind, title, rows, partial(_add_form, forms, kind, ruleset, version), options, noun
+                kind,
+                title,
+                rows,
+                partial(_add_form, forms, kind, ruleset, version),
+                options,
+                noun,
+                picks,
             )
         )
 
@@ -261,11 +298,10 @@ def builder_context(
         "sections": sections,
         "equipment_rows": equipment_rows,
         "equipment_options": SimpleLazyObject(lambda: options().get("equipment", [])),
+        "equipment_picks": SimpleLazyObject(lambda: picks().get("equipment", [])),
         "add_equipment_form": forms.get("add-equipment")
         or SimpleLazyObject(
-            lambda: EquipmentForm(
-                ruleset=ruleset, auto_id="add-equipment-%s", initial={**version, "kind": "gear"}
-            )
+            lambda: EquipmentForm(ruleset=ruleset, auto_id="add-equipment-%s", initial=version)
         ),
         "details_form": forms.get("details")
         or SimpleLazyObject(partial(_details_form, character, ruleset, version)),
