@@ -95,7 +95,10 @@ def trait_fields(kind, system, power_kinds, skill_difficulties, superpower_cost)
         kind == Trait.Kind.POWER and system == LEVELS
     ):
         keep.add("cost")
-        fields["cost"].label = "Value" if kind == Trait.Kind.FAULT else "Cost"
+        fields["cost"].label = {
+            Trait.Kind.FAULT: "Value",
+            Trait.Kind.POWER: "Superpower, gifts",
+        }.get(kind, "Cost")
         # Left empty: a gift's or fault's value from the catalogue (Mudge 1.33: 2 if
         # starred, else 1); a superpower's from the ruleset (Mudge 2.8: 2 gifts).
         unset = json_number(superpower_cost) if kind == Trait.Kind.POWER else "catalogue"

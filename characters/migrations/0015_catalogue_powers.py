@@ -39,3 +39,44 @@ def fill_catalogues(apps, schema_editor):
             if power.name.casefold() not in taken
         )
         Campaign.objects.filter(pk=campaign.pk).update(catalog_version=F("catalog_version") + 1)
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("characters", "0014_gm_stored_once"),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="catalogentry",
+            name="details",
+            field=models.JSONField(blank=True, default=dict),
+        ),
+        migrations.AddField(
+            model_name="catalogentry",
+            name="equipment_kind",
+            field=models.CharField(blank=True, max_length=10),
+        ),
+        migrations.AddField(
+            model_name="catalogentry",
+            name="power_kind",
+            field=models.CharField(blank=True, max_length=12),
+        ),
+        migrations.AlterField(
+            model_name="catalogentry",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("attribute", "attribute"),
+                    ("skill", "skill"),
+                    ("gift", "gift"),
+                    ("fault", "fault"),
+                    ("power_kind", "power kind"),
+                    ("power", "power"),
+                    ("equipment", "equipment"),
+                ],
+                max_length=12,
+            ),
+        ),
+        migrations.RunPython(fill_catalogues, migrations.RunPython.noop),
+    ]

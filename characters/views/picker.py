@@ -34,7 +34,8 @@ def _as_skill(ruleset: Ruleset, difficulty: str, what: str) -> str:
     cost = MUDGE_SKILL_FAIR_COST.get(difficulty or SKILL_DIFFICULTY, 2)
     return (
         f"at {level_name(FAIR)} it takes {_units(cost, 'skill level', 'skill levels')} "
-        f"({what}, {ruleset.section('skills')}); one level more or less, one more or less"
+        f"({what}, {ruleset.section('skills')}), one more or one fewer for each level above "
+        "or below Fair"
     )
 
 
