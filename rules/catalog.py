@@ -186,3 +186,5 @@ class Template:
     scale_mass: int = 0
     racial_bonuses: dict[str, int] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    # Mudge 6.42: the keys are broad groups ("Combat skills"), for "a loose and easy game"
+    broad: bool = False

@@ -302,9 +302,11 @@ def template_apply(request, pk):
             character=character, actor=request.user, expected_version=version, slug=slug
         ),
         said=lambda changed: (
-            "Template applied: " + ", ".join(changed) if changed else "Every minimum was met."
+            "Template applied: " + ", ".join(changed) + ". Undo it under Templates."
+            if changed
+            else "Every minimum was met."
         ),
-        query=f"?template={slug}",
+        query=f"?template={slug}#templates",
     )
 
 

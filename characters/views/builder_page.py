@@ -318,6 +318,10 @@ def builder_context(
         "balance_label": balance_words(report.balance, ruleset.unit),
         "verdict": Verdict.of(issues, report),
         "scale_notes": scale_notes(value, ruleset),
+        # The campaign's GM reading the build: the template panel links the house rules.
+        "is_gm": viewer is not None
+        and character.campaign is not None
+        and character.campaign.gm_id == viewer.pk,
     }
 
 
@@ -425,17 +429,35 @@ def template_check(value, ruleset: Ruleset, slug: str, report: Report) -> dict |
         return None
     after = apply_template(value, template, ruleset)
     priced = build_report(after, ruleset)
-    before_codes = {issue.code for issue in report.errors}
-    after_codes = {issue.code for issue in priced.errors}
+    before = {_issue_key(issue) for issue in report.errors}
+    now = {_issue_key(issue) for issue in priced.errors}
     return {
         "template": template,
         "unmet": unmet_minimums(value, template),
         "changes": template_changes(value, after),
         "balance_before": balance_words(report.balance, ruleset.unit),
         "balance_after": balance_words(priced.balance, ruleset.unit),
-        "breaks": sorted(after_codes - before_codes),
-        "mends": sorted(before_codes - after_codes),
+        # The rules it would break, and those it would mend, each in words with its section.
+        "breaks": _unique(i for i in priced.errors if _issue_key(i) not in before),
+        "mends": _unique(i for i in report.errors if _issue_key(i) not in now),
+        "breaks_caps": any(
+            i.code == "cap_exceeded" and _issue_key(i) not in before for i in priced.errors
+        ),
     }
+
+
+def _issue_key(issue) -> tuple:
+    return issue.code, issue.trait, issue.message
+
+
+def _unique(issues) -> list:
+    """The issues once each, by message: a cap broken by four attributes is one line."""
+    seen, unique = set(), []
+    for issue in issues:
+        if issue.message not in seen:
+            seen.add(issue.message)
+            unique.append(issue)
+    return unique
 
 
 def template_changes(before, after) -> list[str]:
@@ -479,14 +501,23 @@ def undoable_edit(character: Character) -> str | None:
     return undo_label(last.action, last.before, last.after)
 
 
-def undoable_template(character: Character) -> str | None:
-    """The template applied last, if nothing has changed since: it can be undone."""
+class AppliedTemplate(NamedTuple):
+    name: str
+    changed: list[str]  # what it changed, one line each ("Strength Great")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def undoable_template(character: Character) -> AppliedTemplate | None:
+    """The template applied last, with what it changed, if nothing has changed since: it
+    can be undone."""
     applied = (
         character.events.filter(action="template_applied", version=character.version)
         .values_list("after", flat=True)
         .first()
     )
-    return applied["template"] if applied else None
+    return AppliedTemplate(applied["template"], applied.get("changed", [])) if applied else None
 
 
 @dataclass

@@ -693,6 +693,7 @@ TEMPLATES: tuple[Template, ...] = (
         name="Beginning Fighter",
         kind="class",
         section="Mudge 6.42",
+        broad=True,
         minimum_attributes={
             "Physical Attributes": "Great",
             "Mental Attributes": "Mediocre",
@@ -717,6 +718,7 @@ TEMPLATES: tuple[Template, ...] = (
         name="Beginning Ranger",
         kind="class",
         section="Mudge 6.42",
+        broad=True,
         minimum_attributes={
             "Physical Attributes": "Good",
             "Mental Attributes": "Fair",
@@ -738,6 +740,7 @@ TEMPLATES: tuple[Template, ...] = (
         name="Beginning Rogue",
         kind="class",
         section="Mudge 6.42",
+        broad=True,
         minimum_attributes={
             "Physical Attributes": "Fair",
             "Mental Attributes": "Good",
@@ -764,6 +767,7 @@ TEMPLATES: tuple[Template, ...] = (
         name="Beginning Magician",
         kind="class",
         section="Mudge 6.42",
+        broad=True,
         minimum_attributes={
             "Physical Attributes": "Poor",
             "Mental Attributes": "Good",
@@ -784,6 +788,7 @@ TEMPLATES: tuple[Template, ...] = (
         name="Beginning Cleric",
         kind="class",
         section="Mudge 6.42",
+        broad=True,
         minimum_attributes={
             "Physical Attributes": "Poor",
             "Mental Attributes": "Fair",
@@ -807,6 +812,7 @@ TEMPLATES: tuple[Template, ...] = (
         name="Beginning Diplomat/Scholar",
         kind="class",
         section="Mudge 6.42",
+        broad=True,
         minimum_attributes={
             "Physical Attributes": "Poor",
             "Mental Attributes": "Great",
@@ -831,6 +837,7 @@ TEMPLATES: tuple[Template, ...] = (
         name="Beginning Jack of All Trades",
         kind="class",
         section="Mudge 6.42",
+        broad=True,
         minimum_attributes={
             "Physical Attributes": "Fair",
             "Mental Attributes": "Fair",
