@@ -30,6 +30,7 @@ from characters.forms.builder import (
 )
 from characters.models import Character, Trait
 from characters.selectors.campaigns import balance_words
+from characters.selectors.review_rows import equipment_target
 from characters.views.picker import catalog_picks
 from rules.house_rules import json_number
 from rules.ladder import FAIR, level_name
@@ -287,7 +288,11 @@ def builder_context(
         )
 
     equipment_rows = [
-        Row(item, partial(_equipment_form, forms, item, ruleset, version))
+        Row(
+            item,
+            partial(_equipment_form, forms, item, ruleset, version),
+            comment=comments.get(equipment_target(item)),
+        )
         for item in character.equipment.all()
     ]
     return {

@@ -23,6 +23,7 @@ from characters.selectors.review import (
     pending_spend_queue,
     review_queue,
 )
+from characters.selectors.review_rows import review_rows
 from characters.services import review as services
 from characters.views.htmx import done, posted_version, refused
 from rules.report import build_report, scale_notes
@@ -47,6 +48,7 @@ def character_review(request, pk):
     form = ReviewForm(
         request.POST or None,
         traits=character.traits.all(),
+        equipment=character.equipment.all(),
         initial={"version": character.version},
     )
     status = 200
@@ -66,6 +68,9 @@ def character_review(request, pk):
     versions = character_versions(character)
     old, new, changes = compare(versions, *default_comparison(versions))
     context = {
+        # Each trait and piece of equipment in the sheet's order, with its cost and how it
+        # stands against the campaign's catalogue, beside its comment box.
+        "rows": form.rows(review_rows(character, ruleset, report)),
         "old": old,  # what changed since the last approval, or since the build sent back
         "new": new,
         "changes": changes,
