@@ -101,12 +101,17 @@ def trait_add(request, pk, kind):
     )
 
 
-def _taken_away(ruleset, gift, request) -> str:
-    """What removing a gift did to the attribute it brought, in words; empty otherwise."""
+def _taken_away(ruleset, character, gift, request) -> str:
+    """What removing a gift did to the attribute it brought, in words; empty otherwise (a
+    gift that brings none, or whose attribute the character no longer had)."""
     attribute = (
         services.gift_attribute(ruleset, gift.name) if gift.kind == Trait.Kind.GIFT else None
     )
-    if attribute is None:
+    had = attribute is not None and any(
+        t.kind == Trait.Kind.ATTRIBUTE and t.name.casefold() == attribute.casefold()
+        for t in character.traits.all()
+    )
+    if not had:
         return ""
     if request.POST.get("attribute") == "remove":
         return f"{attribute} went with {gift.name}."
