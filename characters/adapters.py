@@ -13,7 +13,15 @@ from functools import cached_property, lru_cache
 from characters.errors import HouseRulesRefused
 from characters.models import Approval, CatalogEntry, Character, Equipment, ExperienceEntry, Trait
 from rules import character as rc
-from rules.catalog import Catalog, CatalogEquipment, CatalogFault, CatalogGift, CatalogSkill
+from rules.catalog import (
+    POWER_DETAILS,
+    Catalog,
+    CatalogEquipment,
+    CatalogFault,
+    CatalogGift,
+    CatalogPower,
+    CatalogSkill,
+)
 from rules.charfile import read_ledger_entry, write_character, write_entry
 from rules.house_rules import (
     HouseRuleError,
@@ -87,6 +95,18 @@ def campaign_catalog(campaign_pk: int, created_at, version: int) -> Catalog:
             for e in by_kind[CatalogEntry.Kind.EQUIPMENT]
         ),
         power_kinds=tuple(e.name for e in by_kind[CatalogEntry.Kind.POWER_KIND]),
+        powers=tuple(power_from_entry(e) for e in by_kind[CatalogEntry.Kind.POWER]),
+    )
+
+
+def power_from_entry(entry: CatalogEntry) -> CatalogPower:
+    """A campaign's power line as the engine's catalogue has it."""
+    details = entry.details if isinstance(entry.details, dict) else {}
+    return CatalogPower(
+        entry.name,
+        entry.power_kind,
+        difficulty=entry.difficulty,
+        **{key: str(details.get(key, "")) for key in POWER_DETAILS},
     )
 
 
@@ -276,7 +296,9 @@ def rows_from_rules(character: Character, value: rc.Character):
 
 
 def _equipment_kind(entry: CatalogEntry) -> str:
-    """A catalogue line keeps a weapon's or an armour's value, not its kind."""
+    """The kind the GM set, else (a line from before kinds were kept) what its values say."""
+    if entry.equipment_kind:
+        return entry.equipment_kind
     if entry.damage is not None:
         return Equipment.Kind.WEAPON
     return Equipment.Kind.ARMOUR if entry.armour is not None else Equipment.Kind.GEAR

@@ -115,6 +115,7 @@ class CatalogEntry(models.Model):
         GIFT = "gift", "gift"
         FAULT = "fault", "fault"
         POWER_KIND = "power_kind", "power kind"
+        POWER = "power", "power"
         EQUIPMENT = "equipment", "equipment"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="catalog")
@@ -125,6 +126,12 @@ class CatalogEntry(models.Model):
     damage = models.SmallIntegerField(null=True, blank=True)
     armour = models.SmallIntegerField(null=True, blank=True)
     note = models.CharField(max_length=500, blank=True)
+    # Equipment: weapon, armour, shield or gear (a shield has an armour value and is no armour).
+    equipment_kind = models.CharField(max_length=10, blank=True)
+    # Powers: spell, psi, superpower or field, and the rule text's lines (rules.catalog.
+    # CatalogPower: section, cost, target, damage_factor, range, duration, effect, group).
+    power_kind = models.CharField(max_length=12, blank=True)
+    details = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["kind", "name"]
@@ -138,6 +145,9 @@ class CatalogEntry(models.Model):
         ]
 
 
+# Mudge 2.5-2.9 and DIP VIII.1's kinds of power (spec: a power's `kind`).
+POWER_KIND_CHOICES = [(k, k) for k in ("spell", "psi", "superpower", "field")]
+
 # Which of CatalogEntry's optional fields mean something for each kind of entry; the others
 # are kept empty, so a skill never carries a stray cost.
 ENTRY_FIELDS = {
@@ -146,7 +156,8 @@ ENTRY_FIELDS = {
     CatalogEntry.Kind.GIFT: ("cost",),
     CatalogEntry.Kind.FAULT: ("cost",),
     CatalogEntry.Kind.POWER_KIND: (),
-    CatalogEntry.Kind.EQUIPMENT: ("damage", "armour"),
+    CatalogEntry.Kind.POWER: ("power_kind", "difficulty", "details"),
+    CatalogEntry.Kind.EQUIPMENT: ("equipment_kind", "damage", "armour"),
 }
 CATALOG_NAME_MAX = CatalogEntry._meta.get_field("name").max_length
 CATALOG_NOTE_MAX = CatalogEntry._meta.get_field("note").max_length

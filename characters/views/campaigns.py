@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from characters import throttle
-from characters.adapters import campaign_ruleset
+from characters.adapters import campaign_ruleset, power_from_entry
 from characters.errors import HouseRulesRefused, ServiceError
 from characters.forms.campaigns import (
     CampaignForm,
@@ -47,6 +47,7 @@ CATALOG_KINDS = (
     (CatalogEntry.Kind.GIFT, "gifts"),
     (CatalogEntry.Kind.FAULT, "faults"),
     (CatalogEntry.Kind.POWER_KIND, ("Kinds of power", "kind of power")),
+    (CatalogEntry.Kind.POWER, "powers"),
     (CatalogEntry.Kind.EQUIPMENT, ("Equipment", "equipment")),
 )
 
@@ -300,7 +301,7 @@ class CatalogRow:
     @property
     def facts(self) -> list[str]:
         entry = self.entry
-        facts = []
+        facts = [entry.equipment_kind or entry.power_kind] if entry.kind in _KINDED else []
         if entry.difficulty:
             facts.append(entry.get_difficulty_display())
         if entry.cost is not None:
@@ -310,7 +311,17 @@ class CatalogRow:
             facts.append(f"weapon {signed(entry.damage)}")
         if entry.armour is not None:
             facts.append(f"armour {signed(entry.armour)}")
-        return facts
+        return [fact for fact in facts if fact]
+
+    @property
+    def details(self) -> list[tuple[str, str]]:
+        """A power's lines from the rule text, labelled (Mudge 2.52's spell form)."""
+        if self.entry.kind != CatalogEntry.Kind.POWER:
+            return []
+        return list(power_from_entry(self.entry).details())
+
+
+_KINDED = (CatalogEntry.Kind.EQUIPMENT, CatalogEntry.Kind.POWER)
 
 
 @dataclass

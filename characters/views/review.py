@@ -30,6 +30,7 @@ from characters.selectors.review import (
     pending_spend_queue,
     review_queue,
 )
+from characters.selectors.review_rows import review_rows
 from characters.services import review as services
 from characters.services.decisions import decision_once
 from characters.views.htmx import done, posted_decision_token, posted_version, refused
@@ -55,6 +56,7 @@ def character_review(request, pk):
     form = ReviewForm(
         request.POST or None,
         traits=character.traits.all(),
+        equipment=character.equipment.all(),
         initial={"version": character.version},
     )
     status = 200
@@ -82,6 +84,9 @@ def character_review(request, pk):
     old, new, changes = compare(versions, *default_comparison(versions))
     changed = build_changed(character)
     context = {
+        # Each trait and piece of equipment in the sheet's order, with its cost and how it
+        # stands against the campaign's catalogue, beside its comment box.
+        "rows": form.rows(review_rows(character, ruleset, report)),
         "old": old,  # what changed since the last approval, or since the build sent back
         "new": new,
         "changes": changes,
