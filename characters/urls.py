@@ -181,6 +181,7 @@ urlpatterns += [
         name="api_token_revoke",
     ),
     path("schema/character-file.json", schema.character_file_schema, name="character_file_schema"),
+    path("schema/ruleset-file.json", schema.ruleset_file_schema, name="ruleset_file_schema"),
 ]
 
 # -- at the table: play page, party view, dice log (characters/views/play.py, table.py) --
