@@ -16,6 +16,7 @@ import html
 import math
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
@@ -31,7 +32,7 @@ from rules.charfile import (
 )
 from rules.combat import damage_factors, wound_track
 from rules.house_rules import HouseRuleError, apply_house_rules
-from rules.ladder import ABYSMAL, TOP, level_name, signed
+from rules.ladder import STANDARD, signed
 from rules.report import POOLS, Report, amount, build_report, ruleset_attributes
 from rules.rulesets import BUILTIN, FUDGE_BASICS, LEVELS, Ruleset
 from rules.text import first_text_problem
@@ -93,13 +94,21 @@ class Imported:
 # -- Character -> actor ------------------------------------------------------------------------
 
 
-def write_actor(character: Character, *, provenance: Provenance | None = None) -> dict:
+def write_actor(
+    character: Character,
+    *,
+    provenance: Provenance | None = None,
+    ruleset: Ruleset | None = None,
+) -> dict:
     """The character as a fudge-rpg actor (a dict ready for json.dumps). Item ids derive from
     the character's site id (or, for a file, its player and name), each item's list and
-    name: exporting again gives the same ids, so Foundry updates items instead of adding."""
-    ruleset = apply_house_rules(BUILTIN[character.ruleset], character.house_rules)
+    name: exporting again gives the same ids, so Foundry updates items instead of adding.
+    `ruleset` is a designed ruleset the character is built with (else its built-in); a
+    ladder of its own goes with it as fudge-rpg's trait ladder item."""
+    base = ruleset or BUILTIN[character.ruleset]
+    ruleset = apply_house_rules(base, character.house_rules)
     report = build_report(character, ruleset)
-    file = write_character(character)
+    file = write_character(character, ruleset.ladder)
     ids = _Ids(
         f"site:{provenance.character_id}"
         if provenance
@@ -129,6 +138,8 @@ def write_actor(character: Character, *, provenance: Provenance | None = None) -
         )
     ]
     items += [_equipment(entry, ids) for entry in file["equipment"]]
+    if ruleset.ladder != STANDARD:
+        items.append(_trait_ladder(ruleset, ids))
     for position, item in enumerate(items):
         item["sort"] = position * SORT_STEP
     return {
@@ -172,6 +183,26 @@ class _Ids:
         return "".join(digits)
 
 
+def _trait_ladder(ruleset: Ruleset, ids: _Ids) -> dict:
+    """fudge-rpg's traitladder item: the ruleset's words, highest first, as its compendium's
+    Extended Trait Ladder lists them."""
+    ladder = ruleset.ladder
+    return {
+        "_id": ids.make("traitladder", ruleset.slug),
+        "name": f"{ruleset.name} Trait Ladder",
+        "type": "traitladder",
+        "system": {
+            "description": "",
+            "traits": [
+                {"name": word, "value": index - ladder.fair}
+                for index, word in reversed(list(enumerate(ladder.words)))
+            ],
+        },
+        "effects": [],
+        "flags": {},
+    }
+
+
 def _item(ids: _Ids, list_name: str, name: str, text: str, entry: dict, **system) -> dict:
     return {
         "_id": ids.make(list_name, name),
@@ -193,7 +224,7 @@ def _attributeset(character: Character, ruleset: Ruleset, ids: _Ids) -> tuple[di
         if name.casefold() not in listed:
             listed.add(name.casefold())
             attributes.append({"name": name, "level": default})
-            added.append({"name": name, "level": level_name(default)})
+            added.append({"name": name, "level": ruleset.word(default)})
     names = {a["name"].casefold(): a["name"] for a in attributes}
     system = {
         "description": f"<p>{_escape(ruleset.name)}: the attributes of "
@@ -389,15 +420,21 @@ def _paragraphs(text: str) -> str:
 # -- actor -> Character ------------------------------------------------------------------------
 
 
-def parse_any(text: str | bytes, *, default_ruleset: str = FUDGE_BASICS.slug) -> Imported:
-    """A character file or a fudge-rpg actor, told apart by their shape."""
+def parse_any(
+    text: str | bytes,
+    *,
+    default_ruleset: str = FUDGE_BASICS.slug,
+    rulesets: Mapping[str, Ruleset] | None = None,
+) -> Imported:
+    """A character file or a fudge-rpg actor, told apart by their shape. `rulesets`: the
+    designed rulesets either may be for, by slug."""
     data = load_json(text)
     if is_actor(data):
         problem = first_text_problem(data)
         if problem is not None:
             raise CharacterFileError(*problem)
-        return read_actor(data, default_ruleset=default_ruleset)
-    result = read_character(data)
+        return read_actor(data, default_ruleset=default_ruleset, rulesets=rulesets)
+    result = read_character(data, rulesets)
     return Imported(result.character, FAIRSHEET, ignored=result.ignored)
 
 
@@ -406,16 +443,24 @@ def is_actor(data) -> bool:
     return isinstance(data, dict) and "system" in data and "ruleset" not in data
 
 
-def read_actor(data, *, default_ruleset: str = FUDGE_BASICS.slug) -> Imported:
+def read_actor(
+    data,
+    *,
+    default_ruleset: str = FUDGE_BASICS.slug,
+    rulesets: Mapping[str, Ruleset] | None = None,
+) -> Imported:
     """A fudge-rpg actor as a Character, best effort: what fits nowhere is listed in
     `not_mapped`. Raises CharacterFileError only for what is not a fudge-rpg character at
     all. Without Fairsheet's flags the character is for `default_ruleset`."""
-    return _ActorReader(default_ruleset).actor(data)
+    return _ActorReader(default_ruleset, rulesets or {}).actor(data)
 
 
 class _ActorReader:
-    def __init__(self, default_ruleset: str):
+    def __init__(self, default_ruleset: str, rulesets: Mapping[str, Ruleset]):
         self.default_ruleset = default_ruleset
+        self.rulesets = rulesets
+        self.known = {**BUILTIN, **rulesets}
+        self.ladder = self.known[default_ruleset].ladder
         self.not_mapped: list[str] = []
         self.from_flags: set = set()  # top-level keys, and (list, index, key) of entries
         self.rows = 0  # traits and equipment taken, at most the character file's MAX_ROWS
@@ -452,9 +497,10 @@ class _ActorReader:
             if key not in ("name", "attributes", *LIST_TYPES, "experience", "meta_points")
         }
         self.from_flags.update(out)
-        if out.get("ruleset") not in BUILTIN:
+        if out.get("ruleset") not in self.known:
             out["ruleset"] = self.default_ruleset
             self.note(f"The actor names no Fairsheet ruleset: imported for {self.default_ruleset}.")
+        self.ladder = self.known[out["ruleset"]].ladder
         out["name"] = self.text(data.get("name"), "name", MAX_NAME)
         if not out["name"]:
             out["name"] = "Imported character"
@@ -462,7 +508,7 @@ class _ActorReader:
         out.update(self.items(items, flags))
         out["experience"] = self.count(system.get("ep"), "system.ep", 100_000) or 0
         fp = self.count(system.get("fp"), "system.fp", 100)
-        if fp is not None and ("meta_points" in file or fp != _meta_start(out)):
+        if fp is not None and ("meta_points" in file or fp != _meta_start(out, self.known)):
             out["meta_points"] = fp
         if "notes" not in file and isinstance(system.get("notes"), str):
             out["notes"] = self.text(html_to_text(system["notes"]), "system.notes", MAX_TEXT)
@@ -486,7 +532,7 @@ class _ActorReader:
                 continue
             if kind not in ITEM_TYPES or kind == "traitladder":
                 reason = (
-                    "Fairsheet uses its own trait ladder"
+                    f"Fairsheet uses the ruleset's ladder ({', '.join(self.ladder.words)})"
                     if kind == "traitladder"
                     else "not an item type of fudge-rpg"
                 )
@@ -512,7 +558,7 @@ class _ActorReader:
             flagged = set(entry) - {"name", "level"}  # Foundry's own name and level win
             entry = {**entry, "name": name}
             if kind == "skill":
-                entry["level"] = level_name(
+                entry["level"] = self.ladder.name(
                     self.level(system.get("level"), f"{where}.system.level")
                 )
                 if system.get("groups"):
@@ -556,7 +602,7 @@ class _ActorReader:
             if not name:
                 self.note(f"{at}: an attribute with no name; skipped.")
                 continue
-            level = level_name(self.level(attribute.get("level"), f"{at}.level"))
+            level = self.ladder.name(self.level(attribute.get("level"), f"{at}.level"))
             if (name.casefold(), level) not in added and self.room_for(
                 "attributes", name, attributes
             ):
@@ -633,7 +679,7 @@ class _ActorReader:
         and noted (the flags are the actor's to lose), anything else is the actor's error."""
         while True:
             try:
-                result = read_character(out)
+                result = read_character(out, self.rulesets)
             except CharacterFileError as error:
                 self.drop(out, error)
                 continue
@@ -671,10 +717,11 @@ class _ActorReader:
         if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
             self.note(f"{where}: {value!r} is not a whole level; read as Fair.")
             return 0
-        level = min(max(int(value), ABYSMAL), TOP)
+        level = min(max(int(value), self.ladder.bottom), self.ladder.top)
         if level != value:
             self.note(
-                f"{where}: {int(value):+d} is off Fairsheet's ladder; read as {level_name(level)}."
+                f"{where}: {int(value):+d} is off Fairsheet's ladder; read as "
+                f"{self.ladder.name(level)}."
             )
         return level
 
@@ -690,9 +737,9 @@ class _ActorReader:
         return int(value)
 
 
-def _meta_start(out: dict) -> int:
+def _meta_start(out: dict, known: Mapping[str, Ruleset]) -> int:
     """The meta points a new character of the gathered file starts with."""
-    ruleset = BUILTIN[out["ruleset"]]
+    ruleset = known[out["ruleset"]]
     try:
         return apply_house_rules(ruleset, _dict(out.get("house_rules"))).meta_points_start
     except HouseRuleError:

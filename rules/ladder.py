@@ -46,7 +46,8 @@ class Ladder:
         return self.top_word_level + BEYOND_TOP
 
     @cached_property
-    def _levels(self) -> dict[str, int]:
+    def levels(self) -> dict[str, int]:
+        """Casefolded word -> level."""
         return {word.casefold(): index - self.fair for index, word in enumerate(self.words)}
 
     @cached_property
@@ -57,8 +58,8 @@ class Ladder:
         if not isinstance(text, str):
             raise LevelError(f"a level must be a word of the trait ladder, not {text!r}")
         key = " ".join(text.split()).casefold()
-        if key in self._levels:
-            return self._levels[key]
+        if key in self.levels:
+            return self.levels[key]
         match = self._beyond.fullmatch(key)
         if match:
             level = self.top_word_level + int(match.group(1))

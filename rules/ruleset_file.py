@@ -22,7 +22,8 @@ from rules.catalog import (
     CatalogSkill,
     Template,
 )
-from rules.charfile import CharacterFileError, load_json
+from rules.character import Character
+from rules.charfile import CharacterFileError, load_json, write_character
 from rules.house_rules import (
     HOUSE_RULE_KEYS,
     MAX_NUMBER,
@@ -60,6 +61,7 @@ NUMBER_KEYS = tuple(k for k in HOUSE_RULE_KEYS if k not in ELSEWHERE and k != "a
 DESIGN_NUMBERS = ("has_scale", "power_levels", "must_spend_and_save", "power_default")
 EQUIPMENT_KINDS = ("weapon", "armour", "shield", "gear")
 TEMPLATE_KINDS = ("class", "race")
+NOT_A_LEVEL = "is not a level"  # rules.ladder's message for a word off the ladder
 MAX_NAME = 100
 MAX_TEXT = 2000
 MAX_WORDS = 30
@@ -153,6 +155,15 @@ def ruleset_to_json(r: Ruleset) -> dict:
         "templates": [_template_to_json(t) for t in r.templates],
         "sections": dict(r.sections),
     }
+
+
+def character_file_with_ruleset(character: Character, ruleset: Ruleset) -> dict:
+    """A character file that carries its designed ruleset (`ruleset_file`, after
+    `ruleset`): any Fairsheet reads and checks it with nothing else."""
+    data = write_character(character, ruleset.ladder)
+    ordered = list(data.items())
+    ordered.insert(2, ("ruleset_file", ruleset_to_json(ruleset)))
+    return dict(ordered)
 
 
 def dumps_ruleset(r: Ruleset) -> str:
@@ -289,6 +300,8 @@ class _Reader:
     def __init__(self):
         self.problems: list[tuple[str, str]] = []
         self.ladder = STANDARD
+        # A refused ladder refuses no level word elsewhere: which words it meant is unclear.
+        self.ladder_refused = False
 
     def refuse(self, where: str, message: str):
         self.problems.append((where, message))
@@ -382,6 +395,8 @@ class _Reader:
         try:
             return self.ladder.parse(value)
         except LevelError as error:
+            if self.ladder_refused and isinstance(value, str):
+                return 0
             self.refuse(where, str(error))
 
     def choice(self, value, where, choices):
@@ -403,7 +418,10 @@ class _Reader:
         name = self.field(self.name, obj.get("name"), "name", fallback=slug)
         description = self.field(self.text, obj.get("description", ""), "description", fallback="")
         system = self.field(self.choice, obj.get("system"), "system", SYSTEMS, fallback=LEVELS)
-        self.ladder = self.field(self.read_ladder, obj.get("ladder"), fallback=STANDARD)
+        self.ladder = self.field(self.read_ladder, obj.get("ladder"))
+        if self.ladder is None:  # refused: its words still read, and no word is refused twice
+            self.ladder_refused = True
+            self.ladder = _lenient_ladder(obj.get("ladder"))
         ladder_obj = obj.get("ladder") if isinstance(obj.get("ladder"), dict) else {}
         attributes = self.field(self.attributes, obj.get("attributes"), fallback={})
         skills = self.field(self.skills, obj.get("skills"), system, fallback={})
@@ -444,7 +462,8 @@ class _Reader:
             rules["extra_attributes"] = attributes_obj["extra"]
         changes, problems = _parse(skeleton, rules)
         for problem in problems:
-            self.problems.append((self.where_of(problem), problem.message))
+            if not (self.ladder_refused and NOT_A_LEVEL in problem.message):
+                self.problems.append((self.where_of(problem), problem.message))
         if self.problems:
             return None
         ruleset = dataclasses.replace(skeleton, **changes)
@@ -709,7 +728,8 @@ class _Reader:
                 cost = self.field(self.integer, cost, at, 0, MAX_NUMBER)
                 if level is not None and cost is not None:
                     read[level] = cost
-            ordered = sorted(read.items())
+            # Ordered by the ladder: a refused ladder gives no order to check.
+            ordered = [] if self.ladder_refused else sorted(read.items())
             for (low, low_cost), (high, high_cost) in itertools.pairwise(ordered):
                 if high_cost < low_cost:
                     self.problems.append(
@@ -927,6 +947,20 @@ class _Reader:
             self.problems.append(
                 ("skills.cost", "must be 1 in the levels system: a skill level is the unit")
             )
+
+
+def _lenient_ladder(value) -> Ladder:
+    """A refused ladder's words, each once, around its Fair (or its middle word): the other
+    sections' levels are read in them, and only the ladder is reported."""
+    value = value if isinstance(value, dict) else {}
+    words = value.get("words") if isinstance(value.get("words"), list) else []
+    unique = {w.strip().casefold(): w.strip() for w in words if isinstance(w, str) and w.strip()}
+    if len(unique) < 3:
+        return STANDARD
+    fair = value.get("fair")
+    folded = list(unique)
+    index = folded.index(fair.casefold()) if fair in unique.values() else len(folded) // 2
+    return Ladder(tuple(unique.values()), index)
 
 
 def _kind(value) -> str:
