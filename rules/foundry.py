@@ -532,9 +532,7 @@ class _ActorReader:
                 continue
             if kind not in ITEM_TYPES or kind == "traitladder":
                 reason = (
-                    f"Fairsheet uses the ruleset's ladder ({', '.join(self.ladder.words)})"
-                    if kind == "traitladder"
-                    else "not an item type of fudge-rpg"
+                    self.ladder_note() if kind == "traitladder" else "not an item type of fudge-rpg"
                 )
                 self.note(f"{where} ({kind} {item.get('name')!r}): not imported; {reason}.")
                 continue
@@ -700,6 +698,11 @@ class _ActorReader:
         else:
             raise error
         self.note(f"flags.{FLAG}: {error}; not imported.")
+
+    def ladder_note(self) -> str:
+        if self.ladder == STANDARD:
+            return "Fairsheet uses its own trait ladder"
+        return f"Fairsheet uses the ruleset's ladder ({', '.join(self.ladder.words)})"
 
     def text(self, value, where: str, limit: int) -> str:
         if not isinstance(value, str):

@@ -34,6 +34,7 @@ from rules.house_rules import (
 from rules.ladder import STANDARD, Ladder, LevelError
 from rules.rulesets import (
     DIFFICULTIES,
+    FUDGE_BASICS,
     LEVELS,
     LISTS,
     TOKENS,
@@ -164,6 +165,20 @@ def character_file_with_ruleset(character: Character, ruleset: Ruleset) -> dict:
     ordered = list(data.items())
     ordered.insert(2, ("ruleset_file", ruleset_to_json(ruleset)))
     return dict(ordered)
+
+
+def blank_ruleset_file() -> dict:
+    """Where a GM designing from nothing starts: Fudge Basics' numbers (every field has a
+    value to change), two attributes of their own, no lists, no templates."""
+    data = ruleset_to_json(FUDGE_BASICS)
+    data.update(slug="my-game", name="My game", description="", templates=[])
+    data["attributes"]["names"] = ["Body", "Mind"]
+    data["harm"].update(damage_capacity_attribute="Body", muscle_attribute="Body")
+    data["catalogue"] = {"section": "", "attributes": ["Body", "Mind"], "skills": []}
+    data["sections"] = {"creation": "My game, character creation"}
+    if data["advancement"]:
+        data["advancement"]["section"] = "My game, experience"
+    return data
 
 
 def dumps_ruleset(r: Ruleset) -> str:

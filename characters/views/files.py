@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
-from characters.adapters import character_to_rules
+from characters.adapters import character_base, character_to_rules, exported_file
 from characters.api_auth import accepts_api_token
 from characters.errors import ServiceError
 from characters.forms.builder import ImportForm
@@ -23,7 +23,6 @@ from characters.models import Campaign
 from characters.selectors.access import character_for_viewer
 from characters.selectors.interop import character_provenance
 from characters.services.characters import character_import
-from rules.charfile import dumps_character
 from rules.check import UNREADABLE, check_text, unreadable
 from rules.foundry import FOUNDRY, write_actor
 from rules.ruleset_file import RulesetFileError, parse_ruleset_json
@@ -37,14 +36,19 @@ MULTIPART_OVERHEAD = 16_384
 @accepts_api_token
 def character_export(request, pk):
     character = character_for_viewer(request.user, pk)
-    return _download(dumps_character(character_to_rules(character)), f"{_slug(character)}.json")
+    text = json.dumps(exported_file(character), indent=2, ensure_ascii=False) + "\n"
+    return _download(text, f"{_slug(character)}.json")
 
 
 @accepts_api_token
 def character_export_foundry(request, pk):
     """The character as an actor for Foundry VTT's fudge-rpg system (docs/foundry.md)."""
     character = character_for_viewer(request.user, pk)
-    actor = write_actor(character_to_rules(character), provenance=character_provenance(character))
+    actor = write_actor(
+        character_to_rules(character),
+        provenance=character_provenance(character),
+        ruleset=character_base(character),
+    )
     text = json.dumps(actor, indent=2, ensure_ascii=False) + "\n"
     # Foundry names its own exports so: fvtt-Actor-<name>.json
     return _download(text, f"fvtt-Actor-{_slug(character)}.json")
