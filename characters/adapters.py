@@ -11,7 +11,15 @@ from fractions import Fraction
 from functools import cached_property, lru_cache
 
 from characters.errors import HouseRulesRefused
-from characters.models import Approval, CatalogEntry, Character, Equipment, ExperienceEntry, Trait
+from characters.models import (
+    Approval,
+    CatalogEntry,
+    Character,
+    Equipment,
+    ExperienceEntry,
+    RulesetVersion,
+    Trait,
+)
 from rules import character as rc
 from rules.catalog import (
     POWER_DETAILS,
@@ -32,6 +40,7 @@ from rules.house_rules import (
 )
 from rules.ladder import level_name, parse_level
 from rules.report import amount
+from rules.ruleset_file import character_file_with_ruleset, read_ruleset
 from rules.rulesets import BUILTIN, Ruleset
 
 
@@ -48,7 +57,38 @@ def ruleset_for(character: Character) -> Ruleset:
 
 def campaign_ruleset(campaign) -> Ruleset:
     # House rules were validated when the GM saved them; applying them is cheap.
-    return apply_house_rules(BUILTIN[campaign.base_ruleset], campaign.house_rules)
+    return apply_house_rules(base_ruleset(campaign), campaign.house_rules)
+
+
+def base_ruleset(campaign) -> Ruleset:
+    """The ruleset a campaign plays before its house rules: the designed version it is on,
+    or a built-in one."""
+    if campaign.ruleset_version_id is None:
+        return BUILTIN[campaign.base_ruleset]
+    version = campaign.ruleset_version
+    return version_ruleset(version.pk, version.created_at)
+
+
+@lru_cache(maxsize=64)
+def version_ruleset(version_pk: int, created_at) -> Ruleset:
+    """A designed ruleset's version, read once per process: a version never changes (a
+    change is a new version). created_at too, as campaign_catalog keys on it: test
+    databases hand an id out again."""
+    return read_ruleset(RulesetVersion.objects.values_list("file", flat=True).get(pk=version_pk))
+
+
+def character_base(character: Character) -> Ruleset:
+    """The ruleset the character's file names, before house rules."""
+    if character.campaign is None:
+        return BUILTIN[character.ruleset]
+    return base_ruleset(character.campaign)
+
+
+def designed_rulesets(character: Character) -> dict[str, Ruleset]:
+    """What rules.charfile must be told to read this character's files back: its designed
+    ruleset by slug, or nothing for a built-in one."""
+    base = character_base(character)
+    return {} if base.slug in BUILTIN and BUILTIN[base.slug] is base else {base.slug: base}
 
 
 class CampaignCatalog:
@@ -335,8 +375,18 @@ REPORT_POOLS = {"skill level": "skills", "token": "tokens"}  # report unit -> am
 
 
 def character_file(character: Character) -> dict:
-    """The character as a version-1 character file (rules.charfile), as approvals keep it."""
-    return write_character(character_to_rules(character))
+    """The character as a version-1 character file (rules.charfile), as approvals keep it,
+    its levels in its ruleset's ladder words."""
+    return write_character(character_to_rules(character), character_base(character).ladder)
+
+
+def exported_file(character: Character) -> dict:
+    """The character file a player downloads: a designed ruleset's character carries its
+    ruleset (ruleset_file), so any Fairsheet reads it with nothing else."""
+    designed = designed_rulesets(character)
+    if designed:
+        return character_file_with_ruleset(character_to_rules(character), *designed.values())
+    return character_file(character)
 
 
 def file_sha256(data: dict) -> str:

@@ -8,7 +8,7 @@ from characters.adapters import trait_target
 from characters.errors import ServiceError
 from characters.models import LEVEL_MAX, Character, ExperienceEntry, Trait
 from rules.advancement import NotAvailable, flat_cost, raise_cost
-from rules.ladder import ABYSMAL, level_name
+from rules.ladder import ABYSMAL
 from rules.ledger import unit_of
 from rules.rulesets import LEVELS, Ruleset
 
@@ -131,7 +131,7 @@ def _price_raise(ruleset: Ruleset, trait: Trait | None) -> Priced:
     return Priced(
         RAISE,
         trait_target(trait),
-        f"Raise {trait.name} from {level_name(level)} to {level_name(level + 1)}",
+        f"Raise {trait.name} from {ruleset.word(level)} to {ruleset.word(level + 1)}",
         cost.amount,
         cost.unit,
         cost.needs_gm_permission,

@@ -11,8 +11,11 @@ from django.utils import timezone
 
 from characters.adapters import (
     UNDOABLE_EDITS,
+    base_ruleset,
     campaign_ruleset,
+    character_base,
     character_to_rules,
+    designed_rulesets,
     ledger_rows,
     rows_from_rules,
     ruleset_for,
@@ -105,7 +108,7 @@ def default_attribute_names(ruleset_slug: str, campaign: Campaign | None) -> lis
         )
         if names:
             return names
-    ruleset = BUILTIN[ruleset_slug]
+    ruleset = base_ruleset(campaign) if campaign is not None else BUILTIN[ruleset_slug]
     # A fixed list (Mudge's seven), else the ruleset's suggested one for the player to edit.
     return list(ruleset.attribute_names or ruleset.catalog.attributes)
 
@@ -164,8 +167,11 @@ def character_import(
     (best effort: `Imported.not_mapped` lists what it could not take), as a new draft.
     Nothing is saved if any part of the file is unreadable or does not fit the campaign."""
     try:
+        base = base_ruleset(campaign) if campaign else None
         imported = parse_any(
-            text, default_ruleset=campaign.base_ruleset if campaign else FUDGE_BASICS.slug
+            text,
+            default_ruleset=campaign.base_ruleset if campaign else FUDGE_BASICS.slug,
+            rulesets={base.slug: base} if base and base.slug not in BUILTIN else None,
         )
     except CharacterFileError as error:
         raise ServiceError(f"The file cannot be read: {error}") from None
@@ -724,7 +730,7 @@ def character_apply_template(
         actor=actor,
         action="template_applied",
         target=f"template:{template.slug}",
-        before={"file": write_character(before)},
+        before={"file": write_character(before, character_base(locked).ladder)},
         after={"template": template.name, "changed": changed},
         reason=f"template {template.name}",
     )
@@ -749,7 +755,7 @@ def character_undo_template(*, character: Character, actor, expected_version: in
     now = character_to_rules(
         Character.objects.prefetch_related("traits", "equipment").get(pk=locked.pk)
     )
-    was = read_character(applied.before["file"]).character
+    was = read_character(applied.before["file"], designed_rulesets(locked)).character
     kinds = (Trait.Kind.ATTRIBUTE, Trait.Kind.SKILL, Trait.Kind.GIFT, Trait.Kind.FAULT)
     locked.traits.filter(kind__in=kinds).delete()
     traits, _ = rows_from_rules(locked, was)
@@ -764,8 +770,8 @@ def character_undo_template(*, character: Character, actor, expected_version: in
         actor=actor,
         action="template_undone",
         target=applied.target,
-        before={"file": write_character(now)},
-        after={"file": write_character(was)},
+        before={"file": write_character(now, character_base(locked).ladder)},
+        after={"file": write_character(was, character_base(locked).ladder)},
         reason=f"undo template {name}",
     )
     return name

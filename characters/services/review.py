@@ -17,6 +17,7 @@ from django.utils import timezone
 from characters.adapters import (
     build_changed,
     build_sha256,
+    character_base,
     character_file,
     character_to_rules,
     file_sha256,
@@ -150,7 +151,7 @@ def character_approve(
             "reason, which stays on the record, or request changes.",
             field="override_reason",
         )
-    snapshot = write_character(value)
+    snapshot = write_character(value, character_base(locked).ladder)
     sha256 = file_sha256(snapshot)
     approval = Approval.objects.create(
         character=locked,

@@ -159,7 +159,7 @@ def bought_in_play(value, ruleset: Ruleset) -> dict[tuple[str, int], str]:
             if before is None:
                 notes[name, now] = "bought in play"
             elif created_at != getattr(item, "level", None):
-                where = "" if created_at is None else f"{level_name(created_at)} at creation, "
+                where = "" if created_at is None else f"{ruleset.word(created_at)} at creation, "
                 notes[name, now] = f"{where}raised in play"
     return notes
 
@@ -550,11 +550,11 @@ def uncommitted_slots(
 ) -> Uncommitted | None:
     if not ruleset.uncommitted_traits:
         return None
-    defined = [(t.name, level_name(t.level)) for t in character.traits.all() if t.defined_in_play]
+    defined = [(t.name, ruleset.word(t.level)) for t in character.traits.all() if t.defined_in_play]
     slots = Uncommitted(
         open=max(ruleset.uncommitted_traits - len(defined), 0),
         defined=defined,
-        top=level_name(ruleset.uncommitted_max),
+        top=ruleset.word(ruleset.uncommitted_max),
         section=ruleset.section("uncommitted"),
         gm=ruleset.terms.gm,
     )
