@@ -35,6 +35,7 @@ from rules.ladder import FAIR, level_name
 from rules.ledger import creation_build
 from rules.numbers import number_text
 from rules.report import POOL_UNITS, Report, build_report, scale_notes
+from rules.rule_names import rule_name
 from rules.rulesets import LEVELS, Ruleset
 from rules.templates import apply_template, templates_for, unmet_minimums
 
@@ -184,6 +185,16 @@ def issues_by_trait(by_kind: dict[str, list], report: Report) -> dict[int, list]
     return issues
 
 
+def broken_rules(issues: dict[int, list], report: Report) -> list[tuple[object, str]]:
+    """Each broken rule with where the page shows it: the row it is about, else the
+    budget panel (a rule about the whole build)."""
+    row_of = {id(issue): pk for pk, found in issues.items() for issue in found}
+    return [
+        (issue, f"trait-{row_of[id(issue)]}" if id(issue) in row_of else "budget-panel")
+        for issue in report.errors
+    ]
+
+
 class Verdict(NamedTuple):
     """What the page shows of a build's report beyond the budget: each row's issue marks (by
     trait id) and the count of broken rules. Taken before and after an edit, so only what
@@ -281,6 +292,7 @@ def builder_context(
         "uncommitted": uncommitted_slots(character, ruleset, viewer, forms.get("uncommitted")),
         "balance_label": balance_words(report.balance, ruleset.unit),
         "verdict": Verdict.of(issues, report),
+        "broken_rules": broken_rules(issues, report),
         "scale_notes": scale_notes(value, ruleset),
     }
 
@@ -355,6 +367,12 @@ def _equipment_form(forms, item, ruleset, version) -> EquipmentForm:
 
 
 def pools_of(report: Report) -> list[Pool]:
+    """Each pool spent against its budget; a pool is over only past what the trades bring
+    it (3 skill levels → 1 attribute level covers a fourth attribute level)."""
+    traded = dict.fromkeys(report.pools, 0)
+    for trade in report.trades:
+        traded[trade.get_pool] = traded.get(trade.get_pool, 0) + trade.get
+        traded[trade.give_pool] = traded.get(trade.give_pool, 0) - trade.give
     pools = []
     for key, numbers in report.pools.items():
         if "budget" in numbers:
@@ -364,7 +382,7 @@ def pools_of(report: Report) -> list[Pool]:
                     POOL_LABELS[key],
                     json_number(numbers["budget"]),
                     json_number(numbers["spent"]),
-                    numbers["spent"] > numbers["budget"],
+                    numbers["spent"] > numbers["budget"] + traded[key],
                 )
             )
         else:
@@ -397,8 +415,8 @@ def template_check(value, ruleset: Ruleset, slug: str, report: Report) -> dict |
         "changes": template_changes(value, after),
         "balance_before": balance_words(report.balance, ruleset.unit),
         "balance_after": balance_words(priced.balance, ruleset.unit),
-        "breaks": sorted(after_codes - before_codes),
-        "mends": sorted(before_codes - after_codes),
+        "breaks": sorted(rule_name(code) for code in after_codes - before_codes),
+        "mends": sorted(rule_name(code) for code in before_codes - after_codes),
     }
 
 

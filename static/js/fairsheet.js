@@ -28,6 +28,12 @@
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("select[name=campaign]").forEach(followCampaign);
   });
+  // The budget chip closes once one of its rules is chosen: the page scrolls to the row.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest(".budget-chip a");
+    if (link) link.closest("details").open = false;
+  });
+
   // -- Where a write's answer goes: beside the control that sent it, in view ----------------
   // One mechanism for every form in the product. A write answers with a role="alert" (it
   // was refused) or role="status" (it was done): #alerts and the page's messages for a
