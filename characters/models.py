@@ -198,6 +198,13 @@ class Character(models.Model):
     scale_mass = models.SmallIntegerField(default=0)
     meta_points = models.SmallIntegerField(null=True, blank=True)
     experience = models.IntegerField(default=0)  # unspent EP/XP/tokens (ledger sum)
+    # A character outside any campaign keeps the house rules its file came with (the
+    # character file's form, validated by rules.house_rules on import); in a campaign the
+    # campaign's apply.
+    house_rules = models.JSONField(default=dict, blank=True)
+    # The ids Foundry knows the actor and its attribute set by (rules.character.Character's
+    # foundry_ids), so a re-export updates them rather than adding new ones.
+    foundry_ids = models.JSONField(default=dict, blank=True)
     notes = models.TextField(blank=True, max_length=20_000)
     personality = models.JSONField(default=dict, blank=True)
     state = models.CharField(max_length=20, choices=State.choices, default=State.DRAFT)
@@ -299,6 +306,7 @@ class Trait(models.Model):
     # Mudge 1.7: one of the character's uncommitted traits, defined in play (not priced at
     # creation; the audit trail records who defined it).
     defined_in_play = models.BooleanField(default=False)
+    foundry_id = models.CharField(max_length=16, blank=True)  # its Foundry item's id
 
     class Meta:
         ordering = ["kind", "position", "id"]
@@ -332,6 +340,8 @@ class Equipment(models.Model):
     damage = models.SmallIntegerField(null=True, blank=True)
     armour = models.SmallIntegerField(null=True, blank=True)
     notes = models.CharField(max_length=1000, blank=True)
+    quantity = models.PositiveIntegerField(default=1)
+    foundry_id = models.CharField(max_length=16, blank=True)  # its Foundry item's id
     position = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -359,13 +369,19 @@ class CharacterEvent(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    # Set before the save, not by it: the event's hash covers it (characters.audit_chain).
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
     action = models.CharField(max_length=40)  # e.g. trait_added, state_changed, xp_awarded
     target = models.CharField(max_length=200, blank=True)  # e.g. "skill:Climbing"
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField()  # the character's version after the change
     reason = models.TextField(blank=True)
+    # On an approved character, the SHA-256 of its build after this change (adapters.
+    # build_sha256): what its rows must hash to until the next such event.
+    build_sha256 = models.CharField(max_length=64, blank=True)
+    previous_hash = models.CharField(max_length=64, blank=True)  # characters.audit_chain
+    record_hash = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]
@@ -389,12 +405,14 @@ class CampaignEvent(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)  # hashed
     action = models.CharField(max_length=40)  # e.g. house_rules_changed, member_removed
     target = models.CharField(max_length=200, blank=True)  # e.g. "skill:Climbing"
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     reason = models.TextField(blank=True)
+    previous_hash = models.CharField(max_length=64, blank=True)  # characters.audit_chain
+    record_hash = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]

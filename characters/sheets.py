@@ -50,11 +50,15 @@ class ApprovalStamp:
 
     sha256: str
     summary: str = "approved"
-    # False when the kept build no longer hashes to what the approval's event recorded.
+    # False when the kept build no longer hashes to what the approval's event recorded, or
+    # the character's rows no longer hash to the build its trail records.
     verified: bool = True
+    build_changed: bool = False  # the rows changed behind the app: no stamp till the GM looks
 
     @property
     def line(self) -> str:
+        if self.build_changed:
+            return "Changed since the GM approved it: not approved until the GM looks at it again"
         if not self.verified:
             return (
                 f"Approval does not match its record: the kept build no longer has the "
@@ -392,7 +396,7 @@ def _factor(factor: combat.DamageFactor) -> FactorRow:
 
 
 def _equipment(item: Equipment) -> ListedItem:
-    details = []
+    details = [f"×{item.quantity}"] if item.quantity != 1 else []
     if item.kind != "gear":
         details.append(item.kind)
     if item.damage is not None:
@@ -458,10 +462,12 @@ def approval_stamp(character: CharacterModel) -> ApprovalStamp | None:
     if event is None:
         return ApprovalStamp(approval.sha256, verified=False)
     sha256 = event.after["sha256"]
+    changed = adapters.build_changed(character)
     return ApprovalStamp(
         sha256,
         approval_summary(approval, event.reason),
-        verified=file_sha256(approval.snapshot) == sha256,
+        verified=file_sha256(approval.snapshot) == sha256 and not changed,
+        build_changed=changed,
     )
 
 

@@ -14,6 +14,7 @@ from characters.adapters import (
     TRAIT_LISTS,
     UNDOABLE_EDITS,
     approval_summary,
+    build_changed,
     character_to_rules,
     ruleset_for,
     trait_target,
@@ -268,6 +269,8 @@ def builder_context(
         "character": character,
         "ruleset": ruleset,
         "report": report,
+        # An approved build changed behind the app (issue 31): only approved ones are hashed.
+        "build_changed": build_changed(character),
         "pools": pools_of(report),
         "sections": sections,
         "equipment_rows": equipment_rows,

@@ -99,13 +99,13 @@ def _import_data(request):
 def _report_import(request, character, imported) -> None:
     source = "Foundry actor" if imported.source == FOUNDRY else "file"
     messages.success(request, f"Imported {character.name} from the {source} as a draft.")
-    if imported.not_mapped:
-        shown = imported.not_mapped[:MAX_NOT_MAPPED_SHOWN]
-        messages.warning(request, f"Not imported ({len(imported.not_mapped)}):")
+    for heading, lines in imported.report():  # the most important group first
+        shown = lines[:MAX_NOT_MAPPED_SHOWN]
+        messages.warning(request, f"{heading} ({len(lines)}):")
         for problem in shown:
             messages.warning(request, problem)
-        if len(imported.not_mapped) > len(shown):
-            messages.warning(request, f"…and {len(imported.not_mapped) - len(shown)} more.")
+        if len(lines) > len(shown):
+            messages.warning(request, f"…and {len(lines) - len(shown)} more.")
 
 
 def _imported_json(request, character, imported) -> dict:

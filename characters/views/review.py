@@ -10,7 +10,12 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from characters.adapters import approval_summary, character_to_rules, ruleset_for
+from characters.adapters import (
+    approval_summary,
+    build_changed,
+    character_to_rules,
+    ruleset_for,
+)
 from characters.errors import ServiceError
 from characters.forms.review import APPROVE, ReviewForm
 from characters.models import Campaign, Character
@@ -65,6 +70,7 @@ def character_review(request, pk):
     report = build_report(value, ruleset)
     versions = character_versions(character)
     old, new, changes = compare(versions, *default_comparison(versions))
+    changed = build_changed(character)
     context = {
         "old": old,  # what changed since the last approval, or since the build sent back
         "new": new,
@@ -79,9 +85,13 @@ def character_review(request, pk):
             (approval, approval_summary(approval))
             for approval in character.approvals.select_related("approved_by")
         ],
-        "reviewable": character.state == Character.State.SUBMITTED,
+        # An approved build changed behind the app is decided again: approved as it is now,
+        # or sent back (issue 31).
+        "build_changed": changed,
+        "page": "review",
+        "reviewable": character.state == Character.State.SUBMITTED or changed,
         # An approved build may be sent back when the player asks for a change.
-        "reopenable": character.state == Character.State.APPROVED,
+        "reopenable": character.state == Character.State.APPROVED and not changed,
     }
     template = "review/review.html#review_form" if request.htmx else "review/review.html"
     return render(request, template, context, status=status)
