@@ -9,6 +9,7 @@ from characters.forms.builder import VersionedForm
 from characters.forms.fields import NameField
 from characters.models import DIFFICULTY_CHOICES
 from characters.selectors.advancement import LEARN_LISTS, MAX_AWARD, SPENDS
+from characters.selectors.review_rows import equipment_target
 
 APPROVE, REQUEST_CHANGES = "approve", "request_changes"
 COMMENT_MAX = 5000
@@ -36,16 +37,23 @@ class ReviewForm(VersionedForm):
         widget=forms.Textarea(attrs={"rows": 2}),
     )
 
-    def __init__(self, *args, traits, **kwargs):
+    def __init__(self, *args, traits, equipment=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.traits = list(traits)
-        for trait in self.traits:
-            self.fields[self.trait_field(trait)] = forms.CharField(
-                label=f"Your comment on {trait.name}",
+        self.equipment = list(equipment)
+        for name, what in [(self.trait_field(t), t.name) for t in self.traits] + [
+            (f"equipment_{item.pk}", item.name) for item in self.equipment
+        ]:
+            self.fields[name] = forms.CharField(
+                label=f"Your comment on {what}",
                 required=False,
                 max_length=COMMENT_MAX,
                 widget=forms.Textarea(attrs={"rows": 2}),
             )
+
+    def rows(self, review_rows):
+        """(row, its comment box) for each of the review's rows (selectors.review_rows)."""
+        return [(row, self[row.field]) for row in review_rows if row.field in self.fields]
 
     @staticmethod
     def trait_field(trait) -> str:
@@ -66,9 +74,11 @@ class ReviewForm(VersionedForm):
     def comments(self) -> list[tuple[str, str]]:
         """(target, text) for the services: "" is the whole build, else "kind:Name"."""
         data = self.cleaned_data
-        return [("", data["comment"])] + [
-            (trait_target(trait), data[self.trait_field(trait)]) for trait in self.traits
-        ]
+        return (
+            [("", data["comment"])]
+            + [(trait_target(trait), data[self.trait_field(trait)]) for trait in self.traits]
+            + [(equipment_target(item), data[f"equipment_{item.pk}"]) for item in self.equipment]
+        )
 
 
 class AwardForm(forms.Form):

@@ -222,7 +222,7 @@ def _price_raise(ruleset: Ruleset, trait: Trait | None) -> Priced:
     return Priced(
         RAISE,
         trait_target(trait),
-        f"Raise {trait.name} from {level_name(level)} to {level_name(level + 1)}",
+        f"Raise {trait.name} from {ruleset.word(level)} to {ruleset.word(level + 1)}",
         cost.amount,
         cost.unit,
         cost.needs_gm_permission,

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('characters', '0016_manage_characters'),
+        ('characters', '0021_manage_characters'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

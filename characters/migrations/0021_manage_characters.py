@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('characters', '0015_advancement_requests'),
+        ('characters', '0020_advancement_requests'),
     ]
 
     operations = [

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('characters', '0014_gm_stored_once'),
+        ("characters", "0019_designed_ruleset"),
     ]
 
     operations = [
