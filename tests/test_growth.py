@@ -137,6 +137,10 @@ def test_the_player_takes_back_their_last_spend_with_a_reversing_entry(in_play, 
     with pytest.raises(ServiceError, match="no spend to take back"):
         spend_take_back(character=character, actor=player, expected_version=None)
     assert trait(character, "Climbing").level == GOOD
+    # The build the trail records moved with it: the next spend is not refused as a build
+    # changed behind the app (issue 31).
+    learn(character, player, "Swimming")
+    assert character.traits.get(name="Swimming").level == MEDIOCRE
 
 
 @pytest.mark.parametrize("then", ["session", "award"])
