@@ -60,12 +60,14 @@ def join_throttles(request):
 def _dashboard(request, join_form, *, status=200):
     user = request.user
     table_form = TableForm(request.GET, campaigns=table_campaigns(user))
+    archived, archived_run = list(archived_characters(user)), list(archived_campaigns(user))
     context = {
         "join_form": join_form,
         "table_form": table_form,
         "filtered": any(table_form.filters()[k] for k in ("q", "state", "campaign")),
-        "archived_characters": archived_characters(user),
-        "archived_campaigns": archived_campaigns(user),
+        "archived_characters": archived,
+        "archived_campaigns": archived_run,
+        "archived_count": len(archived) + len(archived_run),
         "gm_campaigns": Campaign.objects.run_by(user)
         .current()
         .annotate(
