@@ -225,8 +225,12 @@ CARRIED = {"carried": True}
 def advancement_of(character: Character) -> tuple | None:
     """The experience ledger as the engine reads one (rules.ledger), oldest first: awards,
     and spends with what they bought. None for a character with no ledger yet, so its file
-    and report are those of a plain build. Pending spends are not spent yet."""
-    entries = [e for e in character.ledger.all() if not e.pending]
+    and report are those of a plain build. Pending spends are not spent yet; a spend taken
+    back and the entry that gave its experience back leave together (the trait lists no
+    longer hold what it bought)."""
+    ledger = [e for e in character.ledger.all() if not e.pending]
+    taken_back = {e.reverses_id for e in ledger if e.reverses_id}
+    entries = [e for e in ledger if not e.reverses_id and e.pk not in taken_back]
     if not entries:
         return None
     return tuple(read_ledger_entry(ledger_line(e)) for e in entries if ledger_line(e))

@@ -564,8 +564,13 @@ class ExperienceEntry(models.Model):
     # A spend: {"raise": {...}}, {"add": {...}}, {"remove": {...}} or {"meta_points": N}.
     bought = models.JSONField(null=True, blank=True)
     # A pending spend: what it asks for (services.advancement.Priced), so the GM accepts
-    # exactly what the player asked for.
+    # exactly what the player asked for. Kept once accepted: the GM acted on that spend.
     request = models.JSONField(null=True, blank=True)
+    # A spend the player took back is answered by an award of the same amount that names it
+    # (never deleted): the two leave the exported file together.
+    reverses = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -602,6 +607,8 @@ class Notification(models.Model):
         APPROVED = "approved", "Approved"
         CHANGES_REQUESTED = "changes_requested", "Changes requested"
         EXPERIENCE = "experience", "Experience awarded"
+        SPEND_ACCEPTED = "spend_accepted", "Request accepted"
+        SPEND_REFUSED = "spend_refused", "Request refused"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
