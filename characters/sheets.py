@@ -17,7 +17,7 @@ from characters.models import Character as CharacterModel
 from rules import combat, tables
 from rules.character import PERSONALITY_QUESTIONS, Character, Equipment, Trait
 from rules.house_rules import json_number
-from rules.ladder import card_rating, level_name, signed
+from rules.ladder import card_rating, signed
 from rules.numbers import number_text
 from rules.report import build_report, power_difficulty, power_potential
 from rules.rulesets import TOKENS, Ruleset
@@ -50,11 +50,15 @@ class ApprovalStamp:
 
     sha256: str
     summary: str = "approved"
-    # False when the kept build no longer hashes to what the approval's event recorded.
+    # False when the kept build no longer hashes to what the approval's event recorded, or
+    # the character's rows no longer hash to the build its trail records.
     verified: bool = True
+    build_changed: bool = False  # the rows changed behind the app: no stamp till the GM looks
 
     @property
     def line(self) -> str:
+        if self.build_changed:
+            return "Changed since the GM approved it: not approved until the GM looks at it again"
         if not self.verified:
             return (
                 f"Approval does not match its record: the kept build no longer has the "
@@ -324,31 +328,31 @@ def _consumables(facts, character: Character, unit: str) -> tuple[Consumable, ..
 def _attributes(character: Character, ruleset: Ruleset, tokens: bool) -> tuple[TraitRow, ...]:
     """The listed attributes, then any of the ruleset's fixed or house-ruled ones left at
     their default (a character file may omit them; the sheet, like Mudge's, shows them all)."""
-    rows = [_attribute(t, character, tokens) for t in character.attributes]
+    rows = [_attribute(t, character, ruleset) for t in character.attributes]
     listed = {t.name.casefold() for t in character.attributes}
     fixed = [(name, ruleset.attribute_default) for name in ruleset.attribute_names or ()]
     for name, default in [*fixed, *ruleset.extra_attributes]:  # extras: the GM's house rules
         if name.casefold() not in listed:
-            rows.append(_attribute(Trait(name, default), character, tokens, note="default"))
+            rows.append(_attribute(Trait(name, default), character, ruleset, note="default"))
     return tuple(rows)
 
 
-def _attribute(trait: Trait, character: Character, tokens: bool, note: str = "") -> TraitRow:
+def _attribute(trait: Trait, character: Character, ruleset: Ruleset, note: str = "") -> TraitRow:
     if trait.name.casefold() == "strength" and character.scale_strength:
         note = f"Scale {signed(character.scale_strength)}"
-    return _trait_row(trait.name, trait.level, tokens, note=note)
+    return _trait_row(trait.name, trait.level, ruleset, note=note)
 
 
 def _skill(trait: Trait, ruleset: Ruleset, tokens: bool) -> TraitRow:
     mark = DIFFICULTY_MARKS[trait.difficulty or "average"] if ruleset.skill_difficulties else ""
     note = "uncommitted, defined in play" if trait.defined_in_play else ""
-    return _trait_row(trait.name, trait.level, tokens, mark=mark, note=note)
+    return _trait_row(trait.name, trait.level, ruleset, mark=mark, note=note)
 
 
 def _power(power, ruleset: Ruleset, tokens: bool) -> TraitRow:
     if tokens:  # a field of power: unused until raised from Abysmal (DIP VI, VIII.1)
         level = ruleset.power_default if power.level is None else power.level
-        return _trait_row(power.name, level, tokens, note=f"potential {power_potential(level)}")
+        return _trait_row(power.name, level, ruleset, note=f"potential {power_potential(level)}")
     # A spell or psi power with no difficulty is Hard (Mudge 2.5, 2.7; spec).
     priced_as_skill = power.kind in ruleset.power_gifts
     difficulty = power_difficulty(power) if priced_as_skill else power.difficulty
@@ -358,12 +362,12 @@ def _power(power, ruleset: Ruleset, tokens: bool) -> TraitRow:
         note = f"{note}, {_cost_note(power.cost) or 'costs 1'}"
     if power.level is None:  # a superpower priced in gifts has no level to roll against
         return TraitRow(power.name, "", 0, "", mark=mark, note=note)
-    return _trait_row(power.name, power.level, tokens, mark=mark, note=note)
+    return _trait_row(power.name, power.level, ruleset, mark=mark, note=note)
 
 
-def _trait_row(name: str, level: int, tokens: bool, mark: str = "", note: str = "") -> TraitRow:
-    rating = f"{card_rating(level)} cards" if tokens else signed(level)
-    return TraitRow(name, level_name(level), level, rating, mark=mark, note=note)
+def _trait_row(name: str, level: int, ruleset: Ruleset, mark: str = "", note: str = "") -> TraitRow:
+    rating = f"{card_rating(level)} cards" if ruleset.system == TOKENS else signed(level)
+    return TraitRow(name, ruleset.word(level), level, rating, mark=mark, note=note)
 
 
 def _reference(ruleset: Ruleset, tokens: bool):
@@ -415,7 +419,7 @@ def _factors_note(factors: combat.DamageFactors, ruleset: Ruleset) -> str:
         return ""
     names = " and ".join(factors.unlisted)
     return (
-        f"{names}: not on this character, counted at {level_name(ruleset.attribute_default)}. "
+        f"{names}: not on this character, counted at {ruleset.word(ruleset.attribute_default)}. "
         f"The {ruleset.terms.gm} names the attributes damage factors use in the house rules."
     )
 
@@ -424,7 +428,7 @@ def _uncommitted(character: Character, ruleset: Ruleset) -> tuple[str, ...]:
     """Mudge 1.7: a line for each uncommitted trait still open."""
     defined = sum(t.defined_in_play for t in (*character.attributes, *character.skills))
     open_slots = max(ruleset.uncommitted_traits - defined, 0)
-    top = level_name(ruleset.uncommitted_max)
+    top = ruleset.word(ruleset.uncommitted_max)
     return tuple(f"Uncommitted: define in play, {top} or lower" for _ in range(open_slots))
 
 
@@ -433,7 +437,7 @@ def _factor(factor: combat.DamageFactor) -> FactorRow:
 
 
 def _equipment(item: Equipment) -> ListedItem:
-    details = []
+    details = [f"×{item.quantity}"] if item.quantity != 1 else []  # noqa: RUF001 (the times sign, as printed)
     if item.kind != "gear":
         details.append(item.kind)
     if item.damage is not None:
@@ -499,10 +503,12 @@ def approval_stamp(character: CharacterModel) -> ApprovalStamp | None:
     if event is None:
         return ApprovalStamp(approval.sha256, verified=False)
     sha256 = event.after["sha256"]
+    changed = adapters.build_changed(character)
     return ApprovalStamp(
         sha256,
         approval_summary(approval, event.reason),
-        verified=file_sha256(approval.snapshot) == sha256,
+        verified=file_sha256(approval.snapshot) == sha256 and not changed,
+        build_changed=changed,
     )
 
 

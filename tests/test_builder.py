@@ -14,9 +14,10 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 # A fresh Mudge character: 6 attribute levels x 3 + 45 skill levels + 2 gifts x 6 (1.6, 1.64).
 FRESH_MUDGE_BALANCE = 6 * 3 + 45 + 2 * 6
 # A level change: session, user, the character with its three lists, and in the transaction
-# (a savepoint under the test) the lock, the trait, the character and the event, which is
-# also what Undo offers (Character.latest_event).
-EDIT_QUERIES = 12
+# (a savepoint under the test) the lock, the trait, the character, the hash of the event
+# before (the trail is a chain, characters.audit_chain) and the event, which is also what
+# Undo offers (Character.latest_event).
+EDIT_QUERIES = 13
 
 
 def attribute(character, name):

@@ -15,7 +15,6 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
-from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 from playwright.sync_api import expect
 from pypdf import PdfReader
@@ -40,6 +39,7 @@ from characters.sheets import sheet_for_character
 from rules.charfile import parse_character_json
 from rules.ladder import level_name
 from tests.browser import PHONE, fits_the_screen, log_in
+from tests.commands import run_worker
 from tests.pdf_helpers import fields
 
 SAMPLES = Path(__file__).resolve().parent.parent / "rules" / "samples"
@@ -319,21 +319,6 @@ class TestKeptPDFs:
         pdf_texts(as_user(player).get(url))
         assert len(renders) == 2
         assert not SheetPDF.objects.exists()
-
-
-def run_worker():
-    """django-tasks-db's own worker loop, in this process, until the queue is empty: the
-    database-backed run `manage.py db_worker --batch` does."""
-    Worker(
-        queue_names=["default"],
-        interval=0,
-        batch=True,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id="test-worker",
-        excluded_queue_names=[],
-    ).run()
 
 
 @pytest.mark.django_db(transaction=True)
