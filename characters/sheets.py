@@ -207,6 +207,8 @@ class Sheet:
         override adds (those print once, under the name)."""
         if self.approval is None:
             return NOT_APPROVED
+        if self.approval.build_changed:
+            return "Changed since approval: see under the name"
         if not self.approval.verified:
             return "Approval does not match its record: see under the name"
         return f"Approved · SHA-256 {self.approval.sha256}"
