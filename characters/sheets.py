@@ -392,7 +392,7 @@ def _factor(factor: combat.DamageFactor) -> FactorRow:
 
 
 def _equipment(item: Equipment) -> ListedItem:
-    details = [f"×{item.quantity}"] if item.quantity != 1 else []
+    details = [f"quantity {item.quantity}"] if item.quantity != 1 else []
     if item.kind != "gear":
         details.append(item.kind)
     if item.damage is not None:

@@ -122,6 +122,8 @@ class Imported:
     not_mapped: tuple[str, ...] = ()
     levels: tuple[str, ...] = ()  # each not_mapped line's REPORT_LEVELS word
     ignored: tuple[str, ...] = ()  # character-file fields this version does not know
+    # The character on the site an actor was exported from (flags.fairsheet.character_id)
+    character_id: int | None = None
 
     def report(self) -> list[tuple[str, list[str]]]:
         """The not_mapped lines under their headings, most important first."""
@@ -442,7 +444,11 @@ def _paragraphs(text: str) -> str:
 
 def parse_any(text: str | bytes, *, default_ruleset: str = FUDGE_BASICS.slug) -> Imported:
     """A character file or a fudge-rpg actor, told apart by their shape."""
-    data = load_json(text)
+    return parse_data(load_json(text), default_ruleset=default_ruleset)
+
+
+def parse_data(data, *, default_ruleset: str = FUDGE_BASICS.slug) -> Imported:
+    """parse_any for parsed JSON: one entry of a party file, say."""
     if is_actor(data):
         # Text is checked where it is kept (_ActorReader.text): a NUL in a description the
         # import throws away does not refuse the actor.
@@ -474,6 +480,7 @@ class _ActorReader:
         self.foundry_ids: dict[str, str] = {}  # the actor's and its attribute set's
         self.links: dict[str, str] = {}  # the attribute set's damage links
         self.grouped: list[str] = []  # skills whose groups are not imported
+        self.character_id: int | None = None
 
     def note(self, level: str, message: str) -> None:
         self.not_mapped.append((REPORT_LEVELS.index(level), level, message))
@@ -500,6 +507,9 @@ class _ActorReader:
             raise CharacterFileError("items", "must be a list")
         flags = _dict(_dict(data.get("flags")).get(FLAG))
         file = _dict(flags.get("file"))
+        site_id = flags.get("character_id")
+        if isinstance(site_id, int) and not isinstance(site_id, bool) and site_id > 0:
+            self.character_id = site_id
         out = {
             key: value
             for key, value in file.items()
@@ -810,6 +820,7 @@ class _ActorReader:
                 not_mapped=tuple(message for _, _, message in notes),
                 levels=tuple(level for _, level, _ in notes),
                 ignored=result.ignored,
+                character_id=self.character_id,
             )
 
     def with_ids(self, character: Character) -> Character:

@@ -5,17 +5,21 @@ export that comes out is the file, field for field."""
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
 from characters.models import Character
+from characters.services.foundry import character_update_from_foundry
 from rules.charfile import read_character, write_character
 from rules.foundry import write_actor
 from tests.builder_fixtures import *  # noqa: F403
 from tests.commands import run_command
 from tests.test_api import bearer, token  # noqa: F401
+from tests.test_foundry import assert_foundry_accepts
+from tests.test_review import approved
 
 # Every field the contract names, each with a value that is not its default.
 EVERY_FIELD = {
@@ -109,3 +113,134 @@ def test_every_field_survives_each_door(name, door, shape, player_client, token,
         door, as_shape(file, shape), client=player_client, api_token=token, tmp_path=tmp_path
     )
     assert exported == file
+
+
+# -- a Foundry round trip that updates rather than duplicates -----------------------------------
+
+SHARED = Path("/work/shared/foundry-samples")
+BROGO = (Path(__file__).resolve().parent.parent / "rules" / "samples" / "brogo.json").read_text()
+DANGER_SENSE_ID = "dGSZo8T5ZbxJ1Vbq"  # an id as a compendium item brings it
+
+
+def import_brogo(client) -> Character:
+    assert client.post(reverse("character_import"), {"text": BROGO}).status_code == 302
+    return Character.objects.get()
+
+
+def foundry_export(client, character) -> dict:
+    return client.get(reverse("character_export_foundry", args=[character.pk])).json()
+
+
+def played_in_foundry(actor: dict) -> dict:
+    """What a session in Foundry does: Bow raised, a gift dragged in from a compendium, a
+    line added to the notes, a meta point granted... and nothing else touched."""
+    actor = copy.deepcopy(actor)
+    (bow,) = [i for i in actor["items"] if i["name"] == "Bow"]
+    bow["system"]["level"] += 1
+    actor["items"].append(
+        {
+            "_id": DANGER_SENSE_ID,
+            "name": "Danger Sense",
+            "type": "gift",
+            "system": {"description": "<p>Warns of danger.</p>"},
+            "effects": [],
+        }
+    )
+    actor["system"]["notes"] += "<p><strong>Session 2:</strong> owes the ferryman a favour.</p>"
+    actor["system"]["fp"] = 1
+    return actor
+
+
+def ids_by_name(actor: dict) -> dict:
+    return {(item["type"], item["name"]): item["_id"] for item in actor["items"]}
+
+
+def test_an_actor_from_your_character_offers_an_update_and_keeps_every_id(player_client):
+    brogo = import_brogo(player_client)
+    played = played_in_foundry(foundry_export(player_client, brogo))
+    preview = player_client.post(reverse("character_import"), {"text": json.dumps(played)})
+    html = preview.content.decode()
+    assert preview.status_code == 200 and Character.objects.count() == 1
+    assert "Update <bdi>Brogo the Scout</bdi> from Foundry?" in html
+    changes = [str(c) for c in preview.context["update"].changes]
+    assert changes == [
+        "meta points: 0 -> 1",
+        "notes changed",
+        "skill Bow: Good, average -> Great, average",
+        "added gift Danger Sense (catalogue cost)",
+    ]
+    version = brogo.version
+    response = player_client.post(
+        reverse("character_import"),
+        {"text": json.dumps(played), "update": "1", "version": version},
+    )
+    assert response.status_code == 302
+    brogo.refresh_from_db()
+    # One recorded change, on the same character: no copy.
+    assert Character.objects.count() == 1 and brogo.version == version + 1
+    event = brogo.events.get(action="foundry_updated")
+    assert event.after["changes"] == changes
+    assert brogo.notes.endswith("Staff: medium, +2.\n\nSession 2: owes the ferryman a favour.")
+    again = foundry_export(player_client, brogo)
+    assert_foundry_accepts(again)
+    assert ids_by_name(again) == ids_by_name(played)
+    assert again["_id"] == played["_id"]
+    # Nothing changed since: importing the re-export is no change at all.
+    preview = player_client.post(reverse("character_import"), {"text": json.dumps(again)})
+    assert preview.context["update"].changes == ()
+
+
+def test_sample_09_updates_brogo_and_a_re_export_gives_its_39_ids(player_client, player):
+    brogo = import_brogo(player_client)
+    actor = json.loads((SHARED / "09-fairsheet-brogo-played.json").read_text())
+    actor["flags"]["fairsheet"]["character_id"] = brogo.pk  # as the site's export writes it
+    update = character_update_from_foundry(
+        character=brogo, actor=player, text=json.dumps(actor), expected_version=brogo.version
+    )
+    assert "added gift Danger Sense (catalogue cost)" in [str(c) for c in update.changes]
+    again = foundry_export(player_client, brogo)
+    assert len(actor["items"]) == 39
+    # Every item keeps its id (Danger Sense, added in Foundry, moves up among the gifts).
+    assert ids_by_name(again) == ids_by_name(actor)
+
+
+def test_an_approved_build_changed_in_foundry_goes_back_to_the_gm(client, campaign, player, gm):
+    client.force_login(player)
+    url = reverse("character_import")
+    assert client.post(url, {"text": BROGO, "campaign": campaign.pk}).status_code == 302
+    brogo = Character.objects.get()
+    approved(brogo, gm, reason="sample character")
+    played = played_in_foundry(foundry_export(client, brogo))
+    preview = client.post(url, {"text": json.dumps(played)})
+    assert preview.context["update"].needs_review
+    assert "once updated it goes back to the GM for review" in preview.content.decode()
+    client.post(url, {"text": json.dumps(played), "update": "1", "version": brogo.version})
+    brogo.refresh_from_db()
+    assert brogo.state == Character.State.SUBMITTED
+    assert list(brogo.events.values_list("action", flat=True).order_by("id"))[-2:] == [
+        "foundry_updated",
+        "submitted",
+    ]
+    # Play alone (a point spent, a note) needs no review.
+    brogo.state = Character.State.APPROVED
+    brogo.save(update_fields=["state"])
+    again = foundry_export(client, brogo)
+    again["system"]["fp"] -= 1
+    preview = client.post(url, {"text": json.dumps(again)})
+    assert [str(c) for c in preview.context["update"].changes] == ["meta points: 1 -> 0"]
+    assert not preview.context["update"].needs_review
+
+
+def test_as_new_imports_a_copy_and_someone_elses_actor_is_never_an_update(
+    player_client, outsider, client
+):
+    brogo = import_brogo(player_client)
+    actor = foundry_export(player_client, brogo)
+    response = player_client.post(
+        reverse("character_import"), {"text": json.dumps(actor), "as_new": "1"}
+    )
+    assert response.status_code == 302 and Character.objects.count() == 2
+    client.force_login(outsider)
+    response = client.post(reverse("character_import"), {"text": json.dumps(actor)})
+    assert response.status_code == 302
+    assert Character.objects.filter(owner=outsider).count() == 1

@@ -33,11 +33,21 @@ from characters.models import (
     Trait,
 )
 from characters.services.audit import commit_change, lock_character, record_event
-from rules.charfile import MAX_ROWS, CharacterFileError, read_character, write_character
-from rules.foundry import FOUNDRY, Imported, parse_any
+from rules.charfile import (
+    MAX_NAME,
+    MAX_ROWS,
+    CharacterFileError,
+    load_json,
+    read_character,
+    write_character,
+)
+from rules.foundry import FOUNDRY, Imported, parse_any, parse_data
 from rules.ladder import level_name
 from rules.rulesets import BUILTIN, FUDGE_BASICS
 from rules.templates import apply_template, templates_for
+from rules.text import unstorable_problem
+
+MAX_PARTY = 100  # characters in one party file: a campaign's whole cast and more
 
 TEMPLATE_ROW_LISTS = ("attributes", "skills", "gifts", "faults")  # what a template may add to
 DETAIL_FIELDS = (
@@ -163,6 +173,66 @@ def character_import(
         )
     except CharacterFileError as error:
         raise ServiceError(f"The file cannot be read: {error}") from None
+    return _import(owner=owner, imported=imported, campaign=campaign)
+
+
+@dataclasses.dataclass(frozen=True)
+class PartyMember:
+    """One entry of a party file and what became of it: a new draft, or why not."""
+
+    index: int
+    name: str
+    character: Character | None = None
+    imported: Imported | None = None
+    refused: str = ""
+
+
+def party_import(*, owner, text: str | bytes, campaign: Campaign | None = None):
+    """A party file: a JSON array of character files or Foundry actors (or both), each
+    imported as its own draft, or refused on its own, with the reason, while the others
+    still come in. Returns a PartyMember per entry, in the file's order."""
+    try:
+        data = load_json(text)
+    except CharacterFileError as error:
+        raise ServiceError(f"The file cannot be read: {error}") from None
+    if not isinstance(data, list) or not data:
+        raise ServiceError("A party file is a JSON list of characters: this one holds none.")
+    if len(data) > MAX_PARTY:
+        raise ServiceError(
+            f"The party file holds {len(data)} characters; import at most {MAX_PARTY} at once."
+        )
+    if campaign is not None and not campaign.has_member(owner):
+        raise ServiceError("Join the campaign before importing a character into it.")
+    default = campaign.base_ruleset if campaign else FUDGE_BASICS.slug
+    members = []
+    for index, entry in enumerate(data):
+        name = _entry_name(entry, index)
+        try:
+            with transaction.atomic():  # each its own: a refused one leaves the others
+                imported = parse_data(entry, default_ruleset=default)
+                character, imported = _import(owner=owner, imported=imported, campaign=campaign)
+        except CharacterFileError as error:
+            members.append(PartyMember(index, name, refused=f"The file cannot be read: {error}"))
+        except ServiceError as error:
+            members.append(PartyMember(index, name, refused=str(error)))
+        else:
+            members.append(PartyMember(index, character.name, character, imported))
+    return members
+
+
+def is_party(text: str | bytes) -> bool:
+    """A party file, a JSON list, rather than one character (a JSON object)."""
+    return text.lstrip()[:1] in ("[", b"[")
+
+
+def _entry_name(entry, index: int) -> str:
+    name = entry.get("name") if isinstance(entry, dict) else None
+    if isinstance(name, str) and name.strip() and unstorable_problem(name) is None:
+        return name.strip()[:MAX_NAME]
+    return f"Entry {index + 1}"
+
+
+def _import(*, owner, imported: Imported, campaign: Campaign | None):
     value = imported.character
     if campaign is not None:
         if not campaign.has_member(owner):
