@@ -129,6 +129,7 @@ def test_approved_build_stays_legal_through_play_and_export(open_page, table, tm
         button = player.locator(".spend-option", has_text=label).get_by_role("button")
         expect(button).to_have_text(cost)
         button.click()
+        player.locator("#confirm-spend").get_by_role("button", name=f"Spend {cost}").click()
         expect(player.locator("#alerts")).to_contain_text(f"Done: {label}.")
     expect(player.locator("#unspent")).to_have_text("0 XP")
 

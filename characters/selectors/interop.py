@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 from django.shortcuts import get_object_or_404
 
-from characters.adapters import character_to_rules
+from characters.adapters import character_to_rules, read_options
 from characters.models import ApiToken, Character
 from rules import character as rc
 from rules.charfile import CharacterFileError, load_json, write_character
 from rules.diff import Change, diff_files
-from rules.foundry import FLAG, FOUNDRY, Imported, Provenance, is_actor, parse_data
+from rules.foundry import FLAG, Imported, Provenance, is_actor, parse_data
 
 
 def api_tokens_of(user):
@@ -67,8 +67,9 @@ class FoundryUpdate:
 
 
 def foundry_update_for(user, text: str | bytes) -> FoundryUpdate | None:
-    """foundry_update for a posted file; None for a file that cannot be read (the import
-    says why) or that is no actor."""
+    """The update a posted actor offers: one exported from a character the user owns
+    (flags.fairsheet.character_id) and that still exists. None for anything else, a file
+    that cannot be read included: it imports as a new character (or the import says why)."""
     try:
         data = load_json(text)
     except CharacterFileError:
@@ -76,30 +77,19 @@ def foundry_update_for(user, text: str | bytes) -> FoundryUpdate | None:
     if not is_actor(data):
         return None
     site_id = _dict(_dict(data.get("flags")).get(FLAG)).get("character_id")
-    if (
-        not isinstance(site_id, int)
-        or not Character.objects.filter(owner=user, pk=site_id).exists()
-    ):
-        return None
-    try:
-        return foundry_update(user, parse_data(data))
-    except CharacterFileError:
-        return None
-
-
-def foundry_update(user, imported: Imported) -> FoundryUpdate | None:
-    """The update an imported actor offers: one exported from a character the user owns
-    (flags.fairsheet.character_id) and that still exists. None for anything else: it
-    imports as a new character."""
-    if imported.source != FOUNDRY or imported.character_id is None:
+    if not isinstance(site_id, int) or isinstance(site_id, bool):
         return None
     character = (
-        Character.objects.filter(owner=user, pk=imported.character_id)
+        Character.objects.filter(owner=user, pk=site_id)
         .select_related("campaign")
         .prefetch_related("traits", "equipment", "ledger")
         .first()
     )
     if character is None:
+        return None
+    try:
+        imported = parse_data(data, **read_options(character.campaign))
+    except CharacterFileError:
         return None
     return foundry_update_of(character, imported)
 

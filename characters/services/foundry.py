@@ -4,7 +4,13 @@ by the owner, and the GM's review again when an approved build changed beyond pl
 
 from django.db import transaction
 
-from characters.adapters import character_file, character_to_rules, file_sha256, rows_from_rules
+from characters.adapters import (
+    character_file,
+    character_to_rules,
+    file_sha256,
+    read_options,
+    rows_from_rules,
+)
 from characters.errors import NotAllowed, ServiceError
 from characters.models import Character, Equipment, Trait
 from characters.selectors.interop import FoundryUpdate, foundry_update_of
@@ -31,10 +37,7 @@ def character_update_from_foundry(
             "it from Foundry, or import the actor as a new character."
         )
     try:
-        imported = parse_any(
-            text,
-            default_ruleset=locked.campaign.base_ruleset if locked.campaign else locked.ruleset,
-        )
+        imported = parse_any(text, **read_options(locked.campaign))
     except CharacterFileError as error:
         raise ServiceError(f"The file cannot be read: {error}") from None
     if imported.source != FOUNDRY or imported.character_id != locked.pk:
