@@ -14,7 +14,7 @@ from django.urls import resolve, reverse
 from characters.models import Character
 from characters.services.foundry import character_update_from_foundry
 from rules.charfile import read_character, write_character
-from rules.foundry import write_actor
+from rules.foundry import parse_any, write_actor
 from tests.builder_fixtures import *  # noqa: F403
 from tests.commands import run_command
 from tests.test_api import bearer, token  # noqa: F401
@@ -318,3 +318,16 @@ def test_a_party_member_that_cannot_be_read_is_refused_alone(client, token):  # 
         "Legendary+N",
     }
     assert Character.objects.count() == 8
+
+
+@pytest.mark.parametrize("path", SAMPLE_ACTORS[:1] + SAMPLE_ACTORS[8:9], ids=("01", "09"))
+def test_the_check_endpoint_checks_an_actor_as_it_would_import(path, client, token):  # noqa: F811
+    response = client.post(
+        reverse("character_check"), path.read_bytes(), "application/json", **bearer(token)
+    )
+    report = response.json()
+    assert response.status_code == 200
+    assert report["source"] == "foundry"
+    assert report["ruleset"] == ("mudge" if path.stem.startswith("09") else "fudge-basics")
+    assert "unknown ruleset" not in json.dumps(report)
+    assert report["not_mapped"] == list(parse_any(path.read_bytes()).not_mapped)
