@@ -40,7 +40,6 @@ from rules.rulesets import BUILTIN, FUDGE_BASICS, LEVELS, Ruleset
 from rules.text import name_problem, unstorable_problem
 
 SYSTEM_ID = "fudge-rpg"
-SYSTEM_VERSION = "2.7.0"  # the fudge-rpg release whose data models the export follows
 FLAG = "fairsheet"
 FAIRSHEET, FOUNDRY = "fairsheet", "foundry"
 # "major" is what the system called a character before its data models (actor.mjs migrates it).
