@@ -13,8 +13,9 @@ from django.urls import resolve, reverse
 
 from characters.models import Character
 from characters.services.foundry import character_update_from_foundry
-from rules.charfile import read_character, write_character
+from rules.charfile import CharacterFileError, read_character, write_character
 from rules.foundry import parse_any, write_actor
+from rules.ladder import signed
 from tests.builder_fixtures import *  # noqa: F403
 from tests.commands import run_command
 from tests.test_api import bearer, token  # noqa: F401
@@ -331,3 +332,93 @@ def test_the_check_endpoint_checks_an_actor_as_it_would_import(path, client, tok
     assert report["ruleset"] == ("mudge" if path.stem.startswith("09") else "fudge-basics")
     assert "unknown ruleset" not in json.dumps(report)
     assert report["not_mapped"] == list(parse_any(path.read_bytes()).not_mapped)
+
+
+@pytest.mark.parametrize(
+    ("stem", "unarmed", "defensive"),
+    [("06", "Brawn", "Stamina"), ("03", "Strength", "Vigor")],
+)
+def test_damage_links_are_the_sheets_damage_factors(stem, unarmed, defensive, player_client):
+    """muscleweapon and damagecap naming any attribute are the character's damage
+    attributes: 06's Brawn at Legendary+1 (+5) makes Unarmed +5, not 0."""
+    (path,) = [p for p in SAMPLE_ACTORS if p.stem.startswith(stem)]
+    actor = json.loads(path.read_text())
+    (attribute_set,) = [i for i in actor["items"] if i["type"] == "attributeset"]
+    levels = {a["name"]: a["level"] for a in attribute_set["system"]["attributes"]}
+    response = player_client.post(reverse("character_import"), {"text": path.read_text()})
+    character = Character.objects.get(pk=resolve(response.url).kwargs["pk"])
+    assert character.house_rules.get("damage_capacity_attribute") == defensive
+    sheet = player_client.get(reverse("character_sheet", args=[character.pk]))
+    factors = sheet.context["sheet"]
+    (bare,) = [f for f in factors.offensive if f.label == "Unarmed"]
+    assert bare.terms[0] == (unarmed, levels[unarmed])
+    assert bare.total == signed(levels[unarmed])  # Fudge Basics: bare hands +0
+    assert factors.defensive[0].terms[0] == (defensive, levels[defensive])
+    exported = foundry_export(player_client, character)
+    (written,) = [i for i in exported["items"] if i["type"] == "attributeset"]
+    assert written["system"]["damagecap"] == defensive
+    assert written["system"]["muscleweapon"] == attribute_set["system"]["muscleweapon"]
+
+
+def sample(stem: str) -> dict:
+    (path,) = [p for p in SAMPLE_ACTORS if p.stem.startswith(stem)]
+    return json.loads(path.read_text())
+
+
+def read_sample(actor: dict):
+    return parse_any(json.dumps(actor))
+
+
+def test_quantities_and_the_duplicates_a_text_allows_are_kept():
+    gear = read_sample(sample("07")).character
+    assert {e.name: e.quantity for e in gear.equipment} == {
+        "Trail rations": 7,
+        "Dagger": 2,
+        "Leather jerkin": 1,
+    }
+    assert [s.name for s in gear.skills][:2] == ["Language", "Language (2)"]
+    assert [s.level for s in gear.skills][:2] == [1, -1]
+    written = write_actor(gear)
+    assert {
+        i["name"]: i["system"]["quantity"] for i in written["items"] if i["type"] == "equipment"
+    }["Trail rations"] == 7
+    scholar = read_sample(sample("03")).character
+    assert [g.name for g in scholar.gifts][:2] == [
+        "Magical Talent (Scholarly Magic)",
+        "Magical Talent (Scholarly Magic) (2)",
+    ]
+
+
+def test_a_legacy_actor_reports_its_wounds_groups_and_five_point_groups():
+    report = dict(read_sample(sample("05")).report())
+    assert (
+        "system.wounds: current wounds (scratch 1) are not imported: mark them on the play page."
+        in report["Not imported"]
+    )
+    left_out = report["Left out: Fairsheet has no place for these"]
+    assert left_out[0].startswith("Skill groups are not imported (9 skills): Tracking, ")
+    assert (
+        "system.fivePoint: the five-point skill groups (Fudge's five-point character "
+        "creation) are not imported; the skills they bought are." in left_out
+    )
+
+
+def test_notes_edited_in_foundry_win():
+    imported = read_sample(sample("09"))
+    assert imported.character.notes.endswith(
+        "Staff: medium, +2.\n\nSession 2: owes the ferryman a favour."
+    )
+    assert imported.report()[0] == (
+        "Changed on the way in: check these",
+        ["system.notes: edited in Foundry; Foundry's notes are kept, as plain text."],
+    )
+
+
+def test_a_nul_in_a_description_thrown_away_does_not_refuse_the_actor():
+    actor = sample("02")
+    actor["items"][1]["system"]["description"] += "\x00"  # a skill's: not kept
+    assert read_sample(actor).character.skills[0].name == "One-handed Sword"
+    actor["items"][1]["name"] += "\x00"  # a name is kept: that one refuses it, and says where
+    with pytest.raises(CharacterFileError) as refused:
+        read_sample(actor)
+    assert str(refused.value).startswith("items[1].name: contains a NUL character")
