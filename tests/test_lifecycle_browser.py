@@ -130,7 +130,7 @@ def test_approved_build_stays_legal_through_play_and_export(open_page, table, tm
         expect(button).to_have_text(cost)
         button.click()
         player.locator("#confirm-spend").get_by_role("button", name=f"Spend {cost}").click()
-        expect(player.locator("#alerts")).to_contain_text(f"Done: {label}.")
+        expect(player.get_by_role("status").filter(has_text=f"Done: {label}.")).to_be_in_viewport()
     expect(player.locator("#unspent")).to_have_text("0 XP")
 
     # The builder: approved, locked, and legal, the creation build priced as approved.

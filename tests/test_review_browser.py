@@ -107,7 +107,7 @@ def test_submit_review_fix_approve_then_advance(open_page, brogo):
     gm.get_by_label("Reason").fill("Session 1: the siege wall")
     gm.get_by_role("button", name="Award").click()
     expect(gm.locator("#unspent")).to_have_text("4 XP")
-    expect(gm.locator("#alerts")).to_contain_text("Awarded 4 XP to Brogo.")
+    expect(gm.locator(".answer")).to_contain_text("Awarded 4 XP to Brogo.")
 
     player.goto(f"/characters/{brogo.pk}/advancement/")
     expect(player.locator("#unspent")).to_have_text("4 XP")
@@ -130,7 +130,7 @@ def test_submit_review_fix_approve_then_advance(open_page, brogo):
     expect(spend).to_be_in_viewport()
     spend.click()
     expect(player.locator("#unspent")).to_have_text("0 XP")
-    expect(player.locator("#alerts")).to_contain_text("Done: Raise Climbing from Good to Great.")
+    expect(player.locator(".answer")).to_contain_text("Done: Raise Climbing from Good to Great.")
 
     # htmx logs a refused (4xx) response as an error too: none happened on this path.
     assert console_errors == []

@@ -1,7 +1,6 @@
 """Reads for the approval, audit and advancement pages. Who may see what follows
 characters.selectors: anyone not allowed gets a 404, never a 403."""
 
-import json
 from dataclasses import dataclass, fields
 
 from django.db.models import OuterRef, Subquery
@@ -36,7 +35,8 @@ from characters.selectors.advancement import (
 )
 from rules.diff import diff_files
 from rules.report import Report, build_report
-from rules.rulesets import LEVELS, Ruleset
+from rules.rule_names import in_words
+from rules.rulesets import BUILTIN, LEVELS, Ruleset
 
 # -- who may see what --------------------------------------------------------------------------
 
@@ -206,7 +206,7 @@ def _changes(before, after) -> list[tuple[str, str, str]]:
     hidden = MACHINERY | (SPEND_SPEC if "what" in before or "what" in after else set())
     keys = [k for k in dict.fromkeys([*before, *after]) if k not in hidden]
     return [
-        (key.replace("_", " "), _shown(key, before.get(key)), _shown(key, after.get(key)))
+        (in_words(key), _shown(key, before.get(key)), _shown(key, after.get(key)))
         for key in keys
         if before.get(key) != after.get(key) or key not in before
     ]
@@ -217,11 +217,11 @@ def _shown(key, value) -> str:
         return ""
     if key == "sha256":
         return f"{value[:12]}…"  # the audit page's diff checks the whole digest
+    if key == "ruleset" and value in BUILTIN:
+        return BUILTIN[value].name  # "MicroFudged DIP", not its slug
     if key == "state" and value in Character.State.values:
         return Character.State(value).label.lower()  # "changes requested"
-    if isinstance(value, dict | list):
-        return json.dumps(value, ensure_ascii=False)
-    return str(value)
+    return in_words(value)
 
 
 # -- the advancement page ------------------------------------------------------------------------

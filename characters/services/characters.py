@@ -171,6 +171,11 @@ def character_create(
 
 
 @transaction.atomic
+def ruleset_name(slug: str) -> str:
+    """A ruleset as people call it ("MicroFudged DIP"), never its slug."""
+    return BUILTIN[slug].name if slug in BUILTIN else slug
+
+
 def character_import(
     *, owner, text: str | bytes, campaign: Campaign | None = None
 ) -> tuple[Character, Imported]:
@@ -247,8 +252,9 @@ def _import(*, owner, imported: Imported, campaign: Campaign | None):
             raise ServiceError("Join the campaign before importing a character into it.")
         if value.ruleset != campaign.base_ruleset:
             raise ServiceError(
-                f"This file is for {value.ruleset}, but {campaign.name} plays "
-                f"{campaign.base_ruleset}: change the file's ruleset or import it elsewhere."
+                f"This file is for {ruleset_name(value.ruleset)}, but {campaign.name} plays "
+                f"{ruleset_name(campaign.base_ruleset)}: change the file's ruleset or import "
+                "it elsewhere."
             )
         if value.house_rules and value.house_rules != campaign.house_rules:
             imported = dataclasses.replace(

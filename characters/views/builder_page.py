@@ -216,6 +216,16 @@ def issues_by_trait(by_kind: dict[str, list], report: Report) -> dict[int, list]
     return issues
 
 
+def broken_rules(issues: dict[int, list], report: Report) -> list[tuple[object, str]]:
+    """Each broken rule with where the page shows it: the row it is about, else the
+    budget panel (a rule about the whole build)."""
+    row_of = {id(issue): pk for pk, found in issues.items() for issue in found}
+    return [
+        (issue, f"trait-{row_of[id(issue)]}" if id(issue) in row_of else "budget-panel")
+        for issue in report.errors
+    ]
+
+
 class Verdict(NamedTuple):
     """What the page shows of a build's report beyond the budget: each row's issue marks (by
     trait id) and the count of broken rules. Taken before and after an edit, so only what
@@ -325,6 +335,7 @@ def builder_context(
         "uncommitted": uncommitted_slots(character, ruleset, viewer, forms.get("uncommitted")),
         "balance_label": balance_words(report.balance, ruleset.unit),
         "verdict": Verdict.of(issues, report),
+        "broken_rules": broken_rules(issues, report),
         "scale_notes": scale_notes(value, ruleset),
         # The campaign's GM reading the build: the template panel links the house rules.
         "is_gm": viewer is not None
@@ -403,6 +414,12 @@ def _equipment_form(forms, item, ruleset, version) -> EquipmentForm:
 
 
 def pools_of(report: Report) -> list[Pool]:
+    """Each pool spent against its budget; a pool is over only past what the trades bring
+    it (3 skill levels → 1 attribute level covers a fourth attribute level)."""
+    traded = dict.fromkeys(report.pools, 0)
+    for trade in report.trades:
+        traded[trade.get_pool] = traded.get(trade.get_pool, 0) + trade.get
+        traded[trade.give_pool] = traded.get(trade.give_pool, 0) - trade.give
     pools = []
     for key, numbers in report.pools.items():
         if "budget" in numbers:
@@ -412,7 +429,7 @@ def pools_of(report: Report) -> list[Pool]:
                     POOL_LABELS[key],
                     json_number(numbers["budget"]),
                     json_number(numbers["spent"]),
-                    numbers["spent"] > numbers["budget"],
+                    numbers["spent"] > numbers["budget"] + traded[key],
                 )
             )
         else:
