@@ -41,7 +41,7 @@ from rules.house_rules import (
 from rules.ladder import level_name, parse_level
 from rules.report import amount
 from rules.ruleset_file import character_file_with_ruleset, read_ruleset
-from rules.rulesets import BUILTIN, Ruleset
+from rules.rulesets import BUILTIN, FUDGE_BASICS, Ruleset
 
 
 def ruleset_for(character: Character) -> Ruleset:
@@ -58,6 +58,17 @@ def ruleset_for(character: Character) -> Ruleset:
 def campaign_ruleset(campaign) -> Ruleset:
     # House rules were validated when the GM saved them; applying them is cheap.
     return apply_house_rules(base_ruleset(campaign), campaign.house_rules)
+
+
+def read_options(campaign) -> dict:
+    """How a file is read for `campaign` (or for no campaign): parse_any's keywords, the
+    ruleset an actor that names none takes and the campaign's designed ruleset, which a
+    file may name."""
+    base = base_ruleset(campaign) if campaign else None
+    return {
+        "default_ruleset": campaign.base_ruleset if campaign else FUDGE_BASICS.slug,
+        "rulesets": {base.slug: base} if base and base.slug not in BUILTIN else None,
+    }
 
 
 def base_ruleset(campaign) -> Ruleset:
