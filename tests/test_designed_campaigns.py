@@ -15,7 +15,7 @@ from characters.models import CampaignEvent, DesignedRuleset, Trait
 from characters.selectors.campaigns import campaign_history, ruleset_move_preview
 from characters.services import campaigns as campaign_services
 from characters.services import rulesets as services
-from characters.services.characters import character_create
+from characters.services.characters import character_create, character_import
 from characters.services.review import character_approve, character_submit
 from rules.ladder import GOOD
 from rules.ruleset_file import blank_ruleset_file, ruleset_to_json
@@ -156,3 +156,21 @@ def test_import_refuses_an_invalid_file_saying_where(gm):
     good = SimpleUploadedFile("moor.json", json.dumps(game()).encode(), "application/json")
     response = client_for(gm).post(reverse("ruleset_designs"), {"action": "import", "file": good})
     assert response.status_code == 302 and DesignedRuleset.objects.get().name == "Moor"
+
+
+def test_an_exported_character_carries_its_game_and_imports_into_its_campaign(
+    gm, player, bog, outsider
+):
+    bertha = character_create(owner=player, name="Bertha", campaign=bog)
+    response = client_for(player).get(reverse("character_export", args=[bertha.pk]))
+    file = json.loads(response.content)
+    assert file["ruleset"] == "moor" and file["ruleset_file"]["slug"] == "moor"
+    actor = json.loads(
+        client_for(player).get(reverse("character_export_foundry", args=[bertha.pk])).content
+    )
+    assert "attributeset" in [item["type"] for item in actor["items"]]
+    text = json.dumps(file)
+    copy, _ = character_import(owner=player, text=text, campaign=bog)
+    assert copy.ruleset == "moor" and copy.campaign == bog
+    with pytest.raises(ServiceError, match="import it into a campaign that plays that game"):
+        character_import(owner=outsider, text=text)
