@@ -91,8 +91,9 @@ def test_a_campaign_plays_its_version_and_keeps_it_until_moved(gm, player, bog, 
     preview = ruleset_move_preview(bog, two)
     (impact,) = preview.affected
     assert impact.character == bertha and impact.keeps_approval
-    # Body Good: 1 attribute level of 4 (3 left, 9 skill levels) + 10 -> 0 of 0 + 4 - 3.
-    assert impact.balance_text == "19 skill levels → 1 skill level"
+    # Version 1: Body Good is 1 of 4 attribute levels (3 left = 9 skill levels) + 10 skill
+    # levels + 2 free gifts (12): 31. Version 2: 1 of 0 (-3) + 4 + 12: 13.
+    assert impact.balance_text == "31 skill levels → 13 skill levels"
     assert (preview.before, preview.after) == ({"ruleset_version": 1}, {"ruleset_version": 2})
 
     services.campaign_move_ruleset(campaign=bog, actor=gm, version=two, reason="leaner")
