@@ -21,7 +21,15 @@ from characters.models import (
     Trait,
 )
 from rules import character as rc
-from rules.catalog import Catalog, CatalogEquipment, CatalogFault, CatalogGift, CatalogSkill
+from rules.catalog import (
+    POWER_DETAILS,
+    Catalog,
+    CatalogEquipment,
+    CatalogFault,
+    CatalogGift,
+    CatalogPower,
+    CatalogSkill,
+)
 from rules.charfile import read_ledger_entry, write_character, write_entry
 from rules.house_rules import (
     HouseRuleError,
@@ -127,6 +135,18 @@ def campaign_catalog(campaign_pk: int, created_at, version: int) -> Catalog:
             for e in by_kind[CatalogEntry.Kind.EQUIPMENT]
         ),
         power_kinds=tuple(e.name for e in by_kind[CatalogEntry.Kind.POWER_KIND]),
+        powers=tuple(power_from_entry(e) for e in by_kind[CatalogEntry.Kind.POWER]),
+    )
+
+
+def power_from_entry(entry: CatalogEntry) -> CatalogPower:
+    """A campaign's power line as the engine's catalogue has it."""
+    details = entry.details if isinstance(entry.details, dict) else {}
+    return CatalogPower(
+        entry.name,
+        entry.power_kind,
+        difficulty=entry.difficulty,
+        **{key: str(details.get(key, "")) for key in POWER_DETAILS},
     )
 
 
@@ -205,8 +225,12 @@ CARRIED = {"carried": True}
 def advancement_of(character: Character) -> tuple | None:
     """The experience ledger as the engine reads one (rules.ledger), oldest first: awards,
     and spends with what they bought. None for a character with no ledger yet, so its file
-    and report are those of a plain build. Pending spends are not spent yet."""
-    entries = [e for e in character.ledger.all() if not e.pending]
+    and report are those of a plain build. Pending spends are not spent yet; a spend taken
+    back and the entry that gave its experience back leave together (the trait lists no
+    longer hold what it bought)."""
+    ledger = [e for e in character.ledger.all() if not e.pending]
+    taken_back = {e.reverses_id for e in ledger if e.reverses_id}
+    entries = [e for e in ledger if not e.reverses_id and e.pk not in taken_back]
     if not entries:
         return None
     return tuple(read_ledger_entry(ledger_line(e)) for e in entries if ledger_line(e))
@@ -316,7 +340,9 @@ def rows_from_rules(character: Character, value: rc.Character):
 
 
 def _equipment_kind(entry: CatalogEntry) -> str:
-    """A catalogue line keeps a weapon's or an armour's value, not its kind."""
+    """The kind the GM set, else (a line from before kinds were kept) what its values say."""
+    if entry.equipment_kind:
+        return entry.equipment_kind
     if entry.damage is not None:
         return Equipment.Kind.WEAPON
     return Equipment.Kind.ARMOUR if entry.armour is not None else Equipment.Kind.GEAR

@@ -173,6 +173,16 @@ urlpatterns += [
         {"decision": "refuse"},
         name="spend_refuse",
     ),
+    path(
+        "characters/<int:pk>/advancement/take-back/",
+        advancement.spend_take_back,
+        name="spend_take_back",
+    ),
+    path(
+        "characters/<int:pk>/advancement/spends/<int:entry_pk>/withdraw/",
+        advancement.spend_withdraw,
+        name="spend_withdraw",
+    ),
     path("characters/<int:pk>/points/spend/", advancement.points_spend, name="points_spend"),
     path("characters/<int:pk>/points/grant/", advancement.points_grant, name="points_grant"),
     path("characters/<int:pk>/points/convert/", advancement.points_convert, name="points_convert"),

@@ -11,6 +11,7 @@ from django import forms
 
 from characters.forms.fields import AmountField, NameField
 from characters.models import DIFFICULTY_CHOICES, TRAIT_NAME_MAX, Equipment, Trait
+from rules.character import PERSONALITY_QUESTIONS
 from rules.house_rules import json_number
 from rules.ladder import ABYSMAL, STANDARD, TERRIBLE, Ladder
 from rules.report import POWER_DIFFICULTY
@@ -84,7 +85,8 @@ def trait_fields(
 ) -> dict:
     """TraitForm's fields for one kind of trait under a ruleset's numbers and ladder."""
     fields = copy.deepcopy(TraitForm.base_fields)
-    fields["power_kind"].choices = [(k, k) for k in power_kinds]
+    # Empty: the catalogue's kind for a power it lists (Mudge 2.53's Fireball: a spell).
+    fields["power_kind"].choices = [("", "— (catalogue)"), *((k, k) for k in power_kinds)]
     levels = level_choices(system, ladder=ladder)
     if kind == Trait.Kind.POWER and system == LEVELS:
         levels = [("", "— (no level)"), *levels]  # a superpower has none
@@ -101,7 +103,10 @@ def trait_fields(
         kind == Trait.Kind.POWER and system == LEVELS
     ):
         keep.add("cost")
-        fields["cost"].label = "Value" if kind == Trait.Kind.FAULT else "Cost"
+        fields["cost"].label = {
+            Trait.Kind.FAULT: "Value",
+            Trait.Kind.POWER: "Superpower, gifts",
+        }.get(kind, "Cost")
         # Left empty: a gift's or fault's value from the catalogue (Mudge 1.33: 2 if
         # starred, else 1); a superpower's from the ruleset (Mudge 2.8: 2 gifts).
         unset = json_number(superpower_cost) if kind == Trait.Kind.POWER else "catalogue"
@@ -125,7 +130,10 @@ class EquipmentForm(VersionedForm):
     and an armour's value in Mudge 4.54, cards in MicroFudged DIP VII.2)."""
 
     name = NameField(max_length=Equipment._meta.get_field("name").max_length)
-    kind = forms.ChoiceField(choices=Equipment.Kind.choices)
+    # Empty on a new row: the catalogue's kind for a name it lists, else gear.
+    kind = forms.ChoiceField(
+        choices=[("", "— (catalogue)"), *Equipment.Kind.choices], required=False
+    )
     damage = forms.IntegerField(min_value=-10, max_value=50, required=False)
     armour = forms.IntegerField(min_value=-10, max_value=50, required=False)
     notes = forms.CharField(max_length=1000, required=False, strip=True)
@@ -139,7 +147,12 @@ class EquipmentForm(VersionedForm):
         self.fields["armour"].help_text = f"Armour value ({section})"
 
     def item_fields(self) -> dict:
-        return {k: v for k, v in self.cleaned_data.items() if k != "version"}
+        """What was posted; an empty kind is left out (a new row takes the catalogue's, a
+        row keeps its own)."""
+        data = {k: v for k, v in self.cleaned_data.items() if k != "version"}
+        if not data.get("kind"):
+            data.pop("kind", None)
+        return data
 
 
 class DetailsForm(VersionedForm):
@@ -186,18 +199,6 @@ class UncommittedForm(VersionedForm):
             self.fields["difficulty"].choices = difficulty_choices(Trait.Kind.SKILL)
         else:
             del self.fields["difficulty"]
-
-
-# Mudge 1.35: the questionnaire's four numbered questions, plus the summary fields a sheet
-# prints under personality and history.
-PERSONALITY_QUESTIONS = (
-    ("values", "What really matters to you? Anything you would give your life for?"),
-    ("desires", "What do you want? Which one thing do you desire most?"),
-    ("reasons", "For each thing desired, why?"),
-    ("change", "How might getting what you want change you?"),
-    ("personality", "Personality summary"),
-    ("history", "History and background"),
-)
 
 
 class PersonalityForm(VersionedForm):

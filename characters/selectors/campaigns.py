@@ -4,7 +4,6 @@ every character twice and writes nothing. Who may see these is the views' lookup
 (characters.selectors.campaign_for_gm): a 404 for anyone but the GM."""
 
 import dataclasses
-import json
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -21,6 +20,7 @@ from characters.models import Campaign, CampaignEvent, Character
 from characters.selectors.access import BUILD_ROWS
 from rules.house_rules import apply_house_rules, json_number
 from rules.report import build_report
+from rules.rule_names import in_words, rule_name
 from rules.rulesets import BUILTIN, Ruleset
 
 # -- the preview of a house-rule change ----------------------------------------------------------
@@ -43,11 +43,11 @@ class CharacterImpact:
 
     @property
     def new_errors(self) -> list[str]:
-        return sorted(self.errors_after - self.errors_before)
+        return sorted(rule_name(code) for code in self.errors_after - self.errors_before)
 
     @property
     def resolved_errors(self) -> list[str]:
-        return sorted(self.errors_before - self.errors_after)
+        return sorted(rule_name(code) for code in self.errors_before - self.errors_after)
 
     @property
     def keeps_approval(self) -> bool:
@@ -206,8 +206,8 @@ def _line(event: CampaignEvent) -> HistoryLine:
 
 def show_value(value, key: str = "") -> str:
     """A recorded JSON value in words: yes/no, a ruleset by its name, numbers and text as
-    they are, nothing as "none", the rest as compact JSON (a cap table, a list of extra
-    attributes)."""
+    they are, nothing as "none", the rest in words (a cap table "Superb: 1; Great: 2", a
+    list of extra attributes)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None or value == {} or value == []:
@@ -216,7 +216,7 @@ def show_value(value, key: str = "") -> str:
         return BUILTIN[value].name
     if isinstance(value, str | int | float):
         return str(value)
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return in_words(value)
 
 
 def newer_ruleset_version(campaign: Campaign):

@@ -241,6 +241,9 @@ def entry_state(entry: CatalogEntry) -> dict:
     for factor in ("damage", "armour"):
         if getattr(entry, factor) is not None:
             state[factor] = getattr(entry, factor)
+    for key in ("equipment_kind", "power_kind"):
+        if getattr(entry, key):
+            state[key] = getattr(entry, key)
     if entry.note:
         state["note"] = entry.note
     return state
@@ -289,8 +292,19 @@ def seed_entries(campaign: Campaign) -> list[CatalogEntry]:
     ]
     entries += [
         entry(
+            CatalogEntry.Kind.POWER,
+            power.name,
+            power_kind=power.kind,
+            difficulty=power.difficulty,
+            details=power.as_details(),
+        )
+        for power in catalog.powers
+    ]
+    entries += [
+        entry(
             CatalogEntry.Kind.EQUIPMENT,
             item.name,
+            equipment_kind=item.kind,
             damage=item.damage,
             armour=item.armour,
             note=item.note,
@@ -334,6 +348,11 @@ def _set_entry_fields(entry: CatalogEntry, *, name: str, note: str = "", **field
     entry.name, entry.note, entry.difficulty = name, note, difficulty
     entry.cost = None if cost is None else Decimal(cost).quantize(Decimal("0.01"))
     entry.damage, entry.armour = fields.get("damage"), fields.get("armour")
+    for key in ("equipment_kind", "power_kind"):
+        if key in fields:
+            setattr(entry, key, fields[key] or "")
+    if "details" in fields:  # the rule text's lines of a power; a GM's form keeps them
+        entry.details = dict(fields["details"] or {})
 
 
 def _save_entry(entry: CatalogEntry) -> None:

@@ -160,6 +160,11 @@ def character_create(
 
 
 @transaction.atomic
+def ruleset_name(slug: str) -> str:
+    """A ruleset as people call it ("MicroFudged DIP"), never its slug."""
+    return BUILTIN[slug].name if slug in BUILTIN else slug
+
+
 def character_import(
     *, owner, text: str | bytes, campaign: Campaign | None = None
 ) -> tuple[Character, Imported]:
@@ -186,8 +191,9 @@ def character_import(
             raise ServiceError("Join the campaign before importing a character into it.")
         if value.ruleset != campaign.base_ruleset:
             raise ServiceError(
-                f"This file is for {value.ruleset}, but {campaign.name} plays "
-                f"{campaign.base_ruleset}: change the file's ruleset or import it elsewhere."
+                f"This file is for {ruleset_name(value.ruleset)}, but {campaign.name} plays "
+                f"{ruleset_name(campaign.base_ruleset)}: change the file's ruleset or import "
+                "it elsewhere."
             )
         if value.house_rules and value.house_rules != campaign.house_rules:
             imported = dataclasses.replace(
@@ -296,8 +302,49 @@ def trait_add(
         power_kind=power_kind,
         position=position,
     )
+    if kind == Trait.Kind.GIFT:
+        # Before the gift's own record, so that undoing the last edit takes the gift back.
+        _add_gift_attribute(locked, gift=trait, actor=actor)
     _add_trait(trait, actor=actor, action="trait_added")
     return trait
+
+
+def gift_attribute(ruleset, gift_name: str) -> str | None:
+    """The attribute a gift brings, from the ruleset's data (Mudge 2.5: Magery brings Mana;
+    2.7: Psionic brings Psyche), or None."""
+    return next(
+        (a for g, a in ruleset.attribute_gifts.items() if g.casefold() == gift_name.casefold()),
+        None,
+    )
+
+
+def _add_gift_attribute(character: Character, *, gift: Trait, actor) -> None:
+    """Taking a gift that brings an attribute adds it at the ruleset's default, priced as
+    any attribute from there; one the character already has stays as it is."""
+    ruleset = ruleset_for(character)
+    attribute = gift_attribute(ruleset, gift.name)
+    if (
+        attribute is None
+        or character.traits.filter(kind=Trait.Kind.ATTRIBUTE, name__iexact=attribute).exists()
+    ):
+        return
+    ensure_room(character)
+    row = Trait(
+        character=character,
+        kind=Trait.Kind.ATTRIBUTE,
+        name=attribute,
+        level=ruleset.attribute_default,
+        position=next_position(character.traits.filter(kind=Trait.Kind.ATTRIBUTE)),
+    )
+    _save_trait(row)
+    record_event(
+        character=character,
+        actor=actor,
+        action="trait_added",
+        target=trait_target(row),
+        after=trait_state(row),
+        reason=f"comes with {gift.name}",
+    )
 
 
 @transaction.atomic
@@ -340,11 +387,28 @@ def trait_update(*, trait: Trait, actor, expected_version: int | None, **changes
 
 
 @transaction.atomic
-def trait_remove(*, trait: Trait, actor, expected_version: int | None) -> None:
+def trait_remove(
+    *, trait: Trait, actor, expected_version: int | None, with_attribute: bool = False
+) -> None:
+    """Remove a trait. A gift that brings an attribute (Magery, Mana) leaves it unless
+    `with_attribute`: the player chose (the builder asks)."""
     locked = lock_for_edit(character=trait.character, expected_version=expected_version)
     trait = Trait.objects.get(pk=trait.pk, character=locked)
     before = trait_state(trait)
     target = trait_target(trait)
+    attribute = gift_attribute(ruleset_for(locked), trait.name) if with_attribute else None
+    if attribute and trait.kind == Trait.Kind.GIFT:  # recorded first, as in trait_add
+        for row in locked.traits.filter(kind=Trait.Kind.ATTRIBUTE, name__iexact=attribute):
+            state = trait_state(row)
+            row.delete()
+            record_event(
+                character=locked,
+                actor=actor,
+                action="trait_removed",
+                target=trait_target(row),
+                before=state,
+                reason=f"went with {trait.name}",
+            )
     trait.delete()
     commit_change(locked, actor=actor, action="trait_removed", target=target, before=before)
 

@@ -220,6 +220,7 @@ def _move(
 
 def _clean_comments(locked: Character, comments) -> list[tuple[str, str]]:
     targets = {trait_target(trait) for trait in locked.traits.all()}
+    targets |= {f"equipment:{item.name}" for item in locked.equipment.all()}
     cleaned = []
     for target, text in comments:
         text = text.strip()
@@ -228,7 +229,7 @@ def _clean_comments(locked: Character, comments) -> list[tuple[str, str]]:
         if target and target not in targets:
             raise ServiceError(
                 f"{locked.name} has no trait {target.partition(':')[2] or target}: comment on "
-                "the build as a whole, or on a trait it has."
+                "the build as a whole, or on a trait or piece of equipment it has."
             )
         cleaned.append((target, text))
     return cleaned

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from characters import throttle
-from characters.adapters import base_ruleset, campaign_ruleset
+from characters.adapters import base_ruleset, campaign_ruleset, power_from_entry
 from characters.errors import HouseRulesRefused, ServiceError
 from characters.forms.campaigns import (
     CampaignForm,
@@ -36,6 +36,7 @@ from characters.selectors.campaigns import (
 from characters.selectors.rulesets import summarize_ruleset
 from characters.services import campaigns as services
 from characters.views.dashboard import join_throttles
+from characters.views.params import strict_number
 from rules.house_rules import LEVEL_KEYS, json_number
 from rules.ladder import level_name, signed
 from rules.rulesets import BUILTIN, DEFAULT, Ruleset
@@ -50,6 +51,7 @@ CATALOG_KINDS = (
     (CatalogEntry.Kind.GIFT, "gifts"),
     (CatalogEntry.Kind.FAULT, "faults"),
     (CatalogEntry.Kind.POWER_KIND, ("Kinds of power", "kind of power")),
+    (CatalogEntry.Kind.POWER, "powers"),
     (CatalogEntry.Kind.EQUIPMENT, ("Equipment", "equipment")),
 )
 
@@ -214,20 +216,20 @@ def invite_regenerate(request, pk):
 
 def campaign_join(request, code):
     """The invite link: shows which campaign it is, and joins it on a POST."""
-    checks = join_throttles(request)
-    wait, limit = throttle.wait_for(checks)
-    if wait:
-        return throttle.too_many(
-            request,
-            wait,
-            limit,
-            lambda: render(request, "campaigns/join.html", {"campaign": None, "throttled": True}),
-        )
-    campaign = Campaign.objects.select_related("gm").filter(invite_code=code).first()
-    if campaign is None:
-        for limit, who in checks:
-            limit.hit(who)
-        return render(request, "campaigns/join.html", {"campaign": None}, status=404)
+    with throttle.attempt(join_throttles(request)) as tried:
+        if tried.wait:
+            return throttle.too_many(
+                request,
+                tried.wait,
+                tried.throttle,
+                lambda: render(
+                    request, "campaigns/join.html", {"campaign": None, "throttled": True}
+                ),
+            )
+        campaign = Campaign.objects.select_related("gm").filter(invite_code=code).first()
+        if campaign is None:
+            tried.keep()
+            return render(request, "campaigns/join.html", {"campaign": None}, status=404)
     if campaign.gm_id == request.user.pk:
         messages.info(request, f"You run {campaign.name}: this link is for your players.")
         return redirect("campaign_detail", campaign.pk)
@@ -304,7 +306,7 @@ class CatalogRow:
     @property
     def facts(self) -> list[str]:
         entry = self.entry
-        facts = []
+        facts = [entry.equipment_kind or entry.power_kind] if entry.kind in _KINDED else []
         if entry.difficulty:
             facts.append(entry.get_difficulty_display())
         if entry.cost is not None:
@@ -314,7 +316,17 @@ class CatalogRow:
             facts.append(f"weapon {signed(entry.damage)}")
         if entry.armour is not None:
             facts.append(f"armour {signed(entry.armour)}")
-        return facts
+        return [fact for fact in facts if fact]
+
+    @property
+    def details(self) -> list[tuple[str, str]]:
+        """A power's lines from the rule text, labelled (Mudge 2.52's spell form)."""
+        if self.entry.kind != CatalogEntry.Kind.POWER:
+            return []
+        return list(power_from_entry(self.entry).details())
+
+
+_KINDED = (CatalogEntry.Kind.EQUIPMENT, CatalogEntry.Kind.POWER)
 
 
 @dataclass
@@ -334,8 +346,9 @@ def catalog(request, pk):
         context = {**_catalog_context(campaign), "groups": _catalog_groups(campaign)}
         return render(request, CATALOG_PAGE, context | {"read_only": True})
     editing = None
-    if request.GET.get("edit", "").isdigit():
-        entry = campaign.catalog.filter(pk=request.GET["edit"]).first()
+    edit = strict_number(request.GET.get("edit"))
+    if edit is not None:
+        entry = campaign.catalog.filter(pk=edit).first()
         if entry is not None:
             editing = _entry_form(campaign, entry)
     return _catalog_page(request, campaign, editing=editing)

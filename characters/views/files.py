@@ -23,6 +23,7 @@ from characters.models import Campaign
 from characters.selectors.access import character_for_viewer
 from characters.selectors.interop import character_provenance
 from characters.services.characters import character_import
+from characters.views.params import strict_number
 from rules.check import UNREADABLE, check_text, unreadable
 from rules.foundry import FOUNDRY, write_actor
 from rules.ruleset_file import RulesetFileError, parse_ruleset_json
@@ -134,9 +135,8 @@ def character_check(request):
         {"error": f"The file is larger than {MAX_CHECK_BYTES // 1_000_000} MB."}, status=413
     )
     # Refused before a byte is read: a declared length over the limit, true or not.
-    if request.META.get("CONTENT_LENGTH", "").isdigit() and (
-        int(request.META["CONTENT_LENGTH"]) > MAX_CHECK_BYTES + MULTIPART_OVERHEAD
-    ):
+    declared = strict_number(request.META.get("CONTENT_LENGTH"))
+    if declared is not None and declared > MAX_CHECK_BYTES + MULTIPART_OVERHEAD:
         return too_big
     try:
         body = _posted_file(request)

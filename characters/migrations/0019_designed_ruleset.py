@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("characters", "0016_audit_integrity"),
+        ("characters", "0018_catalogue_powers"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
