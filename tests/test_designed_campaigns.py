@@ -138,6 +138,8 @@ def test_the_pages(gm, outsider, bog, version_one):
     assert theirs.post(move).status_code == 404
     detail = mine.get(reverse("campaign_detail", args=[bog.pk])).content.decode()
     assert "see what moving to version 2 changes" in detail
+    # No link to a built-in's page that does not exist: the designer and the file instead.
+    assert "/rulesets/moor/" not in detail and "Your game in the designer" in detail
     assert "No character is priced differently" in mine.get(move).content.decode()
     assert mine.post(move, {"reason": "tidy"}).status_code == 302
     bog.refresh_from_db()
