@@ -13,7 +13,7 @@ from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from characters.adapters import character_to_rules
 from characters.api_auth import accepts_api_token
@@ -34,12 +34,14 @@ MAX_NOT_MAPPED_SHOWN = 12
 MULTIPART_OVERHEAD = 16_384
 
 
+@require_safe
 @accepts_api_token
 def character_export(request, pk):
     character = character_for_viewer(request.user, pk)
     return _download(dumps_character(character_to_rules(character)), f"{_slug(character)}.json")
 
 
+@require_safe
 @accepts_api_token
 def character_export_foundry(request, pk):
     """The character as an actor for Foundry VTT's fudge-rpg system (docs/foundry.md)."""

@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
+from django.views.decorators.http import require_safe
 
 from characters.forms.printing import PrintForm
 from characters.models import PackJob
@@ -27,6 +28,7 @@ from characters.sheets import DICE_ODDS, sheet_for_character
 PACK_PAGE = "sheets/pack.html"
 
 
+@require_safe
 def character_sheet(request, pk):
     character = character_for_sheet(request.user, pk)
     return render(
@@ -42,6 +44,7 @@ def character_sheet(request, pk):
     )
 
 
+@require_safe
 def character_sheet_pdf(request, pk):
     character = character_for_sheet(request.user, pk)
     form = PrintForm(request.GET)
@@ -67,6 +70,7 @@ def campaign_pack(request, pk):
     return render(request, PACK_PAGE, context, status=status)
 
 
+@require_safe
 def campaign_pack_job(request, pk, job_pk):
     """One pack's progress, polled by its block on the pack page; the page itself for a
     visit without htmx."""
@@ -76,6 +80,7 @@ def campaign_pack_job(request, pk, job_pk):
     return render(request, f"{PACK_PAGE}#job-status", {"campaign": job.campaign, "job": job})
 
 
+@require_safe
 def campaign_pack_download(request, pk, job_pk):
     job = pack_job_for_gm(request.user, pk, job_pk, with_content=True)
     if job.state != PackJob.State.DONE:
