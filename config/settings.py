@@ -215,6 +215,9 @@ PERMISSIONS_POLICY = {
 # (django-tasks-db): `manage.py db_worker` runs them, on this machine (`make run` starts
 # one) or on any other that reaches the same database.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+# A pack's worker says it is alive at every step and every quarter of this; a running pack
+# without a word for this long lost its worker, and is queued again (services.printing).
+PACK_LEASE_SECONDS = int(os.environ.get("FAIRSHEET_PACK_LEASE", "60"))
 
 LOGGING = {
     "version": 1,

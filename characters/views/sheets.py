@@ -56,6 +56,7 @@ def character_sheet_pdf(request, pk):
 
 def campaign_pack(request, pk):
     campaign = campaign_for_gm(request.user, pk)
+    printing.pack_jobs_recover(campaign=campaign)  # so the page shows none running for ever
     form = PrintForm(request.POST or None, initial={"reference": True})
     if request.method == "POST" and form.is_valid():
         printing.pack_job_create(campaign=campaign, user=request.user, options=form.options())
@@ -74,6 +75,7 @@ def campaign_pack(request, pk):
 def campaign_pack_job(request, pk, job_pk):
     """One pack's progress, polled by its block on the pack page; the page itself for a
     visit without htmx."""
+    printing.pack_jobs_recover(campaign=campaign_for_gm(request.user, pk))
     job = pack_job_for_gm(request.user, pk, job_pk)
     if not request.htmx:
         return redirect(f"{reverse('campaign_pack', args=[pk])}#pack-{job.pk}")
