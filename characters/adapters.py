@@ -11,9 +11,25 @@ from fractions import Fraction
 from functools import cached_property, lru_cache
 
 from characters.errors import HouseRulesRefused
-from characters.models import Approval, CatalogEntry, Character, Equipment, ExperienceEntry, Trait
+from characters.models import (
+    Approval,
+    CatalogEntry,
+    Character,
+    Equipment,
+    ExperienceEntry,
+    RulesetVersion,
+    Trait,
+)
 from rules import character as rc
-from rules.catalog import Catalog, CatalogEquipment, CatalogFault, CatalogGift, CatalogSkill
+from rules.catalog import (
+    POWER_DETAILS,
+    Catalog,
+    CatalogEquipment,
+    CatalogFault,
+    CatalogGift,
+    CatalogPower,
+    CatalogSkill,
+)
 from rules.charfile import read_ledger_entry, write_character, write_entry
 from rules.house_rules import (
     HouseRuleError,
@@ -24,6 +40,7 @@ from rules.house_rules import (
 )
 from rules.ladder import level_name, parse_level
 from rules.report import amount
+from rules.ruleset_file import character_file_with_ruleset, read_ruleset
 from rules.rulesets import BUILTIN, Ruleset
 
 
@@ -32,13 +49,46 @@ def ruleset_for(character: Character) -> Ruleset:
     built-in ruleset with its own catalogue."""
     campaign = character.campaign
     if campaign is None:
+        if character.house_rules:
+            return apply_house_rules(BUILTIN[character.ruleset], character.house_rules)
         return BUILTIN[character.ruleset]
     return dataclasses.replace(campaign_ruleset(campaign), catalog=CampaignCatalog(campaign))
 
 
 def campaign_ruleset(campaign) -> Ruleset:
     # House rules were validated when the GM saved them; applying them is cheap.
-    return apply_house_rules(BUILTIN[campaign.base_ruleset], campaign.house_rules)
+    return apply_house_rules(base_ruleset(campaign), campaign.house_rules)
+
+
+def base_ruleset(campaign) -> Ruleset:
+    """The ruleset a campaign plays before its house rules: the designed version it is on,
+    or a built-in one."""
+    if campaign.ruleset_version_id is None:
+        return BUILTIN[campaign.base_ruleset]
+    version = campaign.ruleset_version
+    return version_ruleset(version.pk, version.created_at)
+
+
+@lru_cache(maxsize=64)
+def version_ruleset(version_pk: int, created_at) -> Ruleset:
+    """A designed ruleset's version, read once per process: a version never changes (a
+    change is a new version). created_at too, as campaign_catalog keys on it: test
+    databases hand an id out again."""
+    return read_ruleset(RulesetVersion.objects.values_list("file", flat=True).get(pk=version_pk))
+
+
+def character_base(character: Character) -> Ruleset:
+    """The ruleset the character's file names, before house rules."""
+    if character.campaign is None:
+        return BUILTIN[character.ruleset]
+    return base_ruleset(character.campaign)
+
+
+def designed_rulesets(character: Character) -> dict[str, Ruleset]:
+    """What rules.charfile must be told to read this character's files back: its designed
+    ruleset by slug, or nothing for a built-in one."""
+    base = character_base(character)
+    return {} if base.slug in BUILTIN and BUILTIN[base.slug] is base else {base.slug: base}
 
 
 class CampaignCatalog:
@@ -85,6 +135,18 @@ def campaign_catalog(campaign_pk: int, created_at, version: int) -> Catalog:
             for e in by_kind[CatalogEntry.Kind.EQUIPMENT]
         ),
         power_kinds=tuple(e.name for e in by_kind[CatalogEntry.Kind.POWER_KIND]),
+        powers=tuple(power_from_entry(e) for e in by_kind[CatalogEntry.Kind.POWER]),
+    )
+
+
+def power_from_entry(entry: CatalogEntry) -> CatalogPower:
+    """A campaign's power line as the engine's catalogue has it."""
+    details = entry.details if isinstance(entry.details, dict) else {}
+    return CatalogPower(
+        entry.name,
+        entry.power_kind,
+        difficulty=entry.difficulty,
+        **{key: str(details.get(key, "")) for key in POWER_DETAILS},
     )
 
 
@@ -114,7 +176,9 @@ def character_to_rules(character: Character) -> rc.Character:
         # The slug only: building the ruleset (house rules, catalogue) for it is wasted work.
         ruleset=character.campaign.base_ruleset if character.campaign else character.ruleset,
         name=character.name,
-        house_rules=character.campaign.house_rules if character.campaign else {},
+        house_rules=(
+            character.campaign.house_rules if character.campaign else character.house_rules
+        ),
         player=character.player,
         concept=character.concept,
         race=character.race,
@@ -122,8 +186,14 @@ def character_to_rules(character: Character) -> rc.Character:
         scale_mass=character.scale_mass,
         attributes=tuple(_trait(t) for t in by_kind[Trait.Kind.ATTRIBUTE]),
         skills=tuple(_trait(t) for t in by_kind[Trait.Kind.SKILL]),
-        gifts=tuple(rc.Gift(t.name, _fraction(t.cost)) for t in by_kind[Trait.Kind.GIFT]),
-        faults=tuple(rc.Fault(t.name, _fraction(t.cost)) for t in by_kind[Trait.Kind.FAULT]),
+        gifts=tuple(
+            rc.Gift(t.name, _fraction(t.cost), foundry_id=t.foundry_id)
+            for t in by_kind[Trait.Kind.GIFT]
+        ),
+        faults=tuple(
+            rc.Fault(t.name, _fraction(t.cost), foundry_id=t.foundry_id)
+            for t in by_kind[Trait.Kind.FAULT]
+        ),
         powers=tuple(
             rc.Power(
                 name=t.name,
@@ -131,11 +201,12 @@ def character_to_rules(character: Character) -> rc.Character:
                 level=t.level,
                 difficulty=t.difficulty or None,
                 cost=_fraction(t.cost),
+                foundry_id=t.foundry_id,
             )
             for t in by_kind[Trait.Kind.POWER]
         ),
         equipment=tuple(
-            rc.Equipment(e.name, e.kind, e.damage, e.armour, e.notes)
+            rc.Equipment(e.name, e.kind, e.damage, e.armour, e.notes, e.quantity, e.foundry_id)
             for e in character.equipment.all()
         ),
         meta_points=character.meta_points,
@@ -143,6 +214,7 @@ def character_to_rules(character: Character) -> rc.Character:
         advancement=advancement_of(character),
         notes=character.notes,
         personality=dict(character.personality or {}),
+        foundry_ids=dict(character.foundry_ids or {}),
     )
 
 
@@ -153,8 +225,12 @@ CARRIED = {"carried": True}
 def advancement_of(character: Character) -> tuple | None:
     """The experience ledger as the engine reads one (rules.ledger), oldest first: awards,
     and spends with what they bought. None for a character with no ledger yet, so its file
-    and report are those of a plain build. Pending spends are not spent yet."""
-    entries = [e for e in character.ledger.all() if not e.pending]
+    and report are those of a plain build. Pending spends are not spent yet; a spend taken
+    back and the entry that gave its experience back leave together (the trait lists no
+    longer hold what it bought)."""
+    ledger = [e for e in character.ledger.all() if not e.pending]
+    taken_back = {e.reverses_id for e in ledger if e.reverses_id}
+    entries = [e for e in ledger if not e.reverses_id and e.pk not in taken_back]
     if not entries:
         return None
     return tuple(read_ledger_entry(ledger_line(e)) for e in entries if ledger_line(e))
@@ -205,6 +281,7 @@ def rows_from_rules(character: Character, value: rc.Character):
                 level=t.level,
                 difficulty=t.difficulty or "",
                 defined_in_play=t.defined_in_play,
+                foundry_id=t.foundry_id,
                 position=i,
             )
             for i, t in enumerate(items)
@@ -215,6 +292,7 @@ def rows_from_rules(character: Character, value: rc.Character):
             kind=Trait.Kind.GIFT,
             name=g.name,
             cost=to_decimal(g.cost),
+            foundry_id=g.foundry_id,
             position=i,
         )
         for i, g in enumerate(value.gifts)
@@ -225,6 +303,7 @@ def rows_from_rules(character: Character, value: rc.Character):
             kind=Trait.Kind.FAULT,
             name=f.name,
             cost=to_decimal(f.value),
+            foundry_id=f.foundry_id,
             position=i,
         )
         for i, f in enumerate(value.faults)
@@ -238,6 +317,7 @@ def rows_from_rules(character: Character, value: rc.Character):
             difficulty=p.difficulty or "",
             power_kind=p.kind or "",
             cost=to_decimal(p.cost),
+            foundry_id=p.foundry_id,
             position=i,
         )
         for i, p in enumerate(value.powers)
@@ -250,6 +330,8 @@ def rows_from_rules(character: Character, value: rc.Character):
             damage=e.damage,
             armour=e.armour,
             notes=e.notes,
+            quantity=e.quantity,
+            foundry_id=e.foundry_id,
             position=i,
         )
         for i, e in enumerate(value.equipment)
@@ -258,7 +340,9 @@ def rows_from_rules(character: Character, value: rc.Character):
 
 
 def _equipment_kind(entry: CatalogEntry) -> str:
-    """A catalogue line keeps a weapon's or an armour's value, not its kind."""
+    """The kind the GM set, else (a line from before kinds were kept) what its values say."""
+    if entry.equipment_kind:
+        return entry.equipment_kind
     if entry.damage is not None:
         return Equipment.Kind.WEAPON
     return Equipment.Kind.ARMOUR if entry.armour is not None else Equipment.Kind.GEAR
@@ -270,6 +354,7 @@ def _trait(trait: Trait) -> rc.Trait:
         trait.level if trait.level is not None else 0,
         trait.difficulty or None,
         trait.defined_in_play,
+        trait.foundry_id,
     )
 
 
@@ -294,8 +379,18 @@ REPORT_POOLS = {"skill level": "skills", "token": "tokens"}  # report unit -> am
 
 
 def character_file(character: Character) -> dict:
-    """The character as a version-1 character file (rules.charfile), as approvals keep it."""
-    return write_character(character_to_rules(character))
+    """The character as a version-1 character file (rules.charfile), as approvals keep it,
+    its levels in its ruleset's ladder words."""
+    return write_character(character_to_rules(character), character_base(character).ladder)
+
+
+def exported_file(character: Character) -> dict:
+    """The character file a player downloads: a designed ruleset's character carries its
+    ruleset (ruleset_file), so any Fairsheet reads it with nothing else."""
+    designed = designed_rulesets(character)
+    if designed:
+        return character_file_with_ruleset(character_to_rules(character), *designed.values())
+    return character_file(character)
 
 
 def file_sha256(data: dict) -> str:
@@ -304,6 +399,38 @@ def file_sha256(data: dict) -> str:
     so only a canonical form makes the digest reproducible from what was stored."""
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+# What a character file holds that is not the build: the campaign's house rules (on its own
+# record), and what play and awards change (experience, its ledger, meta points).
+NOT_THE_BUILD = ("house_rules", "experience", "advancement", "meta_points")
+
+
+def build_sha256(data: dict) -> str:
+    """SHA-256 of a character file's build: what the GM approved, which afterwards only
+    Fairsheet's own services change (a spend, an uncommitted trait), each recording the new
+    digest in its event. Rows that hash to anything else were changed behind the app."""
+    return file_sha256({key: value for key, value in data.items() if key not in NOT_THE_BUILD})
+
+
+def recorded_build_sha256(character: Character) -> str:
+    """The digest an approved character's build must have: the newest one its trail records
+    (its approval, or a change made through Fairsheet since). Read from the `build_events`
+    that selectors.access.APPROVAL_RECORD prefetches, or with one query."""
+    events = getattr(character, "build_events", None)
+    if events is None:
+        events = character.events.exclude(build_sha256="").order_by("-id").only("build_sha256")[:1]
+    return next((event.build_sha256 for event in events), "")
+
+
+def build_changed(character: Character) -> bool:
+    """Whether an approved character's rows no longer hash to the build its trail records:
+    changed behind the app (issue 31). Only approved characters are checked; callers
+    prefetch the build's rows, as for pricing it."""
+    if character.state != Character.State.APPROVED:
+        return False
+    recorded = recorded_build_sha256(character)
+    return bool(recorded) and build_sha256(character_file(character)) != recorded
 
 
 def approval_summary(approval: Approval, override_reason: str | None = None) -> str:

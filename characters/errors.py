@@ -58,3 +58,13 @@ class HouseRulesRefused(ServiceError):
         super().__init__(message)
         self.key = key
         self.problems = problems
+
+
+class RulesetRefused(ServiceError):
+    """A ruleset file that does not hold: `problems`, every one, as (field, reason) with the
+    field named as rules.ruleset_file does ("ladder.fair", "numbers.skill_levels")."""
+
+    def __init__(self, problems: list[tuple[str, str]]):
+        where, message = problems[0]
+        super().__init__(f"{where}: {message}" if where else message)
+        self.problems = problems

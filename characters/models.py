@@ -29,9 +29,9 @@ def new_invite_code() -> str:
 
 
 def validate_ruleset(slug: str) -> None:
-    """A ruleset the engine knows. A validator, not `choices`: the list is the engine's data
-    (rules.rulesets.BUILTIN), so a new ruleset needs no migration."""
-    if slug not in BUILTIN:
+    """A ruleset the engine knows, or one a GM designed. A validator, not `choices`: the list
+    is the engine's data (rules.rulesets.BUILTIN), so a new ruleset needs no migration."""
+    if slug not in BUILTIN and not DesignedRuleset.objects.filter(slug=slug).exists():
         raise ValidationError(
             "Unknown ruleset %(slug)s: use one of %(known)s.",
             params={"slug": slug, "known": ", ".join(BUILTIN)},
@@ -56,6 +56,52 @@ class CampaignQuerySet(models.QuerySet):
         return self.filter(memberships__user=user)
 
 
+class DesignedRuleset(models.Model):
+    """A GM's own game (docs/ruleset-file.md), kept as numbered versions: each save of the
+    designer is a new version, and a campaign stays on the version its characters were
+    approved under until its GM moves it on (services.rulesets)."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="designed_rulesets"
+    )
+    slug = models.CharField(max_length=40)
+    name = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "slug"], name="designed_ruleset_slug_once")
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def latest(self) -> "RulesetVersion":
+        return self.versions.order_by("-number").first()
+
+
+class RulesetVersion(models.Model):
+    """One saved version of a designed ruleset: the whole ruleset file, validated by
+    rules.ruleset_file before it is saved, never changed after (a change is a new version)."""
+
+    ruleset = models.ForeignKey(DesignedRuleset, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    file = models.JSONField()
+    note = models.CharField(max_length=500, blank=True)  # what changed, in the GM's words
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ruleset", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["ruleset", "number"], name="ruleset_version_once")
+        ]
+
+    def __str__(self):
+        return f"{self.ruleset.name}, version {self.number}"
+
+
 class Campaign(models.Model):
     name = models.CharField(max_length=120)
     gm = models.ForeignKey(
@@ -65,6 +111,15 @@ class Campaign(models.Model):
     # Overrides of the base ruleset's numbers, in the character file's house_rules form,
     # validated by rules.house_rules before they are saved.
     house_rules = models.JSONField(default=dict, blank=True)
+    # A designed ruleset's version the campaign plays (then base_ruleset is its slug), or
+    # none: base_ruleset is a built-in one.
+    ruleset_version = models.ForeignKey(
+        RulesetVersion,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="campaigns",
+    )
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     spends_need_approval = models.BooleanField(
         default=False, help_text="Experience spends wait for the GM before they apply."
@@ -83,6 +138,8 @@ class Campaign(models.Model):
         return self.name
 
     def get_base_ruleset_display(self) -> str:
+        if self.ruleset_version_id is not None:
+            return str(self.ruleset_version)
         return ruleset_name(self.base_ruleset)
 
     def has_member(self, user) -> bool:
@@ -115,6 +172,7 @@ class CatalogEntry(models.Model):
         GIFT = "gift", "gift"
         FAULT = "fault", "fault"
         POWER_KIND = "power_kind", "power kind"
+        POWER = "power", "power"
         EQUIPMENT = "equipment", "equipment"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="catalog")
@@ -125,6 +183,12 @@ class CatalogEntry(models.Model):
     damage = models.SmallIntegerField(null=True, blank=True)
     armour = models.SmallIntegerField(null=True, blank=True)
     note = models.CharField(max_length=500, blank=True)
+    # Equipment: weapon, armour, shield or gear (a shield has an armour value and is no armour).
+    equipment_kind = models.CharField(max_length=10, blank=True)
+    # Powers: spell, psi, superpower or field, and the rule text's lines (rules.catalog.
+    # CatalogPower: section, cost, target, damage_factor, range, duration, effect, group).
+    power_kind = models.CharField(max_length=12, blank=True)
+    details = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["kind", "name"]
@@ -138,6 +202,9 @@ class CatalogEntry(models.Model):
         ]
 
 
+# Mudge 2.5-2.9 and DIP VIII.1's kinds of power (spec: a power's `kind`).
+POWER_KIND_CHOICES = [(k, k) for k in ("spell", "psi", "superpower", "field")]
+
 # Which of CatalogEntry's optional fields mean something for each kind of entry; the others
 # are kept empty, so a skill never carries a stray cost.
 ENTRY_FIELDS = {
@@ -146,7 +213,8 @@ ENTRY_FIELDS = {
     CatalogEntry.Kind.GIFT: ("cost",),
     CatalogEntry.Kind.FAULT: ("cost",),
     CatalogEntry.Kind.POWER_KIND: (),
-    CatalogEntry.Kind.EQUIPMENT: ("damage", "armour"),
+    CatalogEntry.Kind.POWER: ("power_kind", "difficulty", "details"),
+    CatalogEntry.Kind.EQUIPMENT: ("equipment_kind", "damage", "armour"),
 }
 CATALOG_NAME_MAX = CatalogEntry._meta.get_field("name").max_length
 CATALOG_NOTE_MAX = CatalogEntry._meta.get_field("note").max_length
@@ -198,6 +266,13 @@ class Character(models.Model):
     scale_mass = models.SmallIntegerField(default=0)
     meta_points = models.SmallIntegerField(null=True, blank=True)
     experience = models.IntegerField(default=0)  # unspent EP/XP/tokens (ledger sum)
+    # A character outside any campaign keeps the house rules its file came with (the
+    # character file's form, validated by rules.house_rules on import); in a campaign the
+    # campaign's apply.
+    house_rules = models.JSONField(default=dict, blank=True)
+    # The ids Foundry knows the actor and its attribute set by (rules.character.Character's
+    # foundry_ids), so a re-export updates them rather than adding new ones.
+    foundry_ids = models.JSONField(default=dict, blank=True)
     notes = models.TextField(blank=True, max_length=20_000)
     personality = models.JSONField(default=dict, blank=True)
     state = models.CharField(max_length=20, choices=State.choices, default=State.DRAFT)
@@ -299,6 +374,7 @@ class Trait(models.Model):
     # Mudge 1.7: one of the character's uncommitted traits, defined in play (not priced at
     # creation; the audit trail records who defined it).
     defined_in_play = models.BooleanField(default=False)
+    foundry_id = models.CharField(max_length=16, blank=True)  # its Foundry item's id
 
     class Meta:
         ordering = ["kind", "position", "id"]
@@ -332,6 +408,8 @@ class Equipment(models.Model):
     damage = models.SmallIntegerField(null=True, blank=True)
     armour = models.SmallIntegerField(null=True, blank=True)
     notes = models.CharField(max_length=1000, blank=True)
+    quantity = models.PositiveIntegerField(default=1)
+    foundry_id = models.CharField(max_length=16, blank=True)  # its Foundry item's id
     position = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -359,13 +437,19 @@ class CharacterEvent(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    # Set before the save, not by it: the event's hash covers it (characters.audit_chain).
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
     action = models.CharField(max_length=40)  # e.g. trait_added, state_changed, xp_awarded
     target = models.CharField(max_length=200, blank=True)  # e.g. "skill:Climbing"
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField()  # the character's version after the change
     reason = models.TextField(blank=True)
+    # On an approved character, the SHA-256 of its build after this change (adapters.
+    # build_sha256): what its rows must hash to until the next such event.
+    build_sha256 = models.CharField(max_length=64, blank=True)
+    previous_hash = models.CharField(max_length=64, blank=True)  # characters.audit_chain
+    record_hash = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]
@@ -389,12 +473,14 @@ class CampaignEvent(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)  # hashed
     action = models.CharField(max_length=40)  # e.g. house_rules_changed, member_removed
     target = models.CharField(max_length=200, blank=True)  # e.g. "skill:Climbing"
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     reason = models.TextField(blank=True)
+    previous_hash = models.CharField(max_length=64, blank=True)  # characters.audit_chain
+    record_hash = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]
@@ -478,8 +564,13 @@ class ExperienceEntry(models.Model):
     # A spend: {"raise": {...}}, {"add": {...}}, {"remove": {...}} or {"meta_points": N}.
     bought = models.JSONField(null=True, blank=True)
     # A pending spend: what it asks for (services.advancement.Priced), so the GM accepts
-    # exactly what the player asked for.
+    # exactly what the player asked for. Kept once accepted: the GM acted on that spend.
     request = models.JSONField(null=True, blank=True)
+    # A spend the player took back is answered by an award of the same amount that names it
+    # (never deleted): the two leave the exported file together.
+    reverses = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -516,6 +607,8 @@ class Notification(models.Model):
         APPROVED = "approved", "Approved"
         CHANGES_REQUESTED = "changes_requested", "Changes requested"
         EXPERIENCE = "experience", "Experience awarded"
+        SPEND_ACCEPTED = "spend_accepted", "Request accepted"
+        SPEND_REFUSED = "spend_refused", "Request refused"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

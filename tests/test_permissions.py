@@ -84,6 +84,8 @@ ACCESS = {
     "character_withdraw": (OWNER, "post"),
     "advancement_spend": (VIEWER, "post"),
     "points_spend": (OWNER, "post"),
+    "spend_take_back": (OWNER, "post"),
+    "spend_withdraw": (OWNER, "post"),
     "points_convert": (OWNER, "post"),
     # interop
     "character_export_foundry": (VIEWER, "get"),
@@ -200,6 +202,7 @@ def world(db):
         "equipment_delete": [character.pk, item.pk],
         "spend_accept": [character.pk, to_accept.pk],
         "spend_refuse": [character.pk, to_refuse.pk],
+        "spend_withdraw": [character.pk, to_refuse.pk],
         **{
             name: [campaign.pk]
             for name in (

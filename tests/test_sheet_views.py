@@ -207,8 +207,10 @@ class TestSheetPDF:
         texts = pdf_texts(response)
         assert response["Content-Disposition"] == 'attachment; filename="brogo-the-scout.pdf"'
         sha = file_sha256({"name": "Brogo the Scout"})
-        for text in texts:
-            assert f"SHA-256 {sha} · approved over budget by 2 skill levels: {REASON}" in text
+        for text in texts:  # the hash in every footer, the reason once under the name
+            assert f"Approved · SHA-256 {sha} Page" in text
+        whole = " ".join(texts)
+        assert whole.count(f"Approved over budget by 2 skill levels: {REASON}") == 1
         assert "EXPERIENCE LEDGER" in texts[-1] and "+3 The bridge" in texts[-1]
 
     def test_gm_gets_letter(self, as_user, gm, brogo):

@@ -19,8 +19,10 @@ from characters.models import (
     DIFFICULTY_CHOICES,
     ENTRY_FIELDS,
     FACTOR_RANGE,
+    POWER_KIND_CHOICES,
     Campaign,
     CatalogEntry,
+    Equipment,
 )
 from rules.house_rules import ATTRIBUTE_KEYS, BOOLEAN_KEYS, LEVEL_KEYS, json_number
 from rules.ladder import ABYSMAL, GOOD, GREAT, LEGENDARY, SUPERB, level_name, parse_level
@@ -82,33 +84,33 @@ def _knobs():
         "cap_trading",
         "cap_trading",
         "Trade cap slots two lower for one higher",
-        note="Mudge 1.5; warning cap_slots_traded, error cap_exceeded",
+        note="Mudge 1.5: a traded slot is a warning; more than the caps allow breaks a rule",
     )
     yield Knob("legendary_at_creation", "legendary_at_creation", "Legendary at creation")
     yield Knob(
         "creation_min",
         "creation_min",
         "Lowest level at creation",
-        note="DIP VIII.3: unless the Narrator allows it; error level_out_of_range",
+        note="DIP VIII.3: unless the Narrator allows it; a lower level breaks a rule",
     )
     yield Knob(
         "creation_max",
         "creation_max",
         "Highest level at creation",
-        note="Error level_out_of_range",
+        note="A higher level breaks a rule",
     )
     yield Knob("max_lowered_skills", "max_lowered_skills", "Skills lowered below default")
     yield Knob(
         "max_skills",
         "max_skills",
         "Skills, at most",
-        note="Mudge 1.5: 10, 15 or 20; error too_many_skills",
+        note="Mudge 1.5: 10, 15 or 20; more breaks a rule",
     )
     yield Knob(
         "min_faults",
         "min_faults",
         "Faults, at least",
-        note="Mudge 1.5, Fudge Basics; error too_few_faults",
+        note="Mudge 1.5, Fudge Basics; fewer breaks a rule",
     )
     yield Knob("meta_points_start", "meta_points_start", "Meta points at start")
     yield Knob("meta_points_max", "meta_points_max", "Meta points, at most")
@@ -117,7 +119,7 @@ def _knobs():
         "uncommitted_traits",
         "uncommitted_traits",
         "Uncommitted traits",
-        note="Mudge 1.7; errors uncommitted_too_high, too_many_uncommitted",
+        note="Mudge 1.7; more, or one set too high, breaks a rule",
     )
     yield Knob(
         "negative_scale_refund",
@@ -465,6 +467,8 @@ class CatalogEntryForm(forms.Form):
     armour = forms.IntegerField(
         required=False, min_value=FACTOR_RANGE[0], max_value=FACTOR_RANGE[-1], label="Armour"
     )
+    equipment_kind = forms.ChoiceField(choices=Equipment.Kind.choices, initial="gear", label="Kind")
+    power_kind = forms.ChoiceField(choices=POWER_KIND_CHOICES, initial="spell", label="Kind")
     note = forms.CharField(max_length=CATALOG_NOTE_MAX, required=False)
 
     def __init__(self, *args, kind: str, uses_difficulty: bool, **kwargs):
@@ -488,6 +492,8 @@ class CatalogEntryForm(forms.Form):
             "cost": entry.cost,
             "damage": entry.damage,
             "armour": entry.armour,
+            "equipment_kind": entry.equipment_kind or "gear",
+            "power_kind": entry.power_kind,
             "note": entry.note,
         }
         form = cls(

@@ -24,7 +24,7 @@ from characters.selectors.access import (
 from characters.sheets import DICE_ODDS, Sheet, sheet_for_character
 from rules import character as rc
 from rules import combat, play
-from rules.ladder import level_name, signed
+from rules.ladder import signed
 from rules.rulesets import Ruleset
 
 LOG_LENGTH = 30  # lines of the dice log on the play and party pages
@@ -220,7 +220,7 @@ class TraitAtTable:
     group: str
 
 
-def rollable_traits(sheet: Sheet, penalty: int, bottom: int) -> tuple[TraitAtTable, ...]:
+def rollable_traits(sheet: Sheet, penalty: int, ruleset: Ruleset) -> tuple[TraitAtTable, ...]:
     """Every trait with a level, as the sheet lists it, with the wound penalty applied."""
     found = []
     for group, rows in (
@@ -231,7 +231,11 @@ def rollable_traits(sheet: Sheet, penalty: int, bottom: int) -> tuple[TraitAtTab
         for row in rows:
             if not row.level:
                 continue  # a superpower bought whole has no level to roll
-            effective = play.result_name(row.modifier + penalty, bottom) if penalty else ""
+            effective = (
+                play.result_name(row.modifier + penalty, ruleset.ladder_bottom, ruleset.ladder)
+                if penalty
+                else ""
+            )
             found.append(TraitAtTable(row.name, row.modifier, row.level, effective, group))
     return tuple(found)
 
@@ -252,7 +256,7 @@ def play_context(character: Character, user, *, fingerprint: str | None = None) 
     return {
         **status_context(table, user),
         "sheet": sheet,
-        "traits": rollable_traits(sheet, table.penalty, table.ruleset.ladder_bottom),
+        "traits": rollable_traits(sheet, table.penalty, table.ruleset),
         "weapons": [(name, f"{name} ({signed(total)})") for name, total in weapons(table)],
         "damage_die": _damage_die(table.ruleset),
         "against": play.against_choices(table.ruleset),
@@ -334,24 +338,25 @@ def campaign_log(campaign: Campaign, limit: int = LOG_LENGTH) -> list[LogLine]:
 
 
 def log_lines(entries: list[DiceRoll], ruleset: Ruleset) -> list[LogLine]:
-    bottom, damage_die = ruleset.ladder_bottom, _damage_die(ruleset)
-    return [_line(entry, bottom, damage_die) for entry in entries]
+    return [_line(entry, ruleset) for entry in entries]
 
 
 def _damage_die(ruleset: Ruleset) -> bool:
     return bool(ruleset.harm and ruleset.harm.damage_die)  # Mudge 4.61
 
 
-def _line(entry: DiceRoll, bottom: int, damage_die: bool) -> LogLine:
+def _line(entry: DiceRoll, ruleset: Ruleset) -> LogLine:
+    bottom, damage_die, ladder = ruleset.ladder_bottom, _damage_die(ruleset), ruleset.ladder
     if entry.kind == DiceRoll.Kind.SESSION:
         return LogLine(entry, "", "", None, (), False)
-    start = [entry.trait or "Plain roll", level_name(entry.level)]
+    start = [entry.trait or "Plain roll", ladder.name(entry.level)]
     if entry.penalty:
         start.append(f"{signed(entry.penalty)} ({entry.penalty_reason})")
     if entry.modifier:
         start.append(f"{signed(entry.modifier)} situational")
     total = sum(entry.dice)
-    roll = f"{' '.join(start)}: rolled {signed(total)} → {play.result_name(entry.result, bottom)}"
+    result = play.result_name(entry.result, bottom, ladder)
+    roll = f"{' '.join(start)}: rolled {signed(total)} → {result}"
     outcome, success = "", None
     if entry.against is not None:
         margin = entry.result - entry.against
@@ -360,7 +365,7 @@ def _line(entry: DiceRoll, bottom: int, damage_die: bool) -> LogLine:
         if margin < 0:
             verdict += f" by {-margin}"
         chance = f"{float(Fraction(entry.chance, 81)) * 100:.1f}%"
-        outcome = f"against {level_name(entry.against)}: {verdict} ({chance} to reach it)"
+        outcome = f"against {ladder.name(entry.against)}: {verdict} ({chance} to reach it)"
     faces = tuple("+" if die > 0 else "\u2212" if die < 0 else "0" for die in entry.dice)
     return LogLine(entry, roll, outcome, success, faces, damage_die)
 

@@ -3,14 +3,19 @@ and equipment. Each call locks the character row, checks the version the page wa
 at (two tabs: the later stale write is refused), writes, bumps the version and records the
 change in the audit trail, all in one transaction."""
 
+import dataclasses
+
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from characters.adapters import (
     UNDOABLE_EDITS,
+    base_ruleset,
     campaign_ruleset,
+    character_base,
     character_to_rules,
+    designed_rulesets,
     ledger_rows,
     rows_from_rules,
     ruleset_for,
@@ -30,7 +35,13 @@ from characters.models import (
     ExperienceEntry,
     Trait,
 )
-from characters.services.audit import commit_change, lock_character, record_event
+from characters.services.audit import (
+    commit_change,
+    ensure_build_as_recorded,
+    lock_character,
+    record_event,
+    stored_build_sha256,
+)
 from rules.charfile import MAX_ROWS, CharacterFileError, read_character, write_character
 from rules.foundry import FOUNDRY, Imported, parse_any
 from rules.ladder import level_name
@@ -97,7 +108,7 @@ def default_attribute_names(ruleset_slug: str, campaign: Campaign | None) -> lis
         )
         if names:
             return names
-    ruleset = BUILTIN[ruleset_slug]
+    ruleset = base_ruleset(campaign) if campaign is not None else BUILTIN[ruleset_slug]
     # A fixed list (Mudge's seven), else the ruleset's suggested one for the player to edit.
     return list(ruleset.attribute_names or ruleset.catalog.attributes)
 
@@ -149,6 +160,11 @@ def character_create(
 
 
 @transaction.atomic
+def ruleset_name(slug: str) -> str:
+    """A ruleset as people call it ("MicroFudged DIP"), never its slug."""
+    return BUILTIN[slug].name if slug in BUILTIN else slug
+
+
 def character_import(
     *, owner, text: str | bytes, campaign: Campaign | None = None
 ) -> tuple[Character, Imported]:
@@ -156,8 +172,11 @@ def character_import(
     (best effort: `Imported.not_mapped` lists what it could not take), as a new draft.
     Nothing is saved if any part of the file is unreadable or does not fit the campaign."""
     try:
+        base = base_ruleset(campaign) if campaign else None
         imported = parse_any(
-            text, default_ruleset=campaign.base_ruleset if campaign else FUDGE_BASICS.slug
+            text,
+            default_ruleset=campaign.base_ruleset if campaign else FUDGE_BASICS.slug,
+            rulesets={base.slug: base} if base and base.slug not in BUILTIN else None,
         )
     except CharacterFileError as error:
         raise ServiceError(f"The file cannot be read: {error}") from None
@@ -167,13 +186,25 @@ def character_import(
             raise ServiceError("Join the campaign before importing a character into it.")
         if value.ruleset != campaign.base_ruleset:
             raise ServiceError(
-                f"This file is for {value.ruleset}, but {campaign.name} plays "
-                f"{campaign.base_ruleset}: change the file's ruleset or import it elsewhere."
+                f"This file is for {ruleset_name(value.ruleset)}, but {campaign.name} plays "
+                f"{ruleset_name(campaign.base_ruleset)}: change the file's ruleset or import "
+                "it elsewhere."
+            )
+        if value.house_rules and value.house_rules != campaign.house_rules:
+            imported = dataclasses.replace(
+                imported,
+                not_mapped=(
+                    *imported.not_mapped,
+                    f"house_rules: {campaign.name}'s house rules apply, not the file's.",
+                ),
             )
     character = Character.objects.create(
         owner=owner,
         campaign=campaign,
         ruleset=value.ruleset,
+        # Every field of the file (spec): a character outside a campaign keeps its house
+        # rules, and the experience is the file's unless a ledger says otherwise (below).
+        house_rules={} if campaign is not None else value.house_rules,
         name=value.name,
         player=value.player or owner.get_username(),
         concept=value.concept,
@@ -181,6 +212,7 @@ def character_import(
         scale_strength=value.scale_strength,
         scale_mass=value.scale_mass,
         meta_points=value.meta_points,
+        experience=value.experience,
         notes=value.notes,
         personality=value.personality,
     )
@@ -265,8 +297,49 @@ def trait_add(
         power_kind=power_kind,
         position=position,
     )
+    if kind == Trait.Kind.GIFT:
+        # Before the gift's own record, so that undoing the last edit takes the gift back.
+        _add_gift_attribute(locked, gift=trait, actor=actor)
     _add_trait(trait, actor=actor, action="trait_added")
     return trait
+
+
+def gift_attribute(ruleset, gift_name: str) -> str | None:
+    """The attribute a gift brings, from the ruleset's data (Mudge 2.5: Magery brings Mana;
+    2.7: Psionic brings Psyche), or None."""
+    return next(
+        (a for g, a in ruleset.attribute_gifts.items() if g.casefold() == gift_name.casefold()),
+        None,
+    )
+
+
+def _add_gift_attribute(character: Character, *, gift: Trait, actor) -> None:
+    """Taking a gift that brings an attribute adds it at the ruleset's default, priced as
+    any attribute from there; one the character already has stays as it is."""
+    ruleset = ruleset_for(character)
+    attribute = gift_attribute(ruleset, gift.name)
+    if (
+        attribute is None
+        or character.traits.filter(kind=Trait.Kind.ATTRIBUTE, name__iexact=attribute).exists()
+    ):
+        return
+    ensure_room(character)
+    row = Trait(
+        character=character,
+        kind=Trait.Kind.ATTRIBUTE,
+        name=attribute,
+        level=ruleset.attribute_default,
+        position=next_position(character.traits.filter(kind=Trait.Kind.ATTRIBUTE)),
+    )
+    _save_trait(row)
+    record_event(
+        character=character,
+        actor=actor,
+        action="trait_added",
+        target=trait_target(row),
+        after=trait_state(row),
+        reason=f"comes with {gift.name}",
+    )
 
 
 @transaction.atomic
@@ -309,11 +382,28 @@ def trait_update(*, trait: Trait, actor, expected_version: int | None, **changes
 
 
 @transaction.atomic
-def trait_remove(*, trait: Trait, actor, expected_version: int | None) -> None:
+def trait_remove(
+    *, trait: Trait, actor, expected_version: int | None, with_attribute: bool = False
+) -> None:
+    """Remove a trait. A gift that brings an attribute (Magery, Mana) leaves it unless
+    `with_attribute`: the player chose (the builder asks)."""
     locked = lock_for_edit(character=trait.character, expected_version=expected_version)
     trait = Trait.objects.get(pk=trait.pk, character=locked)
     before = trait_state(trait)
     target = trait_target(trait)
+    attribute = gift_attribute(ruleset_for(locked), trait.name) if with_attribute else None
+    if attribute and trait.kind == Trait.Kind.GIFT:  # recorded first, as in trait_add
+        for row in locked.traits.filter(kind=Trait.Kind.ATTRIBUTE, name__iexact=attribute):
+            state = trait_state(row)
+            row.delete()
+            record_event(
+                character=locked,
+                actor=actor,
+                action="trait_removed",
+                target=trait_target(row),
+                before=state,
+                reason=f"went with {trait.name}",
+            )
     trait.delete()
     commit_change(locked, actor=actor, action="trait_removed", target=target, before=before)
 
@@ -341,6 +431,9 @@ def trait_define_uncommitted(
     allowed = locked.campaign.gm_id if locked.campaign is not None else locked.owner_id
     if actor.pk != allowed:
         raise ServiceError(f"Only the {ruleset.terms.gm} defines an uncommitted trait.")
+    approved = locked.state == Character.State.APPROVED
+    if approved:
+        ensure_build_as_recorded(locked)
     used = locked.traits.filter(defined_in_play=True).count()
     if used >= ruleset.uncommitted_traits:
         raise ServiceError(
@@ -363,12 +456,17 @@ def trait_define_uncommitted(
         defined_in_play=True,
         position=next_position(locked.traits.filter(kind=Trait.Kind.SKILL)),
     )
-    _add_trait(
-        trait,
+    _save_trait(trait)
+    commit_change(
+        locked,
         actor=actor,
         action="uncommitted_defined",
+        target=trait_target(trait),
+        after=trait_state(trait),
         reason=f"uncommitted trait {used + 1} of {ruleset.uncommitted_traits} "
         f"({ruleset.section('uncommitted')})",
+        # An approved build's new digest: the record it is checked against from now on.
+        build_sha256=stored_build_sha256(locked) if approved else "",
     )
     return trait
 
@@ -462,6 +560,8 @@ def equipment_state(item: Equipment) -> dict:
             state[key] = getattr(item, key)
     if item.notes:
         state["notes"] = item.notes
+    if item.quantity != 1:
+        state["quantity"] = item.quantity
     return state
 
 
@@ -636,7 +736,7 @@ def character_apply_template(
         actor=actor,
         action="template_applied",
         target=f"template:{template.slug}",
-        before={"file": write_character(before)},
+        before={"file": write_character(before, character_base(locked).ladder)},
         after={"template": template.name, "changed": changed},
         reason=f"template {template.name}",
     )
@@ -661,7 +761,7 @@ def character_undo_template(*, character: Character, actor, expected_version: in
     now = character_to_rules(
         Character.objects.prefetch_related("traits", "equipment").get(pk=locked.pk)
     )
-    was = read_character(applied.before["file"]).character
+    was = read_character(applied.before["file"], designed_rulesets(locked)).character
     kinds = (Trait.Kind.ATTRIBUTE, Trait.Kind.SKILL, Trait.Kind.GIFT, Trait.Kind.FAULT)
     locked.traits.filter(kind__in=kinds).delete()
     traits, _ = rows_from_rules(locked, was)
@@ -676,8 +776,8 @@ def character_undo_template(*, character: Character, actor, expected_version: in
         actor=actor,
         action="template_undone",
         target=applied.target,
-        before={"file": write_character(now)},
-        after={"file": write_character(was)},
+        before={"file": write_character(now, character_base(locked).ladder)},
+        after={"file": write_character(was, character_base(locked).ladder)},
         reason=f"undo template {name}",
     )
     return name

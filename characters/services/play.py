@@ -214,9 +214,8 @@ def dice_roll(
         )
     table = at_table(character, play_state_of(character))
     ruleset = table.ruleset
-    bottom = ruleset.ladder_bottom
     sheet = sheet_for_character(character, with_ledger=False)
-    levels = {t.name: t.level for t in rollable_traits(sheet, 0, bottom)}
+    levels = {t.name: t.level for t in rollable_traits(sheet, 0, ruleset)}
     if trait and trait not in levels:
         raise ServiceError(f"{character.name} has no trait {trait!r} with a level to roll.")
     level = levels.get(trait, FAIR)

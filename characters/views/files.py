@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST, require_safe
 
-from characters.adapters import character_to_rules
+from characters.adapters import character_base, character_to_rules, exported_file
 from characters.api_auth import accepts_api_token
 from characters.errors import ServiceError
 from characters.forms.builder import ImportForm
@@ -24,9 +24,9 @@ from characters.selectors.access import character_for_viewer
 from characters.selectors.interop import character_provenance
 from characters.services.characters import character_import
 from characters.views.params import strict_number
-from rules.charfile import dumps_character
-from rules.check import UNREADABLE, check_text
+from rules.check import UNREADABLE, check_text, unreadable
 from rules.foundry import FOUNDRY, write_actor
+from rules.ruleset_file import RulesetFileError, parse_ruleset_json
 
 MAX_CHECK_BYTES = 1_000_000
 MAX_NOT_MAPPED_SHOWN = 12
@@ -38,7 +38,8 @@ MULTIPART_OVERHEAD = 16_384
 @accepts_api_token
 def character_export(request, pk):
     character = character_for_viewer(request.user, pk)
-    return _download(dumps_character(character_to_rules(character)), f"{_slug(character)}.json")
+    text = json.dumps(exported_file(character), indent=2, ensure_ascii=False) + "\n"
+    return _download(text, f"{_slug(character)}.json")
 
 
 @require_safe
@@ -46,7 +47,11 @@ def character_export(request, pk):
 def character_export_foundry(request, pk):
     """The character as an actor for Foundry VTT's fudge-rpg system (docs/foundry.md)."""
     character = character_for_viewer(request.user, pk)
-    actor = write_actor(character_to_rules(character), provenance=character_provenance(character))
+    actor = write_actor(
+        character_to_rules(character),
+        provenance=character_provenance(character),
+        ruleset=character_base(character),
+    )
     text = json.dumps(actor, indent=2, ensure_ascii=False) + "\n"
     # Foundry names its own exports so: fvtt-Actor-<name>.json
     return _download(text, f"fvtt-Actor-{_slug(character)}.json")
@@ -102,13 +107,13 @@ def _import_data(request):
 def _report_import(request, character, imported) -> None:
     source = "Foundry actor" if imported.source == FOUNDRY else "file"
     messages.success(request, f"Imported {character.name} from the {source} as a draft.")
-    if imported.not_mapped:
-        shown = imported.not_mapped[:MAX_NOT_MAPPED_SHOWN]
-        messages.warning(request, f"Not imported ({len(imported.not_mapped)}):")
+    for heading, lines in imported.report():  # the most important group first
+        shown = lines[:MAX_NOT_MAPPED_SHOWN]
+        messages.warning(request, f"{heading} ({len(lines)}):")
         for problem in shown:
             messages.warning(request, problem)
-        if len(imported.not_mapped) > len(shown):
-            messages.warning(request, f"…and {len(imported.not_mapped) - len(shown)} more.")
+        if len(lines) > len(shown):
+            messages.warning(request, f"…and {len(lines) - len(shown)} more.")
 
 
 def _imported_json(request, character, imported) -> dict:
@@ -145,10 +150,39 @@ def character_check(request):
         return JsonResponse({"error": "Send the character file as `file`."}, status=400)
     if len(body) > MAX_CHECK_BYTES:
         return too_big
-    result = check_text(body)
+    rulesets = {}
+    posted_ruleset = _posted_ruleset(request)
+    if posted_ruleset is not None:
+        try:
+            designed = parse_ruleset_json(posted_ruleset)
+        except RulesetFileError as error:
+            return _refused_ruleset(error)
+        rulesets[designed.slug] = designed
+    result = check_text(body, rulesets)
     return JsonResponse(
         result.report,
         status=400 if result.exit_code == UNREADABLE else 200,
+        json_dumps_params={"ensure_ascii": False},
+    )
+
+
+def _posted_ruleset(request) -> bytes | None:
+    """A ruleset file sent beside the character file (a form upload named `ruleset`)."""
+    if request.content_type != "multipart/form-data":
+        return None
+    upload = request.FILES.get("ruleset")
+    return None if upload is None else upload.read(MAX_CHECK_BYTES + 1)
+
+
+def _refused_ruleset(error: RulesetFileError) -> JsonResponse:
+    """The unreadable report, one error for each problem of the ruleset file."""
+    errors = [
+        unreadable(f"ruleset.{w}" if w else "ruleset", m).report["errors"][0]
+        for w, m in error.problems
+    ]
+    return JsonResponse(
+        {"valid": False, "errors": errors, "warnings": []},
+        status=400,
         json_dumps_params={"ensure_ascii": False},
     )
 

@@ -12,7 +12,12 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from characters.adapters import approval_summary, character_to_rules, ruleset_for
+from characters.adapters import (
+    approval_summary,
+    build_changed,
+    character_to_rules,
+    ruleset_for,
+)
 from characters.errors import AlreadyDone, ServiceError
 from characters.forms.review import APPROVE, ReviewForm
 from characters.models import Campaign, Character
@@ -25,6 +30,7 @@ from characters.selectors.review import (
     pending_spend_queue,
     review_queue,
 )
+from characters.selectors.review_rows import review_rows
 from characters.services import review as services
 from characters.services.decisions import decision_once
 from characters.views.htmx import done, posted_decision_token, posted_version, refused
@@ -50,6 +56,7 @@ def character_review(request, pk):
     form = ReviewForm(
         request.POST or None,
         traits=character.traits.all(),
+        equipment=character.equipment.all(),
         initial={"version": character.version},
     )
     status = 200
@@ -75,7 +82,11 @@ def character_review(request, pk):
     report = build_report(value, ruleset)
     versions = character_versions(character)
     old, new, changes = compare(versions, *default_comparison(versions))
+    changed = build_changed(character)
     context = {
+        # Each trait and piece of equipment in the sheet's order, with its cost and how it
+        # stands against the campaign's catalogue, beside its comment box.
+        "rows": form.rows(review_rows(character, ruleset, report)),
         "old": old,  # what changed since the last approval, or since the build sent back
         "new": new,
         "changes": changes,
@@ -89,9 +100,13 @@ def character_review(request, pk):
             (approval, approval_summary(approval))
             for approval in character.approvals.select_related("approved_by")
         ],
-        "reviewable": character.state == Character.State.SUBMITTED,
+        # An approved build changed behind the app is decided again: approved as it is now,
+        # or sent back (issue 31).
+        "build_changed": changed,
+        "page": "review",
+        "reviewable": character.state == Character.State.SUBMITTED or changed,
         # An approved build may be sent back when the player asks for a change.
-        "reopenable": character.state == Character.State.APPROVED,
+        "reopenable": character.state == Character.State.APPROVED and not changed,
     }
     template = "review/review.html#review_form" if request.htmx else "review/review.html"
     return render(request, template, context, status=status)

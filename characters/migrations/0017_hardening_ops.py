@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('characters', '0014_gm_stored_once'),
+        ("characters", "0016_audit_integrity"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
