@@ -215,6 +215,13 @@ PERMISSIONS_POLICY = {
 # (django-tasks-db): `manage.py db_worker` runs them, on this machine (`make run` starts
 # one) or on any other that reaches the same database.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+# Fair shares of the PDF renderer in the web server (characters/render_slots.py): renders
+# one user may run at once across every process, requests one process lets render or wait
+# (the rest of its threads stay free for pages), and how long a request waits for its turn
+# before it is told to try again.
+PDF_RENDERS_PER_USER = int(os.environ.get("FAIRSHEET_PDF_PER_USER", "1"))
+PDF_RENDERS_PER_PROCESS = int(os.environ.get("FAIRSHEET_PDF_PER_PROCESS", "2"))
+PDF_WAIT_SECONDS = float(os.environ.get("FAIRSHEET_PDF_WAIT", "2"))
 # A pack's worker says it is alive at every step and every quarter of this; a running pack
 # without a word for this long lost its worker, and is queued again (services.printing).
 PACK_LEASE_SECONDS = int(os.environ.get("FAIRSHEET_PACK_LEASE", "60"))

@@ -22,6 +22,7 @@ from django.utils import timezone
 from characters import adapters, pdf
 from characters.models import Campaign, Character, PackJob, SheetPDF
 from characters.pdf import PrintOptions
+from characters.render_slots import render_slot
 from characters.selectors import printing as printing_reads
 from characters.sheets import reference_page, sheet_for_character
 
@@ -30,20 +31,22 @@ PACK_KEEP = timedelta(days=7)  # a finished pack stays downloadable this long
 PACK_ATTEMPTS = 2  # workers that may take a pack before it is given up
 
 
-def sheet_pdf_render(*, character: Character, options: PrintOptions) -> bytes:
+def sheet_pdf_render(*, character: Character, options: PrintOptions, user) -> bytes:
     """The character's sheet. An approved sheet is rendered once per (everything it prints,
     print options, renderer): the key holds the approval's SHA-256 and also what changes in
     play after approval (experience, points, the ledger), so a kept PDF is never stale."""
     sheet = sheet_for_character(character)
     references = [reference_page(adapters.ruleset_for(character))] if options.reference else []
     if sheet.approval is None:  # drafts change with every edit: not worth keeping
-        return pdf.render_sheets_pdf([sheet], options, references)
+        with render_slot(user):
+            return pdf.render_sheets_pdf([sheet], options, references)
     key = f"{pdf.renderer_version()}\n{options.key}\n{sheet!r}\n{references!r}"
     digest = hashlib.sha256(key.encode()).hexdigest()
     kept = printing_reads.kept_sheet_pdf(character, options.key, digest)
     if kept is not None:
         return kept
-    document = pdf.render_sheets_pdf([sheet], options, references)
+    with render_slot(user):  # PrinterBusy when `user` prints too much at once
+        document = pdf.render_sheets_pdf([sheet], options, references)
     _keep_sheet_pdf(character, options.key, digest, document)
     return document
 

@@ -13,6 +13,7 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_safe
 
+from characters.errors import PrinterBusy
 from characters.forms.printing import PrintForm
 from characters.models import PackJob
 from characters.selectors.access import campaign_for_gm
@@ -50,7 +51,14 @@ def character_sheet_pdf(request, pk):
     form = PrintForm(request.GET)
     if not form.is_valid():
         return HttpResponseBadRequest(form.problem(), content_type="text/plain")
-    document = printing.sheet_pdf_render(character=character, options=form.options())
+    try:
+        document = printing.sheet_pdf_render(
+            character=character, options=form.options(), user=request.user
+        )
+    except PrinterBusy as busy:
+        response = render(request, "sheets/busy.html", {"message": str(busy)}, status=429)
+        response["Retry-After"] = str(busy.retry_after)
+        return response
     return _pdf_response(document, slugify(character.name) or f"character-{pk}")
 
 
