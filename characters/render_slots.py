@@ -5,12 +5,12 @@ request waiting for it holds a web thread. So a web process lets PDF_RENDERS_PER
 requests render or wait at once, and each user PDF_RENDERS_PER_USER at once across every
 process (a PostgreSQL advisory lock; a lock of this process on SQLite). A request that
 cannot have its slot within PDF_WAIT_SECONDS is answered at once with a 429 saying to try
-again (PrinterBusy): the other threads stay free for pages. The campaign pack is rendered
+again (PrinterBusy), and a user's request finding their own slot taken is answered so at
+once: the other threads stay free for pages. The campaign pack is rendered
 by the background worker and takes no slot here.
 """
 
 import threading
-import time
 from contextlib import ExitStack, contextmanager
 
 from django.conf import settings
@@ -27,15 +27,13 @@ _local_guard = threading.Lock()
 @contextmanager
 def render_slot(user):
     """Held while `user`'s sheet renders; PrinterBusy when no slot came in time."""
-    deadline = time.monotonic() + settings.PDF_WAIT_SECONDS
     with ExitStack() as held:
-        # The user's own slot first: their surplus requests wait for each other, never
-        # holding a slot of the process that another user's sheet could use.
-        while not _take_user_slot(user, held):
-            if time.monotonic() >= deadline:
-                raise PrinterBusy(_busy("You are printing other sheets at this moment"))
-            time.sleep(0.05)
-        if not _process_slots.acquire(timeout=max(deadline - time.monotonic(), 0.05)):
+        # The user's own slot first, and no waiting for it: a user's surplus requests are
+        # answered at once, never holding a web thread, nor a slot of the process that
+        # another user's sheet could use.
+        if not _take_user_slot(user, held):
+            raise PrinterBusy(_busy("You are printing other sheets at this moment"))
+        if not _process_slots.acquire(timeout=settings.PDF_WAIT_SECONDS):
             raise PrinterBusy(_busy("The server is printing for others"))
         held.callback(_process_slots.release)
         yield
