@@ -29,6 +29,7 @@ import weasyprint
 from django.contrib.staticfiles import finders
 from django.template.loader import get_template, render_to_string
 from pypdf import PdfReader, PdfWriter
+from pypdf.generic import DictionaryObject, NameObject
 from weasyprint import CSS, HTML
 from weasyprint.css.counters import CounterStyle
 from weasyprint.formatting_structure.boxes import TableRowBox
@@ -357,8 +358,19 @@ def _joined(files: list[Path], count: bytes) -> bytes:
     page of `count` each) drawn over the foot of each page, where each part's own "Page 1
     of 1" runs."""
     pack = PdfWriter()
+    fonts = {}
     for path in files:
-        pack.append(str(path))
+        part = PdfReader(path)
+        pack.append(part)
+        form = part.trailer["/Root"].get("/AcroForm")
+        if form is not None:  # the fonts its fields' appearances name ("/PQJETK 10 Tf")
+            for name, font in form.get_object().get("/DR", {}).get("/Font", {}).items():
+                fonts.setdefault(name, font.get_object().clone(pack))
+    if fonts:  # pypdf keeps the first part's; every part's fields need their own
+        resources = pack.root_object["/AcroForm"].setdefault(NameObject("/DR"), DictionaryObject())
+        known = resources.setdefault(NameObject("/Font"), DictionaryObject())
+        for name, font in fonts.items():
+            known.setdefault(NameObject(name), pack._add_object(font))
     overlay = PdfReader(io.BytesIO(count))
     for page, stamp in zip(pack.pages, overlay.pages, strict=True):
         page.merge_page(stamp, over=True)

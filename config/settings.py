@@ -103,10 +103,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
-# -- cache (hardening): in the database, so every app server shares it (the throttles in
-# characters/throttle.py count the same wherever a request lands). `manage.py migrate` makes
-# its table. Anything wanting a shared counter (per-token API limits, say) can use it too;
-# for Redis instead: {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+# -- cache (hardening): in the database, so every app server shares it. `manage.py migrate`
+# makes its table. (The throttles of characters/throttle.py count in a table of their own,
+# ThrottleCount, raised and read in one statement.) For Redis instead: {"BACKEND": "django.core.cache.backends.redis.RedisCache",
 # "LOCATION": "redis://127.0.0.1:6379"}.
 CACHES = {
     "default": {
@@ -237,8 +236,8 @@ LOGGING = {
 # How many requests one token may make, per window of seconds; past it the answer is 429 with
 # Retry-After. FAIRSHEET_API_RATE sets the requests a minute.
 API_TOKEN_THROTTLE = (int(os.environ.get("FAIRSHEET_API_RATE", "120")), 60)
-# It counts in the default cache (the database, above), like every throttle of
-# characters/throttle.py, so every app server sees the same count.
+# It counts in the database (ThrottleCount), like every throttle of characters/throttle.py:
+# every app server sees the same count, raised and read in one statement.
 
 # Notifications go out by e-mail to players who gave an address (services.notifications).
 # In development the console: nothing leaves the machine. In production an SMTP server,
