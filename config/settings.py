@@ -105,8 +105,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 # -- cache (hardening): in the database, so every app server shares it. `manage.py migrate`
 # makes its table. (The throttles of characters/throttle.py count in a table of their own,
-# ThrottleCount, raised and read in one statement.) For Redis instead: {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-# "LOCATION": "redis://127.0.0.1:6379"}.
+# ThrottleCount, raised and read in one statement.) For Redis instead:
+# {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+#  "LOCATION": "redis://127.0.0.1:6379"}.
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
