@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
-from characters.errors import ServiceError
+from characters.errors import PrinterBusy, ServiceError
 from characters.print_options import DEFAULT_PRINT
 from characters.selectors.access import character_for_owner
 from characters.selectors.sharing import shared_character
@@ -42,7 +42,15 @@ def shared_sheet(request, token):
 def shared_sheet_pdf(request, token):
     link, character = shared_character(token)
     services.share_link_opened(link)
-    document = printing.sheet_pdf_render(character=character, options=DEFAULT_PRINT)
+    # The player's own share of the printer: a shared sheet prints on their account.
+    try:
+        document = printing.sheet_pdf_render(
+            character=character, options=DEFAULT_PRINT, user=character.owner
+        )
+    except PrinterBusy as busy:
+        response = render(request, "sheets/busy.html", {"message": str(busy)}, status=429)
+        response["Retry-After"] = str(busy.retry_after)
+        return _private(response)
     return _private(pdf_response(document, slugify(character.name) or "character"))
 
 
