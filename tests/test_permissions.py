@@ -25,7 +25,9 @@ from characters.services.characters import character_create
 from characters.services.keeping import campaign_archive, character_archive
 from characters.services.portraits import portrait_set
 from characters.services.review import character_approve, character_submit
+from characters.services.rulesets import designed_ruleset_save
 from characters.services.sharing import share_link_create
+from rules.ruleset_file import blank_ruleset_file
 
 PUBLIC, USER, MEMBER, VIEWER, OWNER, GM = "public", "user", "member", "viewer", "owner", "gm"
 PLAYER = "player"  # a member who is not the GM
@@ -115,6 +117,13 @@ ACCESS = {
     "party_new_session": (GM, "post"),
     "campaign_log": (MEMBER, "get"),
     "campaign_log_live": (MEMBER, "get"),
+    # a GM's own game (issue 29): only its designer sees or uses it
+    "ruleset_designs": (USER, "get"),
+    "ruleset_design": (GM, "get"),
+    "ruleset_export": (GM, "get"),
+    "ruleset_campaign": (GM, "post"),
+    "campaign_ruleset_move": (GM, "get"),
+    "ruleset_file_schema": (PUBLIC, "get"),
     # keeping characters (issue 26): each on a character or campaign of its own (world)
     "character_archive": (OWNER, "post"),
     "character_restore": (OWNER, "post"),
@@ -213,7 +222,12 @@ def world(db):
     )
     campaign_archive(campaign=old_campaign, actor=users["gm"])
     token, _ = api_token_create(user=users["owner"], name="walk")
+    design = designed_ruleset_save(owner=users["gm"], file=blank_ruleset_file()).ruleset
     args = {
+        "ruleset_design": [design.pk],
+        "ruleset_export": [design.pk, 1],
+        "ruleset_campaign": [design.pk],
+        "campaign_ruleset_move": [campaign.pk, 1],
         "api_token_revoke": [token.pk],
         "ruleset": ["mudge"],
         "campaign_join": [campaign.invite_code],
