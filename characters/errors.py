@@ -33,6 +33,13 @@ class AlreadyDone(ServiceError):
     status = 200
 
 
+class PrinterBusy(ServiceError):
+    """No PDF render slot came in time (characters.render_slots): try again shortly."""
+
+    status = 429
+    retry_after = 5  # seconds
+
+
 class OwnCampaign(ServiceError):
     """The GM tried the invite code of the campaign they run: not a wrong guess, and nothing
     to join. `campaign` is theirs, for the view to send them to."""

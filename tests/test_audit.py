@@ -383,7 +383,7 @@ def test_diff_of_details_house_rules_and_notes():
     new = {"notes": "b", "house_rules": {}, "personality": {"Fear": "heights", "Hope": "home"}}
     assert [str(c) for c in diff_files(old, new)] == [
         "notes changed",
-        "removed house rules skill_levels",
+        "removed house rules skill levels",
         "personality Fear changed",
         "added personality Hope",
     ]

@@ -9,12 +9,12 @@ everyone else gets a 404."""
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Exists, Max, Sum
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
 from characters.adapters import campaign_ruleset, character_to_rules, ruleset_for
-from characters.models import Campaign, Character, DiceRoll, PlayEvent, PlayState
+from characters.models import Campaign, Character, DiceRoll, Membership, PlayEvent, PlayState
 from characters.selectors.access import (
     APPROVAL_RECORD,
     BUILD_ROWS,
@@ -52,6 +52,15 @@ def character_for_poll(user, pk) -> Character:
 
 def campaign_for_log(user, pk) -> Campaign:
     return get_object_or_404(Campaign.objects.joined_by(user), pk=pk)
+
+
+def reads_log(character: Character, user) -> bool:
+    """The dice log a character's table shares is its campaign's members' and GM's, asked
+    at every read and write: a player removed from the campaign keeps the character (the GM
+    still sees it there) but no longer the log. Outside a campaign, the owner's own."""
+    if character.campaign_id is None:
+        return character.owner_id == user.pk
+    return character.campaign.has_member(user)
 
 
 def in_play(character: Character) -> bool:
@@ -253,9 +262,9 @@ def play_context(character: Character, user, *, fingerprint: str | None = None) 
         "against": play.against_choices(table.ruleset),
         "dice_odds": DICE_ODDS,
         "at_least": " ".join(str(row.numerator * 81 // row.denominator) for row in _at_least()),
-        **log_context(character, table.ruleset),
+        **log_context(character, table.ruleset, user),
         "history": play_history(character),
-        "fingerprint": fingerprint or play_fingerprint(character),
+        "fingerprint": fingerprint or play_fingerprint(character, user),
     }
 
 
@@ -284,12 +293,16 @@ def _at_least() -> list[Fraction]:
     return [row[2] for row in reversed(combat.fudge_dice_odds())]
 
 
-def log_context(character: Character, ruleset: Ruleset) -> dict:
-    """The dice log the character's table shares, as the play page shows it."""
+def log_context(character: Character, ruleset: Ruleset, user) -> dict:
+    """The dice log the character's table shares, as the play page shows it to `user`."""
     if character.campaign_id is None:
         title = f"{character.name}'s dice log"
     else:
         title = log_title(character.campaign)
+    if not reads_log(character, user):
+        campaign = character.campaign.name
+        closed = f"You are no longer a player in {campaign}: its dice log is for its table."
+        return {"log": [], "log_title": title, "log_closed": closed}
     return {"log": log_lines(log_entries(character), ruleset), "log_title": title}
 
 
@@ -360,18 +373,23 @@ def _line(entry: DiceRoll, ruleset: Ruleset) -> LogLine:
 # -- live pages: what changed since the last poll ------------------------------------------------
 
 
-def play_fingerprint(character: Character) -> str:
+def play_fingerprint(character: Character, user) -> str:
     """Changes when the play state, the build or the shared log changes: two numbers and
-    the newest log line, read with one query besides the character."""
+    the newest log line `user` reads, read with one query besides the character."""
     state = play_state_of(character)
-    return f"{character.version}.{state.revision}.{_last_roll(character)}"
+    return f"{character.version}.{state.revision}.{_last_roll(character, user)}"
 
 
-def _last_roll(character: Character) -> int:
+def _last_roll(character: Character, user) -> int:
+    """The newest line of the log, 0 for a user who does not read it (reads_log, asked in
+    the same query: a player removed from the campaign learns nothing from a poll)."""
     if character.campaign_id is None:
         entries = DiceRoll.objects.filter(character=character)
     else:
         entries = DiceRoll.objects.filter(campaign_id=character.campaign_id)
+        if character.campaign.gm_id != user.pk:
+            member = Membership.objects.filter(campaign_id=character.campaign_id, user=user)
+            entries = entries.filter(Exists(member))
     return entries.aggregate(last=Coalesce(Max("id"), 0))["last"]
 
 

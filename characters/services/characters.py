@@ -247,6 +247,11 @@ def _entry_name(entry, index: int) -> str:
 
 def _import(*, owner, imported: Imported, campaign: Campaign | None):
     value = imported.character
+    if campaign is None and value.ruleset not in BUILTIN:
+        raise ServiceError(
+            f"This character plays {value.ruleset}, a game its GM designed: import it into a "
+            "campaign that plays that game."
+        )
     if campaign is not None:
         if not campaign.has_member(owner):
             raise ServiceError("Join the campaign before importing a character into it.")

@@ -176,7 +176,7 @@ def character_approve(
         sha256=sha256,
         approval=approval.pk,
         reason=override_reason,
-        build_sha256=build_sha256(snapshot),
+        build_sha256=build_sha256(value),
     )
     _add_comments(locked, actor, comments)
     notify(

@@ -13,7 +13,7 @@ from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from characters.adapters import character_base, character_to_rules, exported_file
 from characters.api_auth import accepts_api_token
@@ -35,6 +35,7 @@ MAX_NOT_MAPPED_SHOWN = 12
 MULTIPART_OVERHEAD = 16_384
 
 
+@require_safe
 @accepts_api_token
 def character_export(request, pk):
     character = character_for_viewer(request.user, pk)
@@ -42,6 +43,7 @@ def character_export(request, pk):
     return _download(text, f"{_slug(character)}.json")
 
 
+@require_safe
 @accepts_api_token
 def character_export_foundry(request, pk):
     """The character as an actor for Foundry VTT's fudge-rpg system (docs/foundry.md)."""
