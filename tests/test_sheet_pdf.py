@@ -412,7 +412,12 @@ def test_a_pack_with_no_approved_character_says_so():
 class TestUserTextIsText:
     def test_no_sheet_template_switches_escaping_off(self):
         templates = sorted((ROOT / "templates" / "sheets").glob("*.html"))
-        assert [path.name for path in templates] == ["pack.html", "print.html", "sheet.html"]
+        assert [path.name for path in templates] == [
+            "busy.html",
+            "pack.html",
+            "print.html",
+            "sheet.html",
+        ]
         for path in templates:
             text = path.read_text()
             assert "|safe" not in text and "autoescape off" not in text, path.name
