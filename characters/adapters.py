@@ -41,7 +41,7 @@ from rules.house_rules import (
 from rules.ladder import level_name, parse_level
 from rules.report import amount
 from rules.ruleset_file import character_file_with_ruleset, read_ruleset
-from rules.rulesets import BUILTIN, Ruleset
+from rules.rulesets import BUILTIN, FUDGE_BASICS, Ruleset
 
 
 def ruleset_for(character: Character) -> Ruleset:
@@ -58,6 +58,17 @@ def ruleset_for(character: Character) -> Ruleset:
 def campaign_ruleset(campaign) -> Ruleset:
     # House rules were validated when the GM saved them; applying them is cheap.
     return apply_house_rules(base_ruleset(campaign), campaign.house_rules)
+
+
+def read_options(campaign) -> dict:
+    """How a file is read for `campaign` (or for no campaign): parse_any's keywords, the
+    ruleset an actor that names none takes and the campaign's designed ruleset, which a
+    file may name."""
+    base = base_ruleset(campaign) if campaign else None
+    return {
+        "default_ruleset": campaign.base_ruleset if campaign else FUDGE_BASICS.slug,
+        "rulesets": {base.slug: base} if base and base.slug not in BUILTIN else None,
+    }
 
 
 def base_ruleset(campaign) -> Ruleset:
@@ -401,16 +412,43 @@ def file_sha256(data: dict) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-# What a character file holds that is not the build: the campaign's house rules (on its own
-# record), and what play and awards change (experience, its ledger, meta points).
-NOT_THE_BUILD = ("house_rules", "experience", "advancement", "meta_points")
+def _exact(value) -> str | None:
+    return None if value is None else str(Fraction(value))
 
 
-def build_sha256(data: dict) -> str:
-    """SHA-256 of a character file's build: what the GM approved, which afterwards only
-    Fairsheet's own services change (a spend, an uncommitted trait), each recording the new
-    digest in its event. Rows that hash to anything else were changed behind the app."""
-    return file_sha256({key: value for key, value in data.items() if key not in NOT_THE_BUILD})
+def build_sha256(value: rc.Character) -> str:
+    """SHA-256 of a character's build: what the GM approved, which afterwards only Fairsheet's
+    own services change (a spend, an uncommitted trait), each recording the new digest in
+    its event. Rows that hash to anything else were changed behind the app.
+
+    A fixed projection of the engine's value, not the character file: a file's level words
+    follow its ruleset's ladder and its format may grow, neither of which changes a build.
+    Left out as not the build: the campaign's ruleset and house rules (on its own record),
+    and what play and awards change (experience, the ledger, meta points). A field added to
+    the build later joins this only with a migration that records every approved build
+    again."""
+
+    def traits(items):
+        return [[t.name, t.level, t.difficulty, t.defined_in_play] for t in items]
+
+    build = {
+        "name": value.name,
+        "player": value.player,
+        "concept": value.concept,
+        "race": value.race,
+        "scale": [value.scale_strength, value.scale_mass],
+        "attributes": traits(value.attributes),
+        "skills": traits(value.skills),
+        "gifts": [[g.name, _exact(g.cost)] for g in value.gifts],
+        "faults": [[f.name, _exact(f.value)] for f in value.faults],
+        "powers": [[p.name, p.kind, p.level, p.difficulty, _exact(p.cost)] for p in value.powers],
+        "equipment": [
+            [e.name, e.kind, e.damage, e.armour, e.notes, e.quantity] for e in value.equipment
+        ],
+        "notes": value.notes,
+        "personality": value.personality,
+    }
+    return file_sha256(build)
 
 
 def recorded_build_sha256(character: Character) -> str:
@@ -430,7 +468,7 @@ def build_changed(character: Character) -> bool:
     if character.state != Character.State.APPROVED:
         return False
     recorded = recorded_build_sha256(character)
-    return bool(recorded) and build_sha256(character_file(character)) != recorded
+    return bool(recorded) and build_sha256(character_to_rules(character)) != recorded
 
 
 def approval_summary(approval: Approval, override_reason: str | None = None) -> str:

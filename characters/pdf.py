@@ -170,6 +170,8 @@ FITS = (
 )
 # A page holds fewer ledger rows than this at any fit: more are never laid out on a sheet.
 LEDGER_MOST = 60
+# More rows than the first fit could hold on two pages: start at the tightest.
+ROWS_NO_FIT_HOLDS = 80
 
 
 def render_sheets_pdf(
@@ -315,7 +317,8 @@ def _fit_sheet(context: dict, lay_out: Callable) -> tuple:
     Returns the document and whether the ledger was cut short."""
     sheet = context["sheet"]
     latest = sheet.ledger[-LEDGER_MOST:]
-    for fit in FITS:
+    fits = FITS[-1:] if _rows_at_first_fit(sheet) > ROWS_NO_FIT_HOLDS else FITS
+    for fit in fits:
         fitted = {**context, "fit": fit, "gift_fault_rows": sheet.gift_fault_grid(fit.items)}
         document = lay_out(
             {**fitted, "ledger_rows": latest, "ledger_earlier": len(sheet.ledger) - len(latest)}
@@ -335,6 +338,21 @@ def _fit_sheet(context: dict, lay_out: Callable) -> tuple:
             if len(document.pages) == 1:
                 return document, True
     return document, bool(sheet.ledger)
+
+
+def _rows_at_first_fit(sheet: Sheet) -> int:
+    """About how many rows the sheet takes at the first fit (a page holds about 40): a
+    sheet far past one page goes straight to the tightest fit, rather than paying for a
+    layout at each (a 300-row file is three pages at the first)."""
+    fit = FITS[0]
+    text = sum(len(answer) for _, answer in sheet.personality) + len(sheet.notes)
+    return (
+        -(-len(sheet.attributes) // fit.attributes)
+        + -(-(len(sheet.skills) + len(sheet.powers)) // fit.skills)
+        + max(len(sheet.gifts), len(sheet.faults))
+        + -(-len(sheet.equipment) // fit.equipment)
+        + text // 180
+    )
 
 
 def _ledger_rows_on(page) -> int | None:

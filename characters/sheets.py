@@ -17,7 +17,7 @@ from characters.models import Character as CharacterModel
 from rules import combat, tables
 from rules.character import PERSONALITY_QUESTIONS, Character, Equipment, Trait
 from rules.house_rules import json_number
-from rules.ladder import card_rating, signed
+from rules.ladder import TERRIBLE, WORDS, card_rating, signed
 from rules.numbers import number_text
 from rules.report import build_report, power_difficulty, power_potential
 from rules.rulesets import TOKENS, Ruleset
@@ -168,6 +168,11 @@ class Sheet:
     harm_title: str = "Wounds"
     harm_caused_by: str = "Damage"
     harm_note: str = ""
+    fair_word: str = "Fair"  # the ladder's word for 0, for a plain roll ("Fine" in a GM's game)
+    # The dice roller's ladder: its words lowest first, which is 0, the lowest it names.
+    ladder_words: str = "|".join(WORDS)
+    ladder_fair: int = WORDS.index("Fair")
+    ladder_bottom: int = TERRIBLE
     factors_note: str = ""  # an attribute the damage factors use that the character lacks
     reference_caption: str = ""
     dice_note: str = ""  # Mudge's damage die (3.22); nothing where there is none
@@ -207,6 +212,8 @@ class Sheet:
         override adds (those print once, under the name)."""
         if self.approval is None:
             return NOT_APPROVED
+        if self.approval.build_changed:
+            return "Changed since approval: see under the name"
         if not self.approval.verified:
             return "Approval does not match its record: see under the name"
         return f"Approved · SHA-256 {self.approval.sha256}"
@@ -282,6 +289,10 @@ def build_sheet(
         harm_title=harm.title if harm else "",
         harm_caused_by=harm.caused_by if harm else "",
         harm_note=harm.note if harm else "",
+        fair_word=ruleset.word(0),
+        ladder_words="|".join(ruleset.ladder.words),
+        ladder_fair=ruleset.ladder.fair,
+        ladder_bottom=ruleset.ladder_bottom,
         factors_note=_factors_note(factors, ruleset),
         reference_caption=f"Cost of a {terms.noun('skills')} at creation, in {terms.cost_unit}s",
         dice_note=terms.dice_note,

@@ -165,6 +165,12 @@ class _Reader:
                     "they must name the same ruleset",
                 )
             known = {**known, designed.slug: designed}
+        if ruleset is None:  # never "unknown ruleset None"
+            raise CharacterFileError(
+                "ruleset",
+                f"missing: a character file names its ruleset, one of {', '.join(known)} "
+                "(a Foundry actor has a `system` object instead)",
+            )
         # A string first: a list or object is unhashable, and `in known` would raise.
         if not isinstance(ruleset, str) or ruleset not in known:
             raise CharacterFileError(

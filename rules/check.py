@@ -10,10 +10,11 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from rules.charfile import CharacterFileError, parse_character_json
+from rules.charfile import CharacterFileError, load_json, parse_character_json
+from rules.foundry import is_actor, read_actor
 from rules.house_rules import apply_house_rules
 from rules.report import Issue, build_report
-from rules.rulesets import Ruleset
+from rules.rulesets import BUILTIN, Ruleset
 
 VALID = 0
 BREAKS_A_RULE = 1
@@ -39,6 +40,9 @@ def check_text(text: str | bytes, rulesets: Mapping[str, Ruleset] | None = None)
     against the ruleset it names: a built-in, one of `rulesets` (designed ones, by slug), or
     the ruleset file it carries."""
     try:
+        data = load_json(text)
+        if is_actor(data):
+            return _check_actor(data, rulesets or {})
         result = parse_character_json(text, rulesets)
     except CharacterFileError as error:
         return unreadable(error.where, error.message)
@@ -47,6 +51,18 @@ def check_text(text: str | bytes, rulesets: Mapping[str, Ruleset] | None = None)
     ruleset = apply_house_rules(result.ruleset, character.house_rules)
     report = build_report(character, ruleset, result.ignored)
     return CheckResult(report.to_json(), VALID if report.valid else BREAKS_A_RULE)
+
+
+def _check_actor(data: dict, rulesets: Mapping[str, Ruleset]) -> CheckResult:
+    """A Foundry actor is checked as it would import (docs/foundry.md): the build report of
+    the character it becomes, with what the import would not keep (`not_mapped`). Without
+    Fairsheet's flags it is priced as Fudge Basics, as an import with no campaign is."""
+    imported = read_actor(data, rulesets=rulesets)
+    character = imported.character
+    base = rulesets.get(character.ruleset) or BUILTIN[character.ruleset]
+    report = build_report(character, apply_house_rules(base, character.house_rules))
+    json = report.to_json() | {"source": "foundry", "not_mapped": list(imported.not_mapped)}
+    return CheckResult(json, VALID if report.valid else BREAKS_A_RULE)
 
 
 def check_file(

@@ -40,7 +40,6 @@ from rules.rulesets import BUILTIN, FUDGE_BASICS, LEVELS, Ruleset
 from rules.text import name_problem, unstorable_problem
 
 SYSTEM_ID = "fudge-rpg"
-SYSTEM_VERSION = "2.7.0"  # the fudge-rpg release whose data models the export follows
 FLAG = "fairsheet"
 FAIRSHEET, FOUNDRY = "fairsheet", "foundry"
 # "major" is what the system called a character before its data models (actor.mjs migrates it).
@@ -123,6 +122,8 @@ class Imported:
     not_mapped: tuple[str, ...] = ()
     levels: tuple[str, ...] = ()  # each not_mapped line's REPORT_LEVELS word
     ignored: tuple[str, ...] = ()  # character-file fields this version does not know
+    # The character on the site an actor was exported from (flags.fairsheet.character_id)
+    character_id: int | None = None
 
     def report(self) -> list[tuple[str, list[str]]]:
         """The not_mapped lines under their headings, most important first."""
@@ -479,7 +480,16 @@ def parse_any(
 ) -> Imported:
     """A character file or a fudge-rpg actor, told apart by their shape. `rulesets`: the
     designed rulesets either may be for, by slug."""
-    data = load_json(text)
+    return parse_data(load_json(text), default_ruleset=default_ruleset, rulesets=rulesets)
+
+
+def parse_data(
+    data,
+    *,
+    default_ruleset: str = FUDGE_BASICS.slug,
+    rulesets: Mapping[str, Ruleset] | None = None,
+) -> Imported:
+    """parse_any for parsed JSON: one entry of a party file, say."""
     if is_actor(data):
         # Text is checked where it is kept (_ActorReader.text): a NUL in a description the
         # import throws away does not refuse the actor.
@@ -519,6 +529,7 @@ class _ActorReader:
         self.foundry_ids: dict[str, str] = {}  # the actor's and its attribute set's
         self.links: dict[str, str] = {}  # the attribute set's damage links
         self.grouped: list[str] = []  # skills whose groups are not imported
+        self.character_id: int | None = None
 
     def note(self, level: str, message: str) -> None:
         self.not_mapped.append((REPORT_LEVELS.index(level), level, message))
@@ -545,6 +556,9 @@ class _ActorReader:
             raise CharacterFileError("items", "must be a list")
         flags = _dict(_dict(data.get("flags")).get(FLAG))
         file = _dict(flags.get("file"))
+        site_id = flags.get("character_id")
+        if isinstance(site_id, int) and not isinstance(site_id, bool) and site_id > 0:
+            self.character_id = site_id
         out = {
             key: value
             for key, value in file.items()
@@ -854,6 +868,7 @@ class _ActorReader:
                 not_mapped=tuple(message for _, _, message in notes),
                 levels=tuple(level for _, level, _ in notes),
                 ignored=result.ignored,
+                character_id=self.character_id,
             )
 
     def with_ids(self, character: Character) -> Character:

@@ -15,10 +15,12 @@ import json
 from fractions import Fraction
 
 from rules.catalog import (
+    POWER_DETAILS,
     Catalog,
     CatalogEquipment,
     CatalogFault,
     CatalogGift,
+    CatalogPower,
     CatalogSkill,
     Template,
 )
@@ -258,6 +260,7 @@ def _catalogue_to_json(c: Catalog) -> dict:
         "gifts": rows(c.gifts, "cost"),
         "faults": rows(c.faults, "value"),
         "equipment": rows(c.equipment),
+        "powers": rows(c.powers),
         "power_kinds": list(c.power_kinds),
         "power_kind_notes": dict(c.power_kind_notes),
     }
@@ -784,6 +787,7 @@ class _Reader:
                 "gifts",
                 "faults",
                 "equipment",
+                "powers",
                 "power_kinds",
                 "power_kind_notes",
             ),
@@ -805,6 +809,7 @@ class _Reader:
             gifts=rows("gifts", self.catalog_gift),
             faults=rows("faults", self.catalog_fault),
             equipment=rows("equipment", self.catalog_equipment),
+            powers=rows("powers", self.catalog_power),
             power_kinds=self.field(
                 self.names, obj.get("power_kinds", []), f"{where}.power_kinds", fallback=()
             ),
@@ -854,6 +859,20 @@ class _Reader:
             self.text(obj.get("note", ""), f"{where}.note"),
         )
 
+    def catalog_power(self, value, where):
+        """A sample power (Mudge 2.52's spell form): its lines are text, kept as written."""
+        obj = self.object(value, where, ("name", "kind", "difficulty", *POWER_DETAILS))
+        lines = {k: self.text(obj.get(k, ""), f"{where}.{k}") for k in POWER_DETAILS}
+        difficulty = obj.get("difficulty", "")
+        if difficulty:
+            self.choice(difficulty, f"{where}.difficulty", DIFFICULTIES)
+        return CatalogPower(
+            self.name(obj.get("name"), f"{where}.name"),
+            self.name(obj.get("kind"), f"{where}.kind"),
+            difficulty=difficulty,
+            **lines,
+        )
+
     def templates(self, value) -> tuple[Template, ...]:
         entries = self.list(value, "templates", limit=200)
         out = tuple(self.field(self.template, t, f"templates[{i}]") for i, t in enumerate(entries))
@@ -899,6 +918,7 @@ class _Reader:
                 self.text(n, f"{where}.notes[{i}]")
                 for i, n in enumerate(self.list(obj.get("notes", []), f"{where}.notes"))
             ),
+            broad=self.boolean(obj.get("broad", False), f"{where}.broad"),
         )
 
     def sections(self, value) -> dict[str, str]:

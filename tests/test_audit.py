@@ -254,7 +254,7 @@ def test_the_default_diff_is_the_last_approval_against_now(login, gm, player, ch
     assert response.context["old"].key == f"a{approval.pk}"
     assert response.context["new"].key == "current"
     assert [str(c) for c in response.context["changes"]] == [
-        "skill Climbing: Fair, average -> Good, average"
+        "skill Climbing: Fair, average → Good, average"
     ]
     body = response.content.decode()
     assert "✓ snapshot matches its SHA-256" in body

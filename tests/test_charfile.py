@@ -184,7 +184,7 @@ class TestWriting:
 MALFORMED = [
     ({"format": "fairsheet.character/2"}, "format", "must be 'fairsheet.character/1'"),
     ({"ruleset": "mudgee"}, "ruleset", "unknown ruleset 'mudgee': use one of fudge-basics"),
-    ({"ruleset": None}, "ruleset", "unknown ruleset None"),
+    ({"ruleset": None}, "ruleset", "missing: a character file names its ruleset"),
     ({"ruleset": ["mudge"]}, "ruleset", "unknown ruleset ['mudge']"),
     ({"house_rules": []}, "house_rules", "must be an object of overrides"),
     ({"house_rules": {"tokens": -1}}, "house_rules.tokens", "cannot be negative (-1)"),

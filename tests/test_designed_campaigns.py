@@ -15,7 +15,7 @@ from characters.models import CampaignEvent, DesignedRuleset, Trait
 from characters.selectors.campaigns import campaign_history, ruleset_move_preview
 from characters.services import campaigns as campaign_services
 from characters.services import rulesets as services
-from characters.services.characters import character_create
+from characters.services.characters import character_create, character_import
 from characters.services.review import character_approve, character_submit
 from rules.ladder import GOOD
 from rules.ruleset_file import blank_ruleset_file, ruleset_to_json
@@ -91,8 +91,9 @@ def test_a_campaign_plays_its_version_and_keeps_it_until_moved(gm, player, bog, 
     preview = ruleset_move_preview(bog, two)
     (impact,) = preview.affected
     assert impact.character == bertha and impact.keeps_approval
-    # Body Good: 1 attribute level of 4 (3 left, 9 skill levels) + 10 -> 0 of 0 + 4 - 3.
-    assert impact.balance_text == "19 skill levels → 1 skill level"
+    # Version 1: Body Good is 1 of 4 attribute levels (3 left = 9 skill levels) + 10 skill
+    # levels + 2 free gifts (12): 31. Version 2: 1 of 0 (-3) + 4 + 12: 13.
+    assert impact.balance_text == "31 skill levels → 13 skill levels"
     assert (preview.before, preview.after) == ({"ruleset_version": 1}, {"ruleset_version": 2})
 
     services.campaign_move_ruleset(campaign=bog, actor=gm, version=two, reason="leaner")
@@ -137,6 +138,8 @@ def test_the_pages(gm, outsider, bog, version_one):
     assert theirs.post(move).status_code == 404
     detail = mine.get(reverse("campaign_detail", args=[bog.pk])).content.decode()
     assert "see what moving to version 2 changes" in detail
+    # No link to a built-in's page that does not exist: the designer and the file instead.
+    assert "/rulesets/moor/" not in detail and "Your game in the designer" in detail
     assert "No character is priced differently" in mine.get(move).content.decode()
     assert mine.post(move, {"reason": "tidy"}).status_code == 302
     bog.refresh_from_db()
@@ -156,3 +159,21 @@ def test_import_refuses_an_invalid_file_saying_where(gm):
     good = SimpleUploadedFile("moor.json", json.dumps(game()).encode(), "application/json")
     response = client_for(gm).post(reverse("ruleset_designs"), {"action": "import", "file": good})
     assert response.status_code == 302 and DesignedRuleset.objects.get().name == "Moor"
+
+
+def test_an_exported_character_carries_its_game_and_imports_into_its_campaign(
+    gm, player, bog, outsider
+):
+    bertha = character_create(owner=player, name="Bertha", campaign=bog)
+    response = client_for(player).get(reverse("character_export", args=[bertha.pk]))
+    file = json.loads(response.content)
+    assert file["ruleset"] == "moor" and file["ruleset_file"]["slug"] == "moor"
+    actor = json.loads(
+        client_for(player).get(reverse("character_export_foundry", args=[bertha.pk])).content
+    )
+    assert "attributeset" in [item["type"] for item in actor["items"]]
+    text = json.dumps(file)
+    copy, _ = character_import(owner=player, text=text, campaign=bog)
+    assert copy.ruleset == "moor" and copy.campaign == bog
+    with pytest.raises(ServiceError, match="import it into a campaign that plays that game"):
+        character_import(owner=outsider, text=text)

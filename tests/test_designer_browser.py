@@ -130,6 +130,14 @@ def test_a_gm_designs_a_game_a_player_builds_under_it_and_the_sheet_prints(open_
     snapshot = bertha.approvals.get().snapshot
     assert {"name": "Grit", "level": "Good"} in snapshot["attributes"]
 
+    # The sheet's dice roller speaks the game's ladder: a plain roll starts from Fine.
+    player.goto(f"/characters/{bertha.pk}/sheet/")
+    player.get_by_role("button", name="Roll 4dF from Fine").click()
+    words = "|".join(LADDER)
+    expect(player.locator("[data-result]")).to_have_text(
+        re.compile(rf"^Plain roll: Fine, rolled [+-]?\d → ({words})\.$")
+    )
+
     response = player.request.get(f"/characters/{bertha.pk}/sheet.pdf?paper=a4")
     assert response.status == 200, response.text()
     text = " ".join(PdfReader(io.BytesIO(response.body())).pages[0].extract_text().split())

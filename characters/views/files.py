@@ -21,8 +21,9 @@ from characters.errors import ServiceError
 from characters.forms.builder import ImportForm
 from characters.models import Campaign
 from characters.selectors.access import character_for_viewer
-from characters.selectors.interop import character_provenance
-from characters.services.characters import character_import
+from characters.selectors.interop import character_provenance, foundry_update_for
+from characters.services.characters import character_import, is_party, party_import
+from characters.services.foundry import character_update_from_foundry
 from characters.views.params import strict_number
 from rules.check import UNREADABLE, check_text, unreadable
 from rules.foundry import FOUNDRY, write_actor
@@ -69,17 +70,39 @@ def _slug(character) -> str:
 
 @accepts_api_token
 def character_import_view(request):
+    """Import a file, a Foundry actor or a party file (a JSON list of them). An actor that
+    was exported from one of the user's characters first offers to update that character,
+    with what changed in Foundry; the page's second step then updates it or imports a copy."""
     if request.api_token and request.method != "POST":
         return JsonResponse({"error": "POST a character file or a Foundry actor."}, status=405)
     campaigns = Campaign.objects.joined_by(request.user)
     initial = {"campaign": request.GET.get("campaign")} if request.GET.get("campaign") else {}
     form = ImportForm(*_import_data(request), campaigns=campaigns, initial=initial)
     if request.method == "POST" and form.is_valid():
+        content, campaign = form.cleaned_data["content"], form.cleaned_data["campaign"]
         try:
+            if is_party(content):
+                return _party(
+                    request, party_import(owner=request.user, text=content, campaign=campaign)
+                )
+            update = (
+                None if request.POST.get("as_new") else foundry_update_for(request.user, content)
+            )
+            if update is not None and not request.api_token:
+                if request.POST.get("update"):
+                    return _update(request, update, content)
+                return render(
+                    request,
+                    "characters/import.html",
+                    {
+                        "form": form,
+                        "update": update,
+                        "content": _text(content),
+                        "campaign": campaign,
+                    },
+                )
             character, imported = character_import(
-                owner=request.user,
-                text=form.cleaned_data["content"],
-                campaign=form.cleaned_data["campaign"],
+                owner=request.user, text=content, campaign=campaign
             )
         except ServiceError as error:
             form.add_error(None, str(error))
@@ -93,6 +116,67 @@ def character_import_view(request):
         return JsonResponse({"error": " ".join(problems)}, status=400)
     status = 400 if form.errors else 200
     return render(request, "characters/import.html", {"form": form}, status=status)
+
+
+def _text(content: str | bytes) -> str:
+    """The posted file as text, for the update step's hidden field."""
+    return content.decode("utf-8", "replace") if isinstance(content, bytes) else content
+
+
+def _update(request, update, content):
+    """The owner accepted the update: one recorded change (the GM's review again for an
+    approved build changed beyond play)."""
+    character = update.character
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        version = None
+    try:
+        done = character_update_from_foundry(
+            character=character, actor=request.user, text=content, expected_version=version
+        )
+    except ServiceError as error:
+        messages.error(request, str(error))
+        return redirect("character_import")
+    if not done.changes:
+        messages.success(request, f"{character.name} already matches the Foundry actor.")
+    else:
+        messages.success(
+            request,
+            f"Updated {done.after.name} from Foundry: {len(done.changes)} "
+            f"change{'s' if len(done.changes) != 1 else ''}, recorded as one.",
+        )
+    if done.needs_review:
+        messages.info(request, f"{done.after.name} is back with the GM for review.")
+    for heading, lines in done.imported.report()[:1]:  # what changed on the way in
+        messages.warning(request, f"{heading} ({len(lines)}):")
+        for line in lines[:MAX_NOT_MAPPED_SHOWN]:
+            messages.warning(request, line)
+    return redirect("character_builder", character.pk)
+
+
+def _party(request, members):
+    """One report for a party file: each character imported, or refused with the reason."""
+    imported = [m for m in members if m.character is not None]
+    status = 201 if imported else 400
+    if request.api_token:
+        return JsonResponse(
+            {
+                "characters": [
+                    {"index": m.index, "name": m.name, "error": m.refused}
+                    if m.refused
+                    else _imported_json(request, m.character, m.imported) | {"index": m.index}
+                    for m in members
+                ]
+            },
+            status=status,
+        )
+    return render(
+        request,
+        "characters/import.html",
+        {"form": None, "party": members, "imported_count": len(imported)},
+        status=200 if imported else 400,
+    )
 
 
 def _import_data(request):
