@@ -250,8 +250,11 @@ def test_magery_brings_mana_and_the_budget_prices_it(mudge_campaign, player, pla
     character = character_create(owner=player, name="Mira", campaign=mudge_campaign)
     response = add_trait(player_client, character, "gift", name="Magery")
     assert response.status_code == 200
-    assert response.headers.get("HX-Refresh") == "true"  # the new attribute row shows too
     mana = character.traits.get(kind=Trait.Kind.ATTRIBUTE, name="Mana")
+    # The new attribute row is appended to the attributes, and the player is told why.
+    body = response.content.decode()
+    assert 'hx-swap-oob="beforeend:#rows-attribute"' in body and f'id="trait-{mana.pk}"' in body
+    assert "Magery brings the attribute Mana (Mudge 2.5)" in body
     assert mana.level == FAIR  # Mudge 2.5: "determined per the usual attributes rules"
 
     def spent_on_attributes():
@@ -268,7 +271,6 @@ def test_magery_brings_mana_and_the_budget_prices_it(mudge_campaign, player, pla
     assert response.status_code == 200
     assert spent_on_attributes() == 2  # Fair to Great: two attribute levels (Mudge 1.61)
     page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
-    assert "Magery brings the attribute Mana (Mudge 2.5)" in page
     assert "Remove Magery and Mana" in page and "Remove Magery, keep Mana" in page
 
 

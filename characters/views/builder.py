@@ -28,6 +28,7 @@ from characters.services import characters as services
 from characters.views.builder_page import builder_context, shown_verdict
 from characters.views.htmx import (
     fragments,
+    news,
     oob_append,
     posted_version,
     refused,
@@ -80,6 +81,7 @@ def trait_add(request, pk, kind):
         raise Http404("There is no such kind of trait in this character's rules.")
     place = Place(f"add-{kind}", "add_trait", kind=kind)
     form = TraitForm(request.POST, kind=kind, ruleset=ruleset, auto_id=f"{place.key}-%s")
+    had = {t.pk for t in character.traits.all()}
     return _edit(
         request,
         character,
@@ -94,11 +96,32 @@ def trait_add(request, pk, kind):
         ),
         changed=lambda trait: Changed(
             f"trait-{trait.pk}",
-            [Place(f"trait-{trait.pk}", "trait_row", trait_pk=trait.pk, append_to=kind)],
+            [
+                Place(f"trait-{trait.pk}", "trait_row", trait_pk=trait.pk, append_to=kind),
+                *_brought_rows(character, trait, had),
+            ],
             reset=place,
             said=_brought(ruleset, trait),
         ),
     )
+
+
+def _brought_rows(character, gift, had: set[int]) -> list:
+    """The row of an attribute the gift just brought (Magery: Mana), to append to the
+    attributes: any attribute row the character did not have before the write."""
+    if gift.kind != Trait.Kind.GIFT:
+        return []
+    new = character.traits.filter(kind=Trait.Kind.ATTRIBUTE).exclude(pk__in=had)
+    return [
+        Place(f"trait-{row.pk}", "trait_row", trait_pk=row.pk, append_to=Trait.Kind.ATTRIBUTE)
+        for row in new
+    ]
+
+
+def _removed(character, trait, request) -> "Changed":
+    said = _taken_away(ruleset_for(character), character, trait, request)
+    # An attribute that went with its gift leaves another list: the whole page again.
+    return Changed(f"section-{trait.kind}", [], said=said, reload=bool(said))
 
 
 def _taken_away(ruleset, character, gift, request) -> str:
@@ -182,11 +205,7 @@ def trait_delete(request, pk, trait_pk):
             # A gift that brings an attribute: the player chose whether it goes too.
             with_attribute=request.POST.get("attribute") == "remove",
         ),
-        changed=lambda _: Changed(
-            f"section-{trait.kind}",
-            [],
-            said=_taken_away(ruleset_for(character), character, trait, request),
-        ),
+        changed=lambda _: _removed(character, trait, request),
     )
 
 
@@ -370,8 +389,9 @@ class Changed:
     reads: tuple[str, ...] | None = ("traits",)
     # Partials outside the form that show what changed, swapped out of band.
     panels: tuple[str, ...] = ()
-    # What else the write did, for the player (a gift's attribute): the whole page again.
+    # What else the write did, in words for the player (a gift's attribute, Mudge 2.5)
     said: str = ""
+    reload: bool = False  # the fragments cannot show it all: the whole page again
 
 
 def _edit(request, character, form=None, place=None, *, write, changed):
@@ -403,11 +423,11 @@ def _changed(request, character, shown, changed: Changed):
     """Success: for htmx the changed fragments, the budget panel, bar and Undo out of band,
     and the issue marks and review verdict that the edit changed; else a redirect back to
     the page at the changed row."""
-    if changed.said:
+    if changed.said and (changed.reload or not request.htmx):
         messages.info(request, changed.said)
     if not request.htmx:
         return redirect(reverse("character_builder", args=[character.pk]) + f"#{changed.anchor}")
-    if changed.said:  # more changed than the fragments show
+    if changed.reload:
         return reload_page()
     if changed.reads is not None:
         character = _as_committed(character, changed.reads)
@@ -423,6 +443,8 @@ def _changed(request, character, shown, changed: Changed):
         for partial in ("budget_panel", "budget_bar", "undo_edit", *changed.panels)
     ]
     html += _verdict_changes(request, context, shown, context["verdict"], skip=places)
+    if changed.said:
+        html.append(news(request, changed.said))
     return with_version(fragments(*html), character.version)
 
 
