@@ -40,6 +40,8 @@ def ruleset_for(character: Character) -> Ruleset:
     built-in ruleset with its own catalogue."""
     campaign = character.campaign
     if campaign is None:
+        if character.house_rules:
+            return apply_house_rules(BUILTIN[character.ruleset], character.house_rules)
         return BUILTIN[character.ruleset]
     return dataclasses.replace(campaign_ruleset(campaign), catalog=CampaignCatalog(campaign))
 
@@ -134,7 +136,9 @@ def character_to_rules(character: Character) -> rc.Character:
         # The slug only: building the ruleset (house rules, catalogue) for it is wasted work.
         ruleset=character.campaign.base_ruleset if character.campaign else character.ruleset,
         name=character.name,
-        house_rules=character.campaign.house_rules if character.campaign else {},
+        house_rules=(
+            character.campaign.house_rules if character.campaign else character.house_rules
+        ),
         player=character.player,
         concept=character.concept,
         race=character.race,
@@ -142,8 +146,14 @@ def character_to_rules(character: Character) -> rc.Character:
         scale_mass=character.scale_mass,
         attributes=tuple(_trait(t) for t in by_kind[Trait.Kind.ATTRIBUTE]),
         skills=tuple(_trait(t) for t in by_kind[Trait.Kind.SKILL]),
-        gifts=tuple(rc.Gift(t.name, _fraction(t.cost)) for t in by_kind[Trait.Kind.GIFT]),
-        faults=tuple(rc.Fault(t.name, _fraction(t.cost)) for t in by_kind[Trait.Kind.FAULT]),
+        gifts=tuple(
+            rc.Gift(t.name, _fraction(t.cost), foundry_id=t.foundry_id)
+            for t in by_kind[Trait.Kind.GIFT]
+        ),
+        faults=tuple(
+            rc.Fault(t.name, _fraction(t.cost), foundry_id=t.foundry_id)
+            for t in by_kind[Trait.Kind.FAULT]
+        ),
         powers=tuple(
             rc.Power(
                 name=t.name,
@@ -151,11 +161,12 @@ def character_to_rules(character: Character) -> rc.Character:
                 level=t.level,
                 difficulty=t.difficulty or None,
                 cost=_fraction(t.cost),
+                foundry_id=t.foundry_id,
             )
             for t in by_kind[Trait.Kind.POWER]
         ),
         equipment=tuple(
-            rc.Equipment(e.name, e.kind, e.damage, e.armour, e.notes)
+            rc.Equipment(e.name, e.kind, e.damage, e.armour, e.notes, e.quantity, e.foundry_id)
             for e in character.equipment.all()
         ),
         meta_points=character.meta_points,
@@ -163,6 +174,7 @@ def character_to_rules(character: Character) -> rc.Character:
         advancement=advancement_of(character),
         notes=character.notes,
         personality=dict(character.personality or {}),
+        foundry_ids=dict(character.foundry_ids or {}),
     )
 
 
@@ -225,6 +237,7 @@ def rows_from_rules(character: Character, value: rc.Character):
                 level=t.level,
                 difficulty=t.difficulty or "",
                 defined_in_play=t.defined_in_play,
+                foundry_id=t.foundry_id,
                 position=i,
             )
             for i, t in enumerate(items)
@@ -235,6 +248,7 @@ def rows_from_rules(character: Character, value: rc.Character):
             kind=Trait.Kind.GIFT,
             name=g.name,
             cost=to_decimal(g.cost),
+            foundry_id=g.foundry_id,
             position=i,
         )
         for i, g in enumerate(value.gifts)
@@ -245,6 +259,7 @@ def rows_from_rules(character: Character, value: rc.Character):
             kind=Trait.Kind.FAULT,
             name=f.name,
             cost=to_decimal(f.value),
+            foundry_id=f.foundry_id,
             position=i,
         )
         for i, f in enumerate(value.faults)
@@ -258,6 +273,7 @@ def rows_from_rules(character: Character, value: rc.Character):
             difficulty=p.difficulty or "",
             power_kind=p.kind or "",
             cost=to_decimal(p.cost),
+            foundry_id=p.foundry_id,
             position=i,
         )
         for i, p in enumerate(value.powers)
@@ -270,6 +286,8 @@ def rows_from_rules(character: Character, value: rc.Character):
             damage=e.damage,
             armour=e.armour,
             notes=e.notes,
+            quantity=e.quantity,
+            foundry_id=e.foundry_id,
             position=i,
         )
         for i, e in enumerate(value.equipment)
@@ -292,6 +310,7 @@ def _trait(trait: Trait) -> rc.Trait:
         trait.level if trait.level is not None else 0,
         trait.difficulty or None,
         trait.defined_in_play,
+        trait.foundry_id,
     )
 
 
@@ -326,6 +345,38 @@ def file_sha256(data: dict) -> str:
     so only a canonical form makes the digest reproducible from what was stored."""
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+# What a character file holds that is not the build: the campaign's house rules (on its own
+# record), and what play and awards change (experience, its ledger, meta points).
+NOT_THE_BUILD = ("house_rules", "experience", "advancement", "meta_points")
+
+
+def build_sha256(data: dict) -> str:
+    """SHA-256 of a character file's build: what the GM approved, which afterwards only
+    Fairsheet's own services change (a spend, an uncommitted trait), each recording the new
+    digest in its event. Rows that hash to anything else were changed behind the app."""
+    return file_sha256({key: value for key, value in data.items() if key not in NOT_THE_BUILD})
+
+
+def recorded_build_sha256(character: Character) -> str:
+    """The digest an approved character's build must have: the newest one its trail records
+    (its approval, or a change made through Fairsheet since). Read from the `build_events`
+    that selectors.access.APPROVAL_RECORD prefetches, or with one query."""
+    events = getattr(character, "build_events", None)
+    if events is None:
+        events = character.events.exclude(build_sha256="").order_by("-id").only("build_sha256")[:1]
+    return next((event.build_sha256 for event in events), "")
+
+
+def build_changed(character: Character) -> bool:
+    """Whether an approved character's rows no longer hash to the build its trail records:
+    changed behind the app (issue 31). Only approved characters are checked; callers
+    prefetch the build's rows, as for pricing it."""
+    if character.state != Character.State.APPROVED:
+        return False
+    recorded = recorded_build_sha256(character)
+    return bool(recorded) and build_sha256(character_file(character)) != recorded
 
 
 def approval_summary(approval: Approval, override_reason: str | None = None) -> str:

@@ -3,8 +3,9 @@
 - The owner (DATABASE_OWNER_URL) owns the tables: it runs the migrations and nothing else.
 - The runtime role (DATABASE_URL) is what the app servers connect as. It owns nothing, so it
   cannot ALTER, DROP or TRUNCATE a table, disable a trigger or switch the session to
-  replica mode; it may SELECT, INSERT, UPDATE and DELETE rows, except on the append-only
-  audit tables below, where it may only SELECT and INSERT.
+  replica mode, nor create a table anywhere (no CREATE on any schema, no TEMP), so no table
+  of its own can stand in for one of the app's. It may SELECT, INSERT, UPDATE and DELETE
+  rows, except on the append-only audit tables below, where it may only SELECT and INSERT.
 
 `grant_runtime_role` sets that up, idempotently: `manage.py setup_app_role`, and every
 `manage.py migrate` as the owner, run it (so a new table is usable at once).
@@ -29,6 +30,13 @@ ROLE_NAME = re.compile(r"[a-z_][a-z0-9_$]{0,62}")
 # Role attributes that would let the runtime role step around the tables' owner.
 TOO_POWERFUL = ("rolsuper", "rolcreaterole", "rolcreatedb", "rolreplication", "rolbypassrls")
 
+
+# The schemas a role may create tables in; another session's temporary schemas do not count.
+CREATABLE_SCHEMAS = (
+    "SELECT nspname FROM pg_namespace WHERE has_schema_privilege(%s, oid, 'CREATE') "
+    "AND nspname NOT LIKE 'pg\\_temp\\_%%' AND nspname NOT LIKE 'pg\\_toast\\_temp\\_%%' "
+    "ORDER BY nspname"
+)
 
 _migrating_as_owner = ContextVar("migrating_as_owner", default=False)
 
@@ -93,12 +101,7 @@ def grant_runtime_role(*, role: str, password: str | None = None, using: str = O
                 + ";"
             )
         _refuse_ownership_or_membership(cursor, role, owner)
-        cursor.execute("SELECT has_schema_privilege(%s, %s, 'CREATE')", [role, schema])
-        if cursor.fetchone()[0]:
-            raise RoleSetupError(
-                f"The runtime role {role} may create tables in the schema {schema}. As its "
-                f"owner: REVOKE CREATE ON SCHEMA {schema} FROM PUBLIC, {role};"
-            )
+        _revoke_creating(cursor, role, quoted, database, connection)
         if password:
             cursor.execute(f"ALTER ROLE {quoted} PASSWORD %s", [password])
         for sql in _grants(quoted, connection.ops.quote_name(database), schema, connection):
@@ -139,6 +142,36 @@ def _refuse_ownership_or_membership(cursor, role, owner):
         raise RoleSetupError(
             f"The runtime role {role} is a member of the owner {owner}, so it has the "
             f"owner's rights. As an administrator: REVOKE {owner} FROM {role};"
+        )
+
+
+def _revoke_creating(cursor, role, quoted, database, connection):
+    """No TEMP on the database and no CREATE on any schema: a table of the runtime role's
+    own, in pg_temp or elsewhere, could shadow one of the app's for a lookup by name
+    (issue 31: a TEMP table named characters_characterevent let a DELETE through a trigger
+    that looked the table up unqualified). PUBLIC holds both by default, so they are
+    revoked from PUBLIC too; what the owner may not revoke is refused with what to run."""
+    cursor.execute(
+        f"REVOKE TEMPORARY ON DATABASE {connection.ops.quote_name(database)} FROM PUBLIC, {quoted}"
+    )
+    cursor.execute(CREATABLE_SCHEMAS, [role])
+    for (schema,) in cursor.fetchall():
+        cursor.execute(
+            f"REVOKE CREATE ON SCHEMA {connection.ops.quote_name(schema)} FROM PUBLIC, {quoted}"
+        )
+    cursor.execute("SELECT has_database_privilege(%s, %s, 'TEMPORARY')", [role, database])
+    if cursor.fetchone()[0]:
+        raise RoleSetupError(
+            f"The runtime role {role} may create temporary tables, which could stand in for "
+            f"the app's own. As the database's owner or an administrator: REVOKE TEMPORARY ON "
+            f"DATABASE {database} FROM PUBLIC, {role}; (and from any role {role} belongs to)."
+        )
+    cursor.execute(CREATABLE_SCHEMAS, [role])
+    schemas = ", ".join(schema for (schema,) in cursor.fetchall())
+    if schemas:
+        raise RoleSetupError(
+            f"The runtime role {role} may create tables in the schema {schemas}. As its "
+            f"owner: REVOKE CREATE ON SCHEMA {schemas} FROM PUBLIC, {role};"
         )
 
 

@@ -26,6 +26,13 @@ class Locked(ServiceError):
     status = 409
 
 
+class AlreadyDone(ServiceError):
+    """The same decision form was posted again (services.decisions): nothing changed, and
+    the first post's answer stands."""
+
+    status = 200
+
+
 class OwnCampaign(ServiceError):
     """The GM tried the invite code of the campaign they run: not a wrong guess, and nothing
     to join. `campaign` is theirs, for the view to send them to."""

@@ -209,6 +209,13 @@ class Character(models.Model):
     scale_mass = models.SmallIntegerField(default=0)
     meta_points = models.SmallIntegerField(null=True, blank=True)
     experience = models.IntegerField(default=0)  # unspent EP/XP/tokens (ledger sum)
+    # A character outside any campaign keeps the house rules its file came with (the
+    # character file's form, validated by rules.house_rules on import); in a campaign the
+    # campaign's apply.
+    house_rules = models.JSONField(default=dict, blank=True)
+    # The ids Foundry knows the actor and its attribute set by (rules.character.Character's
+    # foundry_ids), so a re-export updates them rather than adding new ones.
+    foundry_ids = models.JSONField(default=dict, blank=True)
     notes = models.TextField(blank=True, max_length=20_000)
     personality = models.JSONField(default=dict, blank=True)
     state = models.CharField(max_length=20, choices=State.choices, default=State.DRAFT)
@@ -310,6 +317,7 @@ class Trait(models.Model):
     # Mudge 1.7: one of the character's uncommitted traits, defined in play (not priced at
     # creation; the audit trail records who defined it).
     defined_in_play = models.BooleanField(default=False)
+    foundry_id = models.CharField(max_length=16, blank=True)  # its Foundry item's id
 
     class Meta:
         ordering = ["kind", "position", "id"]
@@ -343,6 +351,8 @@ class Equipment(models.Model):
     damage = models.SmallIntegerField(null=True, blank=True)
     armour = models.SmallIntegerField(null=True, blank=True)
     notes = models.CharField(max_length=1000, blank=True)
+    quantity = models.PositiveIntegerField(default=1)
+    foundry_id = models.CharField(max_length=16, blank=True)  # its Foundry item's id
     position = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -370,13 +380,19 @@ class CharacterEvent(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    # Set before the save, not by it: the event's hash covers it (characters.audit_chain).
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
     action = models.CharField(max_length=40)  # e.g. trait_added, state_changed, xp_awarded
     target = models.CharField(max_length=200, blank=True)  # e.g. "skill:Climbing"
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField()  # the character's version after the change
     reason = models.TextField(blank=True)
+    # On an approved character, the SHA-256 of its build after this change (adapters.
+    # build_sha256): what its rows must hash to until the next such event.
+    build_sha256 = models.CharField(max_length=64, blank=True)
+    previous_hash = models.CharField(max_length=64, blank=True)  # characters.audit_chain
+    record_hash = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]
@@ -400,12 +416,14 @@ class CampaignEvent(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)  # hashed
     action = models.CharField(max_length=40)  # e.g. house_rules_changed, member_removed
     target = models.CharField(max_length=200, blank=True)  # e.g. "skill:Climbing"
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     reason = models.TextField(blank=True)
+    previous_hash = models.CharField(max_length=64, blank=True)  # characters.audit_chain
+    record_hash = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]
@@ -658,7 +676,6 @@ class DiceRoll(models.Model):
 # -- print: rendered sheets kept for the next download, campaign packs rendered in the background
 
 WORKER_NOTICES = timedelta(seconds=20)  # a running worker takes a queued pack within this
-PACK_TAKES = timedelta(minutes=10)  # far more than the 30-character pack of `make bench`
 
 
 class SheetPDF(models.Model):
@@ -703,6 +720,10 @@ class PackJob(models.Model):
     content = models.BinaryField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The worker rendering it says it is alive at every step (and between, on a timer): a
+    # running job whose heartbeat is older than its lease lost its worker (services.printing).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)  # workers that took it
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -725,7 +746,24 @@ class PackJob(models.Model):
         """Queued for longer than a worker takes to notice: likely no worker is running."""
         return self.state == self.State.QUEUED and timezone.now() - self.created_at > WORKER_NOTICES
 
-    @property
-    def ran_long(self) -> bool:
-        """Rendering for longer than any pack takes: its worker may have been stopped."""
-        return self.state == self.State.RUNNING and timezone.now() - self.created_at > PACK_TAKES
+
+# -- hardening, second pass (issue 31) ----------------------------------------------------------
+
+
+class ThrottleCount(models.Model):
+    """One throttle's count for one key (characters/throttle.py): raised and read in one
+    statement, so parallel requests cannot all read the same count and all pass."""
+
+    key = models.CharField(max_length=100, primary_key=True)
+    count = models.IntegerField()
+    reopens = models.FloatField()  # when the window closes, in seconds since the epoch
+
+
+class DecisionToken(models.Model):
+    """A GM's decision form carries a one-time token (templatetag `decision_token`); the
+    decision stores it in its own transaction, so a second post of the same form (a double
+    click, a retry after a timeout) finds it taken and changes nothing."""
+
+    token = models.CharField(max_length=64, primary_key=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)

@@ -9,12 +9,15 @@ stops the render (a sheet that asks for anything else is a bug worth a loud fail
 import gc
 import hashlib
 import inspect
+import io
 import logging
 import mimetypes
 import re
 import threading
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, fields, is_dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from urllib import request
@@ -24,8 +27,10 @@ from urllib.request import url2pathname
 import weasyprint
 from django.contrib.staticfiles import finders
 from django.template.loader import get_template, render_to_string
+from pypdf import PdfReader, PdfWriter
 from weasyprint import CSS, HTML
 from weasyprint.css.counters import CounterStyle
+from weasyprint.formatting_structure.boxes import TableRowBox
 from weasyprint.html import UA, UA_FORM_STYLESHEET
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
@@ -44,15 +49,64 @@ class URLRefused(FatalURLFetchingError):
     """A document asked for something other than one of Fairsheet's static files."""
 
 
+# Fonts from Debian's fonts-noto-core (scripts/bootstrap.sh installs it), for the symbols the
+# shipped fonts lack (⛯, ♈, ⚕...): CSS family name -> file. A font missing from the system
+# is left out; the sheet then lists the characters it cannot draw.
+SYSTEM_FONTS = {
+    "Fairsheet Symbols": Path("/usr/share/fonts/truetype/noto/NotoSansSymbols-Regular.ttf"),
+    "Fairsheet Symbols 2": Path("/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf"),
+}
+
+
 def static_file(url: str) -> Path | None:
-    """The file a file:// URL names, if it lies inside a static files directory."""
+    """The file a file:// URL names, if it lies inside a static files directory or is one
+    of the system fonts the sheet uses."""
     parts = urlsplit(url)
     if parts.scheme.lower() != "file" or parts.netloc not in ("", "localhost"):
         return None
     path = Path(url2pathname(parts.path)).resolve()
     if not path.is_file():
         return None
+    if path in {font.resolve() for font in _system_fonts().values()}:
+        return path
     return path if any(path.is_relative_to(root) for root in _static_roots()) else None
+
+
+@cache
+def _system_fonts() -> dict[str, Path]:
+    return {family: path for family, path in SYSTEM_FONTS.items() if path.is_file()}
+
+
+def _font_files() -> list[Path]:
+    """Every font a sheet may draw with: the shipped ones, then the system's."""
+    shipped = sorted(_find_static("fonts/DejaVuSans.ttf").parent.glob("*.[ot]tf"))
+    return shipped + list(_system_fonts().values())
+
+
+@cache
+def _drawable() -> frozenset[int]:
+    """The code points some font of the sheet's has a glyph for (read once per process)."""
+    from fontTools.ttLib import TTFont  # WeasyPrint's own dependency, only needed here
+
+    found = set()
+    for path in _font_files():
+        if path.name != "DejaVuSans-Forms.ttf":  # the form fields' Latin-1 subset
+            found.update(TTFont(path, lazy=True).getBestCmap())
+    return frozenset(found)
+
+
+# Characters drawn with no glyph of their own: spaces, controls, joiners, variation selectors.
+_INVISIBLE = frozenset(("Zs", "Zl", "Zp", "Cc", "Cf", "Mn", "Me"))
+
+
+def undrawable(text: str) -> str:
+    """The characters of `text` no font of the sheet's can draw, in order, once each."""
+    drawable = _drawable()
+    return "".join(
+        char
+        for char in dict.fromkeys(text)
+        if ord(char) not in drawable and unicodedata.category(char) not in _INVISIBLE
+    )
 
 
 def _static_roots() -> list[Path]:
@@ -94,13 +148,36 @@ class StaticFilesOnly(URLFetcher):
 Progress = Callable[[int, int], None]  # (steps done, steps in all)
 
 
+@dataclass(frozen=True)
+class Fit:
+    """How tightly a sheet is set: the body's class (type size, spacing: the stylesheet) and
+    how many columns each list takes. Tried in order until the sheet holds on one page."""
+
+    name: str
+    attributes: int
+    skills: int  # skills and powers
+    items: int  # gifts, and beside them faults
+    equipment: int
+
+
+FITS = (
+    Fit("", attributes=4, skills=3, items=1, equipment=3),
+    Fit("fit-1", attributes=4, skills=4, items=2, equipment=3),
+    Fit("fit-2", attributes=5, skills=4, items=2, equipment=4),
+    Fit("fit-3", attributes=5, skills=5, items=3, equipment=4),
+)
+# A page holds fewer ledger rows than this at any fit: more are never laid out on a sheet.
+LEDGER_MOST = 60
+
+
 def render_sheets_pdf(
     sheets: Sequence[Sheet],
     options: PrintOptions = DEFAULT_PRINT,
     references: Iterable[ReferencePage] = (),
 ) -> bytes:
     """One sheet after another, each from a new page; with options.reference, then each
-    distinct reference page once."""
+    distinct reference page once and the whole ledger of each sheet that printed only its
+    latest entries."""
     parts = [_sheet_part(sheet, number) for number, sheet in enumerate(sheets, 1)]
     if options.reference:
         parts += [_reference_part(page) for page in dict.fromkeys(references)]
@@ -115,25 +192,44 @@ def render_campaign_pack_pdf(
     progress: Progress | None = None,
 ) -> bytes:
     """A party summary, then every sheet given (the caller picks the approved ones), then
-    the reference page once (with options.reference). `progress` hears of every step."""
+    the reference page once (with options.reference). `progress` hears of every step. Each
+    page also carries the pack's own running count ("Pack page 3 of 7")."""
     title = f"{campaign_name}: campaign pack"
     with_reference = options.reference and reference is not None
     parts = [{"party": True, "sheets": sheets, "title": title, "with_reference": with_reference}]
     parts += [_sheet_part(sheet, number) for number, sheet in enumerate(sheets, 1)]
     if with_reference:
         parts.append(_reference_part(reference))
-    return _render(parts, options, progress)
+    return _render(parts, options, progress, pack_count=True)
 
 
 def _sheet_part(sheet: Sheet, number: int) -> dict:
-    return {"sheet": sheet, "title": sheet.name, "prefix": f"s{number}"}
+    missing = undrawable("".join(_texts(sheet)))
+    return {"sheet": sheet, "title": sheet.name, "prefix": f"s{number}", "undrawable": missing}
+
+
+def _texts(value) -> Iterable[str]:
+    """Every string in a sheet's values (repr would escape what Python cannot print)."""
+    if isinstance(value, str):
+        yield value
+    elif is_dataclass(value):
+        for item in fields(value):
+            yield from _texts(getattr(value, item.name))
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from _texts(item)
 
 
 def _reference_part(page: ReferencePage) -> dict:
     return {"reference": page, "title": f"{page.ruleset_name}: reference"}
 
 
-def _render(parts: list[dict], options: PrintOptions, progress: Progress | None = None) -> bytes:
+def _render(
+    parts: list[dict],
+    options: PrintOptions,
+    progress: Progress | None = None,
+    pack_count: bool = False,
+) -> bytes:
     """Lays out each part as a document of its own, then writes their pages as one PDF: a
     part's page counter and draft mark stay its own, and a pack can report its progress."""
     stylesheet_path = _find_static(PRINT_STYLESHEET)
@@ -143,25 +239,104 @@ def _render(parts: list[dict], options: PrintOptions, progress: Progress | None 
     # Pango's font map is not thread-safe and the parsed style shares one: one render at a
     # time per process (runserver and gunicorn's workers run threads).
     with _render_lock:
-        stylesheet, fonts = _print_style(
+        stylesheets, fonts = _print_style(
             stylesheet_path.as_uri(), stylesheet_path.stat().st_mtime_ns
         )
-        documents = []
-        for done, context in enumerate(parts, 1):
+
+        def lay_out(context: dict):
             html = render_to_string("sheets/print.html", {**context, **common})
             with _collector_paused():
-                document = SheetHTML(string=html, url_fetcher=StaticFilesOnly()).render(
-                    stylesheets=[stylesheet], font_config=fonts, pdf_forms=options.fillable
+                return SheetHTML(string=html, url_fetcher=StaticFilesOnly()).render(
+                    stylesheets=stylesheets,
+                    font_config=fonts,
+                    pdf_forms=options.fillable,
                 )
+
+        documents, whole_ledgers = [], []
+        for done, context in enumerate(parts, 1):
+            if "sheet" in context:
+                document, trimmed = _fit_sheet(context, lay_out)
+                if trimmed and options.reference:
+                    whole_ledgers.append(
+                        {**context, "sheet": None, "whole_ledger": context["sheet"]}
+                    )
+            else:
+                document = lay_out(context)
             documents.append(document)
             if progress:
                 progress(done, steps)
+        documents += [lay_out(context) for context in whole_ledgers]
+        if pack_count:
+            total = sum(len(document.pages) for document in documents)
+            documents.append(lay_out({"pack_pages": range(total), "title": "pack"}))
         pages = [page for document in documents for page in document.pages]
         with _collector_paused():
-            result = documents[0].copy(pages).write_pdf(pdf_forms=options.fillable)
+            if pack_count:
+                count = documents.pop()
+                pages = pages[: -len(count.pages)]
+                result = _stamped(documents[0].copy(pages), count, options.fillable)
+            else:
+                result = documents[0].copy(pages).write_pdf(pdf_forms=options.fillable)
     if progress:
         progress(steps, steps)
     return result
+
+
+def _fit_sheet(context: dict, lay_out: Callable) -> tuple:
+    """The sheet laid out on one page: at each fit in turn, with as many of the latest
+    ledger entries as the page holds under everything else (the ledger prints last). Only
+    a sheet that even the tightest fit cannot hold spills, onto pages that say it continues.
+    Returns the document and whether the ledger was cut short."""
+    sheet = context["sheet"]
+    latest = sheet.ledger[-LEDGER_MOST:]
+    for fit in FITS:
+        fitted = {**context, "fit": fit, "gift_fault_rows": sheet.gift_fault_grid(fit.items)}
+        document = lay_out(
+            {**fitted, "ledger_rows": latest, "ledger_earlier": len(sheet.ledger) - len(latest)}
+        )
+        if len(document.pages) == 1:
+            return document, len(latest) < len(sheet.ledger)
+        shown = _ledger_rows_on(document.pages[0]) if sheet.ledger else None
+        if shown is None:  # something besides the ledger spills: tighten
+            continue
+        # Everything else is on the first page: keep the entries that fit there, less one
+        # for the line saying how many are left out.
+        for keep in range(max(min(shown, len(latest)) - 1, 0), -1, -1):
+            rows = latest[len(latest) - keep :] if keep else ()
+            document = lay_out(
+                {**fitted, "ledger_rows": rows, "ledger_earlier": len(sheet.ledger) - keep}
+            )
+            if len(document.pages) == 1:
+                return document, True
+    return document, bool(sheet.ledger)
+
+
+def _ledger_rows_on(page) -> int | None:
+    """How many ledger rows a laid-out page holds, or None if the ledger does not start on
+    it (WeasyPrint's box tree: a row is never split, break-inside: avoid)."""
+    found, rows = False, 0
+    boxes = [page._page_box]
+    while boxes:
+        box = boxes.pop()
+        classes = (box.element.get("class") or "").split() if box.element is not None else ()
+        if "ledger" in classes and box.element_tag == "section":
+            found = True
+        if "ledger-row" in classes and isinstance(box, TableRowBox):
+            rows += 1
+        boxes.extend(getattr(box, "children", ()))
+    return rows if found else None
+
+
+def _stamped(document, count, fillable: bool) -> bytes:
+    """The pack's PDF with its running count ("Pack page 3 of 7", a page of `count` each)
+    drawn over the foot of each page (pypdf), where each part's own "Page 1 of 1" runs."""
+    pack = PdfWriter(clone_from=io.BytesIO(document.write_pdf(pdf_forms=fillable)))
+    overlay = PdfReader(io.BytesIO(count.write_pdf()))
+    for page, stamp in zip(pack.pages, overlay.pages, strict=True):
+        page.merge_page(stamp, over=True)
+    written = io.BytesIO()
+    pack.write(written)
+    return written.getvalue()
 
 
 class SheetHTML(HTML):
@@ -212,7 +387,7 @@ def renderer_version() -> str:
     paths = [Path(get_template(name).origin.name) for name in PRINT_TEMPLATES]
     paths += [Path(__file__), Path(print_text.__file__), Path(inspect.getfile(Sheet))]
     paths.append(_find_static(PRINT_STYLESHEET))
-    paths += sorted(_find_static("fonts/DejaVuSans.ttf").parent.glob("*.[ot]tf"))
+    paths += _font_files()
     files = tuple((str(path), path.stat().st_mtime_ns) for path in paths)
     return _digest(files, weasyprint.__version__)
 
@@ -229,9 +404,15 @@ _render_lock = threading.Lock()
 
 
 @lru_cache(maxsize=1)
-def _print_style(url: str, modified: int) -> tuple[CSS, FontConfiguration]:
-    """The print stylesheet with its fonts loaded, parsed once per process (and again when
-    the file changes: `modified` is its mtime). Loading the fonts took a third of a render."""
+def _print_style(url: str, modified: int) -> tuple[list[CSS], FontConfiguration]:
+    """The print stylesheet and the system fonts' faces, with their fonts loaded, parsed once
+    per process (and again when the file changes: `modified` is its mtime). Loading the
+    fonts took a third of a render."""
     fonts = FontConfiguration()
     stylesheet = CSS(url=url, font_config=fonts, url_fetcher=StaticFilesOnly())
-    return stylesheet, fonts
+    faces = "".join(
+        f'@font-face {{ font-family: "{family}"; src: url("{path.as_uri()}"); }}'
+        for family, path in _system_fonts().items()
+    )
+    system = CSS(string=faces, font_config=fonts, url_fetcher=StaticFilesOnly())
+    return [stylesheet, system], fonts

@@ -15,7 +15,7 @@ from characters import adapters
 from characters.adapters import approval_summary, file_sha256
 from characters.models import Character as CharacterModel
 from rules import combat, tables
-from rules.character import Character, Equipment, Trait
+from rules.character import PERSONALITY_QUESTIONS, Character, Equipment, Trait
 from rules.house_rules import json_number
 from rules.ladder import card_rating, level_name, signed
 from rules.numbers import number_text
@@ -50,11 +50,15 @@ class ApprovalStamp:
 
     sha256: str
     summary: str = "approved"
-    # False when the kept build no longer hashes to what the approval's event recorded.
+    # False when the kept build no longer hashes to what the approval's event recorded, or
+    # the character's rows no longer hash to the build its trail records.
     verified: bool = True
+    build_changed: bool = False  # the rows changed behind the app: no stamp till the GM looks
 
     @property
     def line(self) -> str:
+        if self.build_changed:
+            return "Changed since the GM approved it: not approved until the GM looks at it again"
         if not self.verified:
             return (
                 f"Approval does not match its record: the kept build no longer has the "
@@ -62,6 +66,12 @@ class ApprovalStamp:
             )
         text = f"Approved · SHA-256 {self.sha256}"
         return text if self.summary == "approved" else f"{text} · {self.summary}"
+
+    @property
+    def override(self) -> str:
+        """The approval in words when the GM approved over broken rules, with the reason;
+        "" for a plain approval. Paper prints it once, under the name."""
+        return "" if self.summary == "approved" or not self.verified else self.summary
 
 
 @dataclass(frozen=True)
@@ -170,10 +180,16 @@ class Sheet:
         changing = {c.label for c in self.consumables}
         return tuple(fact for fact in self.facts if fact[0] not in changing)
 
-    @property
-    def gift_fault_rows(self) -> tuple[tuple[ListedItem | None, ListedItem | None], ...]:
-        """Gifts beside faults, row by row, as the printed sheet sets them side by side."""
-        return tuple(zip_longest(self.gifts, self.faults))
+    def gift_fault_grid(self, columns: int) -> list[list[ListedItem | None]]:
+        """Gifts beside faults, each in `columns` columns read across, row by row: one
+        table row holds `columns` gifts then `columns` faults (None for an empty cell)."""
+        gifts = [self.gifts[i : i + columns] for i in range(0, len(self.gifts), columns)]
+        faults = [self.faults[i : i + columns] for i in range(0, len(self.faults), columns)]
+        return [
+            [*gift_row, *[None] * (columns - len(gift_row)), *fault_row]
+            + [None] * (columns - len(fault_row))
+            for gift_row, fault_row in zip_longest(gifts, faults, fillvalue=())
+        ] or [[None] * 2 * columns]
 
     @property
     def damage_in_words(self) -> bool:
@@ -186,8 +202,23 @@ class Sheet:
         return self.approval.line if self.approval else NOT_APPROVED
 
     @property
+    def stamp_line(self) -> str:
+        """The approval as the printed footer carries it: the hash, without the words an
+        override adds (those print once, under the name)."""
+        if self.approval is None:
+            return NOT_APPROVED
+        if not self.approval.verified:
+            return "Approval does not match its record: see under the name"
+        return f"Approved · SHA-256 {self.approval.sha256}"
+
+    @property
     def ledger_total(self) -> int:
         return sum(row.amount for row in self.ledger if not row.pending)
+
+    @property
+    def ledger_pending(self) -> int:
+        """What spends waiting for the GM would take, left out of the total."""
+        return sum(row.amount for row in self.ledger if row.pending)
 
 
 def build_sheet(
@@ -225,7 +256,7 @@ def build_sheet(
             for g, cost in zip(character.gifts, report.costs["gifts"], strict=True)
         ),
         faults=tuple(
-            ListedItem(f.name, _cost_note(value))
+            ListedItem(f.name, _worth_note(value))
             for f, value in zip(character.faults, report.costs["faults"], strict=True)
         ),
         powers_title=terms.title("powers"),
@@ -239,7 +270,7 @@ def build_sheet(
         equipment=tuple(_equipment(item) for item in character.equipment),
         reference_header=reference_header,
         reference=reference,
-        personality=tuple(character.personality.items()),
+        personality=_personality(character.personality),
         notes=character.notes,
         approval=approval,
         ledger=tuple(ledger),
@@ -286,7 +317,8 @@ def _consumables(facts, character: Character, unit: str) -> tuple[Consumable, ..
     found = []
     for label, value in facts:
         name = CONSUMABLE_FACTS.get(label)
-        if name == "experience":  # the fact reads "12 XP": the field holds the number
+        if name == "experience":  # the fact reads "12 XP", "1 token": the field holds the number
+            unit = value.partition(" ")[2]
             found.append(Consumable(name, label, str(character.experience), unit))
         elif name:
             found.append(Consumable(name, label, value))
@@ -358,6 +390,19 @@ def _cost_note(cost: Fraction) -> str:
     return "" if cost == 1 else f"costs {number_text(cost)}"
 
 
+def _worth_note(value: Fraction) -> str:
+    """A fault is worth what it gives back (Mudge 1.34: the starred ones 2), not a cost."""
+    return "" if value == 1 else f"worth {number_text(value)}"
+
+
+def _personality(answers: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """The answers under their questions (Mudge 1.35), in the questionnaire's order; a key the
+    questionnaire does not know (a file's own question) is its own question."""
+    known = [(question, answers[key]) for key, question in PERSONALITY_QUESTIONS if key in answers]
+    asked = {key for key, _ in PERSONALITY_QUESTIONS}
+    return (*known, *((key, answer) for key, answer in answers.items() if key not in asked))
+
+
 def _penalty(penalty: int, unit: str) -> str:
     """ "-1" (to every action), "-2 cards" (MicroFudged draws), or "" for none."""
     if not penalty:
@@ -392,7 +437,7 @@ def _factor(factor: combat.DamageFactor) -> FactorRow:
 
 
 def _equipment(item: Equipment) -> ListedItem:
-    details = []
+    details = [f"×{item.quantity}"] if item.quantity != 1 else []  # noqa: RUF001 (the times sign, as printed)
     if item.kind != "gear":
         details.append(item.kind)
     if item.damage is not None:
@@ -458,10 +503,12 @@ def approval_stamp(character: CharacterModel) -> ApprovalStamp | None:
     if event is None:
         return ApprovalStamp(approval.sha256, verified=False)
     sha256 = event.after["sha256"]
+    changed = adapters.build_changed(character)
     return ApprovalStamp(
         sha256,
         approval_summary(approval, event.reason),
-        verified=file_sha256(approval.snapshot) == sha256,
+        verified=file_sha256(approval.snapshot) == sha256 and not changed,
+        build_changed=changed,
     )
 
 

@@ -3,10 +3,26 @@
 Levels are ladder offsets (rules.ladder); gift costs and fault values are Fractions because a
 GM may set a half-value fault (spec: character-file.md). A gift's cost or a fault's value left
 None is "not given": the report prices it from the catalogue (an unknown name costs 1).
+
+`foundry_id` is the id of the Foundry item a trait or piece of equipment came from (or was
+last exported as): not part of the character file and not of a character's equality, it
+only lets a re-export give Foundry the ids it knows (rules.foundry).
 """
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+
+# Mudge 1.35: the questionnaire's four numbered questions, plus the summary fields a sheet
+# prints under personality and history. A character's personality is keyed by these keys
+# (a file may bring others: their key is their question).
+PERSONALITY_QUESTIONS = (
+    ("values", "What really matters to you? Anything you would give your life for?"),
+    ("desires", "What do you want? Which one thing do you desire most?"),
+    ("reasons", "For each thing desired, why?"),
+    ("change", "How might getting what you want change you?"),
+    ("personality", "Personality summary"),
+    ("history", "History and background"),
+)
 
 
 @dataclass(frozen=True)
@@ -17,18 +33,21 @@ class Trait:
     level: int
     difficulty: str | None = None  # Mudge skills: easy | average | hard | very_hard
     defined_in_play: bool = False  # Mudge 1.7: an uncommitted trait, defined after creation
+    foundry_id: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
 class Gift:
     name: str
     cost: Fraction | int | None = None
+    foundry_id: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
 class Fault:
     name: str
     value: Fraction | int | None = None
+    foundry_id: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -41,6 +60,7 @@ class Power:
     level: int | None = None
     difficulty: str | None = None
     cost: Fraction | int | None = None  # superpowers: in gifts, when not the ruleset's default
+    foundry_id: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -50,6 +70,8 @@ class Equipment:
     damage: int | None = None  # weapon value (Mudge 4.54)
     armour: int | None = None  # armour value (Mudge 4.54)
     notes: str = ""
+    quantity: int = 1
+    foundry_id: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -75,6 +97,8 @@ class Character:
     advancement: tuple | None = None
     notes: str = ""
     personality: dict[str, str] = field(default_factory=dict)
+    # The Foundry ids of the actor and its attribute set ({"actor": ..., "attributeset": ...})
+    foundry_ids: dict = field(default_factory=dict, compare=False)
 
     def attribute_level(self, name: str, default: int) -> int:
         for trait in self.attributes:

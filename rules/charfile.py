@@ -24,6 +24,7 @@ MAX_NAME = 200
 MAX_TEXT = 20_000
 MAX_ITEMS = 500
 MAX_NOTE = 500  # a ledger line's note (the database keeps as much)
+MAX_QUANTITY = 1_000_000  # how many of a piece of equipment (arrows, coins)
 # Traits and equipment together: a generous character has 60; 300 keep every page and the
 # printed sheet quick (bench/pdf.py renders a character at this limit).
 MAX_ROWS = 300
@@ -310,7 +311,9 @@ class _Reader:
 
     def equipment(self, value, key, index):
         where = _at(key, index)
-        obj = self.object(value, where, ("name", "kind", "damage", "armour", "armor", "notes"))
+        obj = self.object(
+            value, where, ("name", "kind", "damage", "armour", "armor", "notes", "quantity")
+        )
         kind = obj.get("kind", "gear")
         if kind == "armor":  # the spec takes both spellings and writes `armour`
             kind = "armour"
@@ -327,6 +330,9 @@ class _Reader:
             else self.integer(obj["damage"], f"{where}.damage", -10, 50),
             armour=None if armour is None else self.integer(armour, f"{where}.armour", -10, 50),
             notes=self.text(obj.get("notes", ""), f"{where}.notes", 1000),
+            quantity=1
+            if obj.get("quantity") is None
+            else self.integer(obj["quantity"], f"{where}.quantity", 0, MAX_QUANTITY),
         )
 
     def advancement(self, obj):
@@ -539,4 +545,6 @@ def _equipment(item: Equipment) -> dict:
         out["armour"] = item.armour
     if item.notes:
         out["notes"] = item.notes
+    if item.quantity != 1:
+        out["quantity"] = item.quantity
     return out

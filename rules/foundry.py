@@ -1,16 +1,17 @@
-"""Foundry VTT actors for the `fudge-rpg` game system (lupestro/fvtt-fudge 2.6, Foundry 12-13).
+"""Foundry VTT actors for the `fudge-rpg` game system (lupestro/fvtt-fudge 2.7, Foundry 12-14).
 
 `write_actor` turns a Character into an actor for Foundry's "Import Data"; `read_actor` turns
 such an actor, or one made in Foundry, back into a Character with a list of what could not be
 mapped. docs/foundry.md describes the mapping field by field.
 
 The actor holds only what the system's data models define (module/data-models/actor.mjs and
-item.mjs of release-2.6.0): Foundry's import refuses unknown keys, nulls and fractions there.
+item.mjs of release-2.7.0): Foundry's import refuses unknown keys, nulls and fractions there.
 What the system has no field for (Scale, powers, tokens, the approval) goes into the notes for
 the table and into `flags.fairsheet` for the way back; each item's flags keep its entry of the
 character file, so a round trip loses nothing that was not changed in Foundry.
 """
 
+import dataclasses
 import hashlib
 import html
 import math
@@ -22,6 +23,7 @@ from html.parser import HTMLParser
 from rules.character import Character
 from rules.charfile import (
     MAX_NAME,
+    MAX_QUANTITY,
     MAX_ROWS,
     MAX_TEXT,
     CharacterFileError,
@@ -34,10 +36,10 @@ from rules.house_rules import HouseRuleError, apply_house_rules
 from rules.ladder import ABYSMAL, TOP, level_name, signed
 from rules.report import POOLS, Report, amount, build_report, ruleset_attributes
 from rules.rulesets import BUILTIN, FUDGE_BASICS, LEVELS, Ruleset
-from rules.text import first_text_problem
+from rules.text import name_problem, unstorable_problem
 
 SYSTEM_ID = "fudge-rpg"
-SYSTEM_VERSION = "2.6.0"
+SYSTEM_VERSION = "2.7.0"  # the fudge-rpg release whose data models the export follows
 FLAG = "fairsheet"
 FAIRSHEET, FOUNDRY = "fairsheet", "foundry"
 # "major" is what the system called a character before its data models (actor.mjs migrates it).
@@ -53,11 +55,41 @@ LIST_TYPES = {
 }
 ID_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 ID_LENGTH = 16
+ID = re.compile(r"[0-9A-Za-z]{16}")
 SORT_STEP = 100_000  # Foundry's spacing of sibling documents' `sort`
 # actor.mjs: the wound levels in order, with the boxes a new character has.
 SYSTEM_WOUNDS = {"scratch": 3, "hurt": 2, "veryhurt": 1, "incapacitated": 1, "neardeath": 1}
 MAX_ITEM_NAME = 100
 MAX_EQUIPMENT_NOTES = 1000
+# The heading the export puts before the player's notes in `system.notes`, and the labels of
+# the rows before it (what the system has no field for): the way back finds the notes by them.
+NOTES_HEADING = "<h3>Notes</h3>"
+NOTE_ROWS = (
+    "Player",
+    "Concept",
+    "Race",
+    "Scale",
+    "Ruleset",
+    "Offensive damage factors",
+    "Defensive damage factor",
+    "Tokens",
+    "Approved",
+    "Fairsheet",
+)
+# The damage links of an attribute set, with the house rule that keeps each (Mudge 4.52, 4.54).
+# What an import report line is, most important first: the page and the API list them so.
+CHANGED, LOST, BY_DESIGN = "changed", "lost", "by design"
+REPORT_LEVELS = (CHANGED, LOST, BY_DESIGN)
+REPORT_HEADINGS = {
+    CHANGED: "Changed on the way in: check these",
+    LOST: "Not imported",
+    BY_DESIGN: "Left out: Fairsheet has no place for these",
+}
+FIVE_POINT = ("fivepoint", "fivePoint")  # the five-point groups: 2.4 on, and 2.3
+DAMAGE_LINKS = {"muscleweapon": "muscle_attribute", "damagecap": "damage_capacity_attribute"}
+# A gift's or skill's text that allows it more than once ("You may take this gift multiple
+# times"; Language: "Each language learned is a separate skill"): a second one is kept.
+REPEATABLE = re.compile(r"multiple times|more than once|is a separate skill", re.IGNORECASE)
 POWER_KINDS = {
     "spell": "Spell",
     "psi": "Psi power",
@@ -86,8 +118,17 @@ class Imported:
 
     character: Character
     source: str  # FAIRSHEET or FOUNDRY
-    not_mapped: tuple[str, ...] = ()  # what an actor held that the character could not take
+    # What an actor held that the character could not take as it was, most important first
+    not_mapped: tuple[str, ...] = ()
+    levels: tuple[str, ...] = ()  # each not_mapped line's REPORT_LEVELS word
     ignored: tuple[str, ...] = ()  # character-file fields this version does not know
+
+    def report(self) -> list[tuple[str, list[str]]]:
+        """The not_mapped lines under their headings, most important first."""
+        groups = {level: [] for level in REPORT_LEVELS}
+        for level, line in zip(self.levels, self.not_mapped, strict=True):
+            groups[level].append(line)
+        return [(REPORT_HEADINGS[level], lines) for level, lines in groups.items() if lines]
 
 
 # -- Character -> actor ------------------------------------------------------------------------
@@ -113,26 +154,29 @@ def write_actor(character: Character, *, provenance: Provenance | None = None) -
     ]
     # The priced cost: a gift or fault the file gives no cost takes its catalogue's.
     items += [
-        _item(ids, "gifts", gift.name, f"Costs {amount(cost, 'gifts')}.", entry)
+        _item(ids, "gifts", gift, f"Costs {amount(cost, 'gifts')}.", entry)
         for gift, cost, entry in zip(
             character.gifts, report.costs["gifts"], file["gifts"], strict=True
         )
     ]
     items += [
-        _item(ids, "powers", power["name"], _power_text(power, ruleset), power)
-        for power in file["powers"]
+        _item(ids, "powers", power, _power_text(entry, ruleset), entry)
+        for power, entry in zip(character.powers, file["powers"], strict=True)
     ]
     items += [
-        _item(ids, "faults", fault.name, f"Worth {amount(value, 'faults')}.", entry)
+        _item(ids, "faults", fault, f"Worth {amount(value, 'faults')}.", entry)
         for fault, value, entry in zip(
             character.faults, report.costs["faults"], file["faults"], strict=True
         )
     ]
-    items += [_equipment(entry, ids) for entry in file["equipment"]]
+    items += [
+        _equipment(item, entry, ids)
+        for item, entry in zip(character.equipment, file["equipment"], strict=True)
+    ]
     for position, item in enumerate(items):
         item["sort"] = position * SORT_STEP
     return {
-        "_id": ids.make("actor", ""),
+        "_id": ids.make("actor", "", keep=character.foundry_ids.get("actor", "")),
         "name": character.name,
         "type": "character",
         "system": {
@@ -152,30 +196,37 @@ def write_actor(character: Character, *, provenance: Provenance | None = None) -
 
 
 class _Ids:
-    """Foundry ids (16 letters and digits) from a hash of the character's identity, the
-    item's list and its name; the n-th item of the same name gets its own."""
+    """Foundry ids (16 letters and digits): the one Foundry knows an item by (`keep`, read
+    from the actor it was imported from), else one from a hash of the character's identity,
+    the item's list and its name; the n-th item of the same name gets its own."""
 
     def __init__(self, identity: str):
         self.identity = identity
         self.seen = Counter()
+        self.used = set()
 
-    def make(self, kind: str, name: str) -> str:
+    def make(self, kind: str, name: str, keep: str = "") -> str:
         key = (kind, name.casefold())
         occurrence = self.seen[key]
         self.seen[key] += 1
+        if ID.fullmatch(keep) and keep not in self.used:
+            self.used.add(keep)
+            return keep
         text = "\x1f".join((self.identity, kind, key[1], str(occurrence)))
         number = int.from_bytes(hashlib.sha256(text.encode()).digest())
         digits = []
         for _ in range(ID_LENGTH):
             number, digit = divmod(number, len(ID_ALPHABET))
             digits.append(ID_ALPHABET[digit])
+        self.used.add("".join(digits))
         return "".join(digits)
 
 
-def _item(ids: _Ids, list_name: str, name: str, text: str, entry: dict, **system) -> dict:
+def _item(ids: _Ids, list_name: str, row, text: str, entry: dict, **system) -> dict:
+    """The item of one entry of a list; `row` is the engine's trait or equipment."""
     return {
-        "_id": ids.make(list_name, name),
-        "name": name,
+        "_id": ids.make(list_name, row.name, keep=row.foundry_id),
+        "name": row.name,
         "type": LIST_TYPES[list_name],
         "system": {"description": f"<p>{_escape(text)}</p>" if text else "", **system},
         "effects": [],
@@ -205,7 +256,7 @@ def _attributeset(character: Character, ruleset: Ruleset, ids: _Ids) -> tuple[di
         "damagecap": names.get((ruleset.damage_capacity_attribute or "").casefold(), ""),
     }
     item = {
-        "_id": ids.make("attributeset", ""),
+        "_id": ids.make("attributeset", "", keep=character.foundry_ids.get("attributeset", "")),
         "name": f"{ruleset.name} attributes",
         "type": "attributeset",
         "system": system,
@@ -224,7 +275,7 @@ def _skill(trait, entry: dict, ruleset: Ruleset, ids: _Ids) -> dict:
         text = f"{difficulty.capitalize()} skill ({ruleset.section('skills')})."
     else:
         text = ""
-    return _item(ids, "skills", trait.name, text, entry, level=trait.level, groups=[])
+    return _item(ids, "skills", trait, text, entry, level=trait.level, groups=[])
 
 
 def _power_text(power: dict, ruleset: Ruleset) -> str:
@@ -238,7 +289,7 @@ def _power_text(power: dict, ruleset: Ruleset) -> str:
     return ", ".join(parts) + "."
 
 
-def _equipment(entry: dict, ids: _Ids) -> dict:
+def _equipment(row, entry: dict, ids: _Ids) -> dict:
     values = [entry["kind"].capitalize()]
     if "damage" in entry:
         values.append(f"damage {signed(entry['damage'])}")
@@ -247,13 +298,13 @@ def _equipment(entry: dict, ids: _Ids) -> dict:
     item = _item(
         ids,
         "equipment",
-        entry["name"],
+        row,
         ", ".join(values) + ".",
         entry,
         # The data model counts from 0: a negative value stays in the description and flags.
         odf=max(entry.get("damage", 0), 0),
         ddf=max(entry.get("armour", 0), 0),
-        quantity=1,
+        quantity=row.quantity,
     )
     if entry.get("notes"):
         item["system"]["description"] += _paragraphs(entry["notes"])
@@ -342,7 +393,7 @@ def _notes(
             for question, answer in character.personality.items()
         ]
     if character.notes:
-        parts.append("<h3>Notes</h3>" + _paragraphs(character.notes))
+        parts.append(NOTES_HEADING + _paragraphs(character.notes))
     return "".join(parts)
 
 
@@ -393,9 +444,8 @@ def parse_any(text: str | bytes, *, default_ruleset: str = FUDGE_BASICS.slug) ->
     """A character file or a fudge-rpg actor, told apart by their shape."""
     data = load_json(text)
     if is_actor(data):
-        problem = first_text_problem(data)
-        if problem is not None:
-            raise CharacterFileError(*problem)
+        # Text is checked where it is kept (_ActorReader.text): a NUL in a description the
+        # import throws away does not refuse the actor.
         return read_actor(data, default_ruleset=default_ruleset)
     result = read_character(data)
     return Imported(result.character, FAIRSHEET, ignored=result.ignored)
@@ -420,9 +470,13 @@ class _ActorReader:
         self.from_flags: set = set()  # top-level keys, and (list, index, key) of entries
         self.rows = 0  # traits and equipment taken, at most the character file's MAX_ROWS
         self.full = False
+        self.ids = {name: [] for name in ("attributes", *LIST_TYPES)}  # items' Foundry ids
+        self.foundry_ids: dict[str, str] = {}  # the actor's and its attribute set's
+        self.links: dict[str, str] = {}  # the attribute set's damage links
+        self.grouped: list[str] = []  # skills whose groups are not imported
 
-    def note(self, message: str) -> None:
-        self.not_mapped.append(message)
+    def note(self, level: str, message: str) -> None:
+        self.not_mapped.append((REPORT_LEVELS.index(level), level, message))
 
     def actor(self, data) -> Imported:
         if not isinstance(data, dict):
@@ -454,20 +508,70 @@ class _ActorReader:
         self.from_flags.update(out)
         if out.get("ruleset") not in BUILTIN:
             out["ruleset"] = self.default_ruleset
-            self.note(f"The actor names no Fairsheet ruleset: imported for {self.default_ruleset}.")
+            self.note(
+                CHANGED,
+                f"The actor names no Fairsheet ruleset: imported for {self.default_ruleset}.",
+            )
         out["name"] = self.text(data.get("name"), "name", MAX_NAME)
         if not out["name"]:
             out["name"] = "Imported character"
-            self.note("name: the actor has no name; imported as 'Imported character'.")
+            self.note(CHANGED, "name: the actor has no name; imported as 'Imported character'.")
+        if isinstance(data.get("_id"), str) and ID.fullmatch(data["_id"]):
+            self.foundry_ids["actor"] = data["_id"]
         out.update(self.items(items, flags))
+        self.damage_links(out)
         out["experience"] = self.count(system.get("ep"), "system.ep", 100_000) or 0
         fp = self.count(system.get("fp"), "system.fp", 100)
         if fp is not None and ("meta_points" in file or fp != _meta_start(out)):
             out["meta_points"] = fp
-        if "notes" not in file and isinstance(system.get("notes"), str):
-            out["notes"] = self.text(html_to_text(system["notes"]), "system.notes", MAX_TEXT)
+        self.notes(out, system.get("notes"), file)
         self.play_state(system, data.get("effects"))
         return self.finish(out)
+
+    def notes(self, out: dict, markup, file: dict) -> None:
+        """The notes as Foundry has them now: the player's part of `system.notes` (after the
+        rows the export wrote before it). Where that still reads as the exported notes, the
+        flags' copy is kept, exactly as it was typed."""
+        if not isinstance(markup, str):
+            return
+        if not isinstance(file.get("notes"), str):
+            out["notes"] = self.free_text(html_to_text(markup), "system.notes", MAX_TEXT)
+            return
+        _, heading, tail = markup.rpartition(NOTES_HEADING)
+        text = html_to_text(tail) if heading else _without_note_rows(markup, file)
+        if text != html_to_text(_paragraphs(file["notes"])):
+            out["notes"] = self.free_text(text, "system.notes", MAX_TEXT)
+            self.from_flags.discard("notes")
+            self.note(
+                CHANGED, "system.notes: edited in Foundry; Foundry's notes are kept, as plain text."
+            )
+
+    def damage_links(self, out: dict) -> None:
+        """The attribute set's muscleweapon and damagecap, where they differ from the
+        ruleset's, as the character's house rules: its damage factors use them."""
+        ruleset = BUILTIN[out["ruleset"]]
+        house_rules = _dict(out.get("house_rules"))
+        for link, key in DAMAGE_LINKS.items():
+            name = self.links.get(link, "")
+            try:
+                now = apply_house_rules(ruleset, house_rules)
+            except HouseRuleError:
+                return  # the flags' house rules are bad: finish() drops and reports them
+            if not name or name.casefold() == (getattr(now, key) or "").casefold():
+                continue
+            try:
+                apply_house_rules(ruleset, {**house_rules, key: name})
+            except HouseRuleError as error:
+                self.note(LOST, f"attribute set {link} {name!r}: {error.message}; not imported.")
+                continue
+            house_rules = {**house_rules, key: name}
+            out["house_rules"] = house_rules
+            self.note(
+                CHANGED,
+                f"attribute set {link}: {name} is the character's "
+                f"{'muscle' if link == 'muscleweapon' else 'damage capacity'} attribute "
+                f"(house rule {key}), for its damage factors.",
+            )
 
     def items(self, items: list, flags: dict) -> dict:
         lists = {"attributes": [], **{name: [] for name in LIST_TYPES}}
@@ -478,7 +582,7 @@ class _ActorReader:
         for index, item in enumerate(items):
             where = f"items[{index}]"
             if not isinstance(item, dict):
-                self.note(f"{where}: not an object; skipped.")
+                self.note(LOST, f"{where}: not an object; skipped.")
                 continue
             kind = item.get("type")
             if kind == "attributeset":
@@ -490,11 +594,14 @@ class _ActorReader:
                     if kind == "traitladder"
                     else "not an item type of fudge-rpg"
                 )
-                self.note(f"{where} ({kind} {item.get('name')!r}): not imported; {reason}.")
+                self.note(
+                    BY_DESIGN if kind == "traitladder" else LOST,
+                    f"{where} ({kind} {item.get('name')!r}): not imported; {reason}.",
+                )
                 continue
             name = self.text(item.get("name"), f"{where}.name", MAX_ITEM_NAME)
             if not name:
-                self.note(f"{where}: a {kind} with no name; skipped.")
+                self.note(LOST, f"{where}: a {kind} with no name; skipped.")
                 continue
             system = _dict(item.get("system"))
             own = _dict(_dict(item.get("flags")).get(FLAG))
@@ -502,43 +609,61 @@ class _ActorReader:
             list_name = list_name or {"skill": "skills", "gift": "gifts", "fault": "faults"}.get(
                 kind, "equipment"
             )
+            name = self.repeat_name(list_name, name, lists[list_name], system, where)
             if not self.room_for(list_name, name, lists[list_name]):
                 continue
             entry = _dict(own.get("entry")) if own.get("list") == list_name else {}
             if not entry and system.get("description"):
                 described += kind != "equipment"
             if item.get("effects"):
-                self.note(f"{where} ({name}): its active effects are not imported.")
+                self.note(LOST, f"{where} ({name}): its active effects are not imported.")
             flagged = set(entry) - {"name", "level"}  # Foundry's own name and level win
             entry = {**entry, "name": name}
             if kind == "skill":
                 entry["level"] = level_name(
                     self.level(system.get("level"), f"{where}.system.level")
                 )
-                if system.get("groups"):
-                    self.note(f"{where} ({name}): skill groups are not imported.")
+                # groups (2.4 on); group and group2 (fudge-rpg 2.3)
+                if system.get("groups") or system.get("group") or system.get("group2"):
+                    self.grouped.append(name)
             elif kind == "equipment":
                 entry = self.equipment(entry, system, where, exported=bool(flagged))
             lists[list_name].append(entry)
+            self.ids[list_name].append(item.get("_id"))
             self.from_flags.update((list_name, len(lists[list_name]) - 1, k) for k in flagged)
+        if self.grouped:
+            self.note(
+                BY_DESIGN,
+                f"Skill groups are not imported ({len(self.grouped)} skill"
+                f"{'s' if len(self.grouped) != 1 else ''}): {', '.join(self.grouped)}.",
+            )
         if described:
             self.note(
+                BY_DESIGN,
                 f"The descriptions of {described} gifts, faults or skills are not kept: "
-                "Fairsheet keeps their names."
+                "Fairsheet keeps their names.",
             )
         lists["attributes"] = self.attributes(sets, flags)
         return lists
 
     def attributes(self, sets: list, flags: dict) -> list:
         if not sets:
-            self.note("The actor has no attribute set: no attributes imported.")
+            self.note(LOST, "The actor has no attribute set: no attributes imported.")
             return []
         for where, extra in sets[1:]:
-            self.note(f"{where} (attribute set {extra.get('name')!r}): only the first is read.")
+            self.note(
+                LOST, f"{where} (attribute set {extra.get('name')!r}): only the first is read."
+            )
         where, item = sets[0]
+        if isinstance(item.get("_id"), str) and ID.fullmatch(item["_id"]):
+            self.foundry_ids["attributeset"] = item["_id"]
+        system = _dict(item.get("system"))
+        for link in DAMAGE_LINKS:
+            if isinstance(system.get(link), str) and system[link].strip():
+                self.links[link] = system[link].strip()
         raw = _attribute_list(item)
         if len(raw) > MAX_ROWS:
-            self.note(f"{where}: more than {MAX_ROWS} attributes; the rest skipped.")
+            self.note(LOST, f"{where}: more than {MAX_ROWS} attributes; the rest skipped.")
             raw = raw[:MAX_ROWS]
         # The attributes the export added at their default: still there, they stay unlisted.
         own = _dict(_dict(item.get("flags")).get(FLAG))
@@ -554,13 +679,14 @@ class _ActorReader:
             attribute = _dict(attribute)
             name = self.text(attribute.get("name"), f"{at}.name", MAX_ITEM_NAME)
             if not name:
-                self.note(f"{at}: an attribute with no name; skipped.")
+                self.note(LOST, f"{at}: an attribute with no name; skipped.")
                 continue
             level = level_name(self.level(attribute.get("level"), f"{at}.level"))
             if (name.casefold(), level) not in added and self.room_for(
                 "attributes", name, attributes
             ):
                 attributes.append({"name": name, "level": level})
+                self.ids["attributes"].append(None)
         return attributes
 
     def equipment(self, entry: dict, system: dict, where: str, *, exported: bool) -> dict:
@@ -575,16 +701,42 @@ class _ActorReader:
             entry["armour"] = ddf
         entry.setdefault("kind", "weapon" if odf else "armour" if ddf else "gear")
         if not exported and isinstance(system.get("description"), str):
-            notes = html_to_text(system["description"])
-            if len(notes) > MAX_EQUIPMENT_NOTES:
-                self.note(f"{where}.system.description: cut to {MAX_EQUIPMENT_NOTES} characters.")
-            entry["notes"] = notes[:MAX_EQUIPMENT_NOTES]
-        quantity = self.count(system.get("quantity"), f"{where}.system.quantity", 10**9)
-        if quantity is not None and quantity > 1:
-            entry["notes"] = f"Quantity {quantity}. {entry.get('notes', '')}".strip()[
-                :MAX_EQUIPMENT_NOTES
-            ]
+            notes = self.free_text(
+                html_to_text(system["description"]),
+                f"{where}.system.description",
+                MAX_EQUIPMENT_NOTES,
+            )
+            if notes:
+                entry["notes"] = notes
+        quantity = self.count(system.get("quantity"), f"{where}.system.quantity", MAX_QUANTITY)
+        if quantity is not None:  # Foundry's count wins; 1 is the file's default
+            entry.pop("quantity", None)
+            if quantity != 1:
+                entry["quantity"] = quantity
         return entry
+
+    def repeat_name(self, list_name: str, name: str, entries: list, system: dict, where) -> str:
+        """A second gift or skill of a name its own text allows more than once (Magical
+        Talent, Language) is kept, numbered: "Language (2)". Any other is left to room_for."""
+        taken = {e["name"].casefold() for e in entries}
+        description = system.get("description")
+        if (
+            name.casefold() not in taken
+            or list_name not in ("gifts", "skills")
+            or not isinstance(description, str)
+            or not REPEATABLE.search(description)
+        ):
+            return name
+        number = 2
+        while f"{name} ({number})".casefold() in taken:
+            number += 1
+        renamed = f"{name} ({number})"[:MAX_ITEM_NAME]
+        self.note(
+            CHANGED,
+            f"{where} ({name}): a second {name!r}, which its text allows; kept as {renamed!r} "
+            "(rename it for what it is).",
+        )
+        return renamed
 
     def room_for(self, list_name: str, name: str, entries: list) -> bool:
         """Whether the list takes one more entry of this name: names are unique but for
@@ -593,7 +745,7 @@ class _ActorReader:
         if list_name != "equipment" and any(
             e["name"].casefold() == name.casefold() for e in entries
         ):
-            self.note(f"{list_name}: {name!r} appears twice; the second is skipped.")
+            self.note(LOST, f"{list_name}: {name!r} appears twice; the second is skipped.")
             return False
         if list_name == "attributes":  # counted before the items (see `items`)
             return True
@@ -601,8 +753,9 @@ class _ActorReader:
             if not self.full:
                 self.full = True
                 self.note(
+                    LOST,
                     f"{list_name}: more than {MAX_ROWS} traits and pieces of equipment; "
-                    f"{name!r} and every one after it skipped."
+                    f"{name!r} and every one after it skipped.",
                 )
             return False
         self.rows += 1
@@ -610,23 +763,36 @@ class _ActorReader:
 
     def play_state(self, system: dict, effects) -> None:
         wounds = _dict(system.get("wounds"))
-        marked = [
-            f"{key} {_dict(wounds.get(key)).get('value')}"
-            for key in SYSTEM_WOUNDS
-            if isinstance(_dict(wounds.get(key)).get("value"), int | float)
-            and _dict(wounds.get(key))["value"] > 0
-        ]
+        marked = []
+        for key in SYSTEM_WOUNDS:
+            # {"value": n, "max": m} since fudge-rpg 2.4; a plain number in 2.3
+            value = wounds.get(key)
+            value = value.get("value") if isinstance(value, dict) else value
+            if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+                marked.append(f"{key} {value}")
         if marked:
-            self.note(f"system.wounds: current wounds ({', '.join(marked)}) are not imported.")
+            self.note(
+                LOST,
+                f"system.wounds: current wounds ({', '.join(marked)}) are not imported: "
+                "mark them on the play page.",
+            )
         if isinstance(system.get("mana"), int | float) and system["mana"] > 0:
-            self.note(f"system.mana ({system['mana']}): Fairsheet keeps no mana pool.")
-        if _dict(system.get("fivepoint")).get("groups"):
-            self.note("system.fivepoint: the five-point skill groups are not imported.")
+            self.note(LOST, f"system.mana ({system['mana']}): Fairsheet keeps no mana pool.")
+        # fivepoint since fudge-rpg 2.4, fivePoint (with generalGroups) in 2.3
+        for key in ("fivepoint", "fivePoint"):
+            if _dict(system.get(key)).get("groups"):
+                self.note(
+                    BY_DESIGN,
+                    f"system.{key}: the five-point skill groups (Fudge's five-point "
+                    "character creation) are not imported; the skills they bought are.",
+                )
         for key in system:
-            if key not in ("fp", "ep", "mana", "wounds", "notes", "unspent", "fivepoint"):
-                self.note(f"system.{key}: not a field of a fudge-rpg character; not imported.")
+            if key not in ("fp", "ep", "mana", "wounds", "notes", "unspent", *FIVE_POINT):
+                self.note(
+                    LOST, f"system.{key}: not a field of a fudge-rpg character; not imported."
+                )
         if effects:
-            self.note("effects: active effects are not imported.")
+            self.note(LOST, "effects: active effects are not imported.")
 
     def finish(self, out: dict) -> Imported:
         """Read the gathered file; a value from the flags that the reader refuses is dropped
@@ -637,7 +803,32 @@ class _ActorReader:
             except CharacterFileError as error:
                 self.drop(out, error)
                 continue
-            return Imported(result.character, FOUNDRY, tuple(self.not_mapped), result.ignored)
+            notes = sorted(self.not_mapped, key=lambda note: note[0])  # stable: in file order
+            return Imported(
+                self.with_ids(result.character),
+                FOUNDRY,
+                not_mapped=tuple(message for _, _, message in notes),
+                levels=tuple(level for _, level, _ in notes),
+                ignored=result.ignored,
+            )
+
+    def with_ids(self, character: Character) -> Character:
+        """The character with the Foundry ids of its items, so exporting it again gives
+        Foundry the ids it knows (macros and links keep working)."""
+
+        def keep(rows, ids):
+            return tuple(
+                dataclasses.replace(row, foundry_id=i)
+                if isinstance(i, str) and ID.fullmatch(i)
+                else row
+                for row, i in zip(rows, ids, strict=True)
+            )
+
+        return dataclasses.replace(
+            character,
+            **{name: keep(getattr(character, name), self.ids[name]) for name in self.ids},
+            foundry_ids=dict(self.foundry_ids),
+        )
 
     def drop(self, out: dict, error: CharacterFileError) -> None:
         match = re.match(r"(\w+)\[(\d+)\]\.(\w+)", error.where)
@@ -653,28 +844,45 @@ class _ActorReader:
                 del out[top]
         else:
             raise error
-        self.note(f"flags.{FLAG}: {error}; not imported.")
+        self.note(LOST, f"flags.{FLAG}: {error}; not imported.")
 
     def text(self, value, where: str, limit: int) -> str:
+        """A name the character keeps: one that cannot be stored refuses the actor."""
         if not isinstance(value, str):
             if value is not None:
-                self.note(f"{where}: not text ({_kind(value)}); left empty.")
+                self.note(LOST, f"{where}: not text ({_kind(value)}); left empty.")
+            return ""
+        problem = name_problem(value)
+        if problem is not None:
+            raise CharacterFileError(where, problem)
+        value = value.strip()
+        if len(value) > limit:
+            self.note(CHANGED, f"{where}: cut to {limit} characters.")
+        return value[:limit].strip()
+
+    def free_text(self, value: str, where: str, limit: int) -> str:
+        """Notes the character keeps: text that cannot be stored is left out and listed, as
+        is what is over the limit."""
+        problem = unstorable_problem(value)
+        if problem is not None:
+            self.note(LOST, f"{where}: {problem}; not imported.")
             return ""
         value = value.strip()
         if len(value) > limit:
-            self.note(f"{where}: cut to {limit} characters.")
+            self.note(CHANGED, f"{where}: cut to {limit} characters.")
         return value[:limit].strip()
 
     def level(self, value, where: str) -> int:
         if value is None:
             return 0
         if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
-            self.note(f"{where}: {value!r} is not a whole level; read as Fair.")
+            self.note(CHANGED, f"{where}: {value!r} is not a whole level; read as Fair.")
             return 0
         level = min(max(int(value), ABYSMAL), TOP)
         if level != value:
             self.note(
-                f"{where}: {int(value):+d} is off Fairsheet's ladder; read as {level_name(level)}."
+                CHANGED,
+                f"{where}: {int(value):+d} is off Fairsheet's ladder; read as {level_name(level)}.",
             )
         return level
 
@@ -682,12 +890,23 @@ class _ActorReader:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
-            self.note(f"{where}: {value!r} is not a whole number; not imported.")
+            self.note(LOST, f"{where}: {value!r} is not a whole number; not imported.")
             return None
         if not 0 <= value <= top:
-            self.note(f"{where}: {int(value)} is outside 0 to {top}; not imported.")
+            self.note(LOST, f"{where}: {int(value)} is outside 0 to {top}; not imported.")
             return None
         return int(value)
+
+
+def _without_note_rows(markup: str, file: dict) -> str:
+    """`system.notes` as text without the rows the export wrote before the player's notes
+    (for notes that lost their heading in Foundry, or an export with no notes). The export
+    escapes what it writes, so a row ends at its first </p>."""
+    heads = [f"{label}:" for label in NOTE_ROWS]
+    heads += [_escape(question) for question in _dict(file.get("personality"))]
+    for head in heads:
+        markup = re.sub(f"<p><strong>{re.escape(head)}</strong>.*?</p>", "", markup, flags=re.S)
+    return html_to_text(markup.replace("<h3>Personality</h3>", ""))
 
 
 def _meta_start(out: dict) -> int:

@@ -14,9 +14,10 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 # A fresh Mudge character: 6 attribute levels x 3 + 45 skill levels + 2 gifts x 6 (1.6, 1.64).
 FRESH_MUDGE_BALANCE = 6 * 3 + 45 + 2 * 6
 # A level change: session, user, the character with its three lists, and in the transaction
-# (a savepoint under the test) the lock, the trait, the character and the event, which is
-# also what Undo offers (Character.latest_event).
-EDIT_QUERIES = 12
+# (a savepoint under the test) the lock, the trait, the character, the hash of the event
+# before (the trail is a chain, characters.audit_chain) and the event, which is also what
+# Undo offers (Character.latest_event).
+EDIT_QUERIES = 13
 
 
 def attribute(character, name):
@@ -174,7 +175,7 @@ def test_gift_and_fault_costs_show_as_written(player_client, character):
     # Read out, a half is written as the rule texts write it.
     assert '<output class="row-cost" title="What this costs at creation">½ fault</output>' in page
     sheet = player_client.get(reverse("character_sheet", args=[character.pk])).content.decode()
-    assert "<bdi>Shy</bdi> (costs ½)" in sheet
+    assert "<bdi>Shy</bdi> (worth ½)" in sheet  # a fault by its worth, not a cost
 
 
 def test_adding_a_catalogue_skill_takes_its_difficulty(player_client, character):

@@ -447,26 +447,49 @@ class TestImportFromFoundry:
             skills=(Trait("Acrobatics/Tumbling", GOOD),),
             gifts=(Gift("Ambidexterity"),),
             faults=(imported.character.faults[0],),
+            # The attribute set's damagecap, kept for the damage factors (issue 28)
+            house_rules={"damage_capacity_attribute": "Health"},
             equipment=(
                 Equipment("Longsword", "weapon", damage=3, notes="Well balanced."),
-                Equipment("Arrows", "gear", notes="Quantity 20."),
+                Equipment("Arrows", "gear", quantity=20),
             ),
             meta_points=2,
             experience=5,
             notes="Born in Hollowmere.\n\nFears deep water & bees.",
         )
         assert imported.character.faults[0].name == "Greedy"
-        assert imported.not_mapped == (
-            "The actor names no Fairsheet ruleset: imported for fudge-basics.",
-            "items[1] (traitladder 'Expanded Trait Ladder'): not imported; Fairsheet uses "
-            "its own trait ladder.",
-            "items[2] (Acrobatics/Tumbling): skill groups are not imported.",
-            "The descriptions of 1 gifts, faults or skills are not kept: Fairsheet keeps "
-            "their names.",
-            "items[0].system.attributes[3].level: -6 is off Fairsheet's ladder; read as Abysmal.",
-            "system.wounds: current wounds (scratch 2, hurt 1) are not imported.",
-            "system.mana (4): Fairsheet keeps no mana pool.",
-        )
+        # Grouped, the most important first (issue 28): what changed, what is lost, and
+        # what Fairsheet has no place for.
+        assert imported.report() == [
+            (
+                "Changed on the way in: check these",
+                [
+                    "The actor names no Fairsheet ruleset: imported for fudge-basics.",
+                    "items[0].system.attributes[3].level: -6 is off Fairsheet's ladder; "
+                    "read as Abysmal.",
+                    "attribute set damagecap: Health is the character's damage capacity "
+                    "attribute (house rule damage_capacity_attribute), for its damage factors.",
+                ],
+            ),
+            (
+                "Not imported",
+                [
+                    "system.wounds: current wounds (scratch 2, hurt 1) are not imported: mark "
+                    "them on the play page.",
+                    "system.mana (4): Fairsheet keeps no mana pool.",
+                ],
+            ),
+            (
+                "Left out: Fairsheet has no place for these",
+                [
+                    "items[1] (traitladder 'Expanded Trait Ladder'): not imported; Fairsheet "
+                    "uses its own trait ladder.",
+                    "Skill groups are not imported (1 skill): Acrobatics/Tumbling.",
+                    "The descriptions of 1 gifts, faults or skills are not kept: Fairsheet "
+                    "keeps their names.",
+                ],
+            ),
+        ]
 
     def test_a_level_past_the_ladder_is_read_as_its_top(self):
         actor = copy.deepcopy(FOUNDRY_MADE)
@@ -572,11 +595,11 @@ class TestExportCommand:
         code, out, err = self.run(path, "--to", "fairsheet")
         assert code == 0
         assert json.loads(out)["name"] == "Tobin Ashgrove"
-        assert (
-            err.splitlines()[-1]
-            == f"{path}: not mapped: system.mana (4): Fairsheet keeps no mana pool."
+        assert err.splitlines()[0] == (
+            f"{path}: not mapped: The actor names no Fairsheet ruleset: imported for fudge-basics."
         )
-        assert len(err.splitlines()) == 7
+        assert f"{path}: not mapped: system.mana (4): Fairsheet keeps no mana pool." in err
+        assert len(err.splitlines()) == 8
 
     def test_an_unreadable_file_in_a_real_process(self, tmp_path):
         bad = tmp_path / "bad.json"

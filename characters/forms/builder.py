@@ -11,6 +11,7 @@ from django import forms
 
 from characters.forms.fields import AmountField, NameField
 from characters.models import DIFFICULTY_CHOICES, TRAIT_NAME_MAX, Equipment, Trait
+from rules.character import PERSONALITY_QUESTIONS
 from rules.house_rules import json_number
 from rules.ladder import ABYSMAL, LEGENDARY, TERRIBLE, level_name
 from rules.report import POWER_DIFFICULTY
@@ -189,18 +190,6 @@ class UncommittedForm(VersionedForm):
             self.fields["difficulty"].choices = difficulty_choices(Trait.Kind.SKILL)
         else:
             del self.fields["difficulty"]
-
-
-# Mudge 1.35: the questionnaire's four numbered questions, plus the summary fields a sheet
-# prints under personality and history.
-PERSONALITY_QUESTIONS = (
-    ("values", "What really matters to you? Anything you would give your life for?"),
-    ("desires", "What do you want? Which one thing do you desire most?"),
-    ("reasons", "For each thing desired, why?"),
-    ("change", "How might getting what you want change you?"),
-    ("personality", "Personality summary"),
-    ("history", "History and background"),
-)
 
 
 class PersonalityForm(VersionedForm):

@@ -19,14 +19,22 @@ def is_gm_of(character: Character, user) -> bool:
 # What characters.adapters.character_to_rules reads of a character: prefetch it wherever
 # characters are priced, so each costs no query of its own.
 BUILD_ROWS = ("traits", "equipment", "ledger")
-# A sheet's approval stamp: the approvals and the `approved` events they are checked against
-# (sheets.approval_stamp), in two queries however many characters.
+# A sheet's approval stamp: the approvals, the `approved` events they are checked against
+# (sheets.approval_stamp) and the events recording the build's digest (adapters.
+# build_changed), newest first, in three queries however many characters.
 APPROVAL_RECORD = (
     "approvals",
     Prefetch(
         "events",
         queryset=CharacterEvent.objects.filter(action="approved").select_related("actor"),
         to_attr="approval_events",
+    ),
+    Prefetch(
+        "events",
+        queryset=CharacterEvent.objects.exclude(build_sha256="")
+        .order_by("-id")
+        .only("character_id", "build_sha256"),
+        to_attr="build_events",
     ),
 )
 

@@ -40,7 +40,13 @@ from characters.selectors.advancement import (
     points_name,
     price_spend,
 )
-from characters.services.audit import commit_change, lock_character, record_event
+from characters.services.audit import (
+    commit_change,
+    ensure_build_as_recorded,
+    lock_character,
+    record_event,
+    stored_build_sha256,
+)
 from characters.services.characters import ensure_room, next_position
 from characters.services.notifications import notify
 from rules.ladder import level_name
@@ -65,6 +71,7 @@ def experience_spend(
     acting_gm = is_gm_of(locked, actor)
     if locked.owner_id != actor.pk and not acting_gm:
         raise NotAllowed("Only the character's player (or the GM) spends its experience.")
+    ensure_build_as_recorded(locked)
     ruleset = ruleset_for(locked)
     if trait is not None:
         trait = locked.traits.get(pk=trait.pk)  # its level as of this lock
@@ -117,6 +124,7 @@ def experience_spend(
 def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
     """The GM accepts a pending spend: it applies now, if it still fits the character."""
     locked, spec = _lock_pending(entry, actor)
+    ensure_build_as_recorded(locked)
     if spec["what"] is None:
         raise ServiceError(f"Nothing records what “{spec['label']}” buys: refuse it.")
     trait = locked.traits.filter(pk=spec["trait"]).first() if spec["trait"] else None
@@ -182,7 +190,8 @@ def _check_new_name(locked: Character, what: str, name: str) -> None:
 def _apply(locked: Character, entry: ExperienceEntry, spec: dict, *, actor, action: str) -> None:
     """Make the change a spend bought, take its cost from the unspent experience, note on
     the ledger entry what it bought (as the character file's ledger writes it), and record
-    it all in one event: the trait's state and the balance, before and after."""
+    it all in one event: the trait's state and the balance, before and after, and the
+    build's new digest (the record an approved build is checked against)."""
     before, after = {"experience": locked.experience}, {}
     what = spec["what"]
     if what in (RAISE, BUY_OFF_FAULT):
@@ -226,6 +235,7 @@ def _apply(locked: Character, entry: ExperienceEntry, spec: dict, *, actor, acti
         before=before,
         after=after,
         reason=f"{spec['label']}: {spec['cost']} {spec['unit']}",
+        build_sha256=stored_build_sha256(locked),
     )
 
 

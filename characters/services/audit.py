@@ -1,9 +1,15 @@
 """The audit trails, a character's and a campaign's: what changed, by whom, before and after.
 Called by the service that makes the change, inside its transaction, so a change and its event
 commit or roll back together. A write to a character starts with lock_character and ends
-with commit_change: one lock, one version step, one event at the version after."""
+with commit_change: one lock, one version step, one event at the version after.
 
-from characters.errors import StaleWrite
+Each trail is a hash chain (characters.audit_chain): an event is linked to the one before it
+in its chain as it is written, under the lock of its character's or campaign's row, so two
+writers never link to the same event."""
+
+from characters.adapters import build_sha256, character_file, recorded_build_sha256
+from characters.audit_chain import link
+from characters.errors import ServiceError, StaleWrite
 from characters.models import Campaign, CampaignEvent, Character, CharacterEvent
 
 
@@ -45,8 +51,12 @@ def record_event(
     before=None,
     after=None,
     reason: str = "",
+    build_sha256: str = "",
 ) -> CharacterEvent:
-    event = CharacterEvent.objects.create(
+    """One event on the character's trail; the caller holds the character's row lock
+    (lock_character). `build_sha256`: an approved build's digest after this change, when it
+    changed the build (adapters.build_sha256)."""
+    event = CharacterEvent(
         character=character,
         actor=actor,
         action=action,
@@ -55,9 +65,18 @@ def record_event(
         after=after,
         version=character.version,
         reason=reason,
+        build_sha256=build_sha256,
     )
+    _append(event, CharacterEvent.objects.filter(character_id=character.pk))
     character.latest_event = event
     return event
+
+
+def _append(event, chain) -> None:
+    """Link `event` after the newest event of `chain` and save it."""
+    previous = chain.order_by("-id").values_list("record_hash", flat=True).first()
+    link(event, previous or "")
+    event.save(force_insert=True)
 
 
 def record_campaign_event(
@@ -71,8 +90,11 @@ def record_campaign_event(
     reason: str = "",
 ) -> CampaignEvent:
     """One line of the campaign's history (house rules, settings, catalogue, members, invite).
-    `before` and `after` are JSON: never a secret such as the invite code."""
-    return CampaignEvent.objects.create(
+    `before` and `after` are JSON: never a secret such as the invite code. The campaign's
+    row is locked here (not every campaign write locks it first): its chain gets one link
+    at a time."""
+    Campaign.objects.select_for_update().filter(pk=campaign.pk).values_list("pk").first()
+    event = CampaignEvent(
         campaign=campaign,
         actor=actor,
         action=action,
@@ -81,6 +103,8 @@ def record_campaign_event(
         after=after,
         reason=reason,
     )
+    _append(event, CampaignEvent.objects.filter(campaign_id=campaign.pk))
+    return event
 
 
 def commit_change(
@@ -92,3 +116,30 @@ def commit_change(
     character.version += 1
     character.save(update_fields=[*fields, "version", "updated_at"])
     return record_event(character=character, actor=actor, action=action, **event)
+
+
+# -- an approved build changes only through Fairsheet --------------------------------------------
+
+
+def stored_build_sha256(character: Character) -> str:
+    """The build digest of the character's rows as stored now, read afresh (a caller's copy
+    may hold rows prefetched before its own change)."""
+    fresh = (
+        Character.all_objects.select_related("campaign")
+        .prefetch_related("traits", "equipment", "ledger")
+        .get(pk=character.pk)
+    )
+    return build_sha256(character_file(fresh))
+
+
+def ensure_build_as_recorded(locked: Character) -> None:
+    """Before a change to an approved build (a spend, an uncommitted trait): its rows must
+    still be the build on record. Otherwise the change would record a build changed behind
+    the app as if it were approved; the GM looks at it first (adapters.build_changed)."""
+    recorded = recorded_build_sha256(locked)
+    if recorded and stored_build_sha256(locked) != recorded:
+        raise ServiceError(
+            f"{locked.name}'s build was changed outside Fairsheet since the GM approved it, so "
+            "nothing was saved. The GM looks at the change on the review page first: "
+            "approving the build as it is now, or sending it back to the player."
+        )

@@ -3,6 +3,8 @@ and equipment. Each call locks the character row, checks the version the page wa
 at (two tabs: the later stale write is refused), writes, bumps the version and records the
 change in the audit trail, all in one transaction."""
 
+import dataclasses
+
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -30,7 +32,13 @@ from characters.models import (
     ExperienceEntry,
     Trait,
 )
-from characters.services.audit import commit_change, lock_character, record_event
+from characters.services.audit import (
+    commit_change,
+    ensure_build_as_recorded,
+    lock_character,
+    record_event,
+    stored_build_sha256,
+)
 from rules.charfile import MAX_ROWS, CharacterFileError, read_character, write_character
 from rules.foundry import FOUNDRY, Imported, parse_any
 from rules.ladder import level_name
@@ -170,10 +178,21 @@ def character_import(
                 f"This file is for {value.ruleset}, but {campaign.name} plays "
                 f"{campaign.base_ruleset}: change the file's ruleset or import it elsewhere."
             )
+        if value.house_rules and value.house_rules != campaign.house_rules:
+            imported = dataclasses.replace(
+                imported,
+                not_mapped=(
+                    *imported.not_mapped,
+                    f"house_rules: {campaign.name}'s house rules apply, not the file's.",
+                ),
+            )
     character = Character.objects.create(
         owner=owner,
         campaign=campaign,
         ruleset=value.ruleset,
+        # Every field of the file (spec): a character outside a campaign keeps its house
+        # rules, and the experience is the file's unless a ledger says otherwise (below).
+        house_rules={} if campaign is not None else value.house_rules,
         name=value.name,
         player=value.player or owner.get_username(),
         concept=value.concept,
@@ -181,6 +200,7 @@ def character_import(
         scale_strength=value.scale_strength,
         scale_mass=value.scale_mass,
         meta_points=value.meta_points,
+        experience=value.experience,
         notes=value.notes,
         personality=value.personality,
     )
@@ -399,6 +419,9 @@ def trait_define_uncommitted(
     allowed = locked.campaign.gm_id if locked.campaign is not None else locked.owner_id
     if actor.pk != allowed:
         raise ServiceError(f"Only the {ruleset.terms.gm} defines an uncommitted trait.")
+    approved = locked.state == Character.State.APPROVED
+    if approved:
+        ensure_build_as_recorded(locked)
     used = locked.traits.filter(defined_in_play=True).count()
     if used >= ruleset.uncommitted_traits:
         raise ServiceError(
@@ -421,12 +444,17 @@ def trait_define_uncommitted(
         defined_in_play=True,
         position=next_position(locked.traits.filter(kind=Trait.Kind.SKILL)),
     )
-    _add_trait(
-        trait,
+    _save_trait(trait)
+    commit_change(
+        locked,
         actor=actor,
         action="uncommitted_defined",
+        target=trait_target(trait),
+        after=trait_state(trait),
         reason=f"uncommitted trait {used + 1} of {ruleset.uncommitted_traits} "
         f"({ruleset.section('uncommitted')})",
+        # An approved build's new digest: the record it is checked against from now on.
+        build_sha256=stored_build_sha256(locked) if approved else "",
     )
     return trait
 
@@ -520,6 +548,8 @@ def equipment_state(item: Equipment) -> dict:
             state[key] = getattr(item, key)
     if item.notes:
         state["notes"] = item.notes
+    if item.quantity != 1:
+        state["quantity"] = item.quantity
     return state
 
 

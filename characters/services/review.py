@@ -15,6 +15,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from characters.adapters import (
+    build_changed,
+    build_sha256,
     character_file,
     character_to_rules,
     file_sha256,
@@ -124,8 +126,18 @@ def character_approve(
 ) -> Approval:
     """Approve the build as it stands, keeping it as a character file with its SHA-256.
     A build that breaks a rule is approved only with the GM's reason, which stays on the
-    record; for a legal build there is nothing to override and no reason is kept."""
-    locked = _lock_for_review(character, actor, expected_version)
+    record; for a legal build there is nothing to override and no reason is kept.
+
+    An approved build whose rows were changed behind the app (adapters.build_changed) is
+    approved again this way, as it stands now: the GM has looked, and the record says so."""
+    locked = _lock_for_review(
+        character,
+        actor,
+        expected_version,
+        states=(Character.State.SUBMITTED, Character.State.APPROVED),
+    )
+    if locked.state == Character.State.APPROVED and not build_changed(locked):
+        raise ServiceError(f"{locked.name} is approved already.")
     comments = _clean_comments(locked, comments)
     value = character_to_rules(locked)
     report = build_report(value, ruleset_for(locked))
@@ -158,6 +170,7 @@ def character_approve(
         sha256=sha256,
         approval=approval.pk,
         reason=override_reason,
+        build_sha256=build_sha256(snapshot),
     )
     _add_comments(locked, actor, comments)
     notify(
@@ -181,7 +194,9 @@ def _lock_for_review(
     return locked
 
 
-def _move(locked: Character, *, actor, to: str, reason: str = "", **recorded) -> None:
+def _move(
+    locked: Character, *, actor, to: str, reason: str = "", build_sha256: str = "", **recorded
+) -> None:
     before = locked.state
     locked.state = to
     commit_change(
@@ -192,6 +207,7 @@ def _move(locked: Character, *, actor, to: str, reason: str = "", **recorded) ->
         before={"state": before},
         after={"state": to, **recorded},
         reason=reason,
+        build_sha256=build_sha256,
     )
     if to == Character.State.SUBMITTED:
         Submission.objects.create(character=locked, version=locked.version, submitted_by=actor)

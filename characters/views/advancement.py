@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from characters.adapters import ruleset_for
-from characters.errors import ServiceError
+from characters.errors import AlreadyDone, ServiceError
 from characters.forms.builder import VersionedForm
 from characters.forms.review import AwardForm, PointsForm, RefuseForm, SpendForm
 from characters.selectors.access import character_for_owner, character_for_viewer
@@ -25,7 +25,14 @@ from characters.selectors.review import (
     pending_entry_for_gm,
 )
 from characters.services import advancement as services
-from characters.views.htmx import fragments, news, refused, with_version
+from characters.services.decisions import decision_once
+from characters.views.htmx import (
+    fragments,
+    news,
+    posted_decision_token,
+    refused,
+    with_version,
+)
 
 PAGE = "review/advancement.html"
 
@@ -72,6 +79,7 @@ def advancement_award(request, pk):
         write = partial(services.experience_award_party, campaign=character.campaign, **common)
     else:
         write = partial(services.experience_award, character=character, **common)
+    write = _once(request, write)
 
     def said(result):
         entries = result if isinstance(result, list) else [result]
@@ -92,7 +100,7 @@ def spend_decide(request, pk, entry_pk, decision):
         reason = form.cleaned_data["reason"] if form.is_valid() else ""
         write = partial(services.spend_refuse, entry=entry, actor=request.user, reason=reason)
     verb = "Accepted" if decision == "accept" else "Refused"
-    return _write(request, character, write, lambda _: f"{verb}: {entry.reason}.")
+    return _write(request, character, _once(request, write), lambda _: f"{verb}: {entry.reason}.")
 
 
 @require_POST
@@ -102,7 +110,8 @@ def points_spend(request, pk):
 
 @require_POST
 def points_grant(request, pk):
-    return _points(request, character_for_gm(request.user, pk), services.meta_points_grant)
+    character = character_for_gm(request.user, pk)
+    return _points(request, character, services.meta_points_grant, once=True)
 
 
 @require_POST
@@ -120,7 +129,7 @@ def points_convert(request, pk):
     return _write(request, character, write, lambda entry: f"{entry.reason}: +{entry.amount}.")
 
 
-def _points(request, character, service):
+def _points(request, character, service, *, once=False):
     form = PointsForm(request.POST)
     if not form.is_valid():
         return _invalid(request, character, "Give a number of points between 1 and 10.")
@@ -133,8 +142,17 @@ def _points(request, character, service):
         count=data["count"],
         reason=data["reason"],
     )
+    if once:  # the GM's grant: a decision
+        write = _once(request, write)
     return _write(
         request, character, write, lambda locked: f"{locked.name} has {locked.meta_points} now."
+    )
+
+
+def _once(request, write):
+    """A GM's decision, made once however often its form is posted (services.decisions)."""
+    return partial(
+        decision_once, actor=request.user, token=posted_decision_token(request), decide=write
     )
 
 
@@ -146,6 +164,8 @@ def _write(request, character, write, said):
     url = reverse("character_advancement", args=[character.pk])
     try:
         result = write()
+    except AlreadyDone as repeat:  # the panel as the first post left it, saying so
+        result, said = None, lambda _, text=str(repeat): text
     except ServiceError as error:
         if request.htmx:
             return refused(request, str(error), status=error.status, back=url)

@@ -5,6 +5,7 @@ The player sees their own character's record too; anyone else gets a 404."""
 from django.http import Http404
 from django.shortcuts import render
 
+from characters.adapters import build_changed
 from characters.selectors.access import character_for_viewer
 from characters.selectors.review import (
     character_versions,
@@ -36,4 +37,6 @@ def character_audit(request, pk):
     if request.htmx:  # the version pickers swap the diff alone
         return render(request, f"{PAGE}#diff", context)
     context["timeline"] = timeline(character)
+    context["build_changed"] = build_changed(character)
+    context["page"] = "audit"
     return render(request, PAGE, context)

@@ -14,6 +14,7 @@ from characters.adapters import (
     TRAIT_LISTS,
     UNDOABLE_EDITS,
     approval_summary,
+    build_changed,
     character_to_rules,
     ruleset_for,
     trait_target,
@@ -21,7 +22,6 @@ from characters.adapters import (
     undo_label,
 )
 from characters.forms.builder import (
-    PERSONALITY_QUESTIONS,
     DetailsForm,
     EquipmentForm,
     PersonalityForm,
@@ -32,6 +32,7 @@ from characters.models import Character, Trait
 from characters.selectors.campaigns import balance_words
 from characters.selectors.review_rows import equipment_target
 from characters.views.picker import catalog_picks
+from rules.character import PERSONALITY_QUESTIONS
 from rules.house_rules import json_number
 from rules.ladder import FAIR, level_name
 from rules.ledger import creation_build
@@ -299,6 +300,8 @@ def builder_context(
         "character": character,
         "ruleset": ruleset,
         "report": report,
+        # An approved build changed behind the app (issue 31): only approved ones are hashed.
+        "build_changed": build_changed(character),
         "pools": pools_of(report),
         "sections": sections,
         "equipment_rows": equipment_rows,

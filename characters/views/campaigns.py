@@ -32,6 +32,7 @@ from characters.selectors.campaigns import campaign_history, house_rules_preview
 from characters.selectors.rulesets import summarize_ruleset
 from characters.services import campaigns as services
 from characters.views.dashboard import join_throttles
+from characters.views.params import strict_number
 from rules.house_rules import LEVEL_KEYS, json_number
 from rules.ladder import level_name, signed
 from rules.rulesets import BUILTIN, DEFAULT, Ruleset
@@ -210,20 +211,20 @@ def invite_regenerate(request, pk):
 
 def campaign_join(request, code):
     """The invite link: shows which campaign it is, and joins it on a POST."""
-    checks = join_throttles(request)
-    wait, limit = throttle.wait_for(checks)
-    if wait:
-        return throttle.too_many(
-            request,
-            wait,
-            limit,
-            lambda: render(request, "campaigns/join.html", {"campaign": None, "throttled": True}),
-        )
-    campaign = Campaign.objects.select_related("gm").filter(invite_code=code).first()
-    if campaign is None:
-        for limit, who in checks:
-            limit.hit(who)
-        return render(request, "campaigns/join.html", {"campaign": None}, status=404)
+    with throttle.attempt(join_throttles(request)) as tried:
+        if tried.wait:
+            return throttle.too_many(
+                request,
+                tried.wait,
+                tried.throttle,
+                lambda: render(
+                    request, "campaigns/join.html", {"campaign": None, "throttled": True}
+                ),
+            )
+        campaign = Campaign.objects.select_related("gm").filter(invite_code=code).first()
+        if campaign is None:
+            tried.keep()
+            return render(request, "campaigns/join.html", {"campaign": None}, status=404)
     if campaign.gm_id == request.user.pk:
         messages.info(request, f"You run {campaign.name}: this link is for your players.")
         return redirect("campaign_detail", campaign.pk)
@@ -340,8 +341,9 @@ def catalog(request, pk):
         context = {**_catalog_context(campaign), "groups": _catalog_groups(campaign)}
         return render(request, CATALOG_PAGE, context | {"read_only": True})
     editing = None
-    if request.GET.get("edit", "").isdigit():
-        entry = campaign.catalog.filter(pk=request.GET["edit"]).first()
+    edit = strict_number(request.GET.get("edit"))
+    if edit is not None:
+        entry = campaign.catalog.filter(pk=edit).first()
         if entry is not None:
             editing = _entry_form(campaign, entry)
     return _catalog_page(request, campaign, editing=editing)

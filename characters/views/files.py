@@ -23,6 +23,7 @@ from characters.models import Campaign
 from characters.selectors.access import character_for_viewer
 from characters.selectors.interop import character_provenance
 from characters.services.characters import character_import
+from characters.views.params import strict_number
 from rules.charfile import dumps_character
 from rules.check import UNREADABLE, check_text
 from rules.foundry import FOUNDRY, write_actor
@@ -99,13 +100,13 @@ def _import_data(request):
 def _report_import(request, character, imported) -> None:
     source = "Foundry actor" if imported.source == FOUNDRY else "file"
     messages.success(request, f"Imported {character.name} from the {source} as a draft.")
-    if imported.not_mapped:
-        shown = imported.not_mapped[:MAX_NOT_MAPPED_SHOWN]
-        messages.warning(request, f"Not imported ({len(imported.not_mapped)}):")
+    for heading, lines in imported.report():  # the most important group first
+        shown = lines[:MAX_NOT_MAPPED_SHOWN]
+        messages.warning(request, f"{heading} ({len(lines)}):")
         for problem in shown:
             messages.warning(request, problem)
-        if len(imported.not_mapped) > len(shown):
-            messages.warning(request, f"…and {len(imported.not_mapped) - len(shown)} more.")
+        if len(lines) > len(shown):
+            messages.warning(request, f"…and {len(lines) - len(shown)} more.")
 
 
 def _imported_json(request, character, imported) -> dict:
@@ -129,9 +130,8 @@ def character_check(request):
         {"error": f"The file is larger than {MAX_CHECK_BYTES // 1_000_000} MB."}, status=413
     )
     # Refused before a byte is read: a declared length over the limit, true or not.
-    if request.META.get("CONTENT_LENGTH", "").isdigit() and (
-        int(request.META["CONTENT_LENGTH"]) > MAX_CHECK_BYTES + MULTIPART_OVERHEAD
-    ):
+    declared = strict_number(request.META.get("CONTENT_LENGTH"))
+    if declared is not None and declared > MAX_CHECK_BYTES + MULTIPART_OVERHEAD:
         return too_big
     try:
         body = _posted_file(request)

@@ -5,13 +5,20 @@ A transition changes what the whole page may do (a submitted build is read-only)
 successful one reloads the page: a redirect, or HX-Redirect under htmx. A refused one says
 why in #alerts under htmx, or as a message on the page it came from."""
 
+from functools import partial
+
 from django.contrib import messages
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from characters.adapters import approval_summary, character_to_rules, ruleset_for
-from characters.errors import ServiceError
+from characters.adapters import (
+    approval_summary,
+    build_changed,
+    character_to_rules,
+    ruleset_for,
+)
+from characters.errors import AlreadyDone, ServiceError
 from characters.forms.review import APPROVE, ReviewForm
 from characters.models import Campaign, Character
 from characters.selectors.access import campaign_for_gm, character_for_owner
@@ -25,7 +32,8 @@ from characters.selectors.review import (
 )
 from characters.selectors.review_rows import review_rows
 from characters.services import review as services
-from characters.views.htmx import done, posted_version, refused
+from characters.services.decisions import decision_once
+from characters.views.htmx import done, posted_decision_token, posted_version, refused
 from rules.report import build_report, scale_notes
 
 
@@ -55,7 +63,14 @@ def character_review(request, pk):
     if request.method == "POST":
         if form.is_valid():
             try:
-                _decide(request, character, form)
+                decision_once(
+                    actor=request.user,
+                    token=posted_decision_token(request),
+                    decide=partial(_decide, request, character, form),
+                )
+            except AlreadyDone as repeat:
+                messages.info(request, str(repeat))
+                return done(request, reverse("campaign_review_queue", args=[character.campaign_id]))
             except ServiceError as error:
                 form.refuse(error)
                 status = error.status
@@ -67,6 +82,7 @@ def character_review(request, pk):
     report = build_report(value, ruleset)
     versions = character_versions(character)
     old, new, changes = compare(versions, *default_comparison(versions))
+    changed = build_changed(character)
     context = {
         # Each trait and piece of equipment in the sheet's order, with its cost and how it
         # stands against the campaign's catalogue, beside its comment box.
@@ -84,9 +100,13 @@ def character_review(request, pk):
             (approval, approval_summary(approval))
             for approval in character.approvals.select_related("approved_by")
         ],
-        "reviewable": character.state == Character.State.SUBMITTED,
+        # An approved build changed behind the app is decided again: approved as it is now,
+        # or sent back (issue 31).
+        "build_changed": changed,
+        "page": "review",
+        "reviewable": character.state == Character.State.SUBMITTED or changed,
         # An approved build may be sent back when the player asks for a change.
-        "reopenable": character.state == Character.State.APPROVED,
+        "reopenable": character.state == Character.State.APPROVED and not changed,
     }
     template = "review/review.html#review_form" if request.htmx else "review/review.html"
     return render(request, template, context, status=status)

@@ -43,7 +43,7 @@ def fill_catalogues(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("characters", "0014_gm_stored_once"),
+        ("characters", "0017_hardening_ops"),
     ]
 
     operations = [
