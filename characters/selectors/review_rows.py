@@ -20,7 +20,7 @@ class ReviewRow:
     name: str
     target: str  # what a comment on it is about: "gift:Luck", "equipment:Sword"
     field: str  # the review form's comment box for it
-    facts: tuple[str, ...]  # "Good", "very hard", "cost 2"
+    facts: tuple[str, ...]  # "Good", "very hard", "spell"
     cost: str  # what it cost at creation, in its pool's words; "" for equipment
     # How it stands against the campaign's catalogue: "" (as listed), else why it is marked
     catalogue: str = ""
@@ -73,10 +73,7 @@ def _trait_facts(trait: Trait) -> tuple[str, ...]:
         facts.append(trait.difficulty.replace("_", " "))
     if trait.power_kind:
         facts.append(trait.power_kind)
-    if trait.cost is not None:
-        facts.append(
-            f"{'value' if trait.kind == Trait.Kind.FAULT else 'cost'} {json_number(trait.cost)}"
-        )
+    # A gift's or fault's cost is the row's cost (ReviewRow.cost): not said twice.
     return tuple(facts)
 
 
