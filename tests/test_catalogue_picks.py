@@ -244,6 +244,13 @@ def test_a_picked_power_takes_its_kind_and_difficulty(
         assert "Mana a casting lowers" in row and 'name="cost"' not in row
     if kind == "superpower":
         assert 'name="cost"' in row
+    sheet = player_client.get(reverse("character_sheet", args=[character.pk])).content.decode()
+    lowers = {"spell": "lowers Mana 1", "psi": "lowers Psyche 1"}.get(kind)
+    if lowers:  # the sheet says what a use lowers (Mudge 2.51, 2.71)
+        assert (
+            f"<bdi>{name}</bdi> {'***' if difficulty == 'very_hard' else '**'} ({kind}, {lowers})"
+            in sheet
+        )
 
 
 def test_magery_brings_mana_and_the_budget_prices_it(mudge_campaign, player, player_client):
