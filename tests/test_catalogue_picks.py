@@ -382,3 +382,17 @@ def test_the_review_marks_a_home_made_gift_and_a_changed_catalogue_weapon(
     assert order == sorted(order)
     # Equipment takes a comment too.
     assert f'name="equipment_{sword.pk}"' in page
+
+
+def test_the_review_suggests_caps_off_for_a_build_from_a_broad_class(
+    mudge_campaign, gm, player, player_client, client
+):
+    character = character_create(owner=player, name="Recruit", campaign=mudge_campaign)
+    url = reverse("template_apply", args=[character.pk])
+    player_client.post(url, {"version": character.version, "template": "beginning-fighter"})
+    character.refresh_from_db()
+    character_submit(character=character, actor=player, expected_version=character.version)
+    client.force_login(gm)
+    page = client.get(reverse("character_review", args=[character.pk])).content.decode()
+    assert "Built from the broad class Beginning Fighter (Mudge 6.42" in page
+    assert reverse("house_rules_edit", args=[mudge_campaign.pk]) in page
