@@ -395,4 +395,4 @@ def test_the_review_suggests_caps_off_for_a_build_from_a_broad_class(
     client.force_login(gm)
     page = client.get(reverse("character_review", args=[character.pk])).content.decode()
     assert "Built from the broad class Beginning Fighter (Mudge 6.42" in page
-    assert reverse("house_rules_edit", args=[mudge_campaign.pk]) in page
+    assert reverse("campaign_house_rules", args=[mudge_campaign.pk]) in page
