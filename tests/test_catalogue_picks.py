@@ -317,15 +317,25 @@ def test_the_picker_shows_each_entrys_cost_and_what_adding_it_does(
     mudge_campaign, player, player_client
 ):
     character = character_create(owner=player, name="Mira", campaign=mudge_campaign)
-    page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
+    builder = reverse("character_builder", args=[character.pk])
+    page = player_client.get(builder).content.decode()
+    # Closed, a picker says how many entries it has and links to its list (the lists would
+    # triple the page's weight): without JavaScript the link opens the page with it whole.
+    assert f'href="{builder}?picker=gift#picker-gift"' in page
+    assert "Adding it:" not in page
+    page = player_client.get(builder + "?picker=gift").content.decode()
     gifts = page[page.index('id="picker-gift"') :]
     gifts = gifts[: gifts.index("</details>")]
     assert "Adding it: takes 2 gifts of your budget; brings the attribute Mana at Fair" in gifts
-    powers = page[page.index('id="picker-power"') :]
+    # With htmx, opening one fetches its list alone.
+    powers = player_client.get(builder + "?picker=power", **HTMX).content.decode()
+    assert '<details class="picker" id="picker-power" open>' in powers and "<html" not in powers
     assert "Adding it: at Fair it takes 4 skill levels (a very hard spell, Mudge 1.62)" in powers
     assert "needs the Magery gift first (Mudge 2.5)" in powers
-    equipment = page[page.index('id="picker-equipment"') :]
+    assert f'name="level" value="{FAIR}"' in powers
+    equipment = player_client.get(builder + "?picker=equipment", **HTMX).content.decode()
     assert "Damage +3" in equipment  # Sword (when new), Mudge 6.6
+    assert player_client.get(builder + "?picker=nonsense", **HTMX).status_code == 404
     # Without JavaScript the picker is a form: its Add button posts the entry's name.
     response = add_trait(player_client, character, "skill", name="Acrobatics", level=FAIR)
     assert character.traits.get(name="Acrobatics").difficulty == "hard"

@@ -46,7 +46,36 @@ def character_builder(request, pk):
         character, template_slug=request.GET.get("template", ""), viewer=request.user
     )
     context["can_edit"] = character.owner_id == request.user.pk and not character.is_locked
+    context["open_picker"] = request.GET.get("picker", "")
+    if request.htmx and context["open_picker"]:
+        return _picker(request, character, context)
     return render(request, PAGE, context)
+
+
+def _picker(request, character, context):
+    """One catalogue picker with its whole list, as the builder page shows it open."""
+    kind = context["open_picker"]
+    if kind == "equipment":
+        picks, noun, action = context["equipment_picks"], "equipment", "equipment_add"
+        args, level = [character.pk], None
+    else:
+        section = next((s for s in context["sections"] if s.kind == kind), None)
+        if section is None:
+            raise Http404("There is no such list in this character's rules.")
+        picks, noun, action = section.picks, section.noun, "trait_add"
+        args, level = (
+            [character.pk, kind],
+            section.add_form["level"].value() if ("level" in section.add_form.fields) else None,
+        )
+    context |= {
+        "picks": picks,
+        "kind": kind,
+        "noun": noun,
+        "action": reverse(action, args=args),
+        "target": f"add-{kind}",
+        "level": level,
+    }
+    return render(request, "characters/picker.html", context)
 
 
 def character_new(request):
