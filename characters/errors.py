@@ -33,6 +33,13 @@ class AlreadyDone(ServiceError):
     status = 200
 
 
+class PrinterBusy(ServiceError):
+    """No PDF render slot came in time (characters.render_slots): try again shortly."""
+
+    status = 429
+    retry_after = 5  # seconds
+
+
 class OwnCampaign(ServiceError):
     """The GM tried the invite code of the campaign they run: not a wrong guess, and nothing
     to join. `campaign` is theirs, for the view to send them to."""
@@ -57,4 +64,14 @@ class HouseRulesRefused(ServiceError):
         key, message = problems[0]
         super().__init__(message)
         self.key = key
+        self.problems = problems
+
+
+class RulesetRefused(ServiceError):
+    """A ruleset file that does not hold: `problems`, every one, as (field, reason) with the
+    field named as rules.ruleset_file does ("ladder.fair", "numbers.skill_levels")."""
+
+    def __init__(self, problems: list[tuple[str, str]]):
+        where, message = problems[0]
+        super().__init__(f"{where}: {message}" if where else message)
         self.problems = problems

@@ -29,9 +29,9 @@ def new_invite_code() -> str:
 
 
 def validate_ruleset(slug: str) -> None:
-    """A ruleset the engine knows. A validator, not `choices`: the list is the engine's data
-    (rules.rulesets.BUILTIN), so a new ruleset needs no migration."""
-    if slug not in BUILTIN:
+    """A ruleset the engine knows, or one a GM designed. A validator, not `choices`: the list
+    is the engine's data (rules.rulesets.BUILTIN), so a new ruleset needs no migration."""
+    if slug not in BUILTIN and not DesignedRuleset.objects.filter(slug=slug).exists():
         raise ValidationError(
             "Unknown ruleset %(slug)s: use one of %(known)s.",
             params={"slug": slug, "known": ", ".join(BUILTIN)},
@@ -56,6 +56,52 @@ class CampaignQuerySet(models.QuerySet):
         return self.filter(memberships__user=user)
 
 
+class DesignedRuleset(models.Model):
+    """A GM's own game (docs/ruleset-file.md), kept as numbered versions: each save of the
+    designer is a new version, and a campaign stays on the version its characters were
+    approved under until its GM moves it on (services.rulesets)."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="designed_rulesets"
+    )
+    slug = models.CharField(max_length=40)
+    name = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "slug"], name="designed_ruleset_slug_once")
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def latest(self) -> "RulesetVersion":
+        return self.versions.order_by("-number").first()
+
+
+class RulesetVersion(models.Model):
+    """One saved version of a designed ruleset: the whole ruleset file, validated by
+    rules.ruleset_file before it is saved, never changed after (a change is a new version)."""
+
+    ruleset = models.ForeignKey(DesignedRuleset, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    file = models.JSONField()
+    note = models.CharField(max_length=500, blank=True)  # what changed, in the GM's words
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ruleset", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["ruleset", "number"], name="ruleset_version_once")
+        ]
+
+    def __str__(self):
+        return f"{self.ruleset.name}, version {self.number}"
+
+
 class Campaign(models.Model):
     name = models.CharField(max_length=120)
     gm = models.ForeignKey(
@@ -65,6 +111,15 @@ class Campaign(models.Model):
     # Overrides of the base ruleset's numbers, in the character file's house_rules form,
     # validated by rules.house_rules before they are saved.
     house_rules = models.JSONField(default=dict, blank=True)
+    # A designed ruleset's version the campaign plays (then base_ruleset is its slug), or
+    # none: base_ruleset is a built-in one.
+    ruleset_version = models.ForeignKey(
+        RulesetVersion,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="campaigns",
+    )
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     spends_need_approval = models.BooleanField(
         default=False, help_text="Experience spends wait for the GM before they apply."
@@ -83,6 +138,8 @@ class Campaign(models.Model):
         return self.name
 
     def get_base_ruleset_display(self) -> str:
+        if self.ruleset_version_id is not None:
+            return str(self.ruleset_version)
         return ruleset_name(self.base_ruleset)
 
     def has_member(self, user) -> bool:
@@ -507,8 +564,13 @@ class ExperienceEntry(models.Model):
     # A spend: {"raise": {...}}, {"add": {...}}, {"remove": {...}} or {"meta_points": N}.
     bought = models.JSONField(null=True, blank=True)
     # A pending spend: what it asks for (services.advancement.Priced), so the GM accepts
-    # exactly what the player asked for.
+    # exactly what the player asked for. Kept once accepted: the GM acted on that spend.
     request = models.JSONField(null=True, blank=True)
+    # A spend the player took back is answered by an award of the same amount that names it
+    # (never deleted): the two leave the exported file together.
+    reverses = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -545,6 +607,8 @@ class Notification(models.Model):
         APPROVED = "approved", "Approved"
         CHANGES_REQUESTED = "changes_requested", "Changes requested"
         EXPERIENCE = "experience", "Experience awarded"
+        SPEND_ACCEPTED = "spend_accepted", "Request accepted"
+        SPEND_REFUSED = "spend_refused", "Request refused"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

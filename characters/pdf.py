@@ -13,6 +13,7 @@ import io
 import logging
 import mimetypes
 import re
+import tempfile
 import threading
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
@@ -28,6 +29,7 @@ import weasyprint
 from django.contrib.staticfiles import finders
 from django.template.loader import get_template, render_to_string
 from pypdf import PdfReader, PdfWriter
+from pypdf.generic import DictionaryObject, NameObject
 from weasyprint import CSS, HTML
 from weasyprint.css.counters import CounterStyle
 from weasyprint.formatting_structure.boxes import TableRowBox
@@ -168,6 +170,8 @@ FITS = (
 )
 # A page holds fewer ledger rows than this at any fit: more are never laid out on a sheet.
 LEDGER_MOST = 60
+# More rows than the first fit could hold on two pages: start at the tightest.
+ROWS_NO_FIT_HOLDS = 80
 
 
 def render_sheets_pdf(
@@ -193,14 +197,45 @@ def render_campaign_pack_pdf(
 ) -> bytes:
     """A party summary, then every sheet given (the caller picks the approved ones), then
     the reference page once (with options.reference). `progress` hears of every step. Each
-    page also carries the pack's own running count ("Pack page 3 of 7")."""
+    page also carries the pack's own running count ("Pack page 3 of 7").
+
+    Each part is laid out and written to a file of its own before the next is laid out
+    (and the render lock is let go between parts, so sheets asked for meanwhile are not
+    kept waiting for the whole pack); the files are then joined (pypdf). A pack's memory is
+    one part's layout and the finished file, whatever the size of the party: one document
+    of every part held a 50-character pack's layouts at once, 1.3 GB."""
     title = f"{campaign_name}: campaign pack"
     with_reference = options.reference and reference is not None
     parts = [{"party": True, "sheets": sheets, "title": title, "with_reference": with_reference}]
     parts += [_sheet_part(sheet, number) for number, sheet in enumerate(sheets, 1)]
     if with_reference:
         parts.append(_reference_part(reference))
-    return _render(parts, options, progress, pack_count=True)
+    steps = len(parts) + 1  # and joining the files
+    with tempfile.TemporaryDirectory(prefix="fairsheet-pack-") as folder:
+        files, whole_ledgers = [], []
+
+        def write_out(document) -> None:
+            files.append((Path(folder) / f"part-{len(files):04d}.pdf", len(document.pages)))
+            with _collector_paused():
+                document.write_pdf(files[-1][0], pdf_forms=options.fillable)
+
+        for done, context in enumerate(parts, 1):
+            with _layouts(options) as lay_out:
+                whole_ledgers += _lay_out_part(context, lay_out, options, write_out)
+            if progress:
+                progress(done, steps)
+        for context in whole_ledgers:
+            with _layouts(options) as lay_out:
+                write_out(lay_out(context))
+        total = sum(pages for _, pages in files)
+        with _layouts(options) as lay_out:
+            count = lay_out({"pack_pages": range(total), "title": "pack"})
+            with _collector_paused():
+                overlay = count.write_pdf()
+        result = _joined([path for path, _ in files], overlay)
+    if progress:
+        progress(steps, steps)
+    return result
 
 
 def _sheet_part(sheet: Sheet, number: int) -> dict:
@@ -224,20 +259,27 @@ def _reference_part(page: ReferencePage) -> dict:
     return {"reference": page, "title": f"{page.ruleset_name}: reference"}
 
 
-def _render(
-    parts: list[dict],
-    options: PrintOptions,
-    progress: Progress | None = None,
-    pack_count: bool = False,
-) -> bytes:
+def _render(parts: list[dict], options: PrintOptions) -> bytes:
     """Lays out each part as a document of its own, then writes their pages as one PDF: a
-    part's page counter and draft mark stay its own, and a pack can report its progress."""
+    part's page counter and draft mark stay its own."""
+    documents, whole_ledgers = [], []
+    with _layouts(options) as lay_out:
+        for context in parts:
+            whole_ledgers += _lay_out_part(context, lay_out, options, documents.append)
+        documents += [lay_out(context) for context in whole_ledgers]
+        pages = [page for document in documents for page in document.pages]
+        with _collector_paused():
+            return documents[0].copy(pages).write_pdf(pdf_forms=options.fillable)
+
+
+@contextmanager
+def _layouts(options: PrintOptions):
+    """A function laying out one part's context, while this process's render lock is held.
+    Pango's font map is not thread-safe and the parsed style shares one: one render at a
+    time per process (runserver and gunicorn's workers run threads)."""
     stylesheet_path = _find_static(PRINT_STYLESHEET)
-    steps = len(parts) + 1  # and writing the PDF
     # `paper` tells the partials borrowed from the screen's sheet that they print.
     common = {"page_size": PAPER_SIZES[options.paper], "options": options, "paper": True}
-    # Pango's font map is not thread-safe and the parsed style shares one: one render at a
-    # time per process (runserver and gunicorn's workers run threads).
     with _render_lock:
         stylesheets, fonts = _print_style(
             stylesheet_path.as_uri(), stylesheet_path.stat().st_mtime_ns
@@ -252,34 +294,20 @@ def _render(
                     pdf_forms=options.fillable,
                 )
 
-        documents, whole_ledgers = [], []
-        for done, context in enumerate(parts, 1):
-            if "sheet" in context:
-                document, trimmed = _fit_sheet(context, lay_out)
-                if trimmed and options.reference:
-                    whole_ledgers.append(
-                        {**context, "sheet": None, "whole_ledger": context["sheet"]}
-                    )
-            else:
-                document = lay_out(context)
-            documents.append(document)
-            if progress:
-                progress(done, steps)
-        documents += [lay_out(context) for context in whole_ledgers]
-        if pack_count:
-            total = sum(len(document.pages) for document in documents)
-            documents.append(lay_out({"pack_pages": range(total), "title": "pack"}))
-        pages = [page for document in documents for page in document.pages]
-        with _collector_paused():
-            if pack_count:
-                count = documents.pop()
-                pages = pages[: -len(count.pages)]
-                result = _stamped(documents[0].copy(pages), count, options.fillable)
-            else:
-                result = documents[0].copy(pages).write_pdf(pdf_forms=options.fillable)
-    if progress:
-        progress(steps, steps)
-    return result
+        yield lay_out
+
+
+def _lay_out_part(context: dict, lay_out: Callable, options: PrintOptions, keep) -> list[dict]:
+    """Lays out one part and hands its document to `keep`; returns the whole ledger to print
+    after everything (with the reference) when a sheet's had to be cut short."""
+    if "sheet" not in context:
+        keep(lay_out(context))
+        return []
+    document, trimmed = _fit_sheet(context, lay_out)
+    keep(document)
+    if trimmed and options.reference:
+        return [{**context, "sheet": None, "whole_ledger": context["sheet"]}]
+    return []
 
 
 def _fit_sheet(context: dict, lay_out: Callable) -> tuple:
@@ -289,7 +317,8 @@ def _fit_sheet(context: dict, lay_out: Callable) -> tuple:
     Returns the document and whether the ledger was cut short."""
     sheet = context["sheet"]
     latest = sheet.ledger[-LEDGER_MOST:]
-    for fit in FITS:
+    fits = FITS[-1:] if _rows_at_first_fit(sheet) > ROWS_NO_FIT_HOLDS else FITS
+    for fit in fits:
         fitted = {**context, "fit": fit, "gift_fault_rows": sheet.gift_fault_grid(fit.items)}
         document = lay_out(
             {**fitted, "ledger_rows": latest, "ledger_earlier": len(sheet.ledger) - len(latest)}
@@ -311,6 +340,21 @@ def _fit_sheet(context: dict, lay_out: Callable) -> tuple:
     return document, bool(sheet.ledger)
 
 
+def _rows_at_first_fit(sheet: Sheet) -> int:
+    """About how many rows the sheet takes at the first fit (a page holds about 40): a
+    sheet far past one page goes straight to the tightest fit, rather than paying for a
+    layout at each (a 300-row file is three pages at the first)."""
+    fit = FITS[0]
+    text = sum(len(answer) for _, answer in sheet.personality) + len(sheet.notes)
+    return (
+        -(-len(sheet.attributes) // fit.attributes)
+        + -(-(len(sheet.skills) + len(sheet.powers)) // fit.skills)
+        + max(len(sheet.gifts), len(sheet.faults))
+        + -(-len(sheet.equipment) // fit.equipment)
+        + text // 180
+    )
+
+
 def _ledger_rows_on(page) -> int | None:
     """How many ledger rows a laid-out page holds, or None if the ledger does not start on
     it (WeasyPrint's box tree: a row is never split, break-inside: avoid)."""
@@ -327,11 +371,25 @@ def _ledger_rows_on(page) -> int | None:
     return rows if found else None
 
 
-def _stamped(document, count, fillable: bool) -> bytes:
-    """The pack's PDF with its running count ("Pack page 3 of 7", a page of `count` each)
-    drawn over the foot of each page (pypdf), where each part's own "Page 1 of 1" runs."""
-    pack = PdfWriter(clone_from=io.BytesIO(document.write_pdf(pdf_forms=fillable)))
-    overlay = PdfReader(io.BytesIO(count.write_pdf()))
+def _joined(files: list[Path], count: bytes) -> bytes:
+    """The parts' files as one PDF, with the pack's running count ("Pack page 3 of 7", one
+    page of `count` each) drawn over the foot of each page, where each part's own "Page 1
+    of 1" runs."""
+    pack = PdfWriter()
+    fonts = {}
+    for path in files:
+        part = PdfReader(path)
+        pack.append(part)
+        form = part.trailer["/Root"].get("/AcroForm")
+        if form is not None:  # the fonts its fields' appearances name ("/PQJETK 10 Tf")
+            for name, font in form.get_object().get("/DR", {}).get("/Font", {}).items():
+                fonts.setdefault(name, font.get_object().clone(pack))
+    if fonts:  # pypdf keeps the first part's; every part's fields need their own
+        resources = pack.root_object["/AcroForm"].setdefault(NameObject("/DR"), DictionaryObject())
+        known = resources.setdefault(NameObject("/Font"), DictionaryObject())
+        for name, font in fonts.items():
+            known.setdefault(NameObject(name), pack._add_object(font))
+    overlay = PdfReader(io.BytesIO(count))
     for page, stamp in zip(pack.pages, overlay.pages, strict=True):
         page.merge_page(stamp, over=True)
     written = io.BytesIO()

@@ -17,7 +17,7 @@ from characters.models import Character as CharacterModel
 from rules import combat, tables
 from rules.character import PERSONALITY_QUESTIONS, Character, Equipment, Trait
 from rules.house_rules import json_number
-from rules.ladder import card_rating, level_name, signed
+from rules.ladder import TERRIBLE, WORDS, card_rating, signed
 from rules.numbers import number_text
 from rules.report import build_report, power_difficulty, power_potential
 from rules.rulesets import TOKENS, Ruleset
@@ -168,6 +168,11 @@ class Sheet:
     harm_title: str = "Wounds"
     harm_caused_by: str = "Damage"
     harm_note: str = ""
+    fair_word: str = "Fair"  # the ladder's word for 0, for a plain roll ("Fine" in a GM's game)
+    # The dice roller's ladder: its words lowest first, which is 0, the lowest it names.
+    ladder_words: str = "|".join(WORDS)
+    ladder_fair: int = WORDS.index("Fair")
+    ladder_bottom: int = TERRIBLE
     factors_note: str = ""  # an attribute the damage factors use that the character lacks
     reference_caption: str = ""
     dice_note: str = ""  # Mudge's damage die (3.22); nothing where there is none
@@ -207,6 +212,8 @@ class Sheet:
         override adds (those print once, under the name)."""
         if self.approval is None:
             return NOT_APPROVED
+        if self.approval.build_changed:
+            return "Changed since approval: see under the name"
         if not self.approval.verified:
             return "Approval does not match its record: see under the name"
         return f"Approved · SHA-256 {self.approval.sha256}"
@@ -282,6 +289,10 @@ def build_sheet(
         harm_title=harm.title if harm else "",
         harm_caused_by=harm.caused_by if harm else "",
         harm_note=harm.note if harm else "",
+        fair_word=ruleset.word(0),
+        ladder_words="|".join(ruleset.ladder.words),
+        ladder_fair=ruleset.ladder.fair,
+        ladder_bottom=ruleset.ladder_bottom,
         factors_note=_factors_note(factors, ruleset),
         reference_caption=f"Cost of a {terms.noun('skills')} at creation, in {terms.cost_unit}s",
         dice_note=terms.dice_note,
@@ -328,31 +339,31 @@ def _consumables(facts, character: Character, unit: str) -> tuple[Consumable, ..
 def _attributes(character: Character, ruleset: Ruleset, tokens: bool) -> tuple[TraitRow, ...]:
     """The listed attributes, then any of the ruleset's fixed or house-ruled ones left at
     their default (a character file may omit them; the sheet, like Mudge's, shows them all)."""
-    rows = [_attribute(t, character, tokens) for t in character.attributes]
+    rows = [_attribute(t, character, ruleset) for t in character.attributes]
     listed = {t.name.casefold() for t in character.attributes}
     fixed = [(name, ruleset.attribute_default) for name in ruleset.attribute_names or ()]
     for name, default in [*fixed, *ruleset.extra_attributes]:  # extras: the GM's house rules
         if name.casefold() not in listed:
-            rows.append(_attribute(Trait(name, default), character, tokens, note="default"))
+            rows.append(_attribute(Trait(name, default), character, ruleset, note="default"))
     return tuple(rows)
 
 
-def _attribute(trait: Trait, character: Character, tokens: bool, note: str = "") -> TraitRow:
+def _attribute(trait: Trait, character: Character, ruleset: Ruleset, note: str = "") -> TraitRow:
     if trait.name.casefold() == "strength" and character.scale_strength:
         note = f"Scale {signed(character.scale_strength)}"
-    return _trait_row(trait.name, trait.level, tokens, note=note)
+    return _trait_row(trait.name, trait.level, ruleset, note=note)
 
 
 def _skill(trait: Trait, ruleset: Ruleset, tokens: bool) -> TraitRow:
     mark = DIFFICULTY_MARKS[trait.difficulty or "average"] if ruleset.skill_difficulties else ""
     note = "uncommitted, defined in play" if trait.defined_in_play else ""
-    return _trait_row(trait.name, trait.level, tokens, mark=mark, note=note)
+    return _trait_row(trait.name, trait.level, ruleset, mark=mark, note=note)
 
 
 def _power(power, ruleset: Ruleset, tokens: bool) -> TraitRow:
     if tokens:  # a field of power: unused until raised from Abysmal (DIP VI, VIII.1)
         level = ruleset.power_default if power.level is None else power.level
-        return _trait_row(power.name, level, tokens, note=f"potential {power_potential(level)}")
+        return _trait_row(power.name, level, ruleset, note=f"potential {power_potential(level)}")
     # A spell or psi power with no difficulty is Hard (Mudge 2.5, 2.7; spec).
     priced_as_skill = power.kind in ruleset.power_gifts
     difficulty = power_difficulty(power) if priced_as_skill else power.difficulty
@@ -364,7 +375,7 @@ def _power(power, ruleset: Ruleset, tokens: bool) -> TraitRow:
         note += _use_cost(power, ruleset)
     if power.level is None:  # a superpower priced in gifts has no level to roll against
         return TraitRow(power.name, "", 0, "", mark=mark, note=note)
-    return _trait_row(power.name, power.level, tokens, mark=mark, note=note)
+    return _trait_row(power.name, power.level, ruleset, mark=mark, note=note)
 
 
 def _use_cost(power, ruleset: Ruleset) -> str:
@@ -377,9 +388,9 @@ def _use_cost(power, ruleset: Ruleset) -> str:
     return f", lowers {attribute} {entry.cost}" if attribute else ""
 
 
-def _trait_row(name: str, level: int, tokens: bool, mark: str = "", note: str = "") -> TraitRow:
-    rating = f"{card_rating(level)} cards" if tokens else signed(level)
-    return TraitRow(name, level_name(level), level, rating, mark=mark, note=note)
+def _trait_row(name: str, level: int, ruleset: Ruleset, mark: str = "", note: str = "") -> TraitRow:
+    rating = f"{card_rating(level)} cards" if ruleset.system == TOKENS else signed(level)
+    return TraitRow(name, ruleset.word(level), level, rating, mark=mark, note=note)
 
 
 def _reference(ruleset: Ruleset, tokens: bool):
@@ -431,7 +442,7 @@ def _factors_note(factors: combat.DamageFactors, ruleset: Ruleset) -> str:
         return ""
     names = " and ".join(factors.unlisted)
     return (
-        f"{names}: not on this character, counted at {level_name(ruleset.attribute_default)}. "
+        f"{names}: not on this character, counted at {ruleset.word(ruleset.attribute_default)}. "
         f"The {ruleset.terms.gm} names the attributes damage factors use in the house rules."
     )
 
@@ -440,7 +451,7 @@ def _uncommitted(character: Character, ruleset: Ruleset) -> tuple[str, ...]:
     """Mudge 1.7: a line for each uncommitted trait still open."""
     defined = sum(t.defined_in_play for t in (*character.attributes, *character.skills))
     open_slots = max(ruleset.uncommitted_traits - defined, 0)
-    top = level_name(ruleset.uncommitted_max)
+    top = ruleset.word(ruleset.uncommitted_max)
     return tuple(f"Uncommitted: define in play, {top} or lower" for _ in range(open_slots))
 
 

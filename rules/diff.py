@@ -1,11 +1,13 @@
 """The difference between two character files (rules.charfile's dict form): what a GM reads
 before approving a build again. Trait by trait, matched by name within each list: added,
-removed, or changed with the old and the new value ("Climbing: Fair -> Good").
+removed, or changed with the old and the new value ("Climbing: Fair → Good").
 
 Pure: both sides are plain dicts, as write_character makes them and as approvals store them.
 """
 
 from dataclasses import dataclass
+
+from rules.rulesets import BUILTIN
 
 ADDED, REMOVED, CHANGED = "added", "removed", "changed"
 # The lists of a character file, with the word a change names its entries by.
@@ -48,7 +50,7 @@ class Change:
         if self.kind == REMOVED:
             return f"removed {self.title}" + (f" ({self.old})" if self.old else "")
         if self.old or self.new:
-            return f"{self.title}: {self.old or '—'} -> {self.new or '—'}"
+            return f"{self.title}: {self.old or '—'} → {self.new or '—'}"
         return f"{self.title} changed"
 
 
@@ -80,6 +82,8 @@ def describe(section: str, entry: dict) -> str:
     for key in ("damage", "armour"):
         if key in entry:
             parts.append(f"{key} {entry[key]}")
+    if entry.get("quantity") is not None:
+        parts.append(f"quantity {entry['quantity']}")
     if entry.get("notes"):
         parts.append(entry["notes"])
     if entry.get("defined_in_play"):
@@ -128,8 +132,9 @@ def _details(old: dict, new: dict) -> list[Change]:
     for key, label in DETAILS:
         before, after = _detail(old, key), _detail(new, key)
         if before != after:
+            shown = _ruleset_name if key == "ruleset" else _text
             changes.append(
-                Change("details", label, "", CHANGED, old=_text(before), new=_text(after))
+                Change("details", label, "", CHANGED, old=shown(before), new=shown(after))
             )
     for part in ("strength", "mass"):
         before = old.get("scale", {}).get(part, 0)
@@ -144,13 +149,19 @@ def _details(old: dict, new: dict) -> list[Change]:
     for key in ("house_rules", "personality"):
         before, after = old.get(key) or {}, new.get(key) or {}
         for name in sorted(set(before) | set(after)):
+            words = name.replace("_", " ")  # "skill levels", not the file's key
             if name not in after:
-                changes.append(Change("details", key.replace("_", " "), name, REMOVED))
+                changes.append(Change("details", key.replace("_", " "), words, REMOVED))
             elif name not in before:
-                changes.append(Change("details", key.replace("_", " "), name, ADDED))
+                changes.append(Change("details", key.replace("_", " "), words, ADDED))
             elif before[name] != after[name]:
-                changes.append(Change("details", key.replace("_", " "), name, CHANGED))
+                changes.append(Change("details", key.replace("_", " "), words, CHANGED))
     return changes
+
+
+def _ruleset_name(slug) -> str:
+    """A ruleset by its name ("Mudge"), not the slug the file holds."""
+    return BUILTIN[slug].name if slug in BUILTIN else _text(slug)
 
 
 def _text(value) -> str:

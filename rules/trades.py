@@ -55,7 +55,7 @@ class Trade:
         }
 
     def __str__(self) -> str:
-        return f"{amount(self.give, self.give_pool)} -> {amount(self.get, self.get_pool)}"
+        return f"{amount(self.give, self.give_pool)} → {amount(self.get, self.get_pool)}"
 
 
 def amount(value, pool: str) -> str:

@@ -254,7 +254,7 @@ def test_the_default_diff_is_the_last_approval_against_now(login, gm, player, ch
     assert response.context["old"].key == f"a{approval.pk}"
     assert response.context["new"].key == "current"
     assert [str(c) for c in response.context["changes"]] == [
-        "skill Climbing: Fair, average -> Good, average"
+        "skill Climbing: Fair, average → Good, average"
     ]
     body = response.content.decode()
     assert "✓ snapshot matches its SHA-256" in body
@@ -286,7 +286,7 @@ def test_before_any_approval_the_diff_shows_what_the_resubmission_fixed(
     first = character.events.filter(action="submitted").earliest("id")
     assert response.context["old"].key == f"s{first.pk}"
     assert [str(c) for c in response.context["changes"]] == [
-        "skill Climbing: Fair, average -> Good, average",
+        "skill Climbing: Fair, average → Good, average",
         "added skill Swim (Good, easy)",
     ]
 
@@ -362,13 +362,13 @@ def test_diff_names_added_removed_and_changed_traits_with_old_and_new_levels():
     }
     changes = diff_files(old, new)
     assert [str(c) for c in changes] == [
-        "name: Brogo -> Brogo the Scout",
-        "experience: 4 -> 0",
-        "scale strength: 0 -> -2",
-        "skill Climbing: Fair, average -> Great, average",
+        "name: Brogo → Brogo the Scout",
+        "experience: 4 → 0",
+        "scale strength: 0 → -2",
+        "skill Climbing: Fair, average → Great, average",
         "added skill Stealth (Good, hard)",
         "removed skill Bow (Good)",
-        "gift Luck: cost 1 -> cost 2",
+        "gift Luck: cost 1 → cost 2",
         "added fault Curious (value 1)",
     ]
     assert changes[3] == Change(
@@ -383,7 +383,7 @@ def test_diff_of_details_house_rules_and_notes():
     new = {"notes": "b", "house_rules": {}, "personality": {"Fear": "heights", "Hope": "home"}}
     assert [str(c) for c in diff_files(old, new)] == [
         "notes changed",
-        "removed house rules skill_levels",
+        "removed house rules skill levels",
         "personality Fear changed",
         "added personality Hope",
     ]

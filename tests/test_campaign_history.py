@@ -485,4 +485,4 @@ def test_recorded_values_read_as_words():
     assert show_value("mudge", "base_ruleset") == "Mudge"
     assert show_value({}, "house_rules") == "none"
     assert show_value(True) == "yes"
-    assert show_value({"Superb": 1}) == '{"Superb": 1}'
+    assert show_value({"Superb": 1}) == "Superb: 1"

@@ -64,7 +64,7 @@ def test_a_wound_a_point_and_a_roll_reach_the_table(
     hurt.click()
     status = player.locator(f"#play-status-{tess.pk}")
     expect(status.locator(".play-summary")).to_contain_text("Hurt: -1 on every roll")
-    expect(player.locator("#alerts")).to_contain_text("Tess: Hurt box marked.")
+    expect(player.locator(".answer")).to_contain_text("Tess: Hurt box marked.")
     # The poll that follows the change brings the penalty to the traits and the roller.
     climbing = player.locator("#play-traits li", has_text="Climbing")
     expect(climbing.locator(".trait-level")).to_have_text("Good Fair")

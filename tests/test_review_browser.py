@@ -107,7 +107,7 @@ def test_submit_review_fix_approve_then_advance(open_page, brogo):
     gm.get_by_label("Reason").fill("Session 1: the siege wall")
     gm.get_by_role("button", name="Award").click()
     expect(gm.locator("#unspent")).to_have_text("4 XP")
-    expect(gm.locator("#alerts")).to_contain_text("Awarded 4 XP to Brogo.")
+    expect(gm.locator(".answer")).to_contain_text("Awarded 4 XP to Brogo.")
 
     player.goto(f"/characters/{brogo.pk}/advancement/")
     expect(player.locator("#unspent")).to_have_text("4 XP")
@@ -120,8 +120,17 @@ def test_submit_review_fix_approve_then_advance(open_page, brogo):
     ).to_be_disabled()
     assert fits_the_screen(player)
     option.get_by_role("button").click()
+    # The spend asks once, with its price, in view and focused (a phone scrolls to it).
+    confirm = player.locator("#confirm-spend")
+    expect(confirm).to_contain_text("Raise Climbing from Good to Great?")
+    expect(confirm).to_contain_text("It costs 4 XP of the 4 unspent.")
+    expect(player.locator("#unspent")).to_have_text("4 XP")
+    spend = confirm.get_by_role("button", name="Spend 4 XP")
+    expect(spend).to_be_focused()
+    expect(spend).to_be_in_viewport()
+    spend.click()
     expect(player.locator("#unspent")).to_have_text("0 XP")
-    expect(player.locator("#alerts")).to_contain_text("Done: Raise Climbing from Good to Great.")
+    expect(player.locator(".answer")).to_contain_text("Done: Raise Climbing from Good to Great.")
 
     # htmx logs a refused (4xx) response as an error too: none happened on this path.
     assert console_errors == []

@@ -47,8 +47,8 @@ def test_a_starred_gift_and_a_chain_of_trades(open_page, table):
     # 1 attribute level (3) + 5 skill levels - 1 gift (6) = +2: traded as a chain.
     panel = page.locator("#budget-panel")
     expect(page.locator("#balance-value")).to_have_text("2 skill levels")
-    expect(panel).to_contain_text("3 skill levels -> 1 attribute level")
-    expect(panel).to_contain_text("2 attribute levels -> 1 gift")
+    expect(panel).to_contain_text("3 skill levels → 1 attribute level")
+    expect(panel).to_contain_text("2 attribute levels → 1 gift")
     expect(panel).to_contain_text("A legal build")
 
 

@@ -168,7 +168,7 @@ class TestMudgeTrades:
             gifts=(Gift("Luck", 2), Gift("Night Vision")),
         )
         assert trades(report) == [("skills", 6, "gifts", 1)]
-        assert str(report.trades[0]) == "6 skill levels -> 1 gift"
+        assert str(report.trades[0]) == "6 skill levels → 1 gift"
         assert report.balance == 0 and report.valid
 
     def test_two_attribute_levels_buy_a_gift(self):

@@ -111,7 +111,7 @@ class TestStarredCostsFromTheCatalogue:
         new = {"gifts": [{"name": "Magery"}], "skills": [SWIMMING_IN_PLAY]}
         assert [str(change) for change in diff_files(old, new)] == [
             "added skill Swimming (Good, defined in play)",
-            "gift Magery: cost 2 -> catalogue cost",
+            "gift Magery: cost 2 → catalogue cost",
         ]
 
 
@@ -134,8 +134,8 @@ class TestChainedTrades:
         assert report.valid
         assert trades(report) == [("skills", 3, "attributes", 1), ("attributes", 2, "gifts", 1)]
         assert [str(t) for t in report.trades] == [
-            "3 skill levels -> 1 attribute level",
-            "2 attribute levels -> 1 gift",
+            "3 skill levels → 1 attribute level",
+            "2 attribute levels → 1 gift",
         ]
 
     def test_a_half_fault_buys_three_skill_levels(self):
@@ -145,7 +145,7 @@ class TestChainedTrades:
             faults=(Fault("Mild Vanity", Fraction(1, 2)),),
         )
         assert trades(report) == [("faults", Fraction(1, 2), "skills", 3)]
-        assert str(report.trades[0]) == "0.5 faults -> 3 skill levels"
+        assert str(report.trades[0]) == "0.5 faults → 3 skill levels"
         assert report.balance == 0 and report.valid
 
     def test_a_whole_fault_is_traded_whole(self):

@@ -451,12 +451,21 @@ class TestCampaignPack:
         page = as_user(gm).get(url).content.decode()
         assert "It has waited 0\xa0minutes: is a worker running?" in page
         assert "<code>python manage.py db_worker</code> starts one" in page
+        # A running pack whose worker has said nothing for longer than the lease lost it:
+        # queued again once, then given up, with words for the GM each time.
         an_hour_ago = timezone.now() - timedelta(hours=1)
-        PackJob.objects.filter(pk=job.pk).update(
-            state=PackJob.State.RUNNING, created_at=an_hour_ago
-        )
+        running = {"state": PackJob.State.RUNNING, "heartbeat_at": an_hour_ago}
+        PackJob.objects.filter(pk=job.pk).update(**running, attempts=1)
         page = as_user(gm).get(url).content.decode()
-        assert "It has been running for 1\xa0hour: its worker may have been stopped." in page
+        assert "Its worker stopped before it was done: it is queued again." in page
+        job.refresh_from_db()
+        assert (job.state, job.steps_done) == (PackJob.State.QUEUED, 0)
+        assert DBTaskResult.objects.filter(args_kwargs__args=[job.pk]).count() == 2
+        PackJob.objects.filter(pk=job.pk).update(**running, attempts=2)
+        page = as_user(gm).get(url).content.decode()
+        assert "The worker rendering this pack stopped 2 times before it was done" in page
+        assert PackJob.objects.get(pk=job.pk).state == PackJob.State.FAILED
+        assert "Print it again</a>" in page
 
     def test_with_no_approved_character_the_page_says_so(self, as_user, gm, campaign):
         page = as_user(gm).get(reverse("campaign_pack", args=[campaign.pk])).content.decode()

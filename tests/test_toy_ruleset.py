@@ -124,7 +124,7 @@ def test_the_builder_works_for_it(toy, player_client):
     # 2 free qualities, 1 spent (x3 = 3 left); 10 knack levels; 1 boon, 2 spent (-6):
     # 3 + 10 - 6 = 7, traded: 6 skill levels -> 1 gift
     assert "7 skill levels" in page
-    assert "6 skill levels -&gt; 1 gift" in page
+    assert "6 skill levels → 1 gift" in page
     main = page[page.index("<main") : page.index("</main>")]
     assert "Strength Scale" not in main and "Mudge" not in main  # no Scale, no templates
 

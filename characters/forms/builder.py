@@ -13,16 +13,20 @@ from characters.forms.fields import AmountField, NameField
 from characters.models import DIFFICULTY_CHOICES, TRAIT_NAME_MAX, Equipment, Trait
 from rules.character import PERSONALITY_QUESTIONS
 from rules.house_rules import json_number
-from rules.ladder import ABYSMAL, LEGENDARY, TERRIBLE, level_name
+from rules.ladder import ABYSMAL, STANDARD, TERRIBLE, Ladder
 from rules.report import POWER_DIFFICULTY
 from rules.rulesets import LEVELS, SKILL_DIFFICULTY, ruleset_choices
 
 
-def level_choices(system: str, top: int = LEGENDARY + 3) -> list[tuple[int, str]]:
-    """The ladder from `top` down to the bottom of the ruleset's `system`: Abysmal in
-    MicroFudged (DIP I), Terrible elsewhere (Mudge 1.2)."""
-    bottom = TERRIBLE if system == LEVELS else ABYSMAL
-    return [(lv, level_name(lv)) for lv in range(top, bottom - 1, -1)]
+def level_choices(
+    system: str, top: int | None = None, ladder: Ladder = STANDARD
+) -> list[tuple[int, str]]:
+    """The ladder from `top` (three past its top word) down to the bottom of the ruleset's
+    `system`: Abysmal in MicroFudged (DIP I), Terrible elsewhere (Mudge 1.2), in the
+    ladder's words."""
+    bottom = max(TERRIBLE if system == LEVELS else ABYSMAL, ladder.bottom)
+    top = ladder.top_word_level + 3 if top is None else top
+    return [(lv, ladder.name(lv)) for lv in range(top, bottom - 1, -1)]
 
 
 def difficulty_choices(kind: str) -> list[tuple[str, str]]:
@@ -55,6 +59,7 @@ class TraitForm(VersionedForm):
             ruleset.power_kinds,
             ruleset.skill_difficulties,
             ruleset.superpower_cost,
+            ruleset.ladder,
         )
         super().__init__(*args, **kwargs)
         self.kind = kind
@@ -75,12 +80,14 @@ class TraitForm(VersionedForm):
 
 
 @lru_cache(maxsize=64)
-def trait_fields(kind, system, power_kinds, skill_difficulties, superpower_cost) -> dict:
-    """TraitForm's fields for one kind of trait under a ruleset's numbers."""
+def trait_fields(
+    kind, system, power_kinds, skill_difficulties, superpower_cost, ladder=STANDARD
+) -> dict:
+    """TraitForm's fields for one kind of trait under a ruleset's numbers and ladder."""
     fields = copy.deepcopy(TraitForm.base_fields)
     # Empty: the catalogue's kind for a power it lists (Mudge 2.53's Fireball: a spell).
     fields["power_kind"].choices = [("", "— (catalogue)"), *((k, k) for k in power_kinds)]
-    levels = level_choices(system)
+    levels = level_choices(system, ladder=ladder)
     if kind == Trait.Kind.POWER and system == LEVELS:
         levels = [("", "— (no level)"), *levels]  # a superpower has none
     fields["level"].choices = levels
@@ -184,7 +191,9 @@ class UncommittedForm(VersionedForm):
 
     def __init__(self, *args, ruleset, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["level"].choices = level_choices(ruleset.system, top=ruleset.uncommitted_max)
+        self.fields["level"].choices = level_choices(
+            ruleset.system, top=ruleset.uncommitted_max, ladder=ruleset.ladder
+        )
         self.fields["level"].initial = ruleset.uncommitted_max
         if ruleset.skill_difficulties:
             self.fields["difficulty"].choices = difficulty_choices(Trait.Kind.SKILL)

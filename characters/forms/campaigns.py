@@ -84,33 +84,33 @@ def _knobs():
         "cap_trading",
         "cap_trading",
         "Trade cap slots two lower for one higher",
-        note="Mudge 1.5; warning cap_slots_traded, error cap_exceeded",
+        note="Mudge 1.5: a traded slot is a warning; more than the caps allow breaks a rule",
     )
     yield Knob("legendary_at_creation", "legendary_at_creation", "Legendary at creation")
     yield Knob(
         "creation_min",
         "creation_min",
         "Lowest level at creation",
-        note="DIP VIII.3: unless the Narrator allows it; error level_out_of_range",
+        note="DIP VIII.3: unless the Narrator allows it; a lower level breaks a rule",
     )
     yield Knob(
         "creation_max",
         "creation_max",
         "Highest level at creation",
-        note="Error level_out_of_range",
+        note="A higher level breaks a rule",
     )
     yield Knob("max_lowered_skills", "max_lowered_skills", "Skills lowered below default")
     yield Knob(
         "max_skills",
         "max_skills",
         "Skills, at most",
-        note="Mudge 1.5: 10, 15 or 20; error too_many_skills",
+        note="Mudge 1.5: 10, 15 or 20; more breaks a rule",
     )
     yield Knob(
         "min_faults",
         "min_faults",
         "Faults, at least",
-        note="Mudge 1.5, Fudge Basics; error too_few_faults",
+        note="Mudge 1.5, Fudge Basics; fewer breaks a rule",
     )
     yield Knob("meta_points_start", "meta_points_start", "Meta points at start")
     yield Knob("meta_points_max", "meta_points_max", "Meta points, at most")
@@ -119,7 +119,7 @@ def _knobs():
         "uncommitted_traits",
         "uncommitted_traits",
         "Uncommitted traits",
-        note="Mudge 1.7; errors uncommitted_too_high, too_many_uncommitted",
+        note="Mudge 1.7; more, or one set too high, breaks a rule",
     )
     yield Knob(
         "negative_scale_refund",

@@ -7,7 +7,8 @@ from characters.adapters import trait_state, trait_target
 from characters.errors import ServiceError
 from characters.forms.builder import VersionedForm
 from characters.forms.fields import NameField
-from characters.selectors.advancement import MAX_AWARD, SPENDS
+from characters.models import DIFFICULTY_CHOICES
+from characters.selectors.advancement import LEARN_LISTS, MAX_AWARD, SPENDS
 from characters.selectors.review_rows import equipment_target
 
 APPROVE, REQUEST_CHANGES = "approve", "request_changes"
@@ -92,9 +93,20 @@ class AwardForm(forms.Form):
 
 
 class SpendForm(VersionedForm):
+    """A spend, asked once: posted without `confirmed` it comes back priced with a button to
+    confirm (the page's confirmation step, which needs no script); with it, it is made."""
+
     what = forms.ChoiceField(choices=[(s, s) for s in SPENDS])
     trait = forms.IntegerField(required=False, widget=forms.HiddenInput)
     name = NameField(max_length=100, required=False)
+    kind = forms.ChoiceField(choices=[(k, k) for k in LEARN_LISTS], required=False)
+    difficulty = forms.ChoiceField(choices=[("", ""), *DIFFICULTY_CHOICES], required=False)
+    confirmed = forms.BooleanField(required=False)
+
+    def spend(self) -> dict:
+        """The service's arguments, but the trait (the view finds it among the character's)."""
+        data = self.cleaned_data
+        return {k: data[k] for k in ("what", "name", "kind", "difficulty")}
 
 
 class PointsForm(VersionedForm):
@@ -103,4 +115,4 @@ class PointsForm(VersionedForm):
 
 
 class RefuseForm(forms.Form):
-    reason = forms.CharField(max_length=500, required=False, strip=True)
+    reason = forms.CharField(max_length=500, strip=True)

@@ -1,7 +1,6 @@
 """Reads for the approval, audit and advancement pages. Who may see what follows
 characters.selectors: anyone not allowed gets a 404, never a 403."""
 
-import json
 from dataclasses import dataclass, fields
 
 from django.db.models import OuterRef, Subquery
@@ -9,24 +8,35 @@ from django.shortcuts import get_object_or_404
 
 from characters.adapters import character_file, character_to_rules, file_sha256, ruleset_for
 from characters.errors import ServiceError
-from characters.models import Character, CharacterEvent, ExperienceEntry, Submission, Trait
+from characters.models import (
+    DIFFICULTY_CHOICES,
+    Character,
+    CharacterEvent,
+    ExperienceEntry,
+    Submission,
+    Trait,
+)
 from characters.selectors.access import BUILD_ROWS, is_gm_of
 from characters.selectors.advancement import (
     BUY_OFF_FAULT,
     GIFT,
+    LEARN_WORDS,
     META_POINT,
     POWER,
     RAISE,
     Priced,
+    learnable_kinds,
     meta_points_of,
     pending_spends,
     points_name,
     price_spend,
+    spend_to_take_back,
     with_requests,
 )
 from rules.diff import diff_files
 from rules.report import Report, build_report
-from rules.rulesets import LEVELS, Ruleset
+from rules.rule_names import in_words
+from rules.rulesets import BUILTIN, LEVELS, Ruleset
 
 # -- who may see what --------------------------------------------------------------------------
 
@@ -196,7 +206,7 @@ def _changes(before, after) -> list[tuple[str, str, str]]:
     hidden = MACHINERY | (SPEND_SPEC if "what" in before or "what" in after else set())
     keys = [k for k in dict.fromkeys([*before, *after]) if k not in hidden]
     return [
-        (key.replace("_", " "), _shown(key, before.get(key)), _shown(key, after.get(key)))
+        (in_words(key), _shown(key, before.get(key)), _shown(key, after.get(key)))
         for key in keys
         if before.get(key) != after.get(key) or key not in before
     ]
@@ -207,11 +217,11 @@ def _shown(key, value) -> str:
         return ""
     if key == "sha256":
         return f"{value[:12]}…"  # the audit page's diff checks the whole digest
+    if key == "ruleset" and value in BUILTIN:
+        return BUILTIN[value].name  # "MicroFudged DIP", not its slug
     if key == "state" and value in Character.State.values:
         return Character.State(value).label.lower()  # "changes requested"
-    if isinstance(value, dict | list):
-        return json.dumps(value, ensure_ascii=False)
-    return str(value)
+    return in_words(value)
 
 
 # -- the advancement page ------------------------------------------------------------------------
@@ -269,6 +279,9 @@ def advancement_context(character: Character, user) -> dict:
             character, ruleset, available=available, acting_gm=acting_gm, pending=pending
         ),
         "pending": pending,
+        "take_back": spend_to_take_back(character) if character.owner_id == user.pk else None,
+        "learn_kinds": [(kind, LEARN_WORDS[kind]) for kind in learnable_kinds(ruleset)],
+        "difficulties": DIFFICULTY_CHOICES if ruleset.skill_difficulties else (),
         "ledger": list(character.ledger.select_related("actor").order_by("-created_at", "-id")),
         "points": points,
         "party_size": Character.objects.filter(
@@ -306,8 +319,6 @@ def spend_options(
         why_not = ""
         if priced.target in waiting:
             why_not = "already waiting for the GM"
-        elif priced.needs_gm and not acting_gm:
-            why_not = f"needs the GM's permission ({priced.section}): ask your GM"
         elif priced.cost > available:
             why_not = f"needs {priced.cost} {priced.unit}; {available} unspent"
         options.append(

@@ -17,8 +17,8 @@ from characters.adapters import ruleset_for
 from characters.errors import AlreadyDone, ServiceError
 from characters.forms.builder import VersionedForm
 from characters.forms.review import AwardForm, PointsForm, RefuseForm, SpendForm
-from characters.selectors.access import character_for_owner, character_for_viewer
-from characters.selectors.advancement import amount_words
+from characters.selectors.access import character_for_owner, character_for_viewer, is_gm_of
+from characters.selectors.advancement import amount_words, quote_spend
 from characters.selectors.review import (
     advancement_context,
     character_for_gm,
@@ -43,6 +43,8 @@ def character_advancement(request, pk):
 
 @require_POST
 def advancement_spend(request, pk):
+    """A spend is asked once: the first post comes back priced, with how it goes (at once,
+    or to the GM) and a button to confirm; the confirmed post makes it."""
     character = character_for_viewer(request.user, pk)
     form = SpendForm(request.POST)
     if not form.is_valid():
@@ -50,14 +52,25 @@ def advancement_spend(request, pk):
         return _invalid(request, character, message)
     data = form.cleaned_data
     trait = get_object_or_404(character.traits, pk=data["trait"]) if data["trait"] else None
+    if not data["confirmed"]:
+        try:
+            quote = quote_spend(
+                character,
+                ruleset_for(character),
+                acting_gm=is_gm_of(character, request.user),
+                trait=trait,
+                **form.spend(),
+            )
+        except ServiceError as error:
+            return _refused(request, character, error)
+        return _page(request, character, confirm={"quote": quote, "form": form, "trait": trait})
     write = partial(
         services.experience_spend,
         character=character,
         actor=request.user,
         expected_version=data["version"],
-        what=data["what"],
         trait=trait,
-        name=data["name"],
+        **form.spend(),
     )
     return _write(
         request,
@@ -65,6 +78,29 @@ def advancement_spend(request, pk):
         write,
         lambda entry: f"{'Asked the GM' if entry.pending else 'Done'}: {entry.reason}.",
     )
+
+
+@require_POST
+def spend_take_back(request, pk):
+    character = character_for_owner(request.user, pk)
+    form = VersionedForm(request.POST)
+    if not form.is_valid():
+        return _invalid(request, character, "Reload the page and try again.")
+    write = partial(
+        services.spend_take_back,
+        character=character,
+        actor=request.user,
+        expected_version=form.cleaned_data["version"],
+    )
+    return _write(request, character, write, lambda entry: f"{entry.reason}.")
+
+
+@require_POST
+def spend_withdraw(request, pk, entry_pk):
+    character = character_for_owner(request.user, pk)
+    entry = get_object_or_404(character.ledger.filter(pending=True), pk=entry_pk)
+    write = partial(services.spend_withdraw, entry=entry, actor=request.user)
+    return _write(request, character, write, lambda _: f"Request taken back: {entry.reason}.")
 
 
 @require_POST
@@ -167,10 +203,7 @@ def _write(request, character, write, said):
     except AlreadyDone as repeat:  # the panel as the first post left it, saying so
         result, said = None, lambda _, text=str(repeat): text
     except ServiceError as error:
-        if request.htmx:
-            return refused(request, str(error), status=error.status, back=url)
-        messages.error(request, str(error))
-        return _page(request, character, status=error.status)
+        return _refused(request, character, error)
     if not request.htmx:
         messages.success(request, said(result))
         return redirect(url)
@@ -182,6 +215,14 @@ def _write(request, character, write, said):
     )
 
 
+def _refused(request, character, error: ServiceError):
+    if request.htmx:
+        url = reverse("character_advancement", args=[character.pk])
+        return refused(request, str(error), status=error.status, back=url)
+    messages.error(request, str(error))
+    return _page(request, character, status=error.status)
+
+
 def _invalid(request, character, message):
     if request.htmx:
         url = reverse("character_advancement", args=[character.pk])
@@ -190,10 +231,11 @@ def _invalid(request, character, message):
     return _page(request, character, status=400)
 
 
-def _page(request, character, *, award_form=None, status=200):
+def _page(request, character, *, award_form=None, confirm=None, status=200):
     context = {
         **advancement_context(character, request.user),
         "award_form": award_form or AwardForm(),
+        "confirm": confirm,
     }
     template = f"{PAGE}#panel" if request.htmx else PAGE
     return render(request, template, context, status=status)

@@ -472,9 +472,17 @@ def _changed(request, character, shown, changed: Changed):
         for partial in ("budget_panel", "budget_bar", "undo_edit", *changed.panels)
     ]
     html += _verdict_changes(request, context, shown, context["verdict"], skip=places)
-    if changed.said:
-        html.append(news(request, changed.said))
+    # What was saved, and what else the write did (a gift's attribute, Mudge 2.5).
+    html.append(news(request, " ".join(filter(None, [_saved_words(context), changed.said]))))
     return with_version(fragments(*html), character.version)
+
+
+def _saved_words(context) -> str:
+    """The confirmation beside the row: what was done and where the budget stands."""
+    report = context["report"]
+    broken = len(report.errors)
+    verdict = "a legal build" if report.valid else f"{broken} rule{'s' * (broken != 1)} broken"
+    return f"Saved. Balance {context['balance_label']}: {verdict}."
 
 
 def _verdict_changes(request, context, before, after, *, skip):
@@ -548,11 +556,28 @@ def _refused(request, character, error: ServiceError, form=None, place=None):
         return _invalid(request, character, form, place)
     back = reverse("character_builder", args=[character.pk])
     if request.htmx:
-        return refused(request, str(error), status=error.status, back=back)
+        response = refused(request, str(error), status=error.status, back=back)
+        if place is not None and place.partial in SAVED_AGAIN:
+            response.content += _saved_again(request, character, place).encode()
+        return response
     messages.error(request, str(error))
     character = character_for_owner(character.owner, character.pk)  # another tab's change
     context = {**builder_context(character), "can_edit": not character.is_locked}
     return render(request, PAGE, context, status=error.status)
+
+
+# A refused edit of one of these puts the saved row back, out of band: the page must not
+# go on showing a value that was not saved ("Great" beside "0 attribute levels").
+SAVED_AGAIN = ("trait_row", "equipment_row", "details", "personality")
+
+
+def _saved_again(request, character, place: Place) -> str:
+    character = character_for_owner(character.owner, character.pk)
+    context = {**builder_context(character), "can_edit": not character.is_locked}
+    try:
+        return _fragment(request, {**context, "saved_again": True}, place)
+    except (LookupError, StopIteration):  # the row is gone meanwhile: nothing to put back
+        return ""
 
 
 # -- reading ---------------------------------------------------------------------------------

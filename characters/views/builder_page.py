@@ -159,7 +159,7 @@ def bought_in_play(value, ruleset: Ruleset) -> dict[tuple[str, int], str]:
             if before is None:
                 notes[name, now] = "bought in play"
             elif created_at != getattr(item, "level", None):
-                where = "" if created_at is None else f"{level_name(created_at)} at creation, "
+                where = "" if created_at is None else f"{ruleset.word(created_at)} at creation, "
                 notes[name, now] = f"{where}raised in play"
     return notes
 
@@ -214,6 +214,16 @@ def issues_by_trait(by_kind: dict[str, list], report: Report) -> dict[int, list]
             continue  # about the whole build, or a row the page does not have
         issues.setdefault(by_kind[kind][int(index)].pk, []).append(issue)
     return issues
+
+
+def broken_rules(issues: dict[int, list], report: Report) -> list[tuple[object, str]]:
+    """Each broken rule with where the page shows it: the row it is about, else the
+    budget panel (a rule about the whole build)."""
+    row_of = {id(issue): pk for pk, found in issues.items() for issue in found}
+    return [
+        (issue, f"trait-{row_of[id(issue)]}" if id(issue) in row_of else "budget-panel")
+        for issue in report.errors
+    ]
 
 
 class Verdict(NamedTuple):
@@ -325,6 +335,7 @@ def builder_context(
         "uncommitted": uncommitted_slots(character, ruleset, viewer, forms.get("uncommitted")),
         "balance_label": balance_words(report.balance, ruleset.unit),
         "verdict": Verdict.of(issues, report),
+        "broken_rules": broken_rules(issues, report),
         "scale_notes": scale_notes(value, ruleset),
         # The campaign's GM reading the build: the template panel links the house rules.
         "is_gm": viewer is not None
@@ -403,6 +414,12 @@ def _equipment_form(forms, item, ruleset, version) -> EquipmentForm:
 
 
 def pools_of(report: Report) -> list[Pool]:
+    """Each pool spent against its budget; a pool is over only past what the trades bring
+    it (3 skill levels → 1 attribute level covers a fourth attribute level)."""
+    traded = dict.fromkeys(report.pools, 0)
+    for trade in report.trades:
+        traded[trade.get_pool] = traded.get(trade.get_pool, 0) + trade.get
+        traded[trade.give_pool] = traded.get(trade.give_pool, 0) - trade.give
     pools = []
     for key, numbers in report.pools.items():
         if "budget" in numbers:
@@ -412,7 +429,7 @@ def pools_of(report: Report) -> list[Pool]:
                     POOL_LABELS[key],
                     json_number(numbers["budget"]),
                     json_number(numbers["spent"]),
-                    numbers["spent"] > numbers["budget"],
+                    numbers["spent"] > numbers["budget"] + traded[key],
                 )
             )
         else:
@@ -550,11 +567,11 @@ def uncommitted_slots(
 ) -> Uncommitted | None:
     if not ruleset.uncommitted_traits:
         return None
-    defined = [(t.name, level_name(t.level)) for t in character.traits.all() if t.defined_in_play]
+    defined = [(t.name, ruleset.word(t.level)) for t in character.traits.all() if t.defined_in_play]
     slots = Uncommitted(
         open=max(ruleset.uncommitted_traits - len(defined), 0),
         defined=defined,
-        top=level_name(ruleset.uncommitted_max),
+        top=ruleset.word(ruleset.uncommitted_max),
         section=ruleset.section("uncommitted"),
         gm=ruleset.terms.gm,
     )

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from characters import throttle
-from characters.adapters import campaign_ruleset, power_from_entry
+from characters.adapters import base_ruleset, campaign_ruleset, power_from_entry
 from characters.errors import HouseRulesRefused, ServiceError
 from characters.forms.campaigns import (
     CampaignForm,
@@ -28,7 +28,11 @@ from characters.forms.campaigns import (
 )
 from characters.models import Campaign, CatalogEntry, Character
 from characters.selectors.access import campaign_for_gm, campaign_for_member, characters_visible_to
-from characters.selectors.campaigns import campaign_history, house_rules_preview
+from characters.selectors.campaigns import (
+    campaign_history,
+    house_rules_preview,
+    newer_ruleset_version,
+)
 from characters.selectors.rulesets import summarize_ruleset
 from characters.services import campaigns as services
 from characters.views.dashboard import join_throttles
@@ -108,7 +112,7 @@ def house_rules_edit(request, pk):
     """The form; a POST with `preview` shows what the change does to each character and
     saves nothing (the same page, with a Save button under the table); any other POST saves."""
     campaign = campaign_for_gm(request.user, pk)
-    base = BUILTIN[campaign.base_ruleset]
+    base = base_ruleset(campaign)
     # Bound on every POST: an all-empty form is a real answer (drop every house rule).
     data = request.POST if request.method == "POST" else None
     form = HouseRulesForm(data, base=base, overrides=campaign.house_rules)
@@ -167,6 +171,7 @@ def campaign_detail(request, pk):
         context["members"] = members
         context["gm_character_count"] = owned[campaign.gm_id]
         context["invite_url"] = invite_url(request, campaign)
+        context["newer_version"] = newer_ruleset_version(campaign)
         context["settings_form"] = CampaignSettingsForm(
             initial={"spends_need_approval": campaign.spends_need_approval}
         )
@@ -260,7 +265,7 @@ def member_remove(request, pk, membership_pk):
 
 def house_rule_changes(campaign: Campaign, ruleset: Ruleset) -> list[HouseRuleChange]:
     """The campaign's house rules, each beside the base ruleset's value."""
-    base = BUILTIN[campaign.base_ruleset]
+    base = base_ruleset(campaign)
     return [
         HouseRuleChange(
             label=key.replace("_", " ").capitalize(),
@@ -354,7 +359,7 @@ def catalog(request, pk):
 @require_POST
 def catalog_entry_add(request, pk, kind):
     campaign = campaign_for_gm(request.user, pk)
-    if kind not in group_names(BUILTIN[campaign.base_ruleset]):
+    if kind not in group_names(base_ruleset(campaign)):
         raise Http404("No such kind of catalogue entry in this campaign.")
     form = _add_form(campaign, kind, data=request.POST)
     if form.is_valid():
@@ -431,7 +436,7 @@ def _catalog_row(request, campaign, row, *, status=200):
 def _catalog_context(campaign, group=None) -> dict:
     context = {
         "campaign": campaign,
-        "uses_difficulty": BUILTIN[campaign.base_ruleset].skill_difficulties,
+        "uses_difficulty": base_ruleset(campaign).skill_difficulties,
     }
     if group is not None:
         context["group"] = group
@@ -441,7 +446,7 @@ def _catalog_context(campaign, group=None) -> dict:
 def _catalog_groups(campaign, *, kinds=None, editing=None, add_form=None, saved=None):
     """The catalogue by kind. `editing` is the form of the row being edited, `add_form` a
     refused add form to show again, `saved` the id of an entry just added."""
-    names = group_names(BUILTIN[campaign.base_ruleset])
+    names = group_names(base_ruleset(campaign))
     kinds = [kind for kind in kinds or names if kind in names]
     entries = {kind: [] for kind in kinds}
     for entry in campaign.catalog.filter(kind__in=kinds).order_by("id"):
@@ -476,14 +481,14 @@ def _add_form(campaign, kind, data=None) -> CatalogEntryForm:
     return CatalogEntryForm(
         data,
         kind=kind,
-        uses_difficulty=BUILTIN[campaign.base_ruleset].skill_difficulties,
+        uses_difficulty=base_ruleset(campaign).skill_difficulties,
         auto_id=f"add-{kind}-%s",
     )
 
 
 def _entry_form(campaign, entry, data=None) -> CatalogEntryForm:
     return CatalogEntryForm.for_entry(
-        entry, uses_difficulty=BUILTIN[campaign.base_ruleset].skill_difficulties, data=data
+        entry, uses_difficulty=base_ruleset(campaign).skill_difficulties, data=data
     )
 
 

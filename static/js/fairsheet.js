@@ -39,4 +39,118 @@
       item.hidden = wanted !== "" && item.getAttribute("data-name").indexOf(wanted) === -1;
     });
   });
+
+  // The budget chip closes once one of its rules is chosen: the page scrolls to the row.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest(".budget-chip a");
+    if (link) link.closest("details").open = false;
+  });
+
+  // -- Where a write's answer goes: beside the control that sent it, in view ----------------
+  // One mechanism for every form in the product. A write answers with a role="alert" (it
+  // was refused) or role="status" (it was done): #alerts and the page's messages for a
+  // whole page or an htmx refusal, a form's own errors for one that did not validate. The
+  // answer is moved to the end of the form that sent it (found again after a reload or a
+  // swap by the nearest id around it), scrolled into view and focused, so it is read where
+  // the eye already is, not at the top of a long page.
+  var SENT = "fairsheet:sent";
+  var ANSWER = "[role=alert], [role=status]";
+
+  function whereIs(form) {
+    var anchor = form.closest("[id]");
+    var scope = anchor || document;
+    return {
+      page: location.pathname,
+      anchor: anchor ? anchor.id : "",
+      index: Array.prototype.indexOf.call(scope.querySelectorAll("form"), form),
+      action: form.getAttribute("action") || "",
+    };
+  }
+
+  function formAt(where) {
+    if (!where) return null;
+    var anchor = where.anchor && document.getElementById(where.anchor);
+    if (anchor) {
+      if (anchor.tagName === "FORM") return anchor;
+      var forms = anchor.querySelectorAll("form");
+      return forms[where.index] || forms[0] || anchor;
+    }
+    if (!where.action) return null;
+    return Array.prototype.find.call(document.forms, function (form) {
+      return form.getAttribute("action") === where.action;
+    }) || null;
+  }
+
+  function show(answer) {
+    if (!answer.hasAttribute("tabindex")) answer.setAttribute("tabindex", "-1");
+    answer.scrollIntoView({ block: "center" });
+    answer.focus({ preventScroll: true });
+  }
+
+  // The messages a page or #alerts holds, moved to the form; or the form's own errors.
+  function answerAt(form, messages) {
+    var moved = document.querySelectorAll(".answer-placed");
+    moved.forEach(function (old) { if (old !== messages) old.remove(); });
+    if (messages && messages.querySelector(ANSWER)) {
+      messages.classList.add("answer-placed");
+      if (form && messages.parentNode !== form) form.appendChild(messages);
+      show(messages.querySelector(ANSWER));
+      return;
+    }
+    // Else the form's own errors, or an answer in the part of the page around it (a new
+    // token shown above the form that made it).
+    var around = form && (form.parentNode.closest("[id]") || form.parentNode);
+    var own =
+      (form && form.querySelector(ANSWER + ", .errorlist, .field-error, .row-errors")) ||
+      (around && around.querySelector(ANSWER));
+    if (!own) return;
+    if (!own.matches(ANSWER)) own.setAttribute("role", "alert");
+    show(own);
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if ((form.getAttribute("method") || "").toLowerCase() !== "post") return;
+    // htmx takes over its own forms (below); a plain post loads a page: remember the form.
+    if (form.hasAttribute("hx-post")) return;
+    sessionStorage.setItem(SENT, JSON.stringify(whereIs(form)));
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var where = JSON.parse(sessionStorage.getItem(SENT) || "null");
+    sessionStorage.removeItem(SENT);
+    if (!where) return;
+    var form = where.page === location.pathname ? formAt(where) : null;
+    answerAt(form, document.querySelector("main > .messages"));
+  });
+
+  // htmx: the element that sent the request, remembered by where it is, since the answer
+  // may replace it (a row swapped for its saved state).
+  var pending = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var config = event.detail.requestConfig || {};
+    if (config.verb !== "post") return; // a poll or a read answers nothing
+    var elt = event.detail.elt;
+    pending = whereIs(elt.closest("form") || elt);
+    var alerts = document.getElementById("alerts");
+    if (alerts) alerts.replaceChildren();
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var where = pending;
+    pending = null;
+    if (!where || !event.detail.xhr || !event.detail.xhr.status) return;
+    var form = formAt(where);
+    var alerts = document.getElementById("alerts");
+    var answer = alerts && alerts.querySelector(ANSWER);
+    if (!answer) {
+      answerAt(form, null);
+      return;
+    }
+    // #alerts stays empty and in place for the next answer: what it holds goes to the form.
+    var placed = document.createElement("div");
+    placed.className = "answer";
+    placed.append.apply(placed, Array.prototype.slice.call(alerts.childNodes));
+    (form || alerts).appendChild(placed);
+    answerAt(form, placed);
+  });
 })();

@@ -1,0 +1,311 @@
+"""Issue 24: every write in the product answers where the eye is. For each write form (one
+list: a new form is covered by adding it here), a refused and an accepted submission on a
+375-pixel phone each put their answer, a role="alert" or role="status", inside the
+viewport, beside the form that sent it; a refused form keeps what was typed and a refused
+row shows the saved value again."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+from playwright.sync_api import expect
+
+from characters.services.review import character_submit
+from tests.browser import PHONE, log_in
+from tests.play_fixtures import *  # noqa: F403
+from tests.play_fixtures import PASSWORD, build, with_passwords
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@dataclass(frozen=True)
+class Write:
+    name: str
+    who: str  # "player" or "gm"
+    url: Callable[[dict], str]
+    form: str  # the form that is sent, a selector on that page
+    refuse: Callable  # (page, form) -> what must still show typed, or None
+    accept: Callable  # (page, form)
+
+
+def stale(page, form):
+    """Another tab saved meanwhile: the page's version is behind."""
+    page.evaluate(
+        "document.querySelectorAll('input[name=version]')"
+        ".forEach(i => i.value = Number(i.value) - 1)"
+    )
+
+
+def unchecked(form):
+    """The server's own checks, not the browser's: min, max and required lifted."""
+    form.evaluate("f => f.noValidate = true")
+
+
+def typed(form, field, value):
+    unchecked(form)
+    form.locator(f"[name={field}]").fill(value)
+    return value
+
+
+def press(form, label):
+    form.get_by_role("button", name=label, exact=True).click()
+
+
+def builder_level(page, form):
+    form.locator("select[name=level]").select_option(label="Great")
+
+
+def refused_level(page, form):
+    stale(page, form)
+    builder_level(page, form)
+    # The row shows the saved level again, not the refused one.
+    expect(form.locator("select[name=level] option:checked")).to_have_text("Good")
+
+
+def add_skill(name):
+    def add(page, form):
+        form.locator("input[name=name]").fill(name)
+        press(form, "Add")
+        return None
+
+    return add
+
+
+def details(name):
+    def change(page, form):
+        unchecked(form)
+        form.locator("input[name=name]").fill(name)
+        form.locator("input[name=name]").press("Enter")
+
+    return change
+
+
+def blow(value):
+    def mark(page, form):
+        typed(form, "damage", value)
+        press(form, "Mark")
+        return value if value != "5" else None
+
+    return mark
+
+
+def spend_points(count):
+    def spend(page, form):
+        typed(form, "count", count)
+        press(form, "Spend")
+        return count if count != "1" else None
+
+    return spend
+
+
+def award(amount):
+    def give(page, form):
+        typed(form, "amount", amount)
+        form.locator("[name=reason]").fill("a fine session")
+        press(form, "Award")
+        return amount if amount != "1" else None
+
+    return give
+
+
+def review(page, form):
+    press(form, "Approve")
+
+
+def refused_review(page, form):
+    stale(page, form)
+    review(page, form)
+
+
+def house_rules(value):
+    def save(page, form):
+        typed(form, "skill_levels", value)
+        if form.locator("[name=reason]").count():
+            form.locator("[name=reason]").fill("a longer campaign")
+        press(form, "Save house rules")
+        return value if value != "60" else None
+
+    return save
+
+
+def catalogue(name):
+    def add(page, form):
+        page.locator("summary", has_text="Add skill").click()  # a closed <details>
+        typed(form, "name", name)
+        press(form, "Add skill")
+        return None
+
+    return add
+
+
+def new_campaign(name):
+    def create(page, form):
+        typed(form, "name", name)
+        press(form, "Create campaign")
+        return None
+
+    return create
+
+
+def token(name):
+    def create(page, form):
+        typed(form, "name", name)
+        press(form, "Create a token")
+        return None
+
+    return create
+
+
+def password(old):
+    def change(page, form):
+        form.locator("[name=old_password]").fill(old)
+        form.locator("[name=new_password1]").fill("a-new-long-secret-42")
+        form.locator("[name=new_password2]").fill("a-new-long-secret-42")
+        press(form, "Change my password")
+        return None
+
+    return change
+
+
+WRITES = [
+    Write(
+        "builder row",
+        "player",
+        lambda w: f"/characters/{w['draft'].pk}/",
+        "form.trait-row:has(input[value=Strength])",
+        refused_level,
+        builder_level,
+    ),
+    Write(
+        "builder add",
+        "player",
+        lambda w: f"/characters/{w['draft'].pk}/",
+        "#add-skill",
+        add_skill("Climbing"),  # she has it already
+        add_skill("Swimming"),
+    ),
+    Write(
+        "builder details",
+        "player",
+        lambda w: f"/characters/{w['draft'].pk}/",
+        "#details form",
+        details(""),
+        details("Bree of the Hills"),
+    ),
+    Write(
+        "play blow",
+        "player",
+        lambda w: f"/characters/{w['tess'].pk}/play/",
+        "form[action$='/play/blow/']",
+        blow("99"),
+        blow("5"),
+    ),
+    Write(
+        "advancement points",
+        "player",
+        lambda w: f"/characters/{w['tess'].pk}/advancement/",
+        "form[action$='/points/spend/']",
+        spend_points("9"),
+        spend_points("1"),
+    ),
+    Write(
+        "advancement award",
+        "gm",
+        lambda w: f"/characters/{w['tess'].pk}/advancement/",
+        "form.award-form",
+        award("0"),
+        award("1"),
+    ),
+    Write(
+        "review",
+        "gm",
+        lambda w: f"/characters/{w['submitted'].pk}/review/",
+        "#review-form",
+        refused_review,
+        review,
+    ),
+    Write(
+        "house rules",
+        "gm",
+        lambda w: f"/campaigns/{w['campaign'].pk}/house-rules/",
+        "form[action$='/house-rules/']",
+        house_rules("-5"),
+        house_rules("60"),
+    ),
+    Write(
+        "catalogue",
+        "gm",
+        lambda w: f"/campaigns/{w['campaign'].pk}/catalogue/",
+        "form[action*='/catalogue/add/skill/']",
+        catalogue(""),
+        catalogue("Juggling"),
+    ),
+    Write(
+        "campaign",
+        "gm",
+        lambda w: "/campaigns/new/",
+        "form[action$='/campaigns/new/']",
+        new_campaign(""),
+        new_campaign("The Second Watch"),
+    ),
+    Write(
+        "account token",
+        "player",
+        lambda w: "/accounts/",
+        "form.token-form",
+        token(""),
+        token("my laptop"),
+    ),
+    Write(
+        "account password",
+        "player",
+        lambda w: "/accounts/password/",
+        "main form",
+        password("not my password"),
+        password(PASSWORD),
+    ),
+]
+
+
+@pytest.fixture
+def world(campaign, tess, player, other_player, gm):
+    with_passwords(gm, player)
+    draft = build(player, campaign, "Bree")
+    submitted = build(other_player, campaign, "Cato")
+    character_submit(character=submitted, actor=other_player, expected_version=None)
+    return {"campaign": campaign, "tess": tess, "draft": draft, "submitted": submitted}
+
+
+def answer_in_view(page, role):
+    """The newest answer of that role is shown, inside the viewport, and has the focus or
+    holds it."""
+    answer = page.locator(f"[role={role}]:visible").last
+    expect(answer).to_be_visible()
+    expect(answer).to_be_in_viewport(ratio=1)
+    return answer
+
+
+@pytest.mark.parametrize("write", WRITES, ids=[w.name for w in WRITES])
+def test_every_write_answers_in_view(open_page, world, write):
+    page = open_page(PHONE)
+    log_in(page, {"player": "pip", "gm": "gwen"}[write.who], PASSWORD)
+    url = write.url(world)
+
+    page.goto(url)
+    form = page.locator(write.form).first
+    form.scroll_into_view_if_needed()
+    kept = write.refuse(page, form)
+    page.wait_for_load_state()
+    answer_in_view(page, "alert")
+    if kept is not None:  # a refused form keeps what was typed
+        assert kept in page.locator(write.form).first.evaluate(
+            "f => [...f.elements].map(e => e.value).join(' ')"
+        )
+
+    page.goto(url)
+    form = page.locator(write.form).first
+    form.scroll_into_view_if_needed()
+    write.accept(page, form)
+    page.wait_for_load_state()
+    answer_in_view(page, "status")
+    assert not page.locator("[role=alert]:visible").count(), write.name
