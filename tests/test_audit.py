@@ -254,7 +254,7 @@ def test_the_default_diff_is_the_last_approval_against_now(login, gm, player, ch
     assert response.context["old"].key == f"a{approval.pk}"
     assert response.context["new"].key == "current"
     assert [str(c) for c in response.context["changes"]] == [
-        "skill Climbing: Fair, average -> Good, average"
+        "skill Climbing: Fair, average → Good, average"
     ]
     body = response.content.decode()
     assert "✓ snapshot matches its SHA-256" in body
@@ -383,7 +383,7 @@ def test_diff_of_details_house_rules_and_notes():
     new = {"notes": "b", "house_rules": {}, "personality": {"Fear": "heights", "Hope": "home"}}
     assert [str(c) for c in diff_files(old, new)] == [
         "notes changed",
-        "removed house rules skill_levels",
+        "removed house rules skill levels",
         "personality Fear changed",
         "added personality Hope",
     ]
