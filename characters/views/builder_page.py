@@ -85,7 +85,7 @@ class Row:
         unit = r.attribute_cost if kind == Trait.Kind.ATTRIBUTE else r.skill_cost
         levels = creation_levels(r)
         return tuple(
-            Step(to, level_name(to), _cost_label(kind, self.trait, unit, r))
+            Step(to, level_name(to), _cost_label(kind, self.trait, unit, r), number_text(unit))
             if to in levels
             else None
             for to in (level - 1, level + 1)
@@ -101,6 +101,7 @@ class Step(NamedTuple):
     level: int
     word: str  # "Great"
     cost: str  # what the step moves on the budget: "1 skill level"
+    amount: str  # the same in the row's own unit, for the narrow hint beside the +: "1"
 
 
 @dataclass
