@@ -5,8 +5,11 @@
 - a maximal character (as many traits and pieces of equipment as a character may have,
   rules.charfile.MAX_ROWS), target under 1 s;
 - a kept (cached) sheet: the median of its download through Django's test client;
-- a 30-character campaign pack end to end: asked for on the pack page, rendered by a real
-  `db_worker` process, its progress as the page sees it; and the worker's peak memory.
+- a campaign pack of 50 large characters (Brogo with 100 more skills and pieces of
+  equipment each) end to end: asked for on the pack page, rendered by a real `db_worker`
+  process, its progress as the page sees it; and the worker's peak memory, next to its
+  memory before it took the pack (a pack is laid out a part at a time: its peak should not
+  grow with the party).
 
 The database part runs in a child process against a throwaway database (a temporary SQLite
 file, or `<DATABASE_URL name>_bench` on PostgreSQL), never the one you work in. Targets: a
@@ -27,7 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "rules" / "samples"
 RUNS = 15
 SHEET_TARGET, MAXIMAL_TARGET, KEPT_TARGET = 0.08, 1.0, 0.010
-PACK_CHARACTERS = 30
+PACK_CHARACTERS = 50
+LARGE_ROWS = 100  # skills and equipment of each pack character, besides Brogo's own
 PASSWORD = "bench-password-123"
 WORKER = [sys.executable, "manage.py", "db_worker"]
 
@@ -175,9 +179,35 @@ def database_part():
     _pack_run(client, campaign)
 
 
+def large_files(count: int) -> list[str]:
+    """Brogo `count` times over, each with LARGE_ROWS more rows: half skills at every
+    level, half equipment with a note."""
+    brogo = json.loads((SAMPLES / "brogo.json").read_text())
+    levels = ["Poor", "Mediocre", "Fair", "Good", "Great", "Superb"]
+    skills = [
+        {"name": f"Skill {i:03d} of a long career", "level": levels[i % 6], "difficulty": "average"}
+        for i in range(LARGE_ROWS // 2)
+    ]
+    equipment = [
+        {"name": f"Item {i:03d} from a full pack", "kind": "gear", "notes": "a note " * 8}
+        for i in range(LARGE_ROWS - LARGE_ROWS // 2)
+    ]
+    return [
+        json.dumps(
+            {
+                **brogo,
+                "name": f"{brogo['name']} {n + 1}",
+                "skills": brogo["skills"] + skills,
+                "equipment": brogo["equipment"] + equipment,
+            }
+        )
+        for n in range(count)
+    ]
+
+
 def _seed():
-    """A GM, a Mudge campaign, and PACK_CHARACTERS characters imported from the sample files,
-    submitted and approved through the services, as at a real table."""
+    """A GM, a Mudge campaign, and PACK_CHARACTERS large characters, imported, submitted and
+    approved through the services, as at a real table."""
     from django.contrib.auth import get_user_model
 
     from characters.services.campaigns import campaign_create
@@ -187,7 +217,7 @@ def _seed():
     gm = get_user_model().objects.create_user("bench-gm", password=PASSWORD)
     campaign = campaign_create(gm=gm, name="Bench", base_ruleset="mudge")
     characters = []
-    for text in sample_files(PACK_CHARACTERS, "mudge"):
+    for text in large_files(PACK_CHARACTERS):
         character, _ = character_import(owner=gm, text=text, campaign=campaign)
         character_submit(character=character, actor=gm, expected_version=None)
         character_approve(
@@ -213,12 +243,17 @@ def _pack_run(client, campaign):
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
     )
-    print(f"Campaign pack, {PACK_CHARACTERS} approved characters, A4, fillable, reference page")
-    seen, exited = None, 0
+    print(
+        f"Campaign pack, {PACK_CHARACTERS} approved characters of {LARGE_ROWS} more rows each, "
+        "A4, fillable, reference page"
+    )
+    seen, exited, taken_rss = None, 0, None
     while not exited:
         # wait4 rather than Popen.poll: it also gives the worker's own peak memory.
         exited, status, usage = os.wait4(worker.pid, os.WNOHANG)
         progress = PackJob.objects.values_list("state", "steps_done", "steps").get(pk=job.pk)
+        if progress[0] == "running" and taken_rss is None:
+            taken_rss = _rss_mib(worker.pid)
         if progress != seen:
             state, done, steps = progress
             print(f"  {time.perf_counter() - start:6.2f} s  {state:8} step {done:2d} of {steps}")
@@ -230,6 +265,17 @@ def _pack_run(client, campaign):
     size = len(job.content or b"")
     print(f"  {job.state} after {elapsed:.2f} s end to end, {size / 2**20:.1f} MiB")
     print(f"  worker peak RSS {usage.ru_maxrss / 2**10:7.1f} MiB (exit code {worker.returncode})")
+    print(f"  worker RSS when it took the pack {taken_rss or 0:7.1f} MiB")
+
+
+def _rss_mib(pid: int) -> float:
+    """A process's resident memory now, from Linux's /proc (0 where there is none)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    line = next(line for line in status.splitlines() if line.startswith("VmRSS:"))
+    return int(line.split()[1]) / 1024
 
 
 if __name__ == "__main__":

@@ -11,9 +11,25 @@ from fractions import Fraction
 from functools import cached_property, lru_cache
 
 from characters.errors import HouseRulesRefused
-from characters.models import Approval, CatalogEntry, Character, Equipment, ExperienceEntry, Trait
+from characters.models import (
+    Approval,
+    CatalogEntry,
+    Character,
+    Equipment,
+    ExperienceEntry,
+    RulesetVersion,
+    Trait,
+)
 from rules import character as rc
-from rules.catalog import Catalog, CatalogEquipment, CatalogFault, CatalogGift, CatalogSkill
+from rules.catalog import (
+    POWER_DETAILS,
+    Catalog,
+    CatalogEquipment,
+    CatalogFault,
+    CatalogGift,
+    CatalogPower,
+    CatalogSkill,
+)
 from rules.charfile import read_ledger_entry, write_character, write_entry
 from rules.house_rules import (
     HouseRuleError,
@@ -24,7 +40,8 @@ from rules.house_rules import (
 )
 from rules.ladder import level_name, parse_level
 from rules.report import amount
-from rules.rulesets import BUILTIN, Ruleset
+from rules.ruleset_file import character_file_with_ruleset, read_ruleset
+from rules.rulesets import BUILTIN, FUDGE_BASICS, Ruleset
 
 
 def ruleset_for(character: Character) -> Ruleset:
@@ -40,7 +57,49 @@ def ruleset_for(character: Character) -> Ruleset:
 
 def campaign_ruleset(campaign) -> Ruleset:
     # House rules were validated when the GM saved them; applying them is cheap.
-    return apply_house_rules(BUILTIN[campaign.base_ruleset], campaign.house_rules)
+    return apply_house_rules(base_ruleset(campaign), campaign.house_rules)
+
+
+def read_options(campaign) -> dict:
+    """How a file is read for `campaign` (or for no campaign): parse_any's keywords, the
+    ruleset an actor that names none takes and the campaign's designed ruleset, which a
+    file may name."""
+    base = base_ruleset(campaign) if campaign else None
+    return {
+        "default_ruleset": campaign.base_ruleset if campaign else FUDGE_BASICS.slug,
+        "rulesets": {base.slug: base} if base and base.slug not in BUILTIN else None,
+    }
+
+
+def base_ruleset(campaign) -> Ruleset:
+    """The ruleset a campaign plays before its house rules: the designed version it is on,
+    or a built-in one."""
+    if campaign.ruleset_version_id is None:
+        return BUILTIN[campaign.base_ruleset]
+    version = campaign.ruleset_version
+    return version_ruleset(version.pk, version.created_at)
+
+
+@lru_cache(maxsize=64)
+def version_ruleset(version_pk: int, created_at) -> Ruleset:
+    """A designed ruleset's version, read once per process: a version never changes (a
+    change is a new version). created_at too, as campaign_catalog keys on it: test
+    databases hand an id out again."""
+    return read_ruleset(RulesetVersion.objects.values_list("file", flat=True).get(pk=version_pk))
+
+
+def character_base(character: Character) -> Ruleset:
+    """The ruleset the character's file names, before house rules."""
+    if character.campaign is None:
+        return BUILTIN[character.ruleset]
+    return base_ruleset(character.campaign)
+
+
+def designed_rulesets(character: Character) -> dict[str, Ruleset]:
+    """What rules.charfile must be told to read this character's files back: its designed
+    ruleset by slug, or nothing for a built-in one."""
+    base = character_base(character)
+    return {} if base.slug in BUILTIN and BUILTIN[base.slug] is base else {base.slug: base}
 
 
 class CampaignCatalog:
@@ -87,6 +146,18 @@ def campaign_catalog(campaign_pk: int, created_at, version: int) -> Catalog:
             for e in by_kind[CatalogEntry.Kind.EQUIPMENT]
         ),
         power_kinds=tuple(e.name for e in by_kind[CatalogEntry.Kind.POWER_KIND]),
+        powers=tuple(power_from_entry(e) for e in by_kind[CatalogEntry.Kind.POWER]),
+    )
+
+
+def power_from_entry(entry: CatalogEntry) -> CatalogPower:
+    """A campaign's power line as the engine's catalogue has it."""
+    details = entry.details if isinstance(entry.details, dict) else {}
+    return CatalogPower(
+        entry.name,
+        entry.power_kind,
+        difficulty=entry.difficulty,
+        **{key: str(details.get(key, "")) for key in POWER_DETAILS},
     )
 
 
@@ -165,8 +236,12 @@ CARRIED = {"carried": True}
 def advancement_of(character: Character) -> tuple | None:
     """The experience ledger as the engine reads one (rules.ledger), oldest first: awards,
     and spends with what they bought. None for a character with no ledger yet, so its file
-    and report are those of a plain build. Pending spends are not spent yet."""
-    entries = [e for e in character.ledger.all() if not e.pending]
+    and report are those of a plain build. Pending spends are not spent yet; a spend taken
+    back and the entry that gave its experience back leave together (the trait lists no
+    longer hold what it bought)."""
+    ledger = [e for e in character.ledger.all() if not e.pending]
+    taken_back = {e.reverses_id for e in ledger if e.reverses_id}
+    entries = [e for e in ledger if not e.reverses_id and e.pk not in taken_back]
     if not entries:
         return None
     return tuple(read_ledger_entry(ledger_line(e)) for e in entries if ledger_line(e))
@@ -276,7 +351,9 @@ def rows_from_rules(character: Character, value: rc.Character):
 
 
 def _equipment_kind(entry: CatalogEntry) -> str:
-    """A catalogue line keeps a weapon's or an armour's value, not its kind."""
+    """The kind the GM set, else (a line from before kinds were kept) what its values say."""
+    if entry.equipment_kind:
+        return entry.equipment_kind
     if entry.damage is not None:
         return Equipment.Kind.WEAPON
     return Equipment.Kind.ARMOUR if entry.armour is not None else Equipment.Kind.GEAR
@@ -313,8 +390,18 @@ REPORT_POOLS = {"skill level": "skills", "token": "tokens"}  # report unit -> am
 
 
 def character_file(character: Character) -> dict:
-    """The character as a version-1 character file (rules.charfile), as approvals keep it."""
-    return write_character(character_to_rules(character))
+    """The character as a version-1 character file (rules.charfile), as approvals keep it,
+    its levels in its ruleset's ladder words."""
+    return write_character(character_to_rules(character), character_base(character).ladder)
+
+
+def exported_file(character: Character) -> dict:
+    """The character file a player downloads: a designed ruleset's character carries its
+    ruleset (ruleset_file), so any Fairsheet reads it with nothing else."""
+    designed = designed_rulesets(character)
+    if designed:
+        return character_file_with_ruleset(character_to_rules(character), *designed.values())
+    return character_file(character)
 
 
 def file_sha256(data: dict) -> str:
@@ -325,16 +412,43 @@ def file_sha256(data: dict) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-# What a character file holds that is not the build: the campaign's house rules (on its own
-# record), and what play and awards change (experience, its ledger, meta points).
-NOT_THE_BUILD = ("house_rules", "experience", "advancement", "meta_points")
+def _exact(value) -> str | None:
+    return None if value is None else str(Fraction(value))
 
 
-def build_sha256(data: dict) -> str:
-    """SHA-256 of a character file's build: what the GM approved, which afterwards only
-    Fairsheet's own services change (a spend, an uncommitted trait), each recording the new
-    digest in its event. Rows that hash to anything else were changed behind the app."""
-    return file_sha256({key: value for key, value in data.items() if key not in NOT_THE_BUILD})
+def build_sha256(value: rc.Character) -> str:
+    """SHA-256 of a character's build: what the GM approved, which afterwards only Fairsheet's
+    own services change (a spend, an uncommitted trait), each recording the new digest in
+    its event. Rows that hash to anything else were changed behind the app.
+
+    A fixed projection of the engine's value, not the character file: a file's level words
+    follow its ruleset's ladder and its format may grow, neither of which changes a build.
+    Left out as not the build: the campaign's ruleset and house rules (on its own record),
+    and what play and awards change (experience, the ledger, meta points). A field added to
+    the build later joins this only with a migration that records every approved build
+    again."""
+
+    def traits(items):
+        return [[t.name, t.level, t.difficulty, t.defined_in_play] for t in items]
+
+    build = {
+        "name": value.name,
+        "player": value.player,
+        "concept": value.concept,
+        "race": value.race,
+        "scale": [value.scale_strength, value.scale_mass],
+        "attributes": traits(value.attributes),
+        "skills": traits(value.skills),
+        "gifts": [[g.name, _exact(g.cost)] for g in value.gifts],
+        "faults": [[f.name, _exact(f.value)] for f in value.faults],
+        "powers": [[p.name, p.kind, p.level, p.difficulty, _exact(p.cost)] for p in value.powers],
+        "equipment": [
+            [e.name, e.kind, e.damage, e.armour, e.notes, e.quantity] for e in value.equipment
+        ],
+        "notes": value.notes,
+        "personality": value.personality,
+    }
+    return file_sha256(build)
 
 
 def recorded_build_sha256(character: Character) -> str:
@@ -354,7 +468,7 @@ def build_changed(character: Character) -> bool:
     if character.state != Character.State.APPROVED:
         return False
     recorded = recorded_build_sha256(character)
-    return bool(recorded) and build_sha256(character_file(character)) != recorded
+    return bool(recorded) and build_sha256(character_to_rules(character)) != recorded
 
 
 def approval_summary(approval: Approval, override_reason: str | None = None) -> str:

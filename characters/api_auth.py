@@ -52,8 +52,7 @@ class ApiTokenMiddleware:
             return _refuse(
                 "The API token is wrong or has been revoked: make a new one on your account page."
             )
-        throttle = per_token()
-        wait = throttle.wait(token.digest)
+        wait = per_token().take(token.digest)  # every request counts, refused or not
         if wait:
             response = JsonResponse(
                 {"error": f"Too many requests with this token: try again in {wait} seconds."},
@@ -61,7 +60,6 @@ class ApiTokenMiddleware:
             )
             response["Retry-After"] = str(wait)
             return response
-        throttle.hit(token.digest)
         request.user = token.user
         request.auser = _auser(token.user)
         request.api_token = token

@@ -4,7 +4,7 @@ it in its chain (`previous_hash`: a character's events, or a campaign's) and its
 JSON). An event edited behind the app no longer hashes to its `record_hash`; one deleted
 leaves the next naming a hash no event has. `manage.py verify_audit` walks every chain.
 
-The canonical form is a contract with every hash already stored (migration 0015 computed
+The canonical form is a contract with every hash already stored (migration 0016 computed
 the ones before it): a field added to an event later must not join CHAINED_FIELDS, or
 every old event would stop matching.
 """

@@ -26,6 +26,20 @@ class Locked(ServiceError):
     status = 409
 
 
+class AlreadyDone(ServiceError):
+    """The same decision form was posted again (services.decisions): nothing changed, and
+    the first post's answer stands."""
+
+    status = 200
+
+
+class PrinterBusy(ServiceError):
+    """No PDF render slot came in time (characters.render_slots): try again shortly."""
+
+    status = 429
+    retry_after = 5  # seconds
+
+
 class OwnCampaign(ServiceError):
     """The GM tried the invite code of the campaign they run: not a wrong guess, and nothing
     to join. `campaign` is theirs, for the view to send them to."""
@@ -50,4 +64,14 @@ class HouseRulesRefused(ServiceError):
         key, message = problems[0]
         super().__init__(message)
         self.key = key
+        self.problems = problems
+
+
+class RulesetRefused(ServiceError):
+    """A ruleset file that does not hold: `problems`, every one, as (field, reason) with the
+    field named as rules.ruleset_file does ("ladder.fair", "numbers.skill_levels")."""
+
+    def __init__(self, problems: list[tuple[str, str]]):
+        where, message = problems[0]
+        super().__init__(f"{where}: {message}" if where else message)
         self.problems = problems

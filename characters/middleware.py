@@ -1,6 +1,8 @@
-"""Response headers Django has no setting for."""
+"""Responses Django leaves bare: headers it has no setting for, a 405 with no words."""
 
 from django.conf import settings
+from django.http import JsonResponse
+from django.shortcuts import render
 
 
 class PermissionsPolicyMiddleware:
@@ -19,3 +21,25 @@ class PermissionsPolicyMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Permissions-Policy", self.header)
         return response
+
+
+class MethodNotAllowedPageMiddleware:
+    """Django's 405 (require_POST, require_safe) has an empty body: a browser shows a blank
+    page. This one says which methods the address takes, as a page, or as JSON to an API
+    token (docs/api.md); the Allow header stays."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code != 405 or response.content:
+            return response
+        allowed = response.get("Allow", "")
+        message = f"This address does not take a {request.method}: it takes {allowed}."
+        if getattr(request, "api_token", None) is not None:
+            answer = JsonResponse({"error": message}, status=405)
+        else:
+            answer = render(request, "405.html", {"message": message}, status=405)
+        answer["Allow"] = allowed
+        return answer

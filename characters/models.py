@@ -29,9 +29,9 @@ def new_invite_code() -> str:
 
 
 def validate_ruleset(slug: str) -> None:
-    """A ruleset the engine knows. A validator, not `choices`: the list is the engine's data
-    (rules.rulesets.BUILTIN), so a new ruleset needs no migration."""
-    if slug not in BUILTIN:
+    """A ruleset the engine knows, or one a GM designed. A validator, not `choices`: the list
+    is the engine's data (rules.rulesets.BUILTIN), so a new ruleset needs no migration."""
+    if slug not in BUILTIN and not DesignedRuleset.objects.filter(slug=slug).exists():
         raise ValidationError(
             "Unknown ruleset %(slug)s: use one of %(known)s.",
             params={"slug": slug, "known": ", ".join(BUILTIN)},
@@ -56,6 +56,52 @@ class CampaignQuerySet(models.QuerySet):
         return self.filter(memberships__user=user)
 
 
+class DesignedRuleset(models.Model):
+    """A GM's own game (docs/ruleset-file.md), kept as numbered versions: each save of the
+    designer is a new version, and a campaign stays on the version its characters were
+    approved under until its GM moves it on (services.rulesets)."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="designed_rulesets"
+    )
+    slug = models.CharField(max_length=40)
+    name = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "slug"], name="designed_ruleset_slug_once")
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def latest(self) -> "RulesetVersion":
+        return self.versions.order_by("-number").first()
+
+
+class RulesetVersion(models.Model):
+    """One saved version of a designed ruleset: the whole ruleset file, validated by
+    rules.ruleset_file before it is saved, never changed after (a change is a new version)."""
+
+    ruleset = models.ForeignKey(DesignedRuleset, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    file = models.JSONField()
+    note = models.CharField(max_length=500, blank=True)  # what changed, in the GM's words
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ruleset", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["ruleset", "number"], name="ruleset_version_once")
+        ]
+
+    def __str__(self):
+        return f"{self.ruleset.name}, version {self.number}"
+
+
 class Campaign(models.Model):
     name = models.CharField(max_length=120)
     gm = models.ForeignKey(
@@ -65,6 +111,15 @@ class Campaign(models.Model):
     # Overrides of the base ruleset's numbers, in the character file's house_rules form,
     # validated by rules.house_rules before they are saved.
     house_rules = models.JSONField(default=dict, blank=True)
+    # A designed ruleset's version the campaign plays (then base_ruleset is its slug), or
+    # none: base_ruleset is a built-in one.
+    ruleset_version = models.ForeignKey(
+        RulesetVersion,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="campaigns",
+    )
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     spends_need_approval = models.BooleanField(
         default=False, help_text="Experience spends wait for the GM before they apply."
@@ -83,6 +138,8 @@ class Campaign(models.Model):
         return self.name
 
     def get_base_ruleset_display(self) -> str:
+        if self.ruleset_version_id is not None:
+            return str(self.ruleset_version)
         return ruleset_name(self.base_ruleset)
 
     def has_member(self, user) -> bool:
@@ -115,6 +172,7 @@ class CatalogEntry(models.Model):
         GIFT = "gift", "gift"
         FAULT = "fault", "fault"
         POWER_KIND = "power_kind", "power kind"
+        POWER = "power", "power"
         EQUIPMENT = "equipment", "equipment"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="catalog")
@@ -125,6 +183,12 @@ class CatalogEntry(models.Model):
     damage = models.SmallIntegerField(null=True, blank=True)
     armour = models.SmallIntegerField(null=True, blank=True)
     note = models.CharField(max_length=500, blank=True)
+    # Equipment: weapon, armour, shield or gear (a shield has an armour value and is no armour).
+    equipment_kind = models.CharField(max_length=10, blank=True)
+    # Powers: spell, psi, superpower or field, and the rule text's lines (rules.catalog.
+    # CatalogPower: section, cost, target, damage_factor, range, duration, effect, group).
+    power_kind = models.CharField(max_length=12, blank=True)
+    details = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["kind", "name"]
@@ -138,6 +202,9 @@ class CatalogEntry(models.Model):
         ]
 
 
+# Mudge 2.5-2.9 and DIP VIII.1's kinds of power (spec: a power's `kind`).
+POWER_KIND_CHOICES = [(k, k) for k in ("spell", "psi", "superpower", "field")]
+
 # Which of CatalogEntry's optional fields mean something for each kind of entry; the others
 # are kept empty, so a skill never carries a stray cost.
 ENTRY_FIELDS = {
@@ -146,7 +213,8 @@ ENTRY_FIELDS = {
     CatalogEntry.Kind.GIFT: ("cost",),
     CatalogEntry.Kind.FAULT: ("cost",),
     CatalogEntry.Kind.POWER_KIND: (),
-    CatalogEntry.Kind.EQUIPMENT: ("damage", "armour"),
+    CatalogEntry.Kind.POWER: ("power_kind", "difficulty", "details"),
+    CatalogEntry.Kind.EQUIPMENT: ("equipment_kind", "damage", "armour"),
 }
 CATALOG_NAME_MAX = CatalogEntry._meta.get_field("name").max_length
 CATALOG_NOTE_MAX = CatalogEntry._meta.get_field("note").max_length
@@ -496,8 +564,13 @@ class ExperienceEntry(models.Model):
     # A spend: {"raise": {...}}, {"add": {...}}, {"remove": {...}} or {"meta_points": N}.
     bought = models.JSONField(null=True, blank=True)
     # A pending spend: what it asks for (services.advancement.Priced), so the GM accepts
-    # exactly what the player asked for.
+    # exactly what the player asked for. Kept once accepted: the GM acted on that spend.
     request = models.JSONField(null=True, blank=True)
+    # A spend the player took back is answered by an award of the same amount that names it
+    # (never deleted): the two leave the exported file together.
+    reverses = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -534,6 +607,8 @@ class Notification(models.Model):
         APPROVED = "approved", "Approved"
         CHANGES_REQUESTED = "changes_requested", "Changes requested"
         EXPERIENCE = "experience", "Experience awarded"
+        SPEND_ACCEPTED = "spend_accepted", "Request accepted"
+        SPEND_REFUSED = "spend_refused", "Request refused"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
@@ -665,7 +740,6 @@ class DiceRoll(models.Model):
 # -- print: rendered sheets kept for the next download, campaign packs rendered in the background
 
 WORKER_NOTICES = timedelta(seconds=20)  # a running worker takes a queued pack within this
-PACK_TAKES = timedelta(minutes=10)  # far more than the 30-character pack of `make bench`
 
 
 class SheetPDF(models.Model):
@@ -710,6 +784,10 @@ class PackJob(models.Model):
     content = models.BinaryField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The worker rendering it says it is alive at every step (and between, on a timer): a
+    # running job whose heartbeat is older than its lease lost its worker (services.printing).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)  # workers that took it
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -732,7 +810,24 @@ class PackJob(models.Model):
         """Queued for longer than a worker takes to notice: likely no worker is running."""
         return self.state == self.State.QUEUED and timezone.now() - self.created_at > WORKER_NOTICES
 
-    @property
-    def ran_long(self) -> bool:
-        """Rendering for longer than any pack takes: its worker may have been stopped."""
-        return self.state == self.State.RUNNING and timezone.now() - self.created_at > PACK_TAKES
+
+# -- hardening, second pass (issue 31) ----------------------------------------------------------
+
+
+class ThrottleCount(models.Model):
+    """One throttle's count for one key (characters/throttle.py): raised and read in one
+    statement, so parallel requests cannot all read the same count and all pass."""
+
+    key = models.CharField(max_length=100, primary_key=True)
+    count = models.IntegerField()
+    reopens = models.FloatField()  # when the window closes, in seconds since the epoch
+
+
+class DecisionToken(models.Model):
+    """A GM's decision form carries a one-time token (templatetag `decision_token`); the
+    decision stores it in its own transaction, so a second post of the same form (a double
+    click, a retry after a timeout) finds it taken and changes nothing."""
+
+    token = models.CharField(max_length=64, primary_key=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)

@@ -9,12 +9,16 @@ stops the render (a sheet that asks for anything else is a bug worth a loud fail
 import gc
 import hashlib
 import inspect
+import io
 import logging
 import mimetypes
 import re
+import tempfile
 import threading
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, fields, is_dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from urllib import request
@@ -24,8 +28,11 @@ from urllib.request import url2pathname
 import weasyprint
 from django.contrib.staticfiles import finders
 from django.template.loader import get_template, render_to_string
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import DictionaryObject, NameObject
 from weasyprint import CSS, HTML
 from weasyprint.css.counters import CounterStyle
+from weasyprint.formatting_structure.boxes import TableRowBox
 from weasyprint.html import UA, UA_FORM_STYLESHEET
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
@@ -44,15 +51,64 @@ class URLRefused(FatalURLFetchingError):
     """A document asked for something other than one of Fairsheet's static files."""
 
 
+# Fonts from Debian's fonts-noto-core (scripts/bootstrap.sh installs it), for the symbols the
+# shipped fonts lack (⛯, ♈, ⚕...): CSS family name -> file. A font missing from the system
+# is left out; the sheet then lists the characters it cannot draw.
+SYSTEM_FONTS = {
+    "Fairsheet Symbols": Path("/usr/share/fonts/truetype/noto/NotoSansSymbols-Regular.ttf"),
+    "Fairsheet Symbols 2": Path("/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf"),
+}
+
+
 def static_file(url: str) -> Path | None:
-    """The file a file:// URL names, if it lies inside a static files directory."""
+    """The file a file:// URL names, if it lies inside a static files directory or is one
+    of the system fonts the sheet uses."""
     parts = urlsplit(url)
     if parts.scheme.lower() != "file" or parts.netloc not in ("", "localhost"):
         return None
     path = Path(url2pathname(parts.path)).resolve()
     if not path.is_file():
         return None
+    if path in {font.resolve() for font in _system_fonts().values()}:
+        return path
     return path if any(path.is_relative_to(root) for root in _static_roots()) else None
+
+
+@cache
+def _system_fonts() -> dict[str, Path]:
+    return {family: path for family, path in SYSTEM_FONTS.items() if path.is_file()}
+
+
+def _font_files() -> list[Path]:
+    """Every font a sheet may draw with: the shipped ones, then the system's."""
+    shipped = sorted(_find_static("fonts/DejaVuSans.ttf").parent.glob("*.[ot]tf"))
+    return shipped + list(_system_fonts().values())
+
+
+@cache
+def _drawable() -> frozenset[int]:
+    """The code points some font of the sheet's has a glyph for (read once per process)."""
+    from fontTools.ttLib import TTFont  # WeasyPrint's own dependency, only needed here
+
+    found = set()
+    for path in _font_files():
+        if path.name != "DejaVuSans-Forms.ttf":  # the form fields' Latin-1 subset
+            found.update(TTFont(path, lazy=True).getBestCmap())
+    return frozenset(found)
+
+
+# Characters drawn with no glyph of their own: spaces, controls, joiners, variation selectors.
+_INVISIBLE = frozenset(("Zs", "Zl", "Zp", "Cc", "Cf", "Mn", "Me"))
+
+
+def undrawable(text: str) -> str:
+    """The characters of `text` no font of the sheet's can draw, in order, once each."""
+    drawable = _drawable()
+    return "".join(
+        char
+        for char in dict.fromkeys(text)
+        if ord(char) not in drawable and unicodedata.category(char) not in _INVISIBLE
+    )
 
 
 def _static_roots() -> list[Path]:
@@ -94,13 +150,38 @@ class StaticFilesOnly(URLFetcher):
 Progress = Callable[[int, int], None]  # (steps done, steps in all)
 
 
+@dataclass(frozen=True)
+class Fit:
+    """How tightly a sheet is set: the body's class (type size, spacing: the stylesheet) and
+    how many columns each list takes. Tried in order until the sheet holds on one page."""
+
+    name: str
+    attributes: int
+    skills: int  # skills and powers
+    items: int  # gifts, and beside them faults
+    equipment: int
+
+
+FITS = (
+    Fit("", attributes=4, skills=3, items=1, equipment=3),
+    Fit("fit-1", attributes=4, skills=4, items=2, equipment=3),
+    Fit("fit-2", attributes=5, skills=4, items=2, equipment=4),
+    Fit("fit-3", attributes=5, skills=5, items=3, equipment=4),
+)
+# A page holds fewer ledger rows than this at any fit: more are never laid out on a sheet.
+LEDGER_MOST = 60
+# More rows than the first fit could hold on two pages: start at the tightest.
+ROWS_NO_FIT_HOLDS = 80
+
+
 def render_sheets_pdf(
     sheets: Sequence[Sheet],
     options: PrintOptions = DEFAULT_PRINT,
     references: Iterable[ReferencePage] = (),
 ) -> bytes:
     """One sheet after another, each from a new page; with options.reference, then each
-    distinct reference page once."""
+    distinct reference page once and the whole ledger of each sheet that printed only its
+    latest entries."""
     parts = [_sheet_part(sheet, number) for number, sheet in enumerate(sheets, 1)]
     if options.reference:
         parts += [_reference_part(page) for page in dict.fromkeys(references)]
@@ -115,53 +196,205 @@ def render_campaign_pack_pdf(
     progress: Progress | None = None,
 ) -> bytes:
     """A party summary, then every sheet given (the caller picks the approved ones), then
-    the reference page once (with options.reference). `progress` hears of every step."""
+    the reference page once (with options.reference). `progress` hears of every step. Each
+    page also carries the pack's own running count ("Pack page 3 of 7").
+
+    Each part is laid out and written to a file of its own before the next is laid out
+    (and the render lock is let go between parts, so sheets asked for meanwhile are not
+    kept waiting for the whole pack); the files are then joined (pypdf). A pack's memory is
+    one part's layout and the finished file, whatever the size of the party: one document
+    of every part held a 50-character pack's layouts at once, 1.3 GB."""
     title = f"{campaign_name}: campaign pack"
     with_reference = options.reference and reference is not None
     parts = [{"party": True, "sheets": sheets, "title": title, "with_reference": with_reference}]
     parts += [_sheet_part(sheet, number) for number, sheet in enumerate(sheets, 1)]
     if with_reference:
         parts.append(_reference_part(reference))
-    return _render(parts, options, progress)
+    steps = len(parts) + 1  # and joining the files
+    with tempfile.TemporaryDirectory(prefix="fairsheet-pack-") as folder:
+        files, whole_ledgers = [], []
+
+        def write_out(document) -> None:
+            files.append((Path(folder) / f"part-{len(files):04d}.pdf", len(document.pages)))
+            with _collector_paused():
+                document.write_pdf(files[-1][0], pdf_forms=options.fillable)
+
+        for done, context in enumerate(parts, 1):
+            with _layouts(options) as lay_out:
+                whole_ledgers += _lay_out_part(context, lay_out, options, write_out)
+            if progress:
+                progress(done, steps)
+        for context in whole_ledgers:
+            with _layouts(options) as lay_out:
+                write_out(lay_out(context))
+        total = sum(pages for _, pages in files)
+        with _layouts(options) as lay_out:
+            count = lay_out({"pack_pages": range(total), "title": "pack"})
+            with _collector_paused():
+                overlay = count.write_pdf()
+        result = _joined([path for path, _ in files], overlay)
+    if progress:
+        progress(steps, steps)
+    return result
 
 
 def _sheet_part(sheet: Sheet, number: int) -> dict:
-    return {"sheet": sheet, "title": sheet.name, "prefix": f"s{number}"}
+    missing = undrawable("".join(_texts(sheet)))
+    return {"sheet": sheet, "title": sheet.name, "prefix": f"s{number}", "undrawable": missing}
+
+
+def _texts(value) -> Iterable[str]:
+    """Every string in a sheet's values (repr would escape what Python cannot print)."""
+    if isinstance(value, str):
+        yield value
+    elif is_dataclass(value):
+        for item in fields(value):
+            yield from _texts(getattr(value, item.name))
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from _texts(item)
 
 
 def _reference_part(page: ReferencePage) -> dict:
     return {"reference": page, "title": f"{page.ruleset_name}: reference"}
 
 
-def _render(parts: list[dict], options: PrintOptions, progress: Progress | None = None) -> bytes:
+def _render(parts: list[dict], options: PrintOptions) -> bytes:
     """Lays out each part as a document of its own, then writes their pages as one PDF: a
-    part's page counter and draft mark stay its own, and a pack can report its progress."""
-    stylesheet_path = _find_static(PRINT_STYLESHEET)
-    steps = len(parts) + 1  # and writing the PDF
-    # `paper` tells the partials borrowed from the screen's sheet that they print.
-    common = {"page_size": PAPER_SIZES[options.paper], "options": options, "paper": True}
-    # Pango's font map is not thread-safe and the parsed style shares one: one render at a
-    # time per process (runserver and gunicorn's workers run threads).
-    with _render_lock:
-        stylesheet, fonts = _print_style(
-            stylesheet_path.as_uri(), stylesheet_path.stat().st_mtime_ns
-        )
-        documents = []
-        for done, context in enumerate(parts, 1):
-            html = render_to_string("sheets/print.html", {**context, **common})
-            with _collector_paused():
-                document = SheetHTML(string=html, url_fetcher=StaticFilesOnly()).render(
-                    stylesheets=[stylesheet], font_config=fonts, pdf_forms=options.fillable
-                )
-            documents.append(document)
-            if progress:
-                progress(done, steps)
+    part's page counter and draft mark stay its own."""
+    documents, whole_ledgers = [], []
+    with _layouts(options) as lay_out:
+        for context in parts:
+            whole_ledgers += _lay_out_part(context, lay_out, options, documents.append)
+        documents += [lay_out(context) for context in whole_ledgers]
         pages = [page for document in documents for page in document.pages]
         with _collector_paused():
-            result = documents[0].copy(pages).write_pdf(pdf_forms=options.fillable)
-    if progress:
-        progress(steps, steps)
-    return result
+            return documents[0].copy(pages).write_pdf(pdf_forms=options.fillable)
+
+
+@contextmanager
+def _layouts(options: PrintOptions):
+    """A function laying out one part's context, while this process's render lock is held.
+    Pango's font map is not thread-safe and the parsed style shares one: one render at a
+    time per process (runserver and gunicorn's workers run threads)."""
+    stylesheet_path = _find_static(PRINT_STYLESHEET)
+    # `paper` tells the partials borrowed from the screen's sheet that they print.
+    common = {"page_size": PAPER_SIZES[options.paper], "options": options, "paper": True}
+    with _render_lock:
+        stylesheets, fonts = _print_style(
+            stylesheet_path.as_uri(), stylesheet_path.stat().st_mtime_ns
+        )
+
+        def lay_out(context: dict):
+            html = render_to_string("sheets/print.html", {**context, **common})
+            with _collector_paused():
+                return SheetHTML(string=html, url_fetcher=StaticFilesOnly()).render(
+                    stylesheets=stylesheets,
+                    font_config=fonts,
+                    pdf_forms=options.fillable,
+                )
+
+        yield lay_out
+
+
+def _lay_out_part(context: dict, lay_out: Callable, options: PrintOptions, keep) -> list[dict]:
+    """Lays out one part and hands its document to `keep`; returns the whole ledger to print
+    after everything (with the reference) when a sheet's had to be cut short."""
+    if "sheet" not in context:
+        keep(lay_out(context))
+        return []
+    document, trimmed = _fit_sheet(context, lay_out)
+    keep(document)
+    if trimmed and options.reference:
+        return [{**context, "sheet": None, "whole_ledger": context["sheet"]}]
+    return []
+
+
+def _fit_sheet(context: dict, lay_out: Callable) -> tuple:
+    """The sheet laid out on one page: at each fit in turn, with as many of the latest
+    ledger entries as the page holds under everything else (the ledger prints last). Only
+    a sheet that even the tightest fit cannot hold spills, onto pages that say it continues.
+    Returns the document and whether the ledger was cut short."""
+    sheet = context["sheet"]
+    latest = sheet.ledger[-LEDGER_MOST:]
+    fits = FITS[-1:] if _rows_at_first_fit(sheet) > ROWS_NO_FIT_HOLDS else FITS
+    for fit in fits:
+        fitted = {**context, "fit": fit, "gift_fault_rows": sheet.gift_fault_grid(fit.items)}
+        document = lay_out(
+            {**fitted, "ledger_rows": latest, "ledger_earlier": len(sheet.ledger) - len(latest)}
+        )
+        if len(document.pages) == 1:
+            return document, len(latest) < len(sheet.ledger)
+        shown = _ledger_rows_on(document.pages[0]) if sheet.ledger else None
+        if shown is None:  # something besides the ledger spills: tighten
+            continue
+        # Everything else is on the first page: keep the entries that fit there, less one
+        # for the line saying how many are left out.
+        for keep in range(max(min(shown, len(latest)) - 1, 0), -1, -1):
+            rows = latest[len(latest) - keep :] if keep else ()
+            document = lay_out(
+                {**fitted, "ledger_rows": rows, "ledger_earlier": len(sheet.ledger) - keep}
+            )
+            if len(document.pages) == 1:
+                return document, True
+    return document, bool(sheet.ledger)
+
+
+def _rows_at_first_fit(sheet: Sheet) -> int:
+    """About how many rows the sheet takes at the first fit (a page holds about 40): a
+    sheet far past one page goes straight to the tightest fit, rather than paying for a
+    layout at each (a 300-row file is three pages at the first)."""
+    fit = FITS[0]
+    text = sum(len(answer) for _, answer in sheet.personality) + len(sheet.notes)
+    return (
+        -(-len(sheet.attributes) // fit.attributes)
+        + -(-(len(sheet.skills) + len(sheet.powers)) // fit.skills)
+        + max(len(sheet.gifts), len(sheet.faults))
+        + -(-len(sheet.equipment) // fit.equipment)
+        + text // 180
+    )
+
+
+def _ledger_rows_on(page) -> int | None:
+    """How many ledger rows a laid-out page holds, or None if the ledger does not start on
+    it (WeasyPrint's box tree: a row is never split, break-inside: avoid)."""
+    found, rows = False, 0
+    boxes = [page._page_box]
+    while boxes:
+        box = boxes.pop()
+        classes = (box.element.get("class") or "").split() if box.element is not None else ()
+        if "ledger" in classes and box.element_tag == "section":
+            found = True
+        if "ledger-row" in classes and isinstance(box, TableRowBox):
+            rows += 1
+        boxes.extend(getattr(box, "children", ()))
+    return rows if found else None
+
+
+def _joined(files: list[Path], count: bytes) -> bytes:
+    """The parts' files as one PDF, with the pack's running count ("Pack page 3 of 7", one
+    page of `count` each) drawn over the foot of each page, where each part's own "Page 1
+    of 1" runs."""
+    pack = PdfWriter()
+    fonts = {}
+    for path in files:
+        part = PdfReader(path)
+        pack.append(part)
+        form = part.trailer["/Root"].get("/AcroForm")
+        if form is not None:  # the fonts its fields' appearances name ("/PQJETK 10 Tf")
+            for name, font in form.get_object().get("/DR", {}).get("/Font", {}).items():
+                fonts.setdefault(name, font.get_object().clone(pack))
+    if fonts:  # pypdf keeps the first part's; every part's fields need their own
+        resources = pack.root_object["/AcroForm"].setdefault(NameObject("/DR"), DictionaryObject())
+        known = resources.setdefault(NameObject("/Font"), DictionaryObject())
+        for name, font in fonts.items():
+            known.setdefault(NameObject(name), pack._add_object(font))
+    overlay = PdfReader(io.BytesIO(count))
+    for page, stamp in zip(pack.pages, overlay.pages, strict=True):
+        page.merge_page(stamp, over=True)
+    written = io.BytesIO()
+    pack.write(written)
+    return written.getvalue()
 
 
 class SheetHTML(HTML):
@@ -212,7 +445,7 @@ def renderer_version() -> str:
     paths = [Path(get_template(name).origin.name) for name in PRINT_TEMPLATES]
     paths += [Path(__file__), Path(print_text.__file__), Path(inspect.getfile(Sheet))]
     paths.append(_find_static(PRINT_STYLESHEET))
-    paths += sorted(_find_static("fonts/DejaVuSans.ttf").parent.glob("*.[ot]tf"))
+    paths += _font_files()
     files = tuple((str(path), path.stat().st_mtime_ns) for path in paths)
     return _digest(files, weasyprint.__version__)
 
@@ -229,9 +462,15 @@ _render_lock = threading.Lock()
 
 
 @lru_cache(maxsize=1)
-def _print_style(url: str, modified: int) -> tuple[CSS, FontConfiguration]:
-    """The print stylesheet with its fonts loaded, parsed once per process (and again when
-    the file changes: `modified` is its mtime). Loading the fonts took a third of a render."""
+def _print_style(url: str, modified: int) -> tuple[list[CSS], FontConfiguration]:
+    """The print stylesheet and the system fonts' faces, with their fonts loaded, parsed once
+    per process (and again when the file changes: `modified` is its mtime). Loading the
+    fonts took a third of a render."""
     fonts = FontConfiguration()
     stylesheet = CSS(url=url, font_config=fonts, url_fetcher=StaticFilesOnly())
-    return stylesheet, fonts
+    faces = "".join(
+        f'@font-face {{ font-family: "{family}"; src: url("{path.as_uri()}"); }}'
+        for family, path in _system_fonts().items()
+    )
+    system = CSS(string=faces, font_config=fonts, url_fetcher=StaticFilesOnly())
+    return [stylesheet, system], fonts

@@ -15,9 +15,9 @@ from characters import adapters
 from characters.adapters import approval_summary, file_sha256
 from characters.models import Character as CharacterModel
 from rules import combat, tables
-from rules.character import Character, Equipment, Trait
+from rules.character import PERSONALITY_QUESTIONS, Character, Equipment, Trait
 from rules.house_rules import json_number
-from rules.ladder import card_rating, level_name, signed
+from rules.ladder import TERRIBLE, WORDS, card_rating, signed
 from rules.numbers import number_text
 from rules.report import build_report, power_difficulty, power_potential
 from rules.rulesets import TOKENS, Ruleset
@@ -66,6 +66,12 @@ class ApprovalStamp:
             )
         text = f"Approved · SHA-256 {self.sha256}"
         return text if self.summary == "approved" else f"{text} · {self.summary}"
+
+    @property
+    def override(self) -> str:
+        """The approval in words when the GM approved over broken rules, with the reason;
+        "" for a plain approval. Paper prints it once, under the name."""
+        return "" if self.summary == "approved" or not self.verified else self.summary
 
 
 @dataclass(frozen=True)
@@ -162,6 +168,11 @@ class Sheet:
     harm_title: str = "Wounds"
     harm_caused_by: str = "Damage"
     harm_note: str = ""
+    fair_word: str = "Fair"  # the ladder's word for 0, for a plain roll ("Fine" in a GM's game)
+    # The dice roller's ladder: its words lowest first, which is 0, the lowest it names.
+    ladder_words: str = "|".join(WORDS)
+    ladder_fair: int = WORDS.index("Fair")
+    ladder_bottom: int = TERRIBLE
     factors_note: str = ""  # an attribute the damage factors use that the character lacks
     reference_caption: str = ""
     dice_note: str = ""  # Mudge's damage die (3.22); nothing where there is none
@@ -174,10 +185,16 @@ class Sheet:
         changing = {c.label for c in self.consumables}
         return tuple(fact for fact in self.facts if fact[0] not in changing)
 
-    @property
-    def gift_fault_rows(self) -> tuple[tuple[ListedItem | None, ListedItem | None], ...]:
-        """Gifts beside faults, row by row, as the printed sheet sets them side by side."""
-        return tuple(zip_longest(self.gifts, self.faults))
+    def gift_fault_grid(self, columns: int) -> list[list[ListedItem | None]]:
+        """Gifts beside faults, each in `columns` columns read across, row by row: one
+        table row holds `columns` gifts then `columns` faults (None for an empty cell)."""
+        gifts = [self.gifts[i : i + columns] for i in range(0, len(self.gifts), columns)]
+        faults = [self.faults[i : i + columns] for i in range(0, len(self.faults), columns)]
+        return [
+            [*gift_row, *[None] * (columns - len(gift_row)), *fault_row]
+            + [None] * (columns - len(fault_row))
+            for gift_row, fault_row in zip_longest(gifts, faults, fillvalue=())
+        ] or [[None] * 2 * columns]
 
     @property
     def damage_in_words(self) -> bool:
@@ -190,8 +207,25 @@ class Sheet:
         return self.approval.line if self.approval else NOT_APPROVED
 
     @property
+    def stamp_line(self) -> str:
+        """The approval as the printed footer carries it: the hash, without the words an
+        override adds (those print once, under the name)."""
+        if self.approval is None:
+            return NOT_APPROVED
+        if self.approval.build_changed:
+            return "Changed since approval: see under the name"
+        if not self.approval.verified:
+            return "Approval does not match its record: see under the name"
+        return f"Approved · SHA-256 {self.approval.sha256}"
+
+    @property
     def ledger_total(self) -> int:
         return sum(row.amount for row in self.ledger if not row.pending)
+
+    @property
+    def ledger_pending(self) -> int:
+        """What spends waiting for the GM would take, left out of the total."""
+        return sum(row.amount for row in self.ledger if row.pending)
 
 
 def build_sheet(
@@ -229,7 +263,7 @@ def build_sheet(
             for g, cost in zip(character.gifts, report.costs["gifts"], strict=True)
         ),
         faults=tuple(
-            ListedItem(f.name, _cost_note(value))
+            ListedItem(f.name, _worth_note(value))
             for f, value in zip(character.faults, report.costs["faults"], strict=True)
         ),
         powers_title=terms.title("powers"),
@@ -243,7 +277,7 @@ def build_sheet(
         equipment=tuple(_equipment(item) for item in character.equipment),
         reference_header=reference_header,
         reference=reference,
-        personality=tuple(character.personality.items()),
+        personality=_personality(character.personality),
         notes=character.notes,
         approval=approval,
         ledger=tuple(ledger),
@@ -255,6 +289,10 @@ def build_sheet(
         harm_title=harm.title if harm else "",
         harm_caused_by=harm.caused_by if harm else "",
         harm_note=harm.note if harm else "",
+        fair_word=ruleset.word(0),
+        ladder_words="|".join(ruleset.ladder.words),
+        ladder_fair=ruleset.ladder.fair,
+        ladder_bottom=ruleset.ladder_bottom,
         factors_note=_factors_note(factors, ruleset),
         reference_caption=f"Cost of a {terms.noun('skills')} at creation, in {terms.cost_unit}s",
         dice_note=terms.dice_note,
@@ -290,7 +328,8 @@ def _consumables(facts, character: Character, unit: str) -> tuple[Consumable, ..
     found = []
     for label, value in facts:
         name = CONSUMABLE_FACTS.get(label)
-        if name == "experience":  # the fact reads "12 XP": the field holds the number
+        if name == "experience":  # the fact reads "12 XP", "1 token": the field holds the number
+            unit = value.partition(" ")[2]
             found.append(Consumable(name, label, str(character.experience), unit))
         elif name:
             found.append(Consumable(name, label, value))
@@ -300,31 +339,31 @@ def _consumables(facts, character: Character, unit: str) -> tuple[Consumable, ..
 def _attributes(character: Character, ruleset: Ruleset, tokens: bool) -> tuple[TraitRow, ...]:
     """The listed attributes, then any of the ruleset's fixed or house-ruled ones left at
     their default (a character file may omit them; the sheet, like Mudge's, shows them all)."""
-    rows = [_attribute(t, character, tokens) for t in character.attributes]
+    rows = [_attribute(t, character, ruleset) for t in character.attributes]
     listed = {t.name.casefold() for t in character.attributes}
     fixed = [(name, ruleset.attribute_default) for name in ruleset.attribute_names or ()]
     for name, default in [*fixed, *ruleset.extra_attributes]:  # extras: the GM's house rules
         if name.casefold() not in listed:
-            rows.append(_attribute(Trait(name, default), character, tokens, note="default"))
+            rows.append(_attribute(Trait(name, default), character, ruleset, note="default"))
     return tuple(rows)
 
 
-def _attribute(trait: Trait, character: Character, tokens: bool, note: str = "") -> TraitRow:
+def _attribute(trait: Trait, character: Character, ruleset: Ruleset, note: str = "") -> TraitRow:
     if trait.name.casefold() == "strength" and character.scale_strength:
         note = f"Scale {signed(character.scale_strength)}"
-    return _trait_row(trait.name, trait.level, tokens, note=note)
+    return _trait_row(trait.name, trait.level, ruleset, note=note)
 
 
 def _skill(trait: Trait, ruleset: Ruleset, tokens: bool) -> TraitRow:
     mark = DIFFICULTY_MARKS[trait.difficulty or "average"] if ruleset.skill_difficulties else ""
     note = "uncommitted, defined in play" if trait.defined_in_play else ""
-    return _trait_row(trait.name, trait.level, tokens, mark=mark, note=note)
+    return _trait_row(trait.name, trait.level, ruleset, mark=mark, note=note)
 
 
 def _power(power, ruleset: Ruleset, tokens: bool) -> TraitRow:
     if tokens:  # a field of power: unused until raised from Abysmal (DIP VI, VIII.1)
         level = ruleset.power_default if power.level is None else power.level
-        return _trait_row(power.name, level, tokens, note=f"potential {power_potential(level)}")
+        return _trait_row(power.name, level, ruleset, note=f"potential {power_potential(level)}")
     # A spell or psi power with no difficulty is Hard (Mudge 2.5, 2.7; spec).
     priced_as_skill = power.kind in ruleset.power_gifts
     difficulty = power_difficulty(power) if priced_as_skill else power.difficulty
@@ -334,12 +373,12 @@ def _power(power, ruleset: Ruleset, tokens: bool) -> TraitRow:
         note = f"{note}, {_cost_note(power.cost) or 'costs 1'}"
     if power.level is None:  # a superpower priced in gifts has no level to roll against
         return TraitRow(power.name, "", 0, "", mark=mark, note=note)
-    return _trait_row(power.name, power.level, tokens, mark=mark, note=note)
+    return _trait_row(power.name, power.level, ruleset, mark=mark, note=note)
 
 
-def _trait_row(name: str, level: int, tokens: bool, mark: str = "", note: str = "") -> TraitRow:
-    rating = f"{card_rating(level)} cards" if tokens else signed(level)
-    return TraitRow(name, level_name(level), level, rating, mark=mark, note=note)
+def _trait_row(name: str, level: int, ruleset: Ruleset, mark: str = "", note: str = "") -> TraitRow:
+    rating = f"{card_rating(level)} cards" if ruleset.system == TOKENS else signed(level)
+    return TraitRow(name, ruleset.word(level), level, rating, mark=mark, note=note)
 
 
 def _reference(ruleset: Ruleset, tokens: bool):
@@ -362,6 +401,19 @@ def _cost_note(cost: Fraction) -> str:
     return "" if cost == 1 else f"costs {number_text(cost)}"
 
 
+def _worth_note(value: Fraction) -> str:
+    """A fault is worth what it gives back (Mudge 1.34: the starred ones 2), not a cost."""
+    return "" if value == 1 else f"worth {number_text(value)}"
+
+
+def _personality(answers: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """The answers under their questions (Mudge 1.35), in the questionnaire's order; a key the
+    questionnaire does not know (a file's own question) is its own question."""
+    known = [(question, answers[key]) for key, question in PERSONALITY_QUESTIONS if key in answers]
+    asked = {key for key, _ in PERSONALITY_QUESTIONS}
+    return (*known, *((key, answer) for key, answer in answers.items() if key not in asked))
+
+
 def _penalty(penalty: int, unit: str) -> str:
     """ "-1" (to every action), "-2 cards" (MicroFudged draws), or "" for none."""
     if not penalty:
@@ -378,7 +430,7 @@ def _factors_note(factors: combat.DamageFactors, ruleset: Ruleset) -> str:
         return ""
     names = " and ".join(factors.unlisted)
     return (
-        f"{names}: not on this character, counted at {level_name(ruleset.attribute_default)}. "
+        f"{names}: not on this character, counted at {ruleset.word(ruleset.attribute_default)}. "
         f"The {ruleset.terms.gm} names the attributes damage factors use in the house rules."
     )
 
@@ -387,7 +439,7 @@ def _uncommitted(character: Character, ruleset: Ruleset) -> tuple[str, ...]:
     """Mudge 1.7: a line for each uncommitted trait still open."""
     defined = sum(t.defined_in_play for t in (*character.attributes, *character.skills))
     open_slots = max(ruleset.uncommitted_traits - defined, 0)
-    top = level_name(ruleset.uncommitted_max)
+    top = ruleset.word(ruleset.uncommitted_max)
     return tuple(f"Uncommitted: define in play, {top} or lower" for _ in range(open_slots))
 
 
@@ -396,7 +448,7 @@ def _factor(factor: combat.DamageFactor) -> FactorRow:
 
 
 def _equipment(item: Equipment) -> ListedItem:
-    details = [f"×{item.quantity}"] if item.quantity != 1 else []
+    details = [f"×{item.quantity}"] if item.quantity != 1 else []  # noqa: RUF001 (the times sign, as printed)
     if item.kind != "gear":
         details.append(item.kind)
     if item.damage is not None:

@@ -3,9 +3,16 @@ framework): settings.TASKS names the queue."""
 
 from django.tasks import task
 
-from characters.services import printing
+from characters.services import notifications, printing
 
 
 @task()
 def render_campaign_pack(job_id: int) -> None:
     printing.pack_job_run(job_id=job_id)
+
+
+@task()
+def send_notification_mail(address: str, message: str, character_pk: int) -> None:
+    notifications.notification_mail_send(
+        address=address, message=message, character_pk=character_pk
+    )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from characters.views import builder, campaigns, dashboard, files, home, notifications
+from characters.views import builder, campaigns, dashboard, files, home, notifications, rulesets
 
 # One block per area; each area's views live in their own module under characters/views/.
 urlpatterns = [
@@ -18,6 +18,19 @@ urlpatterns += [
     path("join/", dashboard.join_by_code, name="campaign_join_by_code"),
     path("join/<str:code>/", campaigns.campaign_join, name="campaign_join"),
     path("campaigns/new/", campaigns.campaign_new, name="campaign_new"),
+    path("games/", rulesets.design_list, name="ruleset_designs"),
+    path("games/<int:pk>/", rulesets.design_edit, name="ruleset_design"),
+    path(
+        "games/<int:pk>/v<int:number>/ruleset.json",
+        rulesets.design_export,
+        name="ruleset_export",
+    ),
+    path("games/<int:pk>/campaign/", rulesets.design_campaign, name="ruleset_campaign"),
+    path(
+        "campaigns/<int:pk>/ruleset/v<int:number>/",
+        rulesets.campaign_ruleset_move,
+        name="campaign_ruleset_move",
+    ),
     path("campaigns/<int:pk>/", campaigns.campaign_detail, name="campaign_detail"),
     path(
         "campaigns/<int:pk>/house-rules/",
@@ -160,6 +173,16 @@ urlpatterns += [
         {"decision": "refuse"},
         name="spend_refuse",
     ),
+    path(
+        "characters/<int:pk>/advancement/take-back/",
+        advancement.spend_take_back,
+        name="spend_take_back",
+    ),
+    path(
+        "characters/<int:pk>/advancement/spends/<int:entry_pk>/withdraw/",
+        advancement.spend_withdraw,
+        name="spend_withdraw",
+    ),
     path("characters/<int:pk>/points/spend/", advancement.points_spend, name="points_spend"),
     path("characters/<int:pk>/points/grant/", advancement.points_grant, name="points_grant"),
     path("characters/<int:pk>/points/convert/", advancement.points_convert, name="points_convert"),
@@ -181,6 +204,7 @@ urlpatterns += [
         name="api_token_revoke",
     ),
     path("schema/character-file.json", schema.character_file_schema, name="character_file_schema"),
+    path("schema/ruleset-file.json", schema.ruleset_file_schema, name="ruleset_file_schema"),
 ]
 
 # -- at the table: play page, party view, dice log (characters/views/play.py, table.py) --

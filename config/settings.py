@@ -52,6 +52,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Inside sessions, auth and messages: its page is the site's, with the header.
+    "characters.middleware.MethodNotAllowedPageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -101,11 +103,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
-# -- cache (hardening): in the database, so every app server shares it (the throttles in
-# characters/throttle.py count the same wherever a request lands). `manage.py migrate` makes
-# its table. Anything wanting a shared counter (per-token API limits, say) can use it too;
-# for Redis instead: {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-# "LOCATION": "redis://127.0.0.1:6379"}.
+# -- cache (hardening): in the database, so every app server shares it. `manage.py migrate`
+# makes its table. (The throttles of characters/throttle.py count in a table of their own,
+# ThrottleCount, raised and read in one statement.) For Redis instead:
+# {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+#  "LOCATION": "redis://127.0.0.1:6379"}.
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
@@ -213,6 +215,16 @@ PERMISSIONS_POLICY = {
 # (django-tasks-db): `manage.py db_worker` runs them, on this machine (`make run` starts
 # one) or on any other that reaches the same database.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+# Fair shares of the PDF renderer in the web server (characters/render_slots.py): renders
+# one user may run at once across every process, requests one process lets render or wait
+# (the rest of its threads stay free for pages), and how long a request waits for its turn
+# before it is told to try again.
+PDF_RENDERS_PER_USER = int(os.environ.get("FAIRSHEET_PDF_PER_USER", "1"))
+PDF_RENDERS_PER_PROCESS = int(os.environ.get("FAIRSHEET_PDF_PER_PROCESS", "2"))
+PDF_WAIT_SECONDS = float(os.environ.get("FAIRSHEET_PDF_WAIT", "2"))
+# A pack's worker says it is alive at every step and every quarter of this; a running pack
+# without a word for this long lost its worker, and is queued again (services.printing).
+PACK_LEASE_SECONDS = int(os.environ.get("FAIRSHEET_PACK_LEASE", "60"))
 
 LOGGING = {
     "version": 1,
@@ -225,8 +237,8 @@ LOGGING = {
 # How many requests one token may make, per window of seconds; past it the answer is 429 with
 # Retry-After. FAIRSHEET_API_RATE sets the requests a minute.
 API_TOKEN_THROTTLE = (int(os.environ.get("FAIRSHEET_API_RATE", "120")), 60)
-# It counts in the default cache (the database, above), like every throttle of
-# characters/throttle.py, so every app server sees the same count.
+# It counts in the database (ThrottleCount), like every throttle of characters/throttle.py:
+# every app server sees the same count, raised and read in one statement.
 
 # Notifications go out by e-mail to players who gave an address (services.notifications).
 # In development the console: nothing leaves the machine. In production an SMTP server,
@@ -245,7 +257,7 @@ if _MAIL_BACKEND.endswith(".smtp.EmailBackend"):
         "username": os.environ.get("DJANGO_EMAIL_USER", ""),
         "password": os.environ.get("DJANGO_EMAIL_PASSWORD", ""),
         "use_tls": os.environ.get("DJANGO_EMAIL_TLS", "0") == "1",
-        "timeout": 10,  # a slow mail server delays only the request that sends
+        "timeout": 10,  # the worker sends (characters.tasks): a slow server delays only it
     }
 MAILERS = {"default": {"BACKEND": _MAIL_BACKEND, "OPTIONS": _MAIL_OPTIONS}}
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_EMAIL_FROM", "Fairsheet <fairsheet@localhost>")

@@ -4,8 +4,8 @@ Basics "Experience", Mudge 5.2, MicroFudged DIP II and VIII.3)."""
 
 from dataclasses import dataclass
 
-from rules.ladder import level_name
-from rules.rulesets import Ruleset
+from rules.ladder import ABYSMAL, level_name
+from rules.rulesets import TOKENS, Ruleset, skill_default
 
 
 class NotAvailable(ValueError):
@@ -39,6 +39,37 @@ def raise_cost(ruleset: Ruleset, kind: str, from_level: int) -> Cost:
     multiplier = adv.attribute_multiplier if kind == "attribute" else 1
     permission = adv.gm_permission_from is not None and from_level >= adv.gm_permission_from
     return Cost(step * multiplier, adv.unit, permission, adv.section)
+
+
+def learn_start(ruleset: Ruleset, list_name: str, name: str, difficulty: str | None) -> int:
+    """Where a trait learned in play is priced from: where it stood unlisted. A skill from
+    its default (Mudge 1.4 by difficulty, Fudge 5.2 Poor, MicroFudged Poor); a Very Hard skill,
+    which has no default, from the bottom of the creation ladder; a field of power from
+    Abysmal (MicroFudged DIP VIII.1)."""
+    if list_name == "powers":
+        return ABYSMAL
+    default = skill_default(ruleset, name, difficulty)
+    return ruleset.creation_min if default is None else default
+
+
+def learnable(ruleset: Ruleset, list_name: str) -> bool:
+    """What is learned level by level: skills everywhere, fields of power in MicroFudged. A
+    power of the levels rulesets is bought whole (flat_cost 'power': Mudge 5.2, Fudge 5.2)."""
+    return list_name == "skills" or (list_name == "powers" and ruleset.system == TOKENS)
+
+
+def learn_cost(
+    ruleset: Ruleset, list_name: str, name: str, difficulty: str | None, to_level: int
+) -> Cost:
+    """The cost of a new skill (or field of power) at `to_level`: every level from where it
+    stood unlisted (learn_start) up, each at the raise cost of its level."""
+    kind = "power" if list_name == "powers" else "skill"
+    total, permission, section = 0, False, _advancement(ruleset).section
+    for level in range(learn_start(ruleset, list_name, name, difficulty), to_level):
+        cost = raise_cost(ruleset, kind, level)
+        total += cost.amount
+        permission |= cost.needs_gm_permission
+    return Cost(total, _advancement(ruleset).unit, permission, section)
 
 
 def flat_cost(ruleset: Ruleset, what: str) -> Cost:

@@ -52,6 +52,66 @@ class CatalogEquipment:
     note: str = ""
 
 
+# What a power's `cost` line means, by kind (Mudge 2.51, 2.71, 2.81; DIP VIII.1).
+USE_COST_LABELS = {
+    "spell": "Mana a casting lowers",
+    "psi": "Psyche a use lowers",
+    "superpower": "Cost of a use",
+    "field": "Cost of a use",
+}
+
+# The text lines of a sample power that a campaign's catalogue keeps as they are.
+POWER_DETAILS = (
+    "section",
+    "cost",
+    "target",
+    "damage_factor",
+    "range",
+    "duration",
+    "effect",
+    "group",
+)
+
+
+@dataclass(frozen=True)
+class CatalogPower:
+    """A sample power as its rule text gives it (Mudge 2.52's spell form: name and difficulty,
+    cost, target, damage factor, range, duration, effect; DIP VIII.1's fields of power).
+
+    `cost` is not a price: it is what one use lowers, in levels of the attribute that powers
+    it (Mudge 2.51: "how many levels the mage's Mana attribute is temporarily lowered when
+    that spell is cast"), kept as the text words it ("0 (can be used at will)")."""
+
+    name: str
+    kind: str  # spell | psi | superpower | field
+    section: str = ""  # e.g. "Mudge 2.53"
+    difficulty: str = ""  # spells and psi abilities: hard | very_hard
+    cost: str = ""
+    target: str = ""
+    damage_factor: str = ""
+    range: str = ""
+    duration: str = ""
+    effect: str = ""
+    group: str = ""  # e.g. "cybernetics" (Mudge 2.9): priced as the superpowers they are
+
+    def details(self) -> tuple[tuple[str, str], ...]:
+        """The text's lines, labelled, the empty ones left out. The cost says what it is:
+        not a price but what a use lowers (Mudge 2.51, 2.71)."""
+        lines = (
+            (USE_COST_LABELS.get(self.kind, "Cost of a use"), self.cost),
+            ("Target", self.target),
+            ("Damage factor", self.damage_factor),
+            ("Range", self.range),
+            ("Duration", self.duration),
+            ("Effect", self.effect),
+        )
+        return tuple((label, value) for label, value in lines if value)
+
+    def as_details(self) -> dict[str, str]:
+        """The text lines as a campaign's catalogue stores them (POWER_DETAILS)."""
+        return {key: getattr(self, key) for key in POWER_DETAILS if getattr(self, key)}
+
+
 @dataclass(frozen=True)
 class Catalog:
     attributes: tuple[str, ...]
@@ -60,6 +120,7 @@ class Catalog:
     faults: tuple[CatalogFault, ...] = ()
     equipment: tuple[CatalogEquipment, ...] = ()
     power_kinds: tuple[str, ...] = ()
+    powers: tuple[CatalogPower, ...] = ()  # sample powers (Mudge 2.53-2.91, DIP VIII.1)
     section: str = ""  # where the lists come from, e.g. "Mudge 1.32"
     power_kind_notes: dict[str, str] = field(default_factory=dict)  # kind -> the GM's note
 
@@ -71,6 +132,12 @@ class Catalog:
 
     def fault(self, name: str) -> CatalogFault | None:
         return self._find("faults", name)
+
+    def power(self, name: str) -> CatalogPower | None:
+        return self._find("powers", name)
+
+    def equipment_item(self, name: str) -> CatalogEquipment | None:
+        return self._find("equipment", name)
 
     def _find(self, list_name: str, name: str):
         """The entry named `name`, or else the one named by its base name (case ignored).
@@ -91,7 +158,7 @@ class Catalog:
     def _indexes(self) -> dict[str, dict]:
         return {
             list_name: {entry.name.casefold(): entry for entry in getattr(self, list_name)}
-            for list_name in ("skills", "gifts", "faults")
+            for list_name in ("skills", "gifts", "faults", "powers", "equipment")
         }
 
     @cached_property
@@ -119,3 +186,5 @@ class Template:
     scale_mass: int = 0
     racial_bonuses: dict[str, int] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    # Mudge 6.42: the keys are broad groups ("Combat skills"), for "a loose and easy game"
+    broad: bool = False

@@ -12,6 +12,18 @@ only lets a re-export give Foundry the ids it knows (rules.foundry).
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+# Mudge 1.35: the questionnaire's four numbered questions, plus the summary fields a sheet
+# prints under personality and history. A character's personality is keyed by these keys
+# (a file may bring others: their key is their question).
+PERSONALITY_QUESTIONS = (
+    ("values", "What really matters to you? Anything you would give your life for?"),
+    ("desires", "What do you want? Which one thing do you desire most?"),
+    ("reasons", "For each thing desired, why?"),
+    ("change", "How might getting what you want change you?"),
+    ("personality", "Personality summary"),
+    ("history", "History and background"),
+)
+
 
 @dataclass(frozen=True)
 class Trait:

@@ -7,14 +7,15 @@ in `ignored` so the report can warn about a likely typo.
 """
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
 from rules import ledger
 from rules.character import Character, Equipment, Fault, Gift, Power, Trait
 from rules.house_rules import HouseRuleError, apply_house_rules, json_number
-from rules.ladder import WORD_LEVELS, LevelError, level_name, parse_level
-from rules.rulesets import BUILTIN, DIFFICULTIES
+from rules.ladder import STANDARD, Ladder, LevelError
+from rules.rulesets import BUILTIN, DIFFICULTIES, Ruleset
 from rules.text import first_text_problem
 
 FORMAT = "fairsheet.character/1"
@@ -41,6 +42,7 @@ LEDGER_KEYS = (*LEDGER_KINDS, *SPEND_KEYS, "note")
 TOP_LEVEL_KEYS = (
     "format",
     "ruleset",
+    "ruleset_file",
     "house_rules",
     "name",
     "player",
@@ -74,10 +76,15 @@ class CharacterFileError(ValueError):
 class ReadResult:
     character: Character
     ignored: tuple[str, ...]  # paths of fields this version does not know
+    # The ruleset `character.ruleset` names, before house rules: a built-in, one given to the
+    # reader, or the file's own `ruleset_file`.
+    ruleset: Ruleset | None = None
 
 
-def parse_character_json(text: str | bytes) -> ReadResult:
-    return read_character(load_json(text))
+def parse_character_json(
+    text: str | bytes, rulesets: Mapping[str, Ruleset] | None = None
+) -> ReadResult:
+    return read_character(load_json(text), rulesets)
 
 
 def load_json(text: str | bytes):
@@ -99,23 +106,48 @@ def load_json(text: str | bytes):
         raise CharacterFileError("", "not readable JSON: lists or objects nest too deep") from None
 
 
-def read_character(data) -> ReadResult:
+def read_character(data, rulesets: Mapping[str, Ruleset] | None = None) -> ReadResult:
+    """`rulesets`: the rulesets a file may name besides the built-ins (designed ones, by
+    slug); a file may also carry its own as `ruleset_file`."""
     problem = first_text_problem(data)
     if problem is not None:
         raise CharacterFileError(*problem)
-    reader = _Reader()
-    return ReadResult(reader.character(data), tuple(reader.ignored))
+    reader = _Reader({**BUILTIN, **(rulesets or {})})
+    character = reader.character(data)
+    return ReadResult(character, tuple(reader.ignored), reader.ruleset)
 
 
-def read_ledger_entry(data: dict) -> "ledger.Entry":
+def read_ledger_entry(data: dict, ladder: Ladder = STANDARD) -> "ledger.Entry":
     """One ledger line in its file form (what the database keeps a spend's purchase as),
     or CharacterFileError."""
-    return _Reader().ledger_entry(data, "advancement", 0)
+    reader = _Reader(BUILTIN)
+    reader.ladder = ladder
+    return reader.ledger_entry(data, "advancement", 0)
+
+
+def read_ruleset_file(value) -> Ruleset:
+    """A character file's `ruleset_file`, or CharacterFileError naming its first problem
+    (and how many more there are)."""
+    # rules.ruleset_file reads JSON with this module's load_json: imported here, not above.
+    from rules.ruleset_file import RulesetFileError, read_ruleset
+
+    try:
+        return read_ruleset(value)
+    except RulesetFileError as error:
+        where, message = error.problems[0]
+        more = len(error.problems) - 1
+        if more:
+            message += f" (and {more} more problem{'s' if more > 1 else ''})"
+        at = f"ruleset_file.{where}" if where else "ruleset_file"
+        raise CharacterFileError(at, message) from None
 
 
 class _Reader:
-    def __init__(self):
+    def __init__(self, rulesets: Mapping[str, Ruleset]):
         self.ignored: list[str] = []
+        self.rulesets = rulesets
+        self.ruleset: Ruleset | None = None
+        self.ladder: Ladder = STANDARD
 
     def character(self, data) -> Character:
         obj = self.object(data, "", TOP_LEVEL_KEYS)
@@ -123,12 +155,31 @@ class _Reader:
         if fmt != FORMAT:
             raise CharacterFileError("format", f"must be {FORMAT!r}, not {fmt!r}")
         ruleset = obj.get("ruleset")
-        # A string first: a list or object is unhashable, and `in BUILTIN` would raise.
-        if not isinstance(ruleset, str) or ruleset not in BUILTIN:
+        known = self.rulesets
+        if obj.get("ruleset_file") is not None:
+            designed = read_ruleset_file(obj["ruleset_file"])
+            if designed.slug != ruleset:
+                raise CharacterFileError(
+                    "ruleset_file.slug",
+                    f"is {designed.slug!r}, but the character's ruleset is {ruleset!r}: "
+                    "they must name the same ruleset",
+                )
+            known = {**known, designed.slug: designed}
+        if ruleset is None:  # never "unknown ruleset None"
             raise CharacterFileError(
                 "ruleset",
-                f"unknown ruleset {ruleset!r}: use one of {', '.join(BUILTIN)}",
+                f"missing: a character file names its ruleset, one of {', '.join(known)} "
+                "(a Foundry actor has a `system` object instead)",
             )
+        # A string first: a list or object is unhashable, and `in known` would raise.
+        if not isinstance(ruleset, str) or ruleset not in known:
+            raise CharacterFileError(
+                "ruleset",
+                f"unknown ruleset {ruleset!r}: use one of {', '.join(known)}, or carry "
+                "its ruleset file as ruleset_file",
+            )
+        self.ruleset = known[ruleset]
+        self.ladder = self.ruleset.ladder
         # Only a missing value means "no house rules": [], 0, "" or false are wrong types.
         house_rules = obj.get("house_rules")
         if house_rules is None:
@@ -136,7 +187,7 @@ class _Reader:
         if not isinstance(house_rules, dict):
             raise CharacterFileError("house_rules", "must be an object of overrides")
         try:
-            apply_house_rules(BUILTIN[ruleset], house_rules)
+            apply_house_rules(self.ruleset, house_rules)
         except HouseRuleError as error:
             # Where (house_rules.<key>), as every other unreadable field says.
             raise CharacterFileError(f"house_rules.{error.key}", error.message) from None
@@ -236,7 +287,7 @@ class _Reader:
 
     def level(self, value, where):
         try:
-            return parse_level(value)
+            return self.ladder.parse(value)
         except LevelError as error:
             raise CharacterFileError(where, str(error)) from None
 
@@ -258,7 +309,7 @@ class _Reader:
                 and type(level) is str
                 and (difficulty is None or difficulty in DIFFICULTIES)
             ):
-                name, offset = name.strip(), WORD_LEVELS.get(level.lower())
+                name, offset = name.strip(), self.ladder.levels.get(level.casefold())
                 if offset is not None and 0 < len(name) <= 100:
                     return Trait(name, offset, difficulty)
         where = _at(key, index)
@@ -440,7 +491,8 @@ def _kind(value) -> str:
     }.get(type(value), type(value).__name__)
 
 
-def write_character(character: Character) -> dict:
+def write_character(character: Character, ladder: Ladder = STANDARD) -> dict:
+    """The file for `character`; its levels in the words of its ruleset's `ladder`."""
     """The character as a version-1 file (a dict ready for json.dumps)."""
     data = {
         "format": FORMAT,
@@ -451,11 +503,11 @@ def write_character(character: Character) -> dict:
         "concept": character.concept,
         "race": character.race,
         "scale": {"strength": character.scale_strength, "mass": character.scale_mass},
-        "attributes": [_trait(t) for t in character.attributes],
-        "skills": [_trait(t) for t in character.skills],
+        "attributes": [_trait(t, ladder) for t in character.attributes],
+        "skills": [_trait(t, ladder) for t in character.skills],
         "gifts": [_priced(g.name, "cost", g.cost) for g in character.gifts],
         "faults": [_priced(f.name, "value", f.value) for f in character.faults],
-        "powers": [_power(p) for p in character.powers],
+        "powers": [_power(p, ladder) for p in character.powers],
         "equipment": [_equipment(e) for e in character.equipment],
         "meta_points": character.meta_points,
         "experience": character.experience,
@@ -468,41 +520,41 @@ def write_character(character: Character) -> dict:
         # After experience, which it must agree with (spec, "Advancement").
         ordered = list(data.items())
         at = [key for key, _ in ordered].index("experience") + 1
-        ordered.insert(at, ("advancement", [write_entry(e) for e in character.advancement]))
+        ordered.insert(at, ("advancement", [write_entry(e, ladder) for e in character.advancement]))
         data = dict(ordered)
     return data
 
 
-def write_entry(entry: ledger.Entry) -> dict:
+def write_entry(entry: ledger.Entry, ladder: Ladder = STANDARD) -> dict:
     """One ledger line as the file writes it: the kind and amount, what a spend bought,
     then the note."""
     out = {entry.kind: entry.amount}
     if entry.meta_points is not None:
         out["meta_points"] = entry.meta_points
     elif entry.bought is not None:
-        out[BOUGHT_KEYS[type(entry.bought)]] = write_bought(entry.bought)
+        out[BOUGHT_KEYS[type(entry.bought)]] = write_bought(entry.bought, ladder)
     if entry.note is not None:
         out["note"] = entry.note
     return out
 
 
-def write_bought(bought) -> dict:
+def write_bought(bought, ladder: Ladder = STANDARD) -> dict:
     if isinstance(bought, ledger.Raise):
         return {
             "list": bought.list,
             "name": bought.name,
-            "from": level_name(bought.from_level),
-            "to": level_name(bought.to_level),
+            "from": ladder.name(bought.from_level),
+            "to": ladder.name(bought.to_level),
         }
     item = bought.item
     if isinstance(item, Trait):
-        listed = _trait(item)
+        listed = _trait(item, ladder)
     elif isinstance(item, Gift):
         listed = _priced(item.name, "cost", item.cost)
     elif isinstance(item, Fault):
         listed = _priced(item.name, "value", item.value)
     else:
-        listed = _power(item)
+        listed = _power(item, ladder)
     return {"list": bought.list, **listed}
 
 
@@ -510,8 +562,8 @@ def dumps_character(character: Character) -> str:
     return json.dumps(write_character(character), indent=2, ensure_ascii=False) + "\n"
 
 
-def _trait(trait: Trait) -> dict:
-    out = {"name": trait.name, "level": level_name(trait.level)}
+def _trait(trait: Trait, ladder: Ladder) -> dict:
+    out = {"name": trait.name, "level": ladder.name(trait.level)}
     if trait.difficulty is not None:
         out["difficulty"] = trait.difficulty
     if trait.defined_in_play:
@@ -524,12 +576,12 @@ def _priced(name: str, key: str, amount) -> dict:
     return {"name": name} if amount is None else {"name": name, key: json_number(amount)}
 
 
-def _power(power: Power) -> dict:
+def _power(power: Power, ladder: Ladder) -> dict:
     out = {"name": power.name}
     if power.kind is not None:
         out["kind"] = power.kind
     if power.level is not None:
-        out["level"] = level_name(power.level)
+        out["level"] = ladder.name(power.level)
     if power.difficulty is not None:
         out["difficulty"] = power.difficulty
     if power.cost is not None:

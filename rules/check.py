@@ -7,12 +7,14 @@ a directory, too big, not JSON, an unknown ruleset or level word, a wrong type) 
 """
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from rules.charfile import CharacterFileError, parse_character_json
+from rules.charfile import CharacterFileError, load_json, parse_character_json
+from rules.foundry import is_actor, read_actor
 from rules.house_rules import apply_house_rules
 from rules.report import Issue, build_report
-from rules.rulesets import BUILTIN
+from rules.rulesets import BUILTIN, Ruleset
 
 VALID = 0
 BREAKS_A_RULE = 1
@@ -33,26 +35,45 @@ class CheckResult:
     problem: str = ""  # unreadable only: "skills[2].level: 'Goood' is not a level: ..."
 
 
-def check_text(text: str | bytes) -> CheckResult:
-    """Check a character file's content (bytes may be UTF-8, -16 or -32, BOM or not)."""
+def check_text(text: str | bytes, rulesets: Mapping[str, Ruleset] | None = None) -> CheckResult:
+    """Check a character file's content (bytes may be UTF-8, -16 or -32, BOM or not)
+    against the ruleset it names: a built-in, one of `rulesets` (designed ones, by slug), or
+    the ruleset file it carries."""
     try:
-        result = parse_character_json(text)
+        data = load_json(text)
+        if is_actor(data):
+            return _check_actor(data, rulesets or {})
+        result = parse_character_json(text, rulesets)
     except CharacterFileError as error:
         return unreadable(error.where, error.message)
     character = result.character
     # The reader has already refused house rules that do not apply.
-    ruleset = apply_house_rules(BUILTIN[character.ruleset], character.house_rules)
+    ruleset = apply_house_rules(result.ruleset, character.house_rules)
     report = build_report(character, ruleset, result.ignored)
     return CheckResult(report.to_json(), VALID if report.valid else BREAKS_A_RULE)
 
 
-def check_file(path: str | os.PathLike) -> CheckResult:
+def _check_actor(data: dict, rulesets: Mapping[str, Ruleset]) -> CheckResult:
+    """A Foundry actor is checked as it would import (docs/foundry.md): the build report of
+    the character it becomes, with what the import would not keep (`not_mapped`). Without
+    Fairsheet's flags it is priced as Fudge Basics, as an import with no campaign is."""
+    imported = read_actor(data, rulesets=rulesets)
+    character = imported.character
+    base = rulesets.get(character.ruleset) or BUILTIN[character.ruleset]
+    report = build_report(character, apply_house_rules(base, character.house_rules))
+    json = report.to_json() | {"source": "foundry", "not_mapped": list(imported.not_mapped)}
+    return CheckResult(json, VALID if report.valid else BREAKS_A_RULE)
+
+
+def check_file(
+    path: str | os.PathLike, rulesets: Mapping[str, Ruleset] | None = None
+) -> CheckResult:
     """Read and check a file; a path that cannot be read is an unreadable file."""
     try:
         content = read_file(path)
     except CharacterFileError as error:
         return unreadable(error.where, error.message)
-    return check_text(content)
+    return check_text(content, rulesets)
 
 
 def read_file(path: str | os.PathLike) -> bytes:

@@ -82,6 +82,8 @@ def describe(section: str, entry: dict) -> str:
     for key in ("damage", "armour"):
         if key in entry:
             parts.append(f"{key} {entry[key]}")
+    if entry.get("quantity") is not None:
+        parts.append(f"quantity {entry['quantity']}")
     if entry.get("notes"):
         parts.append(entry["notes"])
     if entry.get("defined_in_play"):

@@ -17,6 +17,7 @@ import html
 import math
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
@@ -33,13 +34,12 @@ from rules.charfile import (
 )
 from rules.combat import damage_factors, wound_track
 from rules.house_rules import HouseRuleError, apply_house_rules
-from rules.ladder import ABYSMAL, TOP, level_name, signed
+from rules.ladder import STANDARD, signed
 from rules.report import POOLS, Report, amount, build_report, ruleset_attributes
 from rules.rulesets import BUILTIN, FUDGE_BASICS, LEVELS, Ruleset
 from rules.text import name_problem, unstorable_problem
 
 SYSTEM_ID = "fudge-rpg"
-SYSTEM_VERSION = "2.7.0"  # the fudge-rpg release whose data models the export follows
 FLAG = "fairsheet"
 FAIRSHEET, FOUNDRY = "fairsheet", "foundry"
 # "major" is what the system called a character before its data models (actor.mjs migrates it).
@@ -122,6 +122,8 @@ class Imported:
     not_mapped: tuple[str, ...] = ()
     levels: tuple[str, ...] = ()  # each not_mapped line's REPORT_LEVELS word
     ignored: tuple[str, ...] = ()  # character-file fields this version does not know
+    # The character on the site an actor was exported from (flags.fairsheet.character_id)
+    character_id: int | None = None
 
     def report(self) -> list[tuple[str, list[str]]]:
         """The not_mapped lines under their headings, most important first."""
@@ -134,13 +136,21 @@ class Imported:
 # -- Character -> actor ------------------------------------------------------------------------
 
 
-def write_actor(character: Character, *, provenance: Provenance | None = None) -> dict:
+def write_actor(
+    character: Character,
+    *,
+    provenance: Provenance | None = None,
+    ruleset: Ruleset | None = None,
+) -> dict:
     """The character as a fudge-rpg actor (a dict ready for json.dumps). Item ids derive from
     the character's site id (or, for a file, its player and name), each item's list and
-    name: exporting again gives the same ids, so Foundry updates items instead of adding."""
-    ruleset = apply_house_rules(BUILTIN[character.ruleset], character.house_rules)
+    name: exporting again gives the same ids, so Foundry updates items instead of adding.
+    `ruleset` is a designed ruleset the character is built with (else its built-in); a
+    ladder of its own goes with it as fudge-rpg's trait ladder item."""
+    base = ruleset or BUILTIN[character.ruleset]
+    ruleset = apply_house_rules(base, character.house_rules)
     report = build_report(character, ruleset)
-    file = write_character(character)
+    file = write_character(character, ruleset.ladder)
     ids = _Ids(
         f"site:{provenance.character_id}"
         if provenance
@@ -173,6 +183,8 @@ def write_actor(character: Character, *, provenance: Provenance | None = None) -
         _equipment(item, entry, ids)
         for item, entry in zip(character.equipment, file["equipment"], strict=True)
     ]
+    if ruleset.ladder != STANDARD:
+        items.append(_trait_ladder(ruleset, ids))
     for position, item in enumerate(items):
         item["sort"] = position * SORT_STEP
     return {
@@ -222,6 +234,26 @@ class _Ids:
         return "".join(digits)
 
 
+def _trait_ladder(ruleset: Ruleset, ids: _Ids) -> dict:
+    """fudge-rpg's traitladder item: the ruleset's words, highest first, as its compendium's
+    Extended Trait Ladder lists them."""
+    ladder = ruleset.ladder
+    return {
+        "_id": ids.make("traitladder", ruleset.slug),
+        "name": f"{ruleset.name} Trait Ladder",
+        "type": "traitladder",
+        "system": {
+            "description": "",
+            "traits": [
+                {"name": word, "value": index - ladder.fair}
+                for index, word in reversed(list(enumerate(ladder.words)))
+            ],
+        },
+        "effects": [],
+        "flags": {},
+    }
+
+
 def _item(ids: _Ids, list_name: str, row, text: str, entry: dict, **system) -> dict:
     """The item of one entry of a list; `row` is the engine's trait or equipment."""
     return {
@@ -244,7 +276,7 @@ def _attributeset(character: Character, ruleset: Ruleset, ids: _Ids) -> tuple[di
         if name.casefold() not in listed:
             listed.add(name.casefold())
             attributes.append({"name": name, "level": default})
-            added.append({"name": name, "level": level_name(default)})
+            added.append({"name": name, "level": ruleset.word(default)})
     names = {a["name"].casefold(): a["name"] for a in attributes}
     system = {
         "description": f"<p>{_escape(ruleset.name)}: the attributes of "
@@ -440,14 +472,29 @@ def _paragraphs(text: str) -> str:
 # -- actor -> Character ------------------------------------------------------------------------
 
 
-def parse_any(text: str | bytes, *, default_ruleset: str = FUDGE_BASICS.slug) -> Imported:
-    """A character file or a fudge-rpg actor, told apart by their shape."""
-    data = load_json(text)
+def parse_any(
+    text: str | bytes,
+    *,
+    default_ruleset: str = FUDGE_BASICS.slug,
+    rulesets: Mapping[str, Ruleset] | None = None,
+) -> Imported:
+    """A character file or a fudge-rpg actor, told apart by their shape. `rulesets`: the
+    designed rulesets either may be for, by slug."""
+    return parse_data(load_json(text), default_ruleset=default_ruleset, rulesets=rulesets)
+
+
+def parse_data(
+    data,
+    *,
+    default_ruleset: str = FUDGE_BASICS.slug,
+    rulesets: Mapping[str, Ruleset] | None = None,
+) -> Imported:
+    """parse_any for parsed JSON: one entry of a party file, say."""
     if is_actor(data):
         # Text is checked where it is kept (_ActorReader.text): a NUL in a description the
         # import throws away does not refuse the actor.
-        return read_actor(data, default_ruleset=default_ruleset)
-    result = read_character(data)
+        return read_actor(data, default_ruleset=default_ruleset, rulesets=rulesets)
+    result = read_character(data, rulesets)
     return Imported(result.character, FAIRSHEET, ignored=result.ignored)
 
 
@@ -456,16 +503,24 @@ def is_actor(data) -> bool:
     return isinstance(data, dict) and "system" in data and "ruleset" not in data
 
 
-def read_actor(data, *, default_ruleset: str = FUDGE_BASICS.slug) -> Imported:
+def read_actor(
+    data,
+    *,
+    default_ruleset: str = FUDGE_BASICS.slug,
+    rulesets: Mapping[str, Ruleset] | None = None,
+) -> Imported:
     """A fudge-rpg actor as a Character, best effort: what fits nowhere is listed in
     `not_mapped`. Raises CharacterFileError only for what is not a fudge-rpg character at
     all. Without Fairsheet's flags the character is for `default_ruleset`."""
-    return _ActorReader(default_ruleset).actor(data)
+    return _ActorReader(default_ruleset, rulesets or {}).actor(data)
 
 
 class _ActorReader:
-    def __init__(self, default_ruleset: str):
+    def __init__(self, default_ruleset: str, rulesets: Mapping[str, Ruleset]):
         self.default_ruleset = default_ruleset
+        self.rulesets = rulesets
+        self.known = {**BUILTIN, **rulesets}
+        self.ladder = self.known[default_ruleset].ladder
         self.not_mapped: list[str] = []
         self.from_flags: set = set()  # top-level keys, and (list, index, key) of entries
         self.rows = 0  # traits and equipment taken, at most the character file's MAX_ROWS
@@ -474,6 +529,7 @@ class _ActorReader:
         self.foundry_ids: dict[str, str] = {}  # the actor's and its attribute set's
         self.links: dict[str, str] = {}  # the attribute set's damage links
         self.grouped: list[str] = []  # skills whose groups are not imported
+        self.character_id: int | None = None
 
     def note(self, level: str, message: str) -> None:
         self.not_mapped.append((REPORT_LEVELS.index(level), level, message))
@@ -500,18 +556,22 @@ class _ActorReader:
             raise CharacterFileError("items", "must be a list")
         flags = _dict(_dict(data.get("flags")).get(FLAG))
         file = _dict(flags.get("file"))
+        site_id = flags.get("character_id")
+        if isinstance(site_id, int) and not isinstance(site_id, bool) and site_id > 0:
+            self.character_id = site_id
         out = {
             key: value
             for key, value in file.items()
             if key not in ("name", "attributes", *LIST_TYPES, "experience", "meta_points")
         }
         self.from_flags.update(out)
-        if out.get("ruleset") not in BUILTIN:
+        if out.get("ruleset") not in self.known:
             out["ruleset"] = self.default_ruleset
             self.note(
                 CHANGED,
                 f"The actor names no Fairsheet ruleset: imported for {self.default_ruleset}.",
             )
+        self.ladder = self.known[out["ruleset"]].ladder
         out["name"] = self.text(data.get("name"), "name", MAX_NAME)
         if not out["name"]:
             out["name"] = "Imported character"
@@ -522,7 +582,7 @@ class _ActorReader:
         self.damage_links(out)
         out["experience"] = self.count(system.get("ep"), "system.ep", 100_000) or 0
         fp = self.count(system.get("fp"), "system.fp", 100)
-        if fp is not None and ("meta_points" in file or fp != _meta_start(out)):
+        if fp is not None and ("meta_points" in file or fp != _meta_start(out, self.known)):
             out["meta_points"] = fp
         self.notes(out, system.get("notes"), file)
         self.play_state(system, data.get("effects"))
@@ -549,7 +609,7 @@ class _ActorReader:
     def damage_links(self, out: dict) -> None:
         """The attribute set's muscleweapon and damagecap, where they differ from the
         ruleset's, as the character's house rules: its damage factors use them."""
-        ruleset = BUILTIN[out["ruleset"]]
+        ruleset = self.known[out["ruleset"]]
         house_rules = _dict(out.get("house_rules"))
         for link, key in DAMAGE_LINKS.items():
             name = self.links.get(link, "")
@@ -590,9 +650,7 @@ class _ActorReader:
                 continue
             if kind not in ITEM_TYPES or kind == "traitladder":
                 reason = (
-                    "Fairsheet uses its own trait ladder"
-                    if kind == "traitladder"
-                    else "not an item type of fudge-rpg"
+                    self.ladder_note() if kind == "traitladder" else "not an item type of fudge-rpg"
                 )
                 self.note(
                     BY_DESIGN if kind == "traitladder" else LOST,
@@ -620,7 +678,7 @@ class _ActorReader:
             flagged = set(entry) - {"name", "level"}  # Foundry's own name and level win
             entry = {**entry, "name": name}
             if kind == "skill":
-                entry["level"] = level_name(
+                entry["level"] = self.ladder.name(
                     self.level(system.get("level"), f"{where}.system.level")
                 )
                 # groups (2.4 on); group and group2 (fudge-rpg 2.3)
@@ -681,7 +739,7 @@ class _ActorReader:
             if not name:
                 self.note(LOST, f"{at}: an attribute with no name; skipped.")
                 continue
-            level = level_name(self.level(attribute.get("level"), f"{at}.level"))
+            level = self.ladder.name(self.level(attribute.get("level"), f"{at}.level"))
             if (name.casefold(), level) not in added and self.room_for(
                 "attributes", name, attributes
             ):
@@ -799,7 +857,7 @@ class _ActorReader:
         and noted (the flags are the actor's to lose), anything else is the actor's error."""
         while True:
             try:
-                result = read_character(out)
+                result = read_character(out, self.rulesets)
             except CharacterFileError as error:
                 self.drop(out, error)
                 continue
@@ -810,6 +868,7 @@ class _ActorReader:
                 not_mapped=tuple(message for _, _, message in notes),
                 levels=tuple(level for _, level, _ in notes),
                 ignored=result.ignored,
+                character_id=self.character_id,
             )
 
     def with_ids(self, character: Character) -> Character:
@@ -846,6 +905,11 @@ class _ActorReader:
             raise error
         self.note(LOST, f"flags.{FLAG}: {error}; not imported.")
 
+    def ladder_note(self) -> str:
+        if self.ladder == STANDARD:
+            return "Fairsheet uses its own trait ladder"
+        return f"Fairsheet uses the ruleset's ladder ({', '.join(self.ladder.words)})"
+
     def text(self, value, where: str, limit: int) -> str:
         """A name the character keeps: one that cannot be stored refuses the actor."""
         if not isinstance(value, str):
@@ -878,11 +942,12 @@ class _ActorReader:
         if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
             self.note(CHANGED, f"{where}: {value!r} is not a whole level; read as Fair.")
             return 0
-        level = min(max(int(value), ABYSMAL), TOP)
+        level = min(max(int(value), self.ladder.bottom), self.ladder.top)
         if level != value:
             self.note(
                 CHANGED,
-                f"{where}: {int(value):+d} is off Fairsheet's ladder; read as {level_name(level)}.",
+                f"{where}: {int(value):+d} is off Fairsheet's ladder; read as "
+                f"{self.ladder.name(level)}.",
             )
         return level
 
@@ -909,9 +974,9 @@ def _without_note_rows(markup: str, file: dict) -> str:
     return html_to_text(markup.replace("<h3>Personality</h3>", ""))
 
 
-def _meta_start(out: dict) -> int:
+def _meta_start(out: dict, known: Mapping[str, Ruleset]) -> int:
     """The meta points a new character of the gathered file starts with."""
-    ruleset = BUILTIN[out["ruleset"]]
+    ruleset = known[out["ruleset"]]
     try:
         return apply_house_rules(ruleset, _dict(out.get("house_rules"))).meta_points_start
     except HouseRuleError:

@@ -8,7 +8,7 @@ import dataclasses
 import math
 from fractions import Fraction
 
-from rules.ladder import LEGENDARY, LevelError, level_name, parse_level
+from rules.ladder import STANDARD, Ladder, LevelError
 from rules.rulesets import Ruleset
 from rules.text import name_problem
 
@@ -103,22 +103,22 @@ def _amount(key, value, *, positive=False):
     return amount
 
 
-def _caps(key, value):
+def _caps(key, value, ladder: Ladder):
     if not isinstance(value, dict):
         raise HouseRuleError(key, 'must map level words to counts, e.g. {"Superb": 1}')
     caps = {}
     for word, limit in value.items():
         try:
-            level = parse_level(word)
+            level = ladder.parse(word)
         except LevelError as error:
             raise HouseRuleError(key, str(error)) from None
         caps[level] = _count(f"{key}.{word}", limit)
     return caps
 
 
-def _level(key, value):
+def _level(key, value, ladder: Ladder = STANDARD):
     try:
-        return parse_level(value)
+        return ladder.parse(value)
     except LevelError as error:
         raise HouseRuleError(key, str(error)) from None
 
@@ -146,7 +146,7 @@ def _attribute_name(key, value, ruleset: Ruleset, extras):
     )
 
 
-def _extra_attributes(key, value):
+def _extra_attributes(key, value, ladder: Ladder):
     if not isinstance(value, list):
         raise HouseRuleError(key, 'must be a list of {"name": ..., "default": "Fair"}')
     extras = []
@@ -160,7 +160,7 @@ def _extra_attributes(key, value):
         problem = name_problem(name)
         if problem:
             raise HouseRuleError(where, f"the name {problem}")
-        extras.append((name, _level(where, item.get("default", "Fair"))))
+        extras.append((name, _level(where, item.get("default", ladder.words[ladder.fair]), ladder)))
     return tuple(extras)
 
 
@@ -193,7 +193,7 @@ def _advancement_costs(key, value, ruleset: Ruleset):
     }
     if "gm_permission_from" in value:
         changes["gm_permission_from"] = _level(
-            f"{key}.gm_permission_from", value["gm_permission_from"]
+            f"{key}.gm_permission_from", value["gm_permission_from"], ruleset.ladder
         )
     if "skill_steps" in value:
         steps = value["skill_steps"]
@@ -201,7 +201,9 @@ def _advancement_costs(key, value, ruleset: Ruleset):
             raise HouseRuleError(f"{key}.skill_steps", 'must be like {"Fair": 2, "Good": 4}')
         base = dict(ruleset.advancement.skill_steps or {})
         for word, cost in steps.items():
-            base[_level(f"{key}.skill_steps", word)] = _count(f"{key}.skill_steps.{word}", cost)
+            base[_level(f"{key}.skill_steps", word, ruleset.ladder)] = _count(
+                f"{key}.skill_steps.{word}", cost
+            )
         changes["skill_steps"] = base
     return dataclasses.replace(ruleset.advancement, **changes)
 
@@ -214,9 +216,9 @@ def _advancement_to_json(ruleset: Ruleset, base: Ruleset) -> dict:
         if getattr(new, name) != getattr(old, name)
     }
     if new.gm_permission_from != old.gm_permission_from:
-        out["gm_permission_from"] = level_name(new.gm_permission_from)
+        out["gm_permission_from"] = ruleset.word(new.gm_permission_from)
     steps = {
-        level_name(level): cost
+        ruleset.word(level): cost
         for level, cost in sorted((new.skill_steps or {}).items())
         if (old.skill_steps or {}).get(level) != cost
     }
@@ -285,17 +287,17 @@ def _parse_key(ruleset: Ruleset, key, value) -> dict:
         case "free_gifts" | "superpower_cost":
             return {key: _amount(key, value)}
         case "attribute_caps" | "skill_caps":
-            return {key: _caps(key, value)}
+            return {key: _caps(key, value, ruleset.ladder)}
         case _ if key in BOOLEAN_KEYS:
             return {key: _boolean(key, value)}
         case _ if key in LEVEL_KEYS:
-            return {key: _level(key, value)}
+            return {key: _level(key, value, ruleset.ladder)}
         case _ if key in ATTRIBUTE_KEYS:
             return {}
         case "trade_values":
             return {key: _trade_values(key, value, ruleset.trade_values)}
         case "extra_attributes":
-            return {key: _extra_attributes(key, value)}
+            return {key: _extra_attributes(key, value, ruleset.ladder)}
         case "advancement_costs":
             return {"advancement": _advancement_costs(key, value, ruleset)}
         case _:
@@ -314,17 +316,18 @@ def _check_together(ruleset: Ruleset, changes: dict) -> None:
         "meta_points_max"
     ):
         raise HouseRuleError("meta_points_start", "cannot be above meta_points_max")
-    if value("creation_max") >= LEGENDARY:
+    top = ruleset.ladder.words[-1]
+    if value("creation_max") >= ruleset.ladder.top_word_level:
         raise HouseRuleError(
             "creation_max",
-            f"must be below Legendary, not {level_name(value('creation_max'))}: "
-            "legendary_at_creation allows Legendary",
+            f"must be below {top}, not {ruleset.word(value('creation_max'))}: "
+            f"legendary_at_creation allows {top}",
         )
     if value("creation_min") > value("creation_max"):
         raise HouseRuleError(
             "creation_min",
-            f"{level_name(value('creation_min'))} is above creation_max "
-            f"({level_name(value('creation_max'))})",
+            f"{ruleset.word(value('creation_min'))} is above creation_max "
+            f"({ruleset.word(value('creation_max'))})",
         )
 
 
@@ -340,11 +343,11 @@ def house_rules_to_json(ruleset: Ruleset, base: Ruleset) -> dict:
         if value == original:
             continue
         if key in ("attribute_caps", "skill_caps"):
-            value = {level_name(level): n for level, n in sorted(value.items(), reverse=True)}
+            value = {ruleset.word(level): n for level, n in sorted(value.items(), reverse=True)}
         elif key in LEVEL_KEYS:
-            value = level_name(value)
+            value = ruleset.word(value)
         elif key == "extra_attributes":
-            value = [{"name": name, "default": level_name(d)} for name, d in value]
+            value = [{"name": name, "default": ruleset.word(d)} for name, d in value]
         elif key == "trade_values":
             value = {k: json_number(v) for k, v in value.items()}
         elif isinstance(value, Fraction):

@@ -11,10 +11,10 @@ MicroFudged DIP II), and undoing each spend fits the character (`advancement_mis
 import dataclasses
 from dataclasses import dataclass
 
-from rules.advancement import NotAvailable, flat_cost, raise_cost
+from rules.advancement import NotAvailable, flat_cost, learn_cost, learnable, raise_cost
 from rules.character import Character, Fault, Gift, Power, Trait
-from rules.ladder import ABYSMAL, level_name
-from rules.rulesets import LISTS, TOKENS, Ruleset, skill_default
+from rules.ladder import level_name
+from rules.rulesets import LISTS, TOKENS, Ruleset
 
 # The lists a ledger entry may name, and the advancement cost kind of a raise in each.
 RAISE_KINDS = {"attributes": "attribute", "skills": "skill", "powers": "power"}
@@ -327,26 +327,14 @@ def _due(entry: Entry, ruleset: Ruleset) -> tuple[int, bool, bool, str]:
         return cost.amount, True, cost.needs_gm_permission, f"Buying off {bought.item.name}"
     # Add
     item = bought.item
-    if bought.list == "skills" or (bought.list == "powers" and ruleset.system == TOKENS):
-        # A new skill (or field of power) is raised from where it stood unlisted: its
-        # default, or for a field of power Abysmal (DIP VIII.1); priced level by level.
-        start = ABYSMAL if bought.list == "powers" else _skill_default(item, ruleset)
-        total, permission = 0, False
-        for level in range(start, item.level):
-            cost = raise_cost(ruleset, RAISE_KINDS[bought.list], level)
-            total += cost.amount
-            permission |= cost.needs_gm_permission
-        return total, False, permission, f"Adding {item.name} at {level_name(item.level)}"
+    if learnable(ruleset, bought.list):
+        # A new skill (or field of power) is raised from where it stood unlisted.
+        cost = learn_cost(ruleset, bought.list, item.name, item.difficulty, item.level)
+        label = f"Adding {item.name} at {level_name(item.level)}"
+        return cost.amount, False, cost.needs_gm_permission, label
     what = "gift" if bought.list == "gifts" else "power"
     cost = flat_cost(ruleset, what)
     return cost.amount, True, cost.needs_gm_permission, f"Adding the {what} {item.name}"
-
-
-def _skill_default(item: Trait, ruleset: Ruleset) -> int:
-    """Where an unlisted skill is bought from: its default, or for a Very Hard skill (no
-    default, Mudge 1.4) Terrible, the bottom of the creation ladder."""
-    default = skill_default(ruleset, item.name, item.difficulty)
-    return ruleset.creation_min if default is None else default
 
 
 def _section(ruleset: Ruleset) -> str:

@@ -21,7 +21,7 @@ from fractions import Fraction
 from rules import combat
 from rules.character import Character
 from rules.combat import WoundLevel
-from rules.ladder import level_name, signed
+from rules.ladder import STANDARD, Ladder, signed
 from rules.report import build_report, power_potential
 from rules.rulesets import LEVELS, Ruleset
 
@@ -331,11 +331,11 @@ def chance_to_reach(effective: int, against: int) -> Fraction:
     return Fraction(0)
 
 
-def result_name(level: int, bottom: int) -> str:
+def result_name(level: int, bottom: int, ladder: Ladder = STANDARD) -> str:
     """A rolled degree on the ladder: 'Great', 'Legendary+2', 'Terrible-1'."""
     if level < bottom:
-        return f"{level_name(bottom)}{level - bottom}"
-    return level_name(level)
+        return f"{ladder.name(bottom)}{level - bottom}"
+    return ladder.name(level)
 
 
 # MicroFudged DIP V, "Difficulty levels": the rank a Simple test needs, by difficulty.
@@ -355,8 +355,11 @@ def against_choices(ruleset: Ruleset) -> tuple[tuple[int, str], ...]:
     names its difficulties beside the ranks ("Good (Hard)")."""
     named = {} if ruleset.system == LEVELS else DIP_DIFFICULTIES
     return tuple(
-        (level, f"{level_name(level)} ({named[level]})" if level in named else level_name(level))
-        for level in range(ruleset.ladder_bottom, 7)
+        (
+            level,
+            f"{ruleset.word(level)} ({named[level]})" if level in named else ruleset.word(level),
+        )
+        for level in range(ruleset.ladder_bottom, ruleset.ladder.top_word_level + 3)
     )
 
 

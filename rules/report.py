@@ -12,10 +12,9 @@ from fractions import Fraction
 from rules import ledger
 from rules.character import Character, Trait
 from rules.house_rules import json_number
-from rules.ladder import ABYSMAL, LEGENDARY, POOR, card_rating, level_name
+from rules.ladder import ABYSMAL, POOR, card_rating
 from rules.rulesets import (
     LEVELS,
-    MUDGE_SKILL_FAIR_COST,
     SKILL_DIFFICULTY,
     Ruleset,
     skill_default,
@@ -304,8 +303,8 @@ class _Check:
         if trait.level < floor_level:
             self.error(
                 "level_out_of_range",
-                f"{trait.name} cannot start below {level_name(floor_level)} "
-                f"(it is {level_name(trait.level)}): raise it to {level_name(floor_level)} "
+                f"{trait.name} cannot start below {self.r.word(floor_level)} "
+                f"(it is {self.r.word(trait.level)}): raise it to {self.r.word(floor_level)} "
                 f"or remove it, or the {r.terms.gm} may allow lower in the house rules.",
                 "creation",
                 trait.name,
@@ -313,12 +312,13 @@ class _Check:
             )
         if r.legendary_at_creation:
             return
-        if trait.level >= LEGENDARY:
+        if trait.level >= r.ladder.top_word_level:
             self.error(
                 "level_out_of_range",
-                f"{trait.name} cannot start at {level_name(trait.level)}: Legendary is not "
-                f"allowed at creation. Lower it to {level_name(r.creation_max)}, or the "
-                f"{r.terms.gm} may allow Legendary in the house rules.",
+                f"{trait.name} cannot start at {self.r.word(trait.level)}: "
+                f"{r.ladder.words[-1]} is not allowed at creation. Lower it to "
+                f"{self.r.word(r.creation_max)}, or the "
+                f"{r.terms.gm} may allow {r.ladder.words[-1]} in the house rules.",
                 "legendary",
                 trait.name,
                 where,
@@ -326,8 +326,8 @@ class _Check:
         elif trait.level > r.creation_max:
             self.error(
                 "level_out_of_range",
-                f"No {label} may start above {level_name(r.creation_max)}; {trait.name} is "
-                f"{level_name(trait.level)}. Lower it to {level_name(r.creation_max)}.",
+                f"No {label} may start above {self.r.word(r.creation_max)}; {trait.name} is "
+                f"{self.r.word(trait.level)}. Lower it to {self.r.word(r.creation_max)}.",
                 "creation",
                 trait.name,
                 where,
@@ -361,7 +361,7 @@ class _Check:
                 fix = f"Lower {len(at_level) - limit}"
             self.error(
                 "cap_exceeded",
-                f"Only {limit} {self.noun(list_name, limit)} may be {level_name(level)}; "
+                f"Only {limit} {self.noun(list_name, limit)} may be {self.r.word(level)}; "
                 f"{len(at_level)} are ({names}){';' if trading else '.'} {fix} of them.",
                 "caps",  # Ruleset.section falls back to "creation"
                 first_over.name,
@@ -370,7 +370,7 @@ class _Check:
 
     def traded_caps(self, counts, caps, list_name):
         used = ", ".join(
-            f"{counts[level]} {level_name(level)} of {limit}"
+            f"{counts[level]} {self.r.word(level)} of {limit}"
             for level, limit in sorted(caps.items(), reverse=True)
         )
         self.warn(
@@ -413,9 +413,9 @@ class _Check:
             if trait.level > r.uncommitted_max:
                 self.error(
                     "uncommitted_too_high",
-                    f"{trait.name} was defined in play at {level_name(trait.level)}: an "
-                    f"uncommitted trait is defined as {level_name(r.uncommitted_max)} or lower. "
-                    f"Lower it to {level_name(r.uncommitted_max)}.",
+                    f"{trait.name} was defined in play at {self.r.word(trait.level)}: an "
+                    f"uncommitted trait is defined as {self.r.word(r.uncommitted_max)} or lower. "
+                    f"Lower it to {self.r.word(r.uncommitted_max)}.",
                     "uncommitted",
                     trait.name,
                     f"{list_name}[{index}]",
@@ -538,7 +538,7 @@ class _Check:
     def skill_cost(self, trait: Trait, index: int) -> int:
         self.bounds(trait, ("skills", index), self.r.creation_min, "skill")
         if self.r.skill_difficulties:
-            return trait.level + MUDGE_SKILL_FAIR_COST[trait.difficulty or SKILL_DIFFICULTY]
+            return trait.level + self.r.difficulty_costs[trait.difficulty or SKILL_DIFFICULTY]
         return trait.level - self.skill_default(trait)
 
     def lowered_skills(self) -> list:
@@ -556,8 +556,8 @@ class _Check:
                 self.error(
                     "too_many_lowered",
                     f"{trait.name} is {default - trait.level} levels below its default "
-                    f"({level_name(default)}); a skill may drop only one level. "
-                    f"Raise it to {level_name(default - 1)}.",
+                    f"({self.r.word(default)}); a skill may drop only one level. "
+                    f"Raise it to {self.r.word(default - 1)}.",
                     "skills",
                     trait.name,
                     f"skills[{index}]",
@@ -580,7 +580,7 @@ class _Check:
         """Mudge 1.62: skills drop below their default only "once all the free skill levels
         are used up", so one stands lowered beside levels still unspent (after every trade)."""
         for index, trait in lowered:
-            default = level_name(self.skill_default(trait))
+            default = self.r.word(self.skill_default(trait))
             self.error(
                 "lowered_with_levels_unspent",
                 f"{trait.name} is below its default ({default}) while "
@@ -639,7 +639,7 @@ class _Check:
                 return "skills", 0
             trait = Trait(power.name, power.level, difficulty)
             self.bounds(trait, ("powers", index), r.creation_min, "power")
-            return "skills", power.level + MUDGE_SKILL_FAIR_COST[difficulty]
+            return "skills", power.level + self.r.difficulty_costs[difficulty]
         return "gifts", power.cost if power.cost is not None else r.superpower_cost
 
     def meta_points(self):

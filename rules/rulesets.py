@@ -14,7 +14,18 @@ from fractions import Fraction
 
 from rules.catalog import Catalog, Template
 from rules.catalogues import fudge_basics, microfudged, mudge
-from rules.ladder import ABYSMAL, FAIR, GOOD, GREAT, MEDIOCRE, POOR, SUPERB, TERRIBLE
+from rules.ladder import (
+    ABYSMAL,
+    FAIR,
+    GOOD,
+    GREAT,
+    MEDIOCRE,
+    POOR,
+    STANDARD,
+    SUPERB,
+    TERRIBLE,
+    Ladder,
+)
 
 LEVELS = "levels"
 TOKENS = "tokens"
@@ -186,6 +197,18 @@ class Ruleset:
     templates: tuple[Template, ...] = ()
     sections: dict[str, str] = field(default_factory=dict)
     advancement: Advancement | None = None
+    description: str = ""  # a line for the GM who picks a ruleset (the ruleset file's)
+    ladder: Ladder = STANDARD
+    # Skills priced by difficulty (skill_difficulties): the default of each difficulty (None:
+    # no default) and the cost at Fair, each level up or down one skill level more or less.
+    difficulty_defaults: dict[str, int | None] = field(
+        default_factory=lambda: dict(MUDGE_SKILL_DEFAULT)
+    )
+    difficulty_costs: dict[str, int] = field(default_factory=lambda: dict(MUDGE_SKILL_FAIR_COST))
+
+    def word(self, level: int) -> str:
+        """A level in this ruleset's ladder words: 'Good', 'Legendary+2'."""
+        return self.ladder.name(level)
 
     def section(self, topic: str) -> str:
         return self.sections.get(topic) or self.sections["creation"]
@@ -194,7 +217,7 @@ class Ruleset:
     def ladder_bottom(self) -> int:
         """The lowest word the ruleset's ladder uses: MicroFudged names Abysmal, the others
         stop at Terrible (below it: "Terrible-1")."""
-        return TERRIBLE if self.system == LEVELS else ABYSMAL
+        return max(TERRIBLE if self.system == LEVELS else ABYSMAL, self.ladder.bottom)
 
     @property
     def gifts_and_faults(self) -> bool:
@@ -536,7 +559,7 @@ def skill_default(ruleset: Ruleset, name: str, difficulty: str | None) -> int | 
     skill (Streamlined MicroFudged: Science, Medicine). Names match case-insensitively, as
     attribute names and duplicates do."""
     if ruleset.skill_difficulties:
-        return MUDGE_SKILL_DEFAULT[difficulty or SKILL_DIFFICULTY]
+        return ruleset.difficulty_defaults[difficulty or SKILL_DIFFICULTY]
     folded = name.casefold()
     named = (level for n, level in ruleset.named_skill_defaults.items() if n.casefold() == folded)
     return next(named, ruleset.skill_default)

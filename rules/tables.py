@@ -5,8 +5,8 @@ from dataclasses import dataclass
 
 from rules.advancement import NotAvailable, raise_cost
 from rules.house_rules import json_number
-from rules.ladder import FAIR, LEGENDARY, TERRIBLE, card_rating, level_name, signed
-from rules.rulesets import DIFFICULTIES, LEVELS, MUDGE_SKILL_FAIR_COST, Ruleset
+from rules.ladder import FAIR, TERRIBLE, card_rating, signed
+from rules.rulesets import DIFFICULTIES, LEVELS, Ruleset
 
 
 @dataclass(frozen=True)
@@ -29,13 +29,16 @@ def skill_cost_table(ruleset: Ruleset) -> tuple[tuple[str, ...], list[Row]]:
         header = tuple(d.replace("_", " ").title() for d in DIFFICULTIES)
         return header, [
             Row(
-                f"{signed(lv)} {level_name(lv)}",
-                tuple(lv + MUDGE_SKILL_FAIR_COST[d] for d in DIFFICULTIES),
+                f"{signed(lv)} {ruleset.word(lv)}",
+                tuple(lv + ruleset.difficulty_costs[d] for d in DIFFICULTIES),
             )
             for lv in levels
         ]
     return ("Cost",), [
-        Row(f"{signed(lv)} {level_name(lv)}", ((lv - ruleset.skill_default) * ruleset.skill_cost,))
+        Row(
+            f"{signed(lv)} {ruleset.word(lv)}",
+            ((lv - ruleset.skill_default) * ruleset.skill_cost,),
+        )
         for lv in levels
     ]
 
@@ -62,7 +65,7 @@ def attribute_cost_table(ruleset: Ruleset) -> list[Row]:
     """Mudge 1.61: +3 Superb ... -3 Terrible, in attribute levels (or tokens: Streamlined
     MicroFudged's abilities, 3 a rank from Fair)."""
     return [
-        Row(level_name(lv), ((lv - ruleset.attribute_default) * ruleset.attribute_cost,))
+        Row(ruleset.word(lv), ((lv - ruleset.attribute_default) * ruleset.attribute_cost,))
         for lv in creation_levels(ruleset)
     ]
 
@@ -74,12 +77,10 @@ def describe_rules(r: Ruleset) -> str:
     if r.system == LEVELS:
         tv = r.trade_values
         priced = (
-            "priced by difficulty"
-            if r.skill_difficulties
-            else f"from {level_name(r.skill_default)}"
+            "priced by difficulty" if r.skill_difficulties else f"from {r.word(r.skill_default)}"
         )
         return (
-            f"{named.capitalize()} from {level_name(r.attribute_default)} with "
+            f"{named.capitalize()} from {r.word(r.attribute_default)} with "
             f"{r.attribute_levels} free attribute levels; {r.skill_levels} skill levels, {skills} "
             f"{priced}; {json_number(r.free_gifts)} free gifts; trades: 1 attribute level = "
             f"{json_number(tv['attribute'])} skill levels, 1 gift = {json_number(tv['gift'])}, "
@@ -89,10 +90,10 @@ def describe_rules(r: Ruleset) -> str:
     if r.power_levels:
         parts[0] += f" (power levels {', '.join(map(str, r.power_levels))})"
     parts.append(
-        f"{named} from {level_name(r.attribute_default)} at {_per_rank(r.attribute_cost)}, "
-        f"{skills} from {level_name(r.skill_default)} at {_per_rank(r.skill_cost)}"
+        f"{named} from {r.word(r.attribute_default)} at {_per_rank(r.attribute_cost)}, "
+        f"{skills} from {r.word(r.skill_default)} at {_per_rank(r.skill_cost)}"
     )
-    bounds = f"{level_name(r.creation_min)} or above {level_name(r.creation_max)}"
+    bounds = f"{r.word(r.creation_min)} or above {r.word(r.creation_max)}"
     parts.append(f"nothing below {bounds}")
     if r.must_spend_and_save:
         parts.append("spend at least one token and save at least one for play")
@@ -108,15 +109,15 @@ def _per_rank(cost: int) -> str:
 def ladder_table(ruleset: Ruleset) -> list[Row]:
     """The trait ladder with each level's modifier, and MicroFudged's card rating."""
     return [
-        Row(level_name(lv), (signed(lv - FAIR), card_rating(lv)))
-        for lv in range(LEGENDARY, ruleset.ladder_bottom - 1, -1)
+        Row(ruleset.word(lv), (signed(lv - FAIR), card_rating(lv)))
+        for lv in range(ruleset.ladder.top_word_level, ruleset.ladder_bottom - 1, -1)
     ]
 
 
 def experience_table(ruleset: Ruleset) -> list[Row]:
     """Raising a skill (and an attribute) one level, from each level (Mudge 5.2 and kin)."""
     rows = []
-    for lv in range(TERRIBLE, LEGENDARY + 2):
+    for lv in range(max(TERRIBLE, ruleset.ladder.bottom), ruleset.ladder.top_word_level + 2):
         try:
             skill = raise_cost(ruleset, "skill", lv)
             attribute = raise_cost(ruleset, "attribute", lv)
@@ -124,7 +125,7 @@ def experience_table(ruleset: Ruleset) -> list[Row]:
             break
         rows.append(
             Row(
-                f"{level_name(lv)} → {level_name(lv + 1)}",
+                f"{ruleset.word(lv)} → {ruleset.word(lv + 1)}",
                 (skill.amount, attribute.amount, skill.needs_gm_permission),
             )
         )

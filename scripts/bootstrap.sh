@@ -46,7 +46,8 @@ install_requirements() {
 
 # WeasyPrint needs Pango and HarfBuzz from the system; the tests also need a real
 # Chromium (browser tests) and poppler-utils (pdftoppm renders PDF pages to PNG).
-debian_packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0)
+# fonts-noto-core: Noto Sans Symbols, for the symbols the shipped fonts lack (characters/pdf.py).
+debian_packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-core)
 if [ "$mode" = dev ]; then
   debian_packages+=(chromium poppler-utils)
 fi

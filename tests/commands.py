@@ -3,6 +3,7 @@
 from io import StringIO
 
 from django.core.management import call_command
+from django_tasks_db.management.commands.db_worker import Worker
 
 
 def run_command(name: str, *args) -> tuple[int, str, str]:
@@ -14,3 +15,18 @@ def run_command(name: str, *args) -> tuple[int, str, str]:
     except SystemExit as stopped:
         code = stopped.code
     return code, out.getvalue(), err.getvalue()
+
+
+def run_worker():
+    """django-tasks-db's own worker loop, in this process, until the queue is empty: the
+    database-backed run `manage.py db_worker --batch` does."""
+    Worker(
+        queue_names=["default"],
+        interval=0,
+        batch=True,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id="test-worker",
+        excluded_queue_names=[],
+    ).run()

@@ -12,6 +12,7 @@ from django.urls import reverse
 from characters.errors import NotAllowed, ServiceError, StaleWrite
 from characters.models import Campaign, Character, ExperienceEntry, Membership, Trait
 from characters.selectors.advancement import BUY_OFF_FAULT, GIFT, META_POINT, POWER, RAISE
+from characters.selectors.review import pending_spend_queue
 from characters.services.advancement import (
     experience_award,
     experience_award_party,
@@ -158,23 +159,54 @@ def test_a_stale_page_spends_nothing(in_play, player):
 def test_gifts_and_powers_cost_their_price_and_need_the_gm(
     in_play, player, gm, ruleset, what, cost
 ):
+    """The player's spend is a request the GM sees; accepted, it is bought in the same
+    recorded step and the player is told; the GM may also spend it directly."""
     character = in_play(ruleset, experience=cost)
-    with pytest.raises(ServiceError, match=r"needs the GM's permission .*: ask your GM"):
-        experience_spend(
-            character=character, actor=player, expected_version=None, what=what, name="Luck"
-        )
-    entry = experience_spend(
-        character=character, actor=gm, expected_version=None, what=what, name="  Luck  "
+    request = experience_spend(
+        character=character, actor=player, expected_version=None, what=what, name="Luck"
     )
-    assert entry.amount == -cost
+    assert request.pending and request.amount == -cost
+    assert not character.traits.filter(name="Luck").exists()
+    assert [(e.character, s["label"]) for e, s in pending_spend_queue(gm)] == [
+        (character, f"Add the {what} Luck")
+    ]
+    spend_accept(entry=request, actor=gm)
     added = character.traits.get(kind=Trait.Kind.GIFT if what == GIFT else Trait.Kind.POWER)
     assert added.name == "Luck"
     character.refresh_from_db()
     assert character.experience == 0 == ledger_sum(character)
+    accepted = character.events.get(action="spend_accepted")
+    assert (accepted.actor, accepted.target) == (gm, f"{what}:Luck")
+    assert accepted.after["experience"] == 0
+    note = player.notifications.order_by("-id").first()
+    assert note.kind == "spend_accepted" and f"Add the {what} Luck ({cost} " in note.message
     with pytest.raises(ServiceError, match="already has"):
         experience_spend(
             character=character, actor=gm, expected_version=None, what=what, name="luck"
         )
+
+
+def test_a_refused_request_frees_its_experience_and_tells_the_player_why(in_play, player, gm):
+    character = in_play("mudge", experience=4)
+    request = experience_spend(
+        character=character, actor=player, expected_version=None, what=GIFT, name="Luck"
+    )
+    with pytest.raises(ServiceError, match="Say why you refuse"):
+        spend_refuse(entry=request, actor=gm, reason="  ")
+    spend_refuse(entry=request, actor=gm, reason="Not in this setting")
+    character.refresh_from_db()
+    assert character.experience == 4 and not character.ledger.filter(pending=True).exists()
+    assert not character.traits.filter(name="Luck").exists()
+    assert list(character.events.values_list("action", "reason").order_by("id"))[-2:] == [
+        ("spend_requested", "Add the gift Luck"),
+        ("spend_refused", "Not in this setting"),
+    ]
+    note = player.notifications.order_by("-id").first()
+    assert (note.kind, note.message) == (
+        "spend_refused",
+        "gm refused Hero's request (Add the gift Luck): Not in this setting",
+    )
+    assert pending_spend_queue(gm) == []
 
 
 def test_buying_off_a_fault_costs_9_ep_in_fudge_basics(in_play, player):
@@ -213,10 +245,11 @@ def test_mudge_gives_no_cost_for_buying_off_a_fault(in_play, player):
 def test_legendary_only_with_the_gms_permission(in_play, player, gm, ruleset):
     character = in_play(ruleset, traits=[("skill", "Climbing", SUPERB)], experience=16)
     climbing = trait(character, "Climbing")
-    with pytest.raises(ServiceError, match="Superb to Legendary needs the GM's permission"):
-        experience_spend(
-            character=character, actor=player, expected_version=None, what=RAISE, trait=climbing
-        )
+    asked = experience_spend(
+        character=character, actor=player, expected_version=None, what=RAISE, trait=climbing
+    )
+    assert asked.pending and asked.request["needs_gm"]
+    spend_refuse(entry=asked, actor=gm, reason="Not yet")
     experience_spend(
         character=character, actor=gm, expected_version=None, what=RAISE, trait=climbing
     )
@@ -340,7 +373,7 @@ def test_a_request_that_no_longer_fits_is_not_applied(in_play, player, gm):
     character.refresh_from_db()
     second.refresh_from_db()
     assert (character.meta_points, character.experience, second.pending) == (5, 12, True)
-    spend_refuse(entry=second, actor=gm)
+    spend_refuse(entry=second, actor=gm, reason="It no longer fits")
     assert ledger_sum(character) == 12 and not character.ledger.filter(pending=True).exists()
 
 
@@ -484,7 +517,7 @@ def test_the_player_sees_each_option_with_its_cost_or_why_not(in_play, login, pl
     strength = options["Raise Strength from Fair to Good"]
     assert (strength.cost, strength.enabled) == (6, False)
     gift = options["Add the gift"]
-    assert gift.cost == 4 and "ask your GM" in gift.why_not
+    assert (gift.cost, gift.needs_gm, gift.why_not) == (4, True, "needs 4 XP; 2 unspent")
     assert options["Buy a meta point"].cost == 6
     body = response.content.decode()
     assert "needs 8 XP; 2 unspent" in body
@@ -496,7 +529,7 @@ def test_a_spend_under_htmx_returns_the_panel_and_the_new_version(in_play, login
     climbing = trait(character, "Climbing")
     response = login(player).post(
         reverse("advancement_spend", args=[character.pk]),
-        {"version": character.version, "what": RAISE, "trait": climbing.pk},
+        {"version": character.version, "what": RAISE, "trait": climbing.pk, "confirmed": 1},
         **HTMX,
     )
     assert response.status_code == 200
@@ -582,7 +615,7 @@ def test_who_may_post_what_on_the_advancement_page(
         "award": (reverse("advancement_award", args=[pk]), {"amount": 1, "reason": "x"}, {"gm"}),
         "grant": (reverse("points_grant", args=[pk]), {"version": version, "count": 1}, {"gm"}),
         "accept": (reverse("spend_accept", args=[pk, pending.pk]), {}, {"gm"}),
-        "refuse": (reverse("spend_refuse", args=[pk, other.pk]), {}, {"gm"}),
+        "refuse": (reverse("spend_refuse", args=[pk, other.pk]), {"reason": "No"}, {"gm"}),
         "spend_points": (
             reverse("points_spend", args=[pk]),
             {"version": version, "count": 1},
@@ -652,5 +685,5 @@ def test_a_pending_row_written_by_hand_can_only_be_refused(in_play, login, playe
     response = client.post(reverse("spend_accept", args=[character.pk, entry.pk]))
     assert response.status_code == 400
     assert "Nothing records what “Something” buys: refuse it." in response.content.decode()
-    spend_refuse(entry=entry, actor=gm)
+    spend_refuse(entry=entry, actor=gm, reason="Nothing says what it buys")
     assert not character.ledger.filter(pending=True).exists()

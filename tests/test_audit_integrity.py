@@ -10,6 +10,8 @@ really sent:
 - both trails are hash chains, and `manage.py verify_audit` finds an edited event, a deleted
   one and a tampered approved build, and exits 1 for each."""
 
+import importlib
+import json
 import re
 from io import StringIO
 
@@ -20,19 +22,26 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError, ProgrammingError, connection, connections, transaction
 from django.urls import reverse
 
-from characters.adapters import build_changed, build_sha256, character_file
+from characters.adapters import build_changed, build_sha256, character_to_rules
 from characters.audit_chain import event_hash
 from characters.db_roles import APPEND_ONLY_TABLES, OWNER_ALIAS
 from characters.errors import ServiceError
-from characters.models import Campaign, CampaignEvent, Character, CharacterEvent, Trait
+from characters.models import (
+    Campaign,
+    CampaignEvent,
+    Character,
+    CharacterEvent,
+    Equipment,
+    Trait,
+)
 from characters.selectors.advancement import RAISE
 from characters.services.advancement import experience_award, experience_spend
 from characters.services.audit import record_campaign_event
-from characters.services.characters import trait_define_uncommitted
+from characters.services.characters import character_import, trait_define_uncommitted
 from characters.services.review import character_approve
 from rules.ladder import GOOD, LEGENDARY
 from tests.builder_fixtures import *  # noqa: F403
-from tests.conftest import login_of, role_split
+from tests.conftest import SAMPLES, login_of, role_split
 from tests.pdf_helpers import texts
 from tests.test_review import *  # noqa: F403
 from tests.test_review import approved
@@ -203,7 +212,7 @@ def test_the_gm_approves_a_changed_build_as_it_is_now_and_the_record_says_so(
     assert not build_changed(brogo)
     event = brogo.events.latest("id")
     assert (event.action, event.actor, event.reason) == ("approved", gm, "I looked: fine")
-    assert event.build_sha256 == build_sha256(character_file(brogo))
+    assert event.build_sha256 == build_sha256(character_to_rules(brogo))
     sheet = page_text(login(player).get(reverse("character_sheet", args=[brogo.pk])))
     assert "Approved · SHA-256" in sheet and NOT_STAMPED not in sheet
 
@@ -327,3 +336,28 @@ def test_verify_audit_finds_each_break_and_exits_1(campaign, character, gm, brea
     [line] = out.getvalue().splitlines()
     assert where in line and what in line, line
     assert connection.vendor == "postgresql"
+
+
+# -- one digest of a build, however it is read ----------------------------------------------------
+
+
+@pytest.mark.parametrize("sample", ["brogo", "dolores", "james", "jim-bones", "lisa-benny"])
+def test_a_build_hashes_the_same_from_its_rows_its_snapshot_and_the_migration(
+    sample, player, gm, campaign
+):
+    """The digest the approval records, the one the pages compute from the rows, and the
+    ones migration 0016 recorded for builds approved before it (from the kept snapshot, or
+    from the rows with the migration's own reading of them) are one."""
+    migration = importlib.import_module("characters.migrations.0016_audit_integrity")
+    text = (SAMPLES / f"{sample}.json").read_text()
+    campaign.base_ruleset = json.loads(text)["ruleset"]  # the campaign plays the file's rules
+    campaign.save(update_fields=["base_ruleset"])
+    character, _ = character_import(owner=player, text=text, campaign=campaign)
+    Equipment.objects.create(character=character, name="Rope", kind="gear", quantity=3)
+    approval = approved(character, gm, reason="a sample as printed")
+    rows = Character.objects.prefetch_related("traits", "equipment", "ledger").get(pk=character.pk)
+    recorded = rows.events.get(action="approved").build_sha256
+    assert build_sha256(character_to_rules(rows)) == recorded
+    assert build_sha256(migration._build_of_rows(rows)) == recorded
+    assert build_sha256(migration._snapshot_build(approval.snapshot)) == recorded
+    assert not build_changed(rows)

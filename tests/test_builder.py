@@ -175,7 +175,7 @@ def test_gift_and_fault_costs_show_as_written(player_client, character):
     # Read out, a half is written as the rule texts write it.
     assert '<output class="row-cost" title="What this costs at creation">½ fault</output>' in page
     sheet = player_client.get(reverse("character_sheet", args=[character.pk])).content.decode()
-    assert "<bdi>Shy</bdi> (costs ½)" in sheet
+    assert "<bdi>Shy</bdi> (worth ½)" in sheet  # a fault by its worth, not a cost
 
 
 def test_adding_a_catalogue_skill_takes_its_difficulty(player_client, character):

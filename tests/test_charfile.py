@@ -175,14 +175,16 @@ class TestWriting:
         assert data["equipment"] == [{"name": "Mail", "kind": "armour", "armour": 2}]
         assert "meta_points" not in data  # None: the ruleset's starting number
         # No ledger: no advancement key (spec, "Advancement" is optional).
-        assert list(data) == [k for k in TOP_LEVEL_KEYS if k not in ("meta_points", "advancement")]
+        # ruleset_file only where a designed ruleset goes with the file (rules.ruleset_file).
+        unwritten = ("meta_points", "advancement", "ruleset_file")
+        assert list(data) == [k for k in TOP_LEVEL_KEYS if k not in unwritten]
 
 
 # (what to change in a minimal file, the `where` the error names, part of its message)
 MALFORMED = [
     ({"format": "fairsheet.character/2"}, "format", "must be 'fairsheet.character/1'"),
     ({"ruleset": "mudgee"}, "ruleset", "unknown ruleset 'mudgee': use one of fudge-basics"),
-    ({"ruleset": None}, "ruleset", "unknown ruleset None"),
+    ({"ruleset": None}, "ruleset", "missing: a character file names its ruleset"),
     ({"ruleset": ["mudge"]}, "ruleset", "unknown ruleset ['mudge']"),
     ({"house_rules": []}, "house_rules", "must be an object of overrides"),
     ({"house_rules": {"tokens": -1}}, "house_rules.tokens", "cannot be negative (-1)"),

@@ -1,5 +1,5 @@
 """Foundry VTT actors for the fudge-rpg system (docs/foundry.md): the export validates
-against the system's data models (tests/fixtures/foundry-fudge-rpg-2.6.0.schema.json), its
+against the system's data models (tests/fixtures/foundry-fudge-rpg-2.7.0.schema.json), its
 ids are stable, and characters survive the round trip; actors made in Foundry import with a
 list of what could not be mapped; `manage.py export_character` converts both ways."""
 
@@ -24,7 +24,7 @@ from tests.commands import run_command
 from tests.test_charfile import SAMPLES, characters
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "foundry-fudge-rpg-2.6.0.schema.json"
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "foundry-fudge-rpg-2.7.0.schema.json"
 FOUNDRY_ACTOR = Draft202012Validator(json.loads(FIXTURE.read_text()))
 ID = re.compile(r"[A-Za-z0-9]{16}")
 

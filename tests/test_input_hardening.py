@@ -266,3 +266,47 @@ def test_a_lying_content_length_gets_no_500(player_client):
         "POST", url, small, content_type="multipart/form-data; boundary=x", CONTENT_LENGTH="9"
     )
     assert response.status_code == 400 and "error" in response.json()
+
+
+# -- numbers from a request: every place one is read, with what isdigit or int take wrongly --
+
+NOT_NUMBERS = ["²", "①", "٣", " 7", "1_0", "+1", "-1", "9" * 30, ""]
+
+
+@pytest.mark.parametrize("text", NOT_NUMBERS)
+@pytest.mark.parametrize("place", ["catalogue edit", "posted version", "content length"])
+def test_a_number_from_a_request_is_parsed_strictly(client, gm, player, character, place, text):
+    """No 500 for a digit `int` refuses (or a number past a bigint), and no number read
+    from one it takes ("٣" is 3 to `int`)."""
+    if place == "catalogue edit":
+        client.force_login(gm)
+        entry = character.campaign.catalog.first()
+        response = client.get(
+            reverse("campaign_catalog", args=[character.campaign_id]), {"edit": text}
+        )
+        assert response.status_code == 200
+        assert f'name="name" value="{entry.name}"' not in response.content.decode()
+    elif place == "posted version":
+        client.force_login(player)
+        url = reverse("character_submit", args=[character.pk])
+        response = client.post(url, {"version": text})
+        assert response.status_code in (302, 409)
+    else:
+        client.force_login(player)
+        response = client.generic(
+            "POST",
+            reverse("character_check"),
+            json.dumps(GOOD_FILE),
+            content_type="application/json",
+            CONTENT_LENGTH=text,
+        )
+        assert response.status_code in (200, 400, 413)  # a length past any limit: 413
+
+
+def test_a_catalogue_entry_opens_for_editing_by_its_plain_id(client, gm, character):
+    client.force_login(gm)
+    entry = character.campaign.catalog.first()
+    response = client.get(
+        reverse("campaign_catalog", args=[character.campaign_id]), {"edit": str(entry.pk)}
+    )
+    assert f'value="{entry.name}"' in response.content.decode()

@@ -129,7 +129,8 @@ def test_approved_build_stays_legal_through_play_and_export(open_page, table, tm
         button = player.locator(".spend-option", has_text=label).get_by_role("button")
         expect(button).to_have_text(cost)
         button.click()
-        expect(player.locator(".answer")).to_contain_text(f"Done: {label}.")
+        player.locator("#confirm-spend").get_by_role("button", name=f"Spend {cost}").click()
+        expect(player.get_by_role("status").filter(has_text=f"Done: {label}.")).to_be_in_viewport()
     expect(player.locator("#unspent")).to_have_text("0 XP")
 
     # The builder: approved, locked, and legal, the creation build priced as approved.

@@ -84,6 +84,8 @@ ACCESS = {
     "character_withdraw": (OWNER, "post"),
     "advancement_spend": (VIEWER, "post"),
     "points_spend": (OWNER, "post"),
+    "spend_take_back": (OWNER, "post"),
+    "spend_withdraw": (OWNER, "post"),
     "points_convert": (OWNER, "post"),
     # interop
     "character_export_foundry": (VIEWER, "get"),
@@ -200,6 +202,7 @@ def world(db):
         "equipment_delete": [character.pk, item.pk],
         "spend_accept": [character.pk, to_accept.pk],
         "spend_refuse": [character.pk, to_refuse.pk],
+        "spend_withdraw": [character.pk, to_refuse.pk],
         **{
             name: [campaign.pk]
             for name in (
@@ -285,3 +288,45 @@ def test_the_server_error_page_stands_alone():
     page = render_to_string("500.html")
     assert "<h1>Something went wrong</h1>" in page
     assert '<a href="/" role="button">Back to Fairsheet</a>' in page
+
+
+EXPORTS = ["character_export", "character_export_foundry", "character_sheet_pdf"]
+
+
+@pytest.mark.parametrize("method", ["post", "put", "delete", "patch"])
+@pytest.mark.parametrize("name", [*EXPORTS, "campaign_pack_download", "character_sheet"])
+def test_an_export_refuses_a_method_it_does_not_serve_with_a_page(client, world, name, method):
+    users, character, args = world
+    client.force_login(users["gm"])
+    response = getattr(client, method)(url_for(name, character, args))
+    assert response.status_code == 405
+    assert response["Allow"] == "GET, HEAD"
+    page = response.content.decode()
+    assert "<h1>Not for this method</h1>" in page
+    assert f"This address does not take a {method.upper()}: it takes GET, HEAD." in page
+
+
+@pytest.mark.parametrize("name", ["character_export", "character_export_foundry"])
+def test_an_export_refuses_a_post_with_a_token_as_json(client, world, name):
+    users, character, args = world
+    _, raw = api_token_create(user=users["owner"], name="script")
+    url = url_for(name, character, args)
+    response = client.post(url, HTTP_AUTHORIZATION=f"Bearer {raw}")
+    assert (response.status_code, response["Allow"]) == (405, "GET, HEAD")
+    assert response.json() == {"error": "This address does not take a POST: it takes GET, HEAD."}
+    assert client.get(url, HTTP_AUTHORIZATION=f"Bearer {raw}").status_code == 200
+
+
+def test_no_405_anywhere_is_a_blank_page(client, world):
+    """Every URL sent the method its rule does not use: a 405, when it is one, has words."""
+    users, character, args = world
+    client.force_login(users["gm"])
+    blank = []
+    for name, (_, method) in sorted(ACCESS.items()):
+        other = "get" if method == "post" else "put"
+        response = getattr(client, other)(url_for(name, character, args))
+        if response.status_code == 405 and b"does not take" not in response.content:
+            blank.append(name)
+        if name == "logout":
+            client.force_login(users["gm"])
+    assert blank == []

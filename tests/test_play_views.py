@@ -246,3 +246,49 @@ def test_a_new_session(client, gm, campaign):
     assert "Session 1 started" in response.content.decode()
     log = client.get(reverse("campaign_log", args=[campaign.pk])).content.decode()
     assert "<strong>Session 1</strong> <small>started by gwen" in log
+
+
+class TestARemovedPlayer:
+    """Removed from the campaign, a player keeps their character and its play page, but
+    the campaign's dice log is read and written by its members only: the page, its poll
+    and a roll each ask."""
+
+    @pytest.fixture
+    def removed(self, pip, tess, otto, gm, other_player, campaign):
+        from characters.services.campaigns import membership_remove
+
+        services.dice_roll(character=otto, actor=other_player, trait="Swimming")
+        page = pip.get(reverse("character_play", args=[tess.pk]))
+        assert "Otto" in page.content.decode()  # a member reads the table's rolls
+        before = fingerprint(page)
+        membership = campaign.memberships.get(user__username="pip")
+        membership_remove(membership=membership, actor=gm)
+        return before
+
+    def test_reads_no_log_on_the_play_page_or_its_poll(
+        self, pip, tess, otto, other_player, removed
+    ):
+        url = reverse("character_play", args=[tess.pk])
+        html = pip.get(url).content.decode()
+        assert "You are no longer a player in The Watch: its dice log is for its table." in html
+        assert "Otto" not in html
+        now = fingerprint(pip.get(url))
+        services.dice_roll(character=otto, actor=other_player, trait="Swimming")
+        live = reverse("play_live", args=[tess.pk])
+        assert pip.get(live, {"fp": now}, **HX).status_code == 204  # a new roll tells nothing
+        stale = f"{now.split('.')[0]}.-1.0"  # the same build, an older play state
+        fresh = pip.get(live, {"fp": stale}, **HX).content.decode()
+        assert "Otto" not in fresh and "no longer a player" in fresh
+        assert pip.get(reverse("campaign_log", args=[tess.campaign_id])).status_code == 404
+
+    @pytest.mark.parametrize("headers", [{}, HX])
+    def test_writes_no_roll_into_it(self, pip, tess, removed, headers):
+        before = DiceRoll.objects.count()
+        response = pip.post(
+            reverse("play_roll", args=[tess.pk]),
+            {"trait": "Climbing"},
+            follow=not headers,
+            **headers,
+        )
+        assert "You are no longer a player in The Watch" in response.content.decode()
+        assert DiceRoll.objects.count() == before

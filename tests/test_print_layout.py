@@ -110,25 +110,26 @@ def test_the_footer_is_one_line_whatever_the_name():
         found = texts(document)
         for number, text in enumerate(found, 1):
             assert text.endswith(f" Page {number} of {len(found)}")
-    assert found[0].endswith("Aelfwynn Aelfw… Page 1 of 2")  # cut at 60 characters
+    assert found[0].endswith("Aelfwynn Aelfw… draft - not approved Page 1 of 1")  # cut at 60
 
 
 def test_a_draft_is_marked_across_every_page_an_approved_sheet_is_not():
-    many = tuple(Trait(f"Lore of the {i:03d}th Valley", GOOD) for i in range(150))
+    many = tuple(Trait(f"Lore of the {i:03d}th Valley", GOOD) for i in range(300))
     draft = render_sheets_pdf([sheet(standard_character(skills=many))])
     found = texts(draft)
-    assert len(found) == 2
+    assert len(found) >= 2
     for text in found:
         assert text.startswith("DRAFT · NOT APPROVED")  # drawn first, behind the sheet
-        assert "draft - not approved" in text  # and the stamp at the top
+        assert "draft - not approved" in text  # and the stamp in the footer
     approved = render_sheets_pdf([sheet(standard_character(), ApprovalStamp("a" * 64))])
     [text] = texts(approved)
     assert "DRAFT" not in text and f"Approved · SHA-256 {'a' * 64}" in text
 
 
-def test_an_approval_longer_than_the_stamp_is_printed_whole_under_the_name():
+def test_an_approval_over_broken_rules_prints_its_reason_once_under_the_name():
     reason = "approved over budget by 3 skill levels: " + "the siege of Dunmoor, " * 20
     document = render_sheets_pdf([sheet(standard_character(), ApprovalStamp("b" * 64, reason))])
     text = " ".join(texts(document))
-    assert reason.strip() in text  # whole, once under the heading
-    assert text.count("Approved · SHA-256") == 2  # and cut short in the stamp
+    assert "A" + reason.strip()[1:] in text  # whole, once under the heading
+    assert text.count("the siege of Dunmoor") == 20
+    assert text.count(f"Approved · SHA-256 {'b' * 64}") == 1  # the footer: the hash alone

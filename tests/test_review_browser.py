@@ -120,6 +120,15 @@ def test_submit_review_fix_approve_then_advance(open_page, brogo):
     ).to_be_disabled()
     assert fits_the_screen(player)
     option.get_by_role("button").click()
+    # The spend asks once, with its price, in view and focused (a phone scrolls to it).
+    confirm = player.locator("#confirm-spend")
+    expect(confirm).to_contain_text("Raise Climbing from Good to Great?")
+    expect(confirm).to_contain_text("It costs 4 XP of the 4 unspent.")
+    expect(player.locator("#unspent")).to_have_text("4 XP")
+    spend = confirm.get_by_role("button", name="Spend 4 XP")
+    expect(spend).to_be_focused()
+    expect(spend).to_be_in_viewport()
+    spend.click()
     expect(player.locator("#unspent")).to_have_text("0 XP")
     expect(player.locator(".answer")).to_contain_text("Done: Raise Climbing from Good to Great.")
 

@@ -54,12 +54,6 @@ HOSTILE = (
 )
 
 
-def line_after(text: str, start: str) -> list[str]:
-    lines = text.splitlines()
-    index = next(i for i, line in enumerate(lines) if line.startswith(start))
-    return lines[index + 1].split()
-
-
 def wound_boxes(document: bytes, prefix: str = "s1") -> list[int]:
     """How many checkboxes each wound level has, in the fillable PDF."""
     counts = {}
@@ -116,10 +110,12 @@ class TestBrogo:
     def test_no_reference_tables_on_the_sheet(self, brogo_pdf):
         assert "Level Roll Easy Average Hard Very Hard" not in " ".join(texts(brogo_pdf))
 
-    def test_approval_hash_and_override_reason_on_the_page(self, brogo_pdf):
+    def test_approval_hash_in_the_footer_and_the_override_reason_once(self, brogo_pdf):
         for text in texts(brogo_pdf):
-            assert f"Approved · SHA-256 {SHA} · {OVER_BUDGET}" in text
+            assert text.endswith(f"Brogo the Scout Approved · SHA-256 {SHA} Page 1 of 1")
             assert "DRAFT" not in text
+        assert " ".join(texts(brogo_pdf)).count(OVER_BUDGET[1:]) == 1
+        assert f"A{OVER_BUDGET[1:]}" in texts(brogo_pdf)[0]
 
     def test_one_letter_page(self):
         document = render_sheets_pdf([sheet(sample("brogo"))], PrintOptions("letter"))
@@ -135,7 +131,6 @@ def test_fudge_basics_wound_track_and_draft_stamp():
     )
     found = pages(render_sheets_pdf([sheet(character)], FLAT))
     text = found[0].extract_text()
-    assert line_after(text, "WOUNDS") == ["1", "Scratch", "☐☐☐☐☐"]
     assert (
         "1 Scratch ☐☐☐☐☐ 2,3 Hurt (-1) ☐☐☐☐ 4,5 Very Hurt (-2) ☐☐☐ 6 Incapacitated ☐☐ "
         "7+ Near Death ☐" in flat(text)
@@ -152,11 +147,16 @@ def test_every_page_renders_to_a_non_blank_png(tmp_path):
     sheets = [sheet(sample(path.stem)) for path in sorted(SAMPLES.glob("*.json"))]
     document = render_campaign_pack_pdf("The Fens", sheets)
     (tmp_path / "pack.pdf").write_bytes(document)
-    subprocess.run(
+    drawn = subprocess.run(
         ["pdftoppm", "-r", "30", "-gray", "-png", tmp_path / "pack.pdf", tmp_path / "page"],
         check=True,
         timeout=120,
+        capture_output=True,
+        text=True,
     )
+    # Each part is rendered on its own and joined: every field's font is in the pack's
+    # form resources (poppler says "Unknown font tag" of one that is not).
+    assert "Syntax Error" not in drawn.stderr
     images = sorted(tmp_path.glob("page-*.png"))
     assert len(images) == len(pages(document)) > len(sheets)
     for path in images:
@@ -183,7 +183,7 @@ def test_unicode_names_come_out_in_the_text_and_the_fonts_are_embedded():
     fonts = embedded_fonts(found[0])
     assert {"Fairsheet-Sans", "Fairsheet-CJK"} <= fonts
     assert all(name.startswith("Fairsheet-") for name in fonts), fonts
-    assert found[0].extract_text().rstrip().endswith("李小龍 Page 1 of 1")  # the footer too
+    assert found[0].extract_text().rstrip().endswith("李小龍 draft - not approved Page 1 of 1")
 
 
 def test_hangul_and_emoji_print_as_text_in_the_shipped_fonts():
@@ -281,9 +281,10 @@ def test_microfudged_setbacks_print_their_successes_whole():
     # DIP V.3: setbacks come from "2 successes", not "3,4"; the narrow damage column of a
     # wound track broke the word ("2 succes" / "ses"). Lines as printed, not folded.
     character = Character(ruleset="microfudged-dip", name="Mara Vex")
-    lines = pages(render_sheets_pdf([sheet(character)]))[0].extract_text().splitlines()
-    for damage in ("1 success ", "2 successes ", "3 successes "):
-        assert any(line.startswith(damage) for line in lines), (damage, lines)
+    text = pages(render_sheets_pdf([sheet(character)]))[0].extract_text()
+    for level in ("1 success Setback", "2 successes Major Setback", "3 successes Extreme"):
+        assert level in flat(text), (level, text)
+    assert not any(line.strip().endswith("succes") for line in text.splitlines())
 
 
 def test_microfudged_card_ratings_power_potential_and_saved_tokens():
@@ -332,22 +333,23 @@ def test_house_rules_extra_attributes_are_on_the_sheet():
     assert len(rows) == 8
 
 
-def test_a_hundred_and_fifty_skills_flow_onto_a_second_page_whole():
-    names = [f"Lore of the {i:03d}th Valley" for i in range(150)]
+def test_three_hundred_skills_continue_on_pages_that_say_so_never_splitting_a_row():
+    names = [f"Lore of the {i:03d}th Valley" for i in range(300)]
     character = Character(
         ruleset="mudge", name="Loremaster", skills=tuple(Trait(n, GOOD) for n in names)
     )
     found = [page.extract_text() for page in pages(render_sheets_pdf([sheet(character)]))]
-    assert len(found) == 2
+    assert len(found) >= 2
     for name in names:
-        holding = [i for i, text in enumerate(found) if f"{name}: Good +1" in text]
-        assert len(holding) == 1, name  # once, whole, on one line of one page
-    first = next(i for i, text in enumerate(found) if names[0] in text)
-    last = next(i for i, text in enumerate(found) if names[-1] in text)
-    assert last > first
+        holding = [i for i, text in enumerate(found) if f"{name}: Good +1" in flat(text)]
+        assert len(holding) == 1, name  # once, whole, on one page
     for number, text in enumerate(found, 1):
         assert "draft - not approved" in text and "DRAFT · NOT APPROVED" in text
-        assert f"Loremaster Page {number} of 2" in flat(text)
+        assert f"Loremaster draft - not approved Page {number} of {len(found)}" in flat(text)
+        # Every page but the last says the sheet continues; every page but the first that
+        # it is a continuation.
+        assert ("continues on the next page" in text) is (number < len(found))
+        assert ("Loremaster (continued)" in text) is (number > 1)
 
 
 def test_a_short_experience_ledger_ends_the_one_page_sheet():
@@ -360,10 +362,10 @@ def test_a_short_experience_ledger_ends_the_one_page_sheet():
     [text] = texts(document)
     assert f"Approved · SHA-256 {SHA}" in text
     ledger_text = text[text.index("NOTES IN PLAY") :]
-    assert "EXPERIENCE LEDGER Date XP Reason" in ledger_text
+    assert "EXPERIENCE LEDGER Total: 3 XP Waiting for the GM: -4 XP 3 entries Date" in ledger_text
     assert "2026-03-01 +5 Session 1: the bridge" in ledger_text
     assert "2026-03-09 -4 Bow Good to Great (waiting for the GM)" in ledger_text
-    assert "Total 3" in ledger_text  # the pending spend does not count yet
+    assert ledger_text.count("Total") == 1  # once: a total is never repeated per page
 
 
 def test_campaign_pack_has_a_party_summary_then_one_sheet_each_then_the_reference():
@@ -410,7 +412,12 @@ def test_a_pack_with_no_approved_character_says_so():
 class TestUserTextIsText:
     def test_no_sheet_template_switches_escaping_off(self):
         templates = sorted((ROOT / "templates" / "sheets").glob("*.html"))
-        assert [path.name for path in templates] == ["pack.html", "print.html", "sheet.html"]
+        assert [path.name for path in templates] == [
+            "busy.html",
+            "pack.html",
+            "print.html",
+            "sheet.html",
+        ]
         for path in templates:
             text = path.read_text()
             assert "|safe" not in text and "autoescape off" not in text, path.name

@@ -15,7 +15,6 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
-from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 from playwright.sync_api import expect
 from pypdf import PdfReader
@@ -40,6 +39,7 @@ from characters.sheets import sheet_for_character
 from rules.charfile import parse_character_json
 from rules.ladder import level_name
 from tests.browser import PHONE, fits_the_screen, log_in
+from tests.commands import run_worker
 from tests.pdf_helpers import fields
 
 SAMPLES = Path(__file__).resolve().parent.parent / "rules" / "samples"
@@ -207,8 +207,10 @@ class TestSheetPDF:
         texts = pdf_texts(response)
         assert response["Content-Disposition"] == 'attachment; filename="brogo-the-scout.pdf"'
         sha = file_sha256({"name": "Brogo the Scout"})
-        for text in texts:
-            assert f"SHA-256 {sha} · approved over budget by 2 skill levels: {REASON}" in text
+        for text in texts:  # the hash in every footer, the reason once under the name
+            assert f"Approved · SHA-256 {sha} Page" in text
+        whole = " ".join(texts)
+        assert whole.count(f"Approved over budget by 2 skill levels: {REASON}") == 1
         assert "EXPERIENCE LEDGER" in texts[-1] and "+3 The bridge" in texts[-1]
 
     def test_gm_gets_letter(self, as_user, gm, brogo):
@@ -317,21 +319,6 @@ class TestKeptPDFs:
         pdf_texts(as_user(player).get(url))
         assert len(renders) == 2
         assert not SheetPDF.objects.exists()
-
-
-def run_worker():
-    """django-tasks-db's own worker loop, in this process, until the queue is empty: the
-    database-backed run `manage.py db_worker --batch` does."""
-    Worker(
-        queue_names=["default"],
-        interval=0,
-        batch=True,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id="test-worker",
-        excluded_queue_names=[],
-    ).run()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -464,12 +451,21 @@ class TestCampaignPack:
         page = as_user(gm).get(url).content.decode()
         assert "It has waited 0\xa0minutes: is a worker running?" in page
         assert "<code>python manage.py db_worker</code> starts one" in page
+        # A running pack whose worker has said nothing for longer than the lease lost it:
+        # queued again once, then given up, with words for the GM each time.
         an_hour_ago = timezone.now() - timedelta(hours=1)
-        PackJob.objects.filter(pk=job.pk).update(
-            state=PackJob.State.RUNNING, created_at=an_hour_ago
-        )
+        running = {"state": PackJob.State.RUNNING, "heartbeat_at": an_hour_ago}
+        PackJob.objects.filter(pk=job.pk).update(**running, attempts=1)
         page = as_user(gm).get(url).content.decode()
-        assert "It has been running for 1\xa0hour: its worker may have been stopped." in page
+        assert "Its worker stopped before it was done: it is queued again." in page
+        job.refresh_from_db()
+        assert (job.state, job.steps_done) == (PackJob.State.QUEUED, 0)
+        assert DBTaskResult.objects.filter(args_kwargs__args=[job.pk]).count() == 2
+        PackJob.objects.filter(pk=job.pk).update(**running, attempts=2)
+        page = as_user(gm).get(url).content.decode()
+        assert "The worker rendering this pack stopped 2 times before it was done" in page
+        assert PackJob.objects.get(pk=job.pk).state == PackJob.State.FAILED
+        assert "Print it again</a>" in page
 
     def test_with_no_approved_character_the_page_says_so(self, as_user, gm, campaign):
         page = as_user(gm).get(reverse("campaign_pack", args=[campaign.pk])).content.decode()

@@ -162,3 +162,63 @@ def test_ten_sign_ups_from_one_address_then_a_wait(db, clock):
     assert sign_up(10, address="198.51.100.21").status_code == 302
     clock.now += 10 * 60
     assert sign_up(11).status_code == 302
+
+
+def test_a_full_width_username_counts_against_the_account_it_logs_in_to(gm, clock):
+    """NFKC, as the login form reads a username: gm in full-width letters is gm."""
+    full_width = "\uff47\uff4d"
+    response = log_in(from_address("10.0.2.1"), full_width, PASSWORD)
+    assert response.status_code == 302  # it is gm's login
+    for attempt in range(10):
+        assert log_in(from_address(f"10.0.3.{attempt}"), full_width).status_code == 200
+    assert_too_many(
+        log_in(from_address("10.0.4.1"), "gm", PASSWORD),
+        "failed logins to this account",
+        15 * 60,
+        "08:15",
+    )
+
+
+def burst(count, request):
+    """`count` requests at once, each from a thread of its own with its own connection;
+    their status codes."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    from django.db import connections
+
+    start = Barrier(count)
+
+    def one(n):
+        try:
+            start.wait()
+            return request(n)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(one, range(count)))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_parallel_burst_of_wrong_guesses_checks_no_more_than_the_limit(clock):
+    get_user_model().objects.create_user("gm", password=PASSWORD)
+    codes = burst(40, lambda n: log_in(from_address(f"10.9.{n}.1"), "gm").status_code)
+    assert sorted(set(codes)) == [200, 429]
+    assert codes.count(200) == 10  # checked; the other 30 refused before the password
+    assert log_in(from_address("10.9.99.1"), "gm", PASSWORD).status_code == 429
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_parallel_burst_of_api_requests_is_served_no_more_than_the_limit(settings, clock):
+    from characters.services.api_tokens import api_token_create
+    from characters.services.characters import character_create
+
+    settings.API_TOKEN_THROTTLE = (12, 60)
+    owner = get_user_model().objects.create_user("scripter", password=PASSWORD)
+    character = character_create(owner=owner, name="Brogo", ruleset="mudge")
+    token = api_token_create(user=owner, name="script")[1]
+    url = reverse("character_export", args=[character.pk])
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
+    codes = burst(40, lambda n: Client().get(url, **headers).status_code)
+    assert (codes.count(200), codes.count(429)) == (12, 28)

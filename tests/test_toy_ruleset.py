@@ -124,7 +124,7 @@ def test_the_builder_works_for_it(toy, player_client):
     # 2 free qualities, 1 spent (x3 = 3 left); 10 knack levels; 1 boon, 2 spent (-6):
     # 3 + 10 - 6 = 7, traded: 6 skill levels -> 1 gift
     assert "7 skill levels" in page
-    assert "6 skill levels -&gt; 1 gift" in page
+    assert "6 skill levels → 1 gift" in page
     main = page[page.index("<main") : page.index("</main>")]
     assert "Strength Scale" not in main and "Mudge" not in main  # no Scale, no templates
 
@@ -136,7 +136,7 @@ def test_the_sheet_works_for_it(toy, player_client):
     page = player_client.get(reverse("character_sheet", args=[character.pk])).content.decode()
     for words in ("Toy Fudge character sheet", "Qualities", "Knacks", "Flaws", "Luck points"):
         assert words in page, words
-    assert "<bdi>Cursed</bdi> (costs 2)" in page  # priced from the toy catalogue
+    assert "<bdi>Cursed</bdi> (worth 2)" in page  # valued from the toy catalogue
     assert "Bruises" in page and "Bruised" in page and "3+" in page
     assert "Unarmed: Brawn [1] + Misc. [0] = +1" in page  # its muscle attribute, no Scale
     assert "damage die" not in page

@@ -11,17 +11,22 @@ from django import forms
 
 from characters.forms.fields import AmountField, NameField
 from characters.models import DIFFICULTY_CHOICES, TRAIT_NAME_MAX, Equipment, Trait
+from rules.character import PERSONALITY_QUESTIONS
 from rules.house_rules import json_number
-from rules.ladder import ABYSMAL, LEGENDARY, TERRIBLE, level_name
+from rules.ladder import ABYSMAL, STANDARD, TERRIBLE, Ladder
 from rules.report import POWER_DIFFICULTY
 from rules.rulesets import LEVELS, SKILL_DIFFICULTY, ruleset_choices
 
 
-def level_choices(system: str, top: int = LEGENDARY + 3) -> list[tuple[int, str]]:
-    """The ladder from `top` down to the bottom of the ruleset's `system`: Abysmal in
-    MicroFudged (DIP I), Terrible elsewhere (Mudge 1.2)."""
-    bottom = TERRIBLE if system == LEVELS else ABYSMAL
-    return [(lv, level_name(lv)) for lv in range(top, bottom - 1, -1)]
+def level_choices(
+    system: str, top: int | None = None, ladder: Ladder = STANDARD
+) -> list[tuple[int, str]]:
+    """The ladder from `top` (three past its top word) down to the bottom of the ruleset's
+    `system`: Abysmal in MicroFudged (DIP I), Terrible elsewhere (Mudge 1.2), in the
+    ladder's words."""
+    bottom = max(TERRIBLE if system == LEVELS else ABYSMAL, ladder.bottom)
+    top = ladder.top_word_level + 3 if top is None else top
+    return [(lv, ladder.name(lv)) for lv in range(top, bottom - 1, -1)]
 
 
 def difficulty_choices(kind: str) -> list[tuple[str, str]]:
@@ -54,6 +59,7 @@ class TraitForm(VersionedForm):
             ruleset.power_kinds,
             ruleset.skill_difficulties,
             ruleset.superpower_cost,
+            ruleset.ladder,
         )
         super().__init__(*args, **kwargs)
         self.kind = kind
@@ -74,11 +80,14 @@ class TraitForm(VersionedForm):
 
 
 @lru_cache(maxsize=64)
-def trait_fields(kind, system, power_kinds, skill_difficulties, superpower_cost) -> dict:
-    """TraitForm's fields for one kind of trait under a ruleset's numbers."""
+def trait_fields(
+    kind, system, power_kinds, skill_difficulties, superpower_cost, ladder=STANDARD
+) -> dict:
+    """TraitForm's fields for one kind of trait under a ruleset's numbers and ladder."""
     fields = copy.deepcopy(TraitForm.base_fields)
-    fields["power_kind"].choices = [(k, k) for k in power_kinds]
-    levels = level_choices(system)
+    # Empty: the catalogue's kind for a power it lists (Mudge 2.53's Fireball: a spell).
+    fields["power_kind"].choices = [("", "— (catalogue)"), *((k, k) for k in power_kinds)]
+    levels = level_choices(system, ladder=ladder)
     if kind == Trait.Kind.POWER and system == LEVELS:
         levels = [("", "— (no level)"), *levels]  # a superpower has none
     fields["level"].choices = levels
@@ -94,7 +103,10 @@ def trait_fields(kind, system, power_kinds, skill_difficulties, superpower_cost)
         kind == Trait.Kind.POWER and system == LEVELS
     ):
         keep.add("cost")
-        fields["cost"].label = "Value" if kind == Trait.Kind.FAULT else "Cost"
+        fields["cost"].label = {
+            Trait.Kind.FAULT: "Value",
+            Trait.Kind.POWER: "Superpower, gifts",
+        }.get(kind, "Cost")
         # Left empty: a gift's or fault's value from the catalogue (Mudge 1.33: 2 if
         # starred, else 1); a superpower's from the ruleset (Mudge 2.8: 2 gifts).
         unset = json_number(superpower_cost) if kind == Trait.Kind.POWER else "catalogue"
@@ -118,7 +130,10 @@ class EquipmentForm(VersionedForm):
     and an armour's value in Mudge 4.54, cards in MicroFudged DIP VII.2)."""
 
     name = NameField(max_length=Equipment._meta.get_field("name").max_length)
-    kind = forms.ChoiceField(choices=Equipment.Kind.choices)
+    # Empty on a new row: the catalogue's kind for a name it lists, else gear.
+    kind = forms.ChoiceField(
+        choices=[("", "— (catalogue)"), *Equipment.Kind.choices], required=False
+    )
     damage = forms.IntegerField(min_value=-10, max_value=50, required=False)
     armour = forms.IntegerField(min_value=-10, max_value=50, required=False)
     notes = forms.CharField(max_length=1000, required=False, strip=True)
@@ -132,7 +147,12 @@ class EquipmentForm(VersionedForm):
         self.fields["armour"].help_text = f"Armour value ({section})"
 
     def item_fields(self) -> dict:
-        return {k: v for k, v in self.cleaned_data.items() if k != "version"}
+        """What was posted; an empty kind is left out (a new row takes the catalogue's, a
+        row keeps its own)."""
+        data = {k: v for k, v in self.cleaned_data.items() if k != "version"}
+        if not data.get("kind"):
+            data.pop("kind", None)
+        return data
 
 
 class DetailsForm(VersionedForm):
@@ -171,24 +191,14 @@ class UncommittedForm(VersionedForm):
 
     def __init__(self, *args, ruleset, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["level"].choices = level_choices(ruleset.system, top=ruleset.uncommitted_max)
+        self.fields["level"].choices = level_choices(
+            ruleset.system, top=ruleset.uncommitted_max, ladder=ruleset.ladder
+        )
         self.fields["level"].initial = ruleset.uncommitted_max
         if ruleset.skill_difficulties:
             self.fields["difficulty"].choices = difficulty_choices(Trait.Kind.SKILL)
         else:
             del self.fields["difficulty"]
-
-
-# Mudge 1.35: the questionnaire's four numbered questions, plus the summary fields a sheet
-# prints under personality and history.
-PERSONALITY_QUESTIONS = (
-    ("values", "What really matters to you? Anything you would give your life for?"),
-    ("desires", "What do you want? Which one thing do you desire most?"),
-    ("reasons", "For each thing desired, why?"),
-    ("change", "How might getting what you want change you?"),
-    ("personality", "Personality summary"),
-    ("history", "History and background"),
-)
 
 
 class PersonalityForm(VersionedForm):

@@ -19,8 +19,10 @@ from characters.models import (
     DIFFICULTY_CHOICES,
     ENTRY_FIELDS,
     FACTOR_RANGE,
+    POWER_KIND_CHOICES,
     Campaign,
     CatalogEntry,
+    Equipment,
 )
 from rules.house_rules import ATTRIBUTE_KEYS, BOOLEAN_KEYS, LEVEL_KEYS, json_number
 from rules.ladder import ABYSMAL, GOOD, GREAT, LEGENDARY, SUPERB, level_name, parse_level
@@ -465,6 +467,8 @@ class CatalogEntryForm(forms.Form):
     armour = forms.IntegerField(
         required=False, min_value=FACTOR_RANGE[0], max_value=FACTOR_RANGE[-1], label="Armour"
     )
+    equipment_kind = forms.ChoiceField(choices=Equipment.Kind.choices, initial="gear", label="Kind")
+    power_kind = forms.ChoiceField(choices=POWER_KIND_CHOICES, initial="spell", label="Kind")
     note = forms.CharField(max_length=CATALOG_NOTE_MAX, required=False)
 
     def __init__(self, *args, kind: str, uses_difficulty: bool, **kwargs):
@@ -488,6 +492,8 @@ class CatalogEntryForm(forms.Form):
             "cost": entry.cost,
             "damage": entry.damage,
             "armour": entry.armour,
+            "equipment_kind": entry.equipment_kind or "gear",
+            "power_kind": entry.power_kind,
             "note": entry.note,
         }
         form = cls(

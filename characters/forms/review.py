@@ -7,7 +7,9 @@ from characters.adapters import trait_state, trait_target
 from characters.errors import ServiceError
 from characters.forms.builder import VersionedForm
 from characters.forms.fields import NameField
-from characters.selectors.advancement import MAX_AWARD, SPENDS
+from characters.models import DIFFICULTY_CHOICES
+from characters.selectors.advancement import LEARN_LISTS, MAX_AWARD, SPENDS
+from characters.selectors.review_rows import equipment_target
 
 APPROVE, REQUEST_CHANGES = "approve", "request_changes"
 COMMENT_MAX = 5000
@@ -35,16 +37,23 @@ class ReviewForm(VersionedForm):
         widget=forms.Textarea(attrs={"rows": 2}),
     )
 
-    def __init__(self, *args, traits, **kwargs):
+    def __init__(self, *args, traits, equipment=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.traits = list(traits)
-        for trait in self.traits:
-            self.fields[self.trait_field(trait)] = forms.CharField(
-                label=f"Your comment on {trait.name}",
+        self.equipment = list(equipment)
+        for name, what in [(self.trait_field(t), t.name) for t in self.traits] + [
+            (f"equipment_{item.pk}", item.name) for item in self.equipment
+        ]:
+            self.fields[name] = forms.CharField(
+                label=f"Your comment on {what}",
                 required=False,
                 max_length=COMMENT_MAX,
                 widget=forms.Textarea(attrs={"rows": 2}),
             )
+
+    def rows(self, review_rows):
+        """(row, its comment box) for each of the review's rows (selectors.review_rows)."""
+        return [(row, self[row.field]) for row in review_rows if row.field in self.fields]
 
     @staticmethod
     def trait_field(trait) -> str:
@@ -65,9 +74,11 @@ class ReviewForm(VersionedForm):
     def comments(self) -> list[tuple[str, str]]:
         """(target, text) for the services: "" is the whole build, else "kind:Name"."""
         data = self.cleaned_data
-        return [("", data["comment"])] + [
-            (trait_target(trait), data[self.trait_field(trait)]) for trait in self.traits
-        ]
+        return (
+            [("", data["comment"])]
+            + [(trait_target(trait), data[self.trait_field(trait)]) for trait in self.traits]
+            + [(equipment_target(item), data[f"equipment_{item.pk}"]) for item in self.equipment]
+        )
 
 
 class AwardForm(forms.Form):
@@ -82,9 +93,20 @@ class AwardForm(forms.Form):
 
 
 class SpendForm(VersionedForm):
+    """A spend, asked once: posted without `confirmed` it comes back priced with a button to
+    confirm (the page's confirmation step, which needs no script); with it, it is made."""
+
     what = forms.ChoiceField(choices=[(s, s) for s in SPENDS])
     trait = forms.IntegerField(required=False, widget=forms.HiddenInput)
     name = NameField(max_length=100, required=False)
+    kind = forms.ChoiceField(choices=[(k, k) for k in LEARN_LISTS], required=False)
+    difficulty = forms.ChoiceField(choices=[("", ""), *DIFFICULTY_CHOICES], required=False)
+    confirmed = forms.BooleanField(required=False)
+
+    def spend(self) -> dict:
+        """The service's arguments, but the trait (the view finds it among the character's)."""
+        data = self.cleaned_data
+        return {k: data[k] for k in ("what", "name", "kind", "difficulty")}
 
 
 class PointsForm(VersionedForm):
@@ -93,4 +115,4 @@ class PointsForm(VersionedForm):
 
 
 class RefuseForm(forms.Form):
-    reason = forms.CharField(max_length=500, required=False, strip=True)
+    reason = forms.CharField(max_length=500, strip=True)

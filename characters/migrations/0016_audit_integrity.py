@@ -21,12 +21,15 @@ triggers (0002, 0010): they are installed again at the end.
 """
 
 import importlib
+from fractions import Fraction
 
 import django.utils.timezone
 from django.db import migrations, models
 
-from characters.adapters import build_sha256, character_file
+from characters.adapters import build_sha256
 from characters.audit_chain import chain_key, link
+from rules import character as rc
+from rules.charfile import CharacterFileError, read_character
 
 EVENT_TABLES = ("characters_characterevent", "characters_campaignevent")
 # Changes to an approved build that its approval's snapshot does not have.
@@ -159,14 +162,15 @@ def _record_approved_builds(apps, alias, heads) -> None:
             .filter(version__gt=approval.version)
             .exists()
         )
-        if changed_since:
-            digest = build_sha256(character_file(character))
+        approved_build = None if changed_since else _snapshot_build(approval.snapshot)
+        if approved_build is None:
+            digest = build_sha256(_build_of_rows(character))
             reason = (
                 "Fairsheet began checking this build as it stood then: experience was spent "
                 "on it (or a trait defined in play) after the GM approved it."
             )
         else:
-            digest = build_sha256(approval.snapshot)
+            digest = build_sha256(approved_build)
             reason = "Fairsheet began checking this build against the one the GM approved."
         event = CharacterEvent(
             character_id=character.pk,
@@ -178,6 +182,57 @@ def _record_approved_builds(apps, alias, heads) -> None:
         )
         link(event, heads.get(character.pk, ""))
         event.save(using=alias)
+
+
+def _snapshot_build(snapshot):
+    """The approved build kept with an approval (its levels in standard words: no designed
+    ladder existed before this migration), or None if it cannot be read."""
+    try:
+        return read_character(snapshot).character
+    except CharacterFileError:
+        return None
+
+
+def _build_of_rows(character) -> rc.Character:
+    """The build as the rows hold it, what adapters.character_to_rules reads of it, from
+    this migration's models (the app's adapter may read fields later migrations add)."""
+    traits = sorted(character.traits.all(), key=lambda t: (t.kind, t.position, t.pk))
+
+    def of(kind):
+        return [t for t in traits if t.kind == kind]
+
+    def exact(value):
+        return None if value is None else Fraction(value)
+
+    def leveled(kind):
+        return tuple(
+            rc.Trait(t.name, t.level or 0, t.difficulty or None, t.defined_in_play) for t in of(kind)
+        )
+
+    equipment = sorted(character.equipment.all(), key=lambda e: (e.position, e.pk))
+    return rc.Character(
+        ruleset=character.ruleset,
+        name=character.name,
+        player=character.player,
+        concept=character.concept,
+        race=character.race,
+        scale_strength=character.scale_strength,
+        scale_mass=character.scale_mass,
+        attributes=leveled("attribute"),
+        skills=leveled("skill"),
+        gifts=tuple(rc.Gift(t.name, exact(t.cost)) for t in of("gift")),
+        faults=tuple(rc.Fault(t.name, exact(t.cost)) for t in of("fault")),
+        powers=tuple(
+            rc.Power(t.name, t.power_kind or None, t.level, t.difficulty or None, exact(t.cost))
+            for t in of("power")
+        ),
+        equipment=tuple(
+            rc.Equipment(e.name, e.kind, e.damage, e.armour, e.notes, e.quantity)
+            for e in equipment
+        ),
+        notes=character.notes,
+        personality=dict(character.personality or {}),
+    )
 
 
 class Migration(migrations.Migration):

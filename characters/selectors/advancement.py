@@ -6,20 +6,40 @@ from dataclasses import dataclass
 
 from characters.adapters import trait_target
 from characters.errors import ServiceError
-from characters.models import LEVEL_MAX, Character, ExperienceEntry, Trait
-from rules.advancement import NotAvailable, flat_cost, raise_cost
+from characters.models import (
+    LEVEL_MAX,
+    TRAIT_NAME_MAX,
+    Character,
+    CharacterEvent,
+    DiceRoll,
+    ExperienceEntry,
+    Trait,
+)
+from rules.advancement import (
+    NotAvailable,
+    flat_cost,
+    learn_cost,
+    learn_start,
+    learnable,
+    raise_cost,
+)
 from rules.ladder import ABYSMAL, level_name
 from rules.ledger import unit_of
 from rules.rulesets import LEVELS, Ruleset
 
-RAISE, GIFT, POWER, BUY_OFF_FAULT, META_POINT = (
+RAISE, LEARN, GIFT, POWER, BUY_OFF_FAULT, META_POINT = (
     "raise",
+    "learn",
     "gift",
     "power",
     "buy_off_fault",
     "meta_point",
 )
-SPENDS = (RAISE, GIFT, POWER, BUY_OFF_FAULT, META_POINT)
+SPENDS = (RAISE, LEARN, GIFT, POWER, BUY_OFF_FAULT, META_POINT)
+NAMED = (LEARN, GIFT, POWER)  # spends on something new, which the player names
+# The list a learned trait goes to, by the trait kind the page asks for.
+LEARN_LISTS = {Trait.Kind.SKILL: "skills", Trait.Kind.POWER: "powers"}
+LEARN_WORDS = {Trait.Kind.SKILL: "skills", Trait.Kind.POWER: "fields of power"}
 MAX_AWARD = 100  # a typo guard: the rule texts suggest 1 to 4 a session
 
 
@@ -38,6 +58,68 @@ class Priced:
     trait: int | None = None  # the trait raised or bought off
     name: str = ""  # the gift or power added
     from_level: int | None = None
+    kind: str = ""  # what a new skill or field of power is learned as: "skill", "power"
+    difficulty: str = ""  # a skill learned in Mudge: its difficulty (Mudge 1.62)
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A spend as it would go now: its price, and whether it goes to the GM as a request
+    (the rules want the GM's permission, or the campaign has the GM approve every spend)."""
+
+    priced: Priced
+    request: bool
+
+
+def quote_spend(
+    character: Character,
+    ruleset: Ruleset,
+    *,
+    acting_gm: bool,
+    what: str,
+    trait: Trait | None = None,
+    name: str = "",
+    kind: str = "",
+    difficulty: str = "",
+) -> Quote:
+    """What a spend costs and how it would go, or ServiceError saying why it cannot: the
+    confirmation step shows this, and experience_spend checks it again under its lock."""
+    if what in NAMED:
+        check_new_name(character, new_kind(what, kind), name)
+    priced = price_spend(
+        character, ruleset, what=what, trait=trait, name=name, kind=kind, difficulty=difficulty
+    )
+    pending = pending_spends(character)
+    if priced.target and any(spec["target"] == priced.target for _, spec in pending):
+        raise ServiceError(f"A request for {priced.label} is already waiting for the GM.")
+    held = -sum(entry.amount for entry, _ in pending)
+    if priced.cost > character.experience - held:
+        raise ServiceError(
+            f"{priced.label} costs {priced.cost} {priced.unit}; {character.name} has "
+            f"{character.experience - held} unspent"
+            + (f" ({held} more waiting for the GM)." if held else ".")
+        )
+    campaign = character.campaign
+    if acting_gm or not (priced.needs_gm or (campaign and campaign.spends_need_approval)):
+        return Quote(priced, request=False)
+    if campaign is None:
+        raise ServiceError(f"{priced.label} needs a GM's permission ({priced.section}).")
+    return Quote(priced, request=True)
+
+
+def new_kind(what: str, kind: str) -> str:
+    """The kind of trait a spend on something new adds."""
+    return {GIFT: Trait.Kind.GIFT, POWER: Trait.Kind.POWER}.get(what, kind)
+
+
+def check_new_name(character: Character, kind: str, name: str) -> None:
+    if kind not in Trait.Kind.values:
+        raise ServiceError("Choose what to learn: a skill or a field of power.")
+    if not name or len(name) > TRAIT_NAME_MAX:
+        raise ServiceError(f"Name the {kind} to add (at most {TRAIT_NAME_MAX} characters).")
+    held = character.traits.filter(kind=kind, name__iexact=name).first()
+    if held is not None:
+        raise ServiceError(f"{character.name} already has the {kind} {held.name}.")
 
 
 def points_name(ruleset: Ruleset) -> str:
@@ -51,7 +133,14 @@ def meta_points_of(character: Character, ruleset: Ruleset) -> int:
 
 
 def price_spend(
-    character: Character, ruleset: Ruleset, *, what: str, trait: Trait | None = None, name=""
+    character: Character,
+    ruleset: Ruleset,
+    *,
+    what: str,
+    trait: Trait | None = None,
+    name="",
+    kind="",
+    difficulty="",
 ) -> Priced:
     """What `what` costs this character now, or ServiceError saying why it cannot be bought.
     Balance and permission are not checked here: the spend options show those apart."""
@@ -59,6 +148,8 @@ def price_spend(
     try:
         if what == RAISE:
             return _price_raise(ruleset, trait)
+        if what == LEARN:
+            return _price_learn(ruleset, kind, name, difficulty)
         if what in (GIFT, POWER):
             cost = flat_cost(ruleset, what)
             label = f"Add the {'gift' if what == GIFT else 'power'} {name}".rstrip()
@@ -131,13 +222,45 @@ def _price_raise(ruleset: Ruleset, trait: Trait | None) -> Priced:
     return Priced(
         RAISE,
         trait_target(trait),
-        f"Raise {trait.name} from {level_name(level)} to {level_name(level + 1)}",
+        f"Raise {trait.name} from {ruleset.word(level)} to {ruleset.word(level + 1)}",
         cost.amount,
         cost.unit,
         cost.needs_gm_permission,
         cost.section,
         trait=trait.pk,
         from_level=level,
+    )
+
+
+def learnable_kinds(ruleset: Ruleset) -> list[str]:
+    """The trait kinds experience learns new, level by level: skills (fields of expertise),
+    and in MicroFudged fields of power (rules.advancement.learnable)."""
+    return [kind for kind, list_name in LEARN_LISTS.items() if learnable(ruleset, list_name)]
+
+
+def _price_learn(ruleset: Ruleset, kind: str, name: str, difficulty: str) -> Priced:
+    kinds = learnable_kinds(ruleset)
+    if kind not in kinds:
+        learned = " and ".join(LEARN_WORDS[k] for k in kinds)
+        raise ServiceError(f"{ruleset.name} learns {learned} with experience: choose one.")
+    if not ruleset.skill_difficulties or kind != Trait.Kind.SKILL:
+        difficulty = ""
+    list_name = LEARN_LISTS[kind]
+    start = learn_start(ruleset, list_name, name, difficulty or None)
+    cost = learn_cost(ruleset, list_name, name, difficulty or None, start + 1)
+    how_hard = f" ({difficulty.replace('_', ' ')})" if difficulty else ""
+    return Priced(
+        LEARN,
+        f"{kind}:{name}" if name else "",
+        f"Learn {name or 'a new ' + kind}{how_hard} at {level_name(start + 1)}",
+        cost.amount,
+        cost.unit,
+        cost.needs_gm_permission,
+        cost.section,
+        name=name,
+        from_level=start,
+        kind=kind,
+        difficulty=difficulty,
     )
 
 
@@ -172,3 +295,30 @@ def amount_words(amount: int, ruleset: Ruleset) -> str:
     abbreviations XP and EP take no plural)."""
     unit = unit_of(ruleset)
     return f"{amount} {unit if amount == 1 or unit.isupper() else unit + 's'}"
+
+
+def spend_to_take_back(character: Character) -> ExperienceEntry | None:
+    """The spend the player may take back now, if any: the newest line of the ledger, a
+    spend the player made and that applied at once, with nothing since that the GM did to
+    the character (an award, a decision) and no session started in its campaign since."""
+    newest = character.ledger.filter(pending=False).order_by("-created_at", "-id").first()
+    if (
+        newest is None
+        or newest.amount >= 0
+        or newest.bought is None
+        or newest.request is not None  # a request the GM accepted: the GM acted on it
+        or newest.actor_id != character.owner_id
+    ):
+        return None
+    since = {"created_at__gt": newest.created_at}
+    if character.campaign_id is not None:
+        if CharacterEvent.objects.filter(
+            character=character, actor_id=character.campaign.gm_id, **since
+        ).exists():
+            return None
+        sessions = DiceRoll.objects.filter(campaign_id=character.campaign_id)
+    else:
+        sessions = DiceRoll.objects.filter(character=character)
+    if sessions.filter(kind=DiceRoll.Kind.SESSION, **since).exists():
+        return None
+    return newest

@@ -9,10 +9,12 @@ from fractions import Fraction
 
 from characters.adapters import (
     CampaignCatalog,
+    base_ruleset,
     campaign_ruleset,
     changed_keys,
     character_to_rules,
     normalized_house_rules,
+    version_ruleset,
 )
 from characters.models import Campaign, CampaignEvent, Character
 from characters.selectors.access import BUILD_ROWS
@@ -85,9 +87,25 @@ def house_rules_preview(campaign: Campaign, overrides: dict | None) -> HouseRule
     character's balance and error codes under the rules in force and under the proposed
     ones. Raises errors.HouseRulesRefused for rules that make no sense, with
     the words the save would use."""
-    base = BUILTIN[campaign.base_ruleset]
+    base = base_ruleset(campaign)
     proposed = normalized_house_rules(base, overrides)
     before, after = changed_keys(campaign.house_rules or {}, proposed)
+    return HouseRulesPreview(proposed, before, after, _impacts(campaign, base, proposed))
+
+
+def ruleset_move_preview(campaign: Campaign, version) -> HouseRulesPreview:
+    """What moving the campaign onto `version` of its designed ruleset would change, as
+    house_rules_preview says it: each character's balance and errors now and then. The
+    house rules stay as they are where the new version still takes them (else
+    errors.HouseRulesRefused: the GM changes them first)."""
+    base = version_ruleset(version.pk, version.created_at)
+    proposed = normalized_house_rules(base, campaign.house_rules)
+    before = {"ruleset_version": campaign.ruleset_version.number}
+    after = {"ruleset_version": version.number}
+    return HouseRulesPreview(proposed, before, after, _impacts(campaign, base, proposed))
+
+
+def _impacts(campaign: Campaign, base: Ruleset, proposed: dict) -> list["CharacterImpact"]:
     # One catalogue for both rulesets and every character: a house rule never changes it,
     # and loading it once keeps the preview's queries the same however large the table.
     catalog = CampaignCatalog(campaign)
@@ -106,7 +124,7 @@ def house_rules_preview(campaign: Campaign, overrides: dict | None) -> HouseRule
         impacts.append(
             _impact(character, value, now, dataclasses.replace(value, house_rules=proposed), then)
         )
-    return HouseRulesPreview(proposed, before, after, impacts)
+    return impacts
 
 
 def _impact(character, value, now: Ruleset, proposed_value, then: Ruleset) -> CharacterImpact:
@@ -137,6 +155,7 @@ ACTIONS = {
     "catalog_entry_removed": "Catalogue entry removed",
     "member_removed": "Member removed",
     "invite_regenerated": "New invite link",
+    "ruleset_moved": "Moved to another version of the ruleset",
 }
 # What a side without the key means, per action: a house rule left out is the base value.
 ABSENT = {"house_rules_changed": "as the base ruleset"}
@@ -198,3 +217,12 @@ def show_value(value, key: str = "") -> str:
     if isinstance(value, str | int | float):
         return str(value)
     return in_words(value)
+
+
+def newer_ruleset_version(campaign: Campaign):
+    """The latest version of the campaign's designed ruleset when it is newer than the one
+    the campaign plays, else None."""
+    if campaign.ruleset_version_id is None:
+        return None
+    latest = campaign.ruleset_version.ruleset.latest
+    return latest if latest.number > campaign.ruleset_version.number else None

@@ -1,10 +1,18 @@
-"""Reads for interoperability: a user's API tokens, and where an exported character stands
-(its version, state and the GM's approval stamp) for a Foundry actor's notes and flags."""
+"""Reads for interoperability: a user's API tokens, where an exported character stands (its
+version, state and the GM's approval stamp) for a Foundry actor's notes and flags, and what
+an actor exported from one of the user's characters would change in it."""
+
+import dataclasses
+from dataclasses import dataclass
 
 from django.shortcuts import get_object_or_404
 
+from characters.adapters import character_to_rules, read_options
 from characters.models import ApiToken, Character
-from rules.foundry import Provenance
+from rules import character as rc
+from rules.charfile import CharacterFileError, load_json, write_character
+from rules.diff import Change, diff_files
+from rules.foundry import FLAG, Imported, Provenance, is_actor, parse_data
 
 
 def api_tokens_of(user):
@@ -32,3 +40,72 @@ def character_provenance(character: Character) -> Provenance:
         state=character.get_state_display(),
         **stamp,
     )
+
+
+# What a player may change at the table, in Foundry, without the GM's review: the diff's
+# labels (rules.diff). Experience too, for a character with no ledger to keep in step.
+PLAY_LABELS = frozenset(("meta points", "notes"))
+
+
+@dataclass(frozen=True)
+class FoundryUpdate:
+    """A Foundry actor exported from one of the user's characters, read back: the character
+    it would become and what changed in Foundry."""
+
+    character: Character
+    imported: Imported
+    after: rc.Character  # the character as the update would leave it
+    changes: tuple[Change, ...]
+
+    @property
+    def needs_review(self) -> bool:
+        """An approved build changed beyond play: the GM reviews it again (docs/foundry.md)."""
+        if self.character.state != Character.State.APPROVED:
+            return False
+        play = PLAY_LABELS | ({"experience"} if not self.character.ledger.exists() else set())
+        return any(change.label not in play for change in self.changes)
+
+
+def foundry_update_for(user, text: str | bytes) -> FoundryUpdate | None:
+    """The update a posted actor offers: one exported from a character the user owns
+    (flags.fairsheet.character_id) and that still exists. None for anything else, a file
+    that cannot be read included: it imports as a new character (or the import says why)."""
+    try:
+        data = load_json(text)
+    except CharacterFileError:
+        return None
+    if not is_actor(data):
+        return None
+    site_id = _dict(_dict(data.get("flags")).get(FLAG)).get("character_id")
+    if not isinstance(site_id, int) or isinstance(site_id, bool):
+        return None
+    character = (
+        Character.objects.filter(owner=user, pk=site_id)
+        .select_related("campaign")
+        .prefetch_related("traits", "equipment", "ledger")
+        .first()
+    )
+    if character is None:
+        return None
+    try:
+        imported = parse_data(data, **read_options(character.campaign))
+    except CharacterFileError:
+        return None
+    return foundry_update_of(character, imported)
+
+
+def foundry_update_of(character: Character, imported: Imported) -> FoundryUpdate:
+    before = character_to_rules(character)
+    # What Foundry cannot change: the ruleset, the campaign's house rules and the ledger.
+    after = dataclasses.replace(
+        imported.character,
+        ruleset=before.ruleset,
+        house_rules=before.house_rules if character.campaign_id else imported.character.house_rules,
+        advancement=before.advancement,
+    )
+    changes = diff_files(write_character(before), write_character(after))
+    return FoundryUpdate(character, imported, after, tuple(changes))
+
+
+def _dict(value) -> dict:
+    return value if isinstance(value, dict) else {}

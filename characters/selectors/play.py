@@ -9,12 +9,12 @@ everyone else gets a 404."""
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Exists, Max, Sum
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
 from characters.adapters import campaign_ruleset, character_to_rules, ruleset_for
-from characters.models import Campaign, Character, DiceRoll, PlayEvent, PlayState
+from characters.models import Campaign, Character, DiceRoll, Membership, PlayEvent, PlayState
 from characters.selectors.access import (
     APPROVAL_RECORD,
     BUILD_ROWS,
@@ -24,7 +24,7 @@ from characters.selectors.access import (
 from characters.sheets import DICE_ODDS, Sheet, sheet_for_character
 from rules import character as rc
 from rules import combat, play
-from rules.ladder import level_name, signed
+from rules.ladder import signed
 from rules.rulesets import Ruleset
 
 LOG_LENGTH = 30  # lines of the dice log on the play and party pages
@@ -52,6 +52,15 @@ def character_for_poll(user, pk) -> Character:
 
 def campaign_for_log(user, pk) -> Campaign:
     return get_object_or_404(Campaign.objects.joined_by(user), pk=pk)
+
+
+def reads_log(character: Character, user) -> bool:
+    """The dice log a character's table shares is its campaign's members' and GM's, asked
+    at every read and write: a player removed from the campaign keeps the character (the GM
+    still sees it there) but no longer the log. Outside a campaign, the owner's own."""
+    if character.campaign_id is None:
+        return character.owner_id == user.pk
+    return character.campaign.has_member(user)
 
 
 def in_play(character: Character) -> bool:
@@ -211,7 +220,7 @@ class TraitAtTable:
     group: str
 
 
-def rollable_traits(sheet: Sheet, penalty: int, bottom: int) -> tuple[TraitAtTable, ...]:
+def rollable_traits(sheet: Sheet, penalty: int, ruleset: Ruleset) -> tuple[TraitAtTable, ...]:
     """Every trait with a level, as the sheet lists it, with the wound penalty applied."""
     found = []
     for group, rows in (
@@ -222,7 +231,11 @@ def rollable_traits(sheet: Sheet, penalty: int, bottom: int) -> tuple[TraitAtTab
         for row in rows:
             if not row.level:
                 continue  # a superpower bought whole has no level to roll
-            effective = play.result_name(row.modifier + penalty, bottom) if penalty else ""
+            effective = (
+                play.result_name(row.modifier + penalty, ruleset.ladder_bottom, ruleset.ladder)
+                if penalty
+                else ""
+            )
             found.append(TraitAtTable(row.name, row.modifier, row.level, effective, group))
     return tuple(found)
 
@@ -243,15 +256,15 @@ def play_context(character: Character, user, *, fingerprint: str | None = None) 
     return {
         **status_context(table, user),
         "sheet": sheet,
-        "traits": rollable_traits(sheet, table.penalty, table.ruleset.ladder_bottom),
+        "traits": rollable_traits(sheet, table.penalty, table.ruleset),
         "weapons": [(name, f"{name} ({signed(total)})") for name, total in weapons(table)],
         "damage_die": _damage_die(table.ruleset),
         "against": play.against_choices(table.ruleset),
         "dice_odds": DICE_ODDS,
         "at_least": " ".join(str(row.numerator * 81 // row.denominator) for row in _at_least()),
-        **log_context(character, table.ruleset),
+        **log_context(character, table.ruleset, user),
         "history": play_history(character),
-        "fingerprint": fingerprint or play_fingerprint(character),
+        "fingerprint": fingerprint or play_fingerprint(character, user),
     }
 
 
@@ -280,12 +293,16 @@ def _at_least() -> list[Fraction]:
     return [row[2] for row in reversed(combat.fudge_dice_odds())]
 
 
-def log_context(character: Character, ruleset: Ruleset) -> dict:
-    """The dice log the character's table shares, as the play page shows it."""
+def log_context(character: Character, ruleset: Ruleset, user) -> dict:
+    """The dice log the character's table shares, as the play page shows it to `user`."""
     if character.campaign_id is None:
         title = f"{character.name}'s dice log"
     else:
         title = log_title(character.campaign)
+    if not reads_log(character, user):
+        campaign = character.campaign.name
+        closed = f"You are no longer a player in {campaign}: its dice log is for its table."
+        return {"log": [], "log_title": title, "log_closed": closed}
     return {"log": log_lines(log_entries(character), ruleset), "log_title": title}
 
 
@@ -321,24 +338,25 @@ def campaign_log(campaign: Campaign, limit: int = LOG_LENGTH) -> list[LogLine]:
 
 
 def log_lines(entries: list[DiceRoll], ruleset: Ruleset) -> list[LogLine]:
-    bottom, damage_die = ruleset.ladder_bottom, _damage_die(ruleset)
-    return [_line(entry, bottom, damage_die) for entry in entries]
+    return [_line(entry, ruleset) for entry in entries]
 
 
 def _damage_die(ruleset: Ruleset) -> bool:
     return bool(ruleset.harm and ruleset.harm.damage_die)  # Mudge 4.61
 
 
-def _line(entry: DiceRoll, bottom: int, damage_die: bool) -> LogLine:
+def _line(entry: DiceRoll, ruleset: Ruleset) -> LogLine:
+    bottom, damage_die, ladder = ruleset.ladder_bottom, _damage_die(ruleset), ruleset.ladder
     if entry.kind == DiceRoll.Kind.SESSION:
         return LogLine(entry, "", "", None, (), False)
-    start = [entry.trait or "Plain roll", level_name(entry.level)]
+    start = [entry.trait or "Plain roll", ladder.name(entry.level)]
     if entry.penalty:
         start.append(f"{signed(entry.penalty)} ({entry.penalty_reason})")
     if entry.modifier:
         start.append(f"{signed(entry.modifier)} situational")
     total = sum(entry.dice)
-    roll = f"{' '.join(start)}: rolled {signed(total)} → {play.result_name(entry.result, bottom)}"
+    result = play.result_name(entry.result, bottom, ladder)
+    roll = f"{' '.join(start)}: rolled {signed(total)} → {result}"
     outcome, success = "", None
     if entry.against is not None:
         margin = entry.result - entry.against
@@ -347,7 +365,7 @@ def _line(entry: DiceRoll, bottom: int, damage_die: bool) -> LogLine:
         if margin < 0:
             verdict += f" by {-margin}"
         chance = f"{float(Fraction(entry.chance, 81)) * 100:.1f}%"
-        outcome = f"against {level_name(entry.against)}: {verdict} ({chance} to reach it)"
+        outcome = f"against {ladder.name(entry.against)}: {verdict} ({chance} to reach it)"
     faces = tuple("+" if die > 0 else "\u2212" if die < 0 else "0" for die in entry.dice)
     return LogLine(entry, roll, outcome, success, faces, damage_die)
 
@@ -355,18 +373,23 @@ def _line(entry: DiceRoll, bottom: int, damage_die: bool) -> LogLine:
 # -- live pages: what changed since the last poll ------------------------------------------------
 
 
-def play_fingerprint(character: Character) -> str:
+def play_fingerprint(character: Character, user) -> str:
     """Changes when the play state, the build or the shared log changes: two numbers and
-    the newest log line, read with one query besides the character."""
+    the newest log line `user` reads, read with one query besides the character."""
     state = play_state_of(character)
-    return f"{character.version}.{state.revision}.{_last_roll(character)}"
+    return f"{character.version}.{state.revision}.{_last_roll(character, user)}"
 
 
-def _last_roll(character: Character) -> int:
+def _last_roll(character: Character, user) -> int:
+    """The newest line of the log, 0 for a user who does not read it (reads_log, asked in
+    the same query: a player removed from the campaign learns nothing from a poll)."""
     if character.campaign_id is None:
         entries = DiceRoll.objects.filter(character=character)
     else:
         entries = DiceRoll.objects.filter(campaign_id=character.campaign_id)
+        if character.campaign.gm_id != user.pk:
+            member = Membership.objects.filter(campaign_id=character.campaign_id, user=user)
+            entries = entries.filter(Exists(member))
     return entries.aggregate(last=Coalesce(Max("id"), 0))["last"]
 
 

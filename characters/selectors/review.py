@@ -8,19 +8,29 @@ from django.shortcuts import get_object_or_404
 
 from characters.adapters import character_file, character_to_rules, file_sha256, ruleset_for
 from characters.errors import ServiceError
-from characters.models import Character, CharacterEvent, ExperienceEntry, Submission, Trait
+from characters.models import (
+    DIFFICULTY_CHOICES,
+    Character,
+    CharacterEvent,
+    ExperienceEntry,
+    Submission,
+    Trait,
+)
 from characters.selectors.access import BUILD_ROWS, is_gm_of
 from characters.selectors.advancement import (
     BUY_OFF_FAULT,
     GIFT,
+    LEARN_WORDS,
     META_POINT,
     POWER,
     RAISE,
     Priced,
+    learnable_kinds,
     meta_points_of,
     pending_spends,
     points_name,
     price_spend,
+    spend_to_take_back,
     with_requests,
 )
 from rules.diff import diff_files
@@ -269,6 +279,9 @@ def advancement_context(character: Character, user) -> dict:
             character, ruleset, available=available, acting_gm=acting_gm, pending=pending
         ),
         "pending": pending,
+        "take_back": spend_to_take_back(character) if character.owner_id == user.pk else None,
+        "learn_kinds": [(kind, LEARN_WORDS[kind]) for kind in learnable_kinds(ruleset)],
+        "difficulties": DIFFICULTY_CHOICES if ruleset.skill_difficulties else (),
         "ledger": list(character.ledger.select_related("actor").order_by("-created_at", "-id")),
         "points": points,
         "party_size": Character.objects.filter(
@@ -306,8 +319,6 @@ def spend_options(
         why_not = ""
         if priced.target in waiting:
             why_not = "already waiting for the GM"
-        elif priced.needs_gm and not acting_gm:
-            why_not = f"needs the GM's permission ({priced.section}): ask your GM"
         elif priced.cost > available:
             why_not = f"needs {priced.cost} {priced.unit}; {available} unspent"
         options.append(

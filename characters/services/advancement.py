@@ -17,10 +17,14 @@ from dataclasses import asdict
 
 from django.db import transaction
 
-from characters.adapters import TRAIT_LISTS, ruleset_for, trait_state
+from characters.adapters import (
+    TRAIT_LISTS,
+    ruleset_for,
+    trait_fields,
+    trait_state,
+)
 from characters.errors import NotAllowed, ServiceError
 from characters.models import (
-    TRAIT_NAME_MAX,
     Campaign,
     Character,
     ExperienceEntry,
@@ -31,14 +35,20 @@ from characters.selectors.access import is_gm_of
 from characters.selectors.advancement import (
     BUY_OFF_FAULT,
     GIFT,
+    LEARN,
     MAX_AWARD,
+    NAMED,
     POWER,
     RAISE,
     amount_words,
+    check_new_name,
     meta_points_of,
+    new_kind,
     pending_spends,
     points_name,
     price_spend,
+    quote_spend,
+    spend_to_take_back,
 )
 from characters.services.audit import (
     commit_change,
@@ -49,7 +59,7 @@ from characters.services.audit import (
 )
 from characters.services.characters import ensure_room, next_position
 from characters.services.notifications import notify
-from rules.ladder import level_name
+from rules.ladder import level_name, parse_level
 from rules.rulesets import Ruleset
 
 # -- spends ----------------------------------------------------------------------------------
@@ -64,9 +74,12 @@ def experience_spend(
     what: str,
     trait: Trait | None = None,
     name: str = "",
+    kind: str = "",
+    difficulty: str = "",
 ) -> ExperienceEntry:
-    """Spend unspent experience on one thing. Applied at once, or recorded as pending when
-    the campaign has the GM approve spends (a pending spend holds its experience back)."""
+    """Spend unspent experience on one thing. Applied at once; or asked of the GM when the
+    rules want the GM's permission (a gift, a power, a Legendary level) or the campaign has
+    the GM approve every spend. A request holds its experience back until the GM decides."""
     locked = _lock_in_play(character, expected_version)
     acting_gm = is_gm_of(locked, actor)
     if locked.owner_id != actor.pk and not acting_gm:
@@ -76,26 +89,21 @@ def experience_spend(
     if trait is not None:
         trait = locked.traits.get(pk=trait.pk)  # its level as of this lock
     name = " ".join(name.split())
-    if what in (GIFT, POWER):
-        _check_new_name(locked, what, name)
-    priced = price_spend(locked, ruleset, what=what, trait=trait, name=name)
-    if priced.needs_gm and not acting_gm:
-        raise ServiceError(
-            f"{priced.label} needs the GM's permission ({priced.section}): ask your GM, who "
-            "can make this spend from the advancement page."
-        )
-    pending = pending_spends(locked)
-    if priced.target and any(spec["target"] == priced.target for _, spec in pending):
-        raise ServiceError(f"A spend on {priced.target} is already waiting for the GM.")
-    held = -sum(entry.amount for entry, _ in pending)
-    if priced.cost > locked.experience - held:
-        raise ServiceError(
-            f"{priced.label} costs {priced.cost} {priced.unit}; {locked.name} has "
-            f"{locked.experience - held} unspent"
-            + (f" ({held} more waiting for the GM)." if held else ".")
-        )
+    quote = quote_spend(
+        locked,
+        ruleset,
+        acting_gm=acting_gm,
+        what=what,
+        trait=trait,
+        name=name,
+        kind=kind,
+        difficulty=difficulty,
+    )
+    if what in NAMED:
+        ensure_room(locked)
+    priced = quote.priced
     spec = asdict(priced)
-    if locked.campaign.spends_need_approval and not acting_gm:
+    if quote.request:
         entry = ExperienceEntry.objects.create(
             character=locked,
             amount=-priced.cost,
@@ -122,17 +130,25 @@ def experience_spend(
 
 @transaction.atomic
 def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
-    """The GM accepts a pending spend: it applies now, if it still fits the character."""
+    """The GM accepts a pending spend: it is bought now, in the same recorded step, if it
+    still fits the character; the player is told."""
     locked, spec = _lock_pending(entry, actor)
     ensure_build_as_recorded(locked)
     if spec["what"] is None:
         raise ServiceError(f"Nothing records what “{spec['label']}” buys: refuse it.")
     trait = locked.traits.filter(pk=spec["trait"]).first() if spec["trait"] else None
+    asked = {"kind": spec.get("kind", ""), "difficulty": spec.get("difficulty", "")}
     try:
-        if spec["what"] in (GIFT, POWER):
-            _check_new_name(locked, spec["what"], spec["name"])
+        if spec["what"] in NAMED:
+            check_new_name(locked, new_kind(spec["what"], asked["kind"]), spec["name"])
+            ensure_room(locked)
         now = price_spend(
-            locked, ruleset_for(locked), what=spec["what"], trait=trait, name=spec["name"]
+            locked,
+            ruleset_for(locked),
+            what=spec["what"],
+            trait=trait,
+            name=spec["name"],
+            **asked,
         )
     except ServiceError as error:
         raise ServiceError(f"{spec['label']} no longer applies ({error}): refuse it.") from None
@@ -149,13 +165,24 @@ def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
     entry.pending = False
     entry.save(update_fields=["pending"])
     _apply(locked, entry, spec, actor=actor, action="spend_accepted")
+    notify(
+        character=locked,
+        actor=actor,
+        kind=Notification.Kind.SPEND_ACCEPTED,
+        message=f"{actor.username} accepted {locked.name}'s request: {spec['label']} "
+        f"({spec['cost']} {spec['unit']}).",
+    )
     return entry
 
 
 @transaction.atomic
-def spend_refuse(*, entry: ExperienceEntry, actor, reason: str = "") -> None:
-    """The GM refuses a pending spend: its experience is free again. The ledger row goes
-    (it never was a spend); the request and the refusal stay in the audit trail."""
+def spend_refuse(*, entry: ExperienceEntry, actor, reason: str) -> None:
+    """The GM refuses a pending spend, saying why: its experience is free again. The ledger
+    row goes (it never was a spend); the request and the refusal stay in the audit trail,
+    and the player is told why."""
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("Say why you refuse: the player reads it.", field="reason")
     locked, spec = _lock_pending(entry, actor)
     locked.ledger.filter(pk=entry.pk).delete()
     record_event(
@@ -164,8 +191,119 @@ def spend_refuse(*, entry: ExperienceEntry, actor, reason: str = "") -> None:
         action="spend_refused",
         target=spec["target"],
         before={**spec, "entry": entry.pk},
-        reason=reason.strip() or spec["label"],
+        reason=reason,
     )
+    notify(
+        character=locked,
+        actor=actor,
+        kind=Notification.Kind.SPEND_REFUSED,
+        message=f"{actor.username} refused {locked.name}'s request ({spec['label']}): {reason}",
+    )
+
+
+@transaction.atomic
+def spend_withdraw(*, entry: ExperienceEntry, actor) -> None:
+    """The player takes back a request the GM has not decided yet: as a refusal, the
+    ledger row goes (it never was a spend) and the audit trail keeps the request and this."""
+    locked = lock_character(character=entry.character, expected_version=None)
+    if locked.owner_id != actor.pk:
+        raise NotAllowed("Only the character's player takes back its requests.")
+    spec = next((spec for e, spec in pending_spends(locked) if e.pk == entry.pk), None)
+    if spec is None:
+        raise ServiceError("That request is no longer waiting: the GM decided already.")
+    locked.ledger.filter(pk=entry.pk).delete()
+    record_event(
+        character=locked,
+        actor=actor,
+        action="spend_withdrawn",
+        target=spec["target"],
+        before={**spec, "entry": entry.pk},
+        reason=spec["label"],
+    )
+
+
+@transaction.atomic
+def spend_take_back(*, character: Character, actor, expected_version: int | None):
+    """The player takes back their last spend, until the next session starts or the GM acts
+    (selectors.advancement.spend_to_take_back): what it bought is undone and an entry of
+    the same amount that names it gives the experience back. Nothing is deleted."""
+    locked = _lock_in_play(character, expected_version)
+    if locked.owner_id != actor.pk:
+        raise NotAllowed("Only the character's player takes back their spends.")
+    spend = spend_to_take_back(locked)
+    if spend is None:
+        raise ServiceError(
+            "There is no spend to take back: a spend can be taken back until the next "
+            "session starts or the GM acts on the character."
+        )
+    before, after = {"experience": locked.experience}, {}
+    _undo(locked, spend.bought, before, after)
+    refund = ExperienceEntry.objects.create(
+        character=locked,
+        amount=-spend.amount,
+        reason=f"Taken back: {spend.reason}",
+        actor=actor,
+        reverses=spend,
+    )
+    locked.experience += refund.amount
+    after["experience"] = locked.experience
+    commit_change(
+        locked,
+        fields=["experience", "meta_points"],
+        actor=actor,
+        action="spend_taken_back",
+        target=_bought_target(spend.bought),
+        before=before,
+        after=after,
+        reason=refund.reason,
+    )
+    return refund
+
+
+def _undo(locked: Character, bought: dict, before: dict, after: dict) -> None:
+    """Undo what a spend bought (its ledger form: spec, "Advancement"), refusing when the
+    character no longer holds it."""
+    changed = "the character changed since: ask your GM"
+    if "meta_points" in bought:
+        current = meta_points_of(locked, ruleset_for(locked))
+        if current < bought["meta_points"]:
+            raise ServiceError(f"The meta points it bought are spent already; {changed}.")
+        before["meta_points"] = current
+        locked.meta_points = after["meta_points"] = current - bought["meta_points"]
+        return
+    ((how, listed),) = bought.items()
+    kind = LIST_KINDS[listed["list"]]
+    if how == "remove":  # a fault bought off comes back
+        state = {k: v for k, v in listed.items() if k != "list"}
+        if "value" in state:
+            state["cost"] = state.pop("value")
+        ensure_room(locked)
+        fault = Trait.objects.create(
+            character=locked,
+            kind=kind,
+            position=next_position(locked.traits.filter(kind=kind)),
+            **trait_fields(state),
+        )
+        after.update(trait_state(fault))
+        return
+    trait = locked.traits.filter(kind=kind, name__iexact=listed["name"]).first()
+    level = listed["to"] if how == "raise" else listed.get("level")
+    if trait is None or (level is not None and trait.level != parse_level(level)):
+        raise ServiceError(f"{listed['name']} is not what the spend left; {changed}.")
+    before.update(trait_state(trait))
+    if how == "raise":
+        trait.level = parse_level(listed["from"])
+        trait.save(update_fields=["level"])
+        after.update(trait_state(trait))
+    else:
+        trait.delete()
+
+
+def _bought_target(bought: dict) -> str:
+    if "meta_points" in bought:
+        return ""
+    (listed,) = bought.values()
+    return f"{LIST_KINDS[listed['list']]}:{listed['name']}"
 
 
 def _lock_pending(entry: ExperienceEntry, actor) -> tuple[Character, dict]:
@@ -176,15 +314,6 @@ def _lock_pending(entry: ExperienceEntry, actor) -> tuple[Character, dict]:
         if pending.pk == entry.pk:
             return locked, spec
     raise ServiceError("That spend is no longer waiting: it was accepted or refused already.")
-
-
-def _check_new_name(locked: Character, what: str, name: str) -> None:
-    kind = Trait.Kind.GIFT if what == GIFT else Trait.Kind.POWER
-    if not name or len(name) > TRAIT_NAME_MAX:
-        raise ServiceError(f"Name the {kind} to add (at most {TRAIT_NAME_MAX} characters).")
-    if locked.traits.filter(kind=kind, name__iexact=name).exists():
-        raise ServiceError(f"{locked.name} already has the {kind} {name}.")
-    ensure_room(locked)
 
 
 def _apply(locked: Character, entry: ExperienceEntry, spec: dict, *, actor, action: str) -> None:
@@ -204,6 +333,19 @@ def _apply(locked: Character, entry: ExperienceEntry, spec: dict, *, actor, acti
             after.update(trait_state(trait))
         else:
             trait.delete()
+    elif what == LEARN:
+        kind = spec["kind"]
+        trait = Trait.objects.create(
+            character=locked,
+            kind=kind,
+            name=spec["name"],
+            level=spec["from_level"] + 1,
+            difficulty=spec.get("difficulty", ""),
+            power_kind=ruleset_for(locked).power_kinds[0] if kind == Trait.Kind.POWER else "",
+            position=next_position(locked.traits.filter(kind=kind)),
+        )
+        after.update(trait_state(trait))
+        entry.bought = _bought(trait, spec)
     elif what in (GIFT, POWER):
         trait = Trait.objects.create(
             character=locked,
@@ -257,6 +399,10 @@ def _bought(trait: Trait, spec: dict) -> dict:
             listed["value"] = listed.pop("cost")
         return {"remove": listed}
     return {"add": listed}
+
+
+# The trait kind of each list a ledger entry names (adapters.TRAIT_LISTS, the other way).
+LIST_KINDS = {list_name: kind for kind, list_name in TRAIT_LISTS.items()}
 
 
 # -- awards ----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ Each trail is a hash chain (characters.audit_chain): an event is linked to the o
 in its chain as it is written, under the lock of its character's or campaign's row, so two
 writers never link to the same event."""
 
-from characters.adapters import build_sha256, character_file, recorded_build_sha256
+from characters.adapters import build_sha256, character_to_rules, recorded_build_sha256
 from characters.audit_chain import link
 from characters.errors import ServiceError, StaleWrite
 from characters.models import Campaign, CampaignEvent, Character, CharacterEvent
@@ -129,7 +129,7 @@ def stored_build_sha256(character: Character) -> str:
         .prefetch_related("traits", "equipment", "ledger")
         .get(pk=character.pk)
     )
-    return build_sha256(character_file(fresh))
+    return build_sha256(character_to_rules(fresh))
 
 
 def ensure_build_as_recorded(locked: Character) -> None:

@@ -10,6 +10,7 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
+from characters.adapters import base_ruleset as base_ruleset_of
 from characters.adapters import changed_keys, normalized_house_rules, to_decimal
 from characters.errors import OwnCampaign, ServiceError
 from characters.models import (
@@ -21,6 +22,7 @@ from characters.models import (
     Campaign,
     CatalogEntry,
     Membership,
+    RulesetVersion,
     new_invite_code,
 )
 from characters.services.audit import record_campaign_event
@@ -30,18 +32,26 @@ from rules.rulesets import BUILTIN, DIFFICULTIES
 
 @transaction.atomic
 def campaign_create(
-    *, gm, name: str, base_ruleset: str, house_rules: dict | None = None
+    *,
+    gm,
+    name: str,
+    base_ruleset: str = "",
+    house_rules: dict | None = None,
+    ruleset_version: RulesetVersion | None = None,
 ) -> Campaign:
-    """A new campaign run by `gm`, with its catalogue copied
-    from the base ruleset's built-in lists for the GM to edit."""
-    if base_ruleset not in BUILTIN:
+    """A new campaign run by `gm`, with its catalogue copied from the base ruleset's lists
+    for the GM to edit: a built-in ruleset, or a version of a ruleset the GM designed."""
+    if ruleset_version is not None:
+        if ruleset_version.ruleset.owner_id != gm.pk:
+            raise ServiceError("Choose one of your own rulesets.")
+        base_ruleset = ruleset_version.ruleset.slug
+    elif base_ruleset not in BUILTIN:
         raise ServiceError(f"Choose a base ruleset: {', '.join(BUILTIN)}.")
-    campaign = Campaign.objects.create(
-        gm=gm,
-        name=_campaign_name(name),
-        base_ruleset=base_ruleset,
-        house_rules=normalized_house_rules(BUILTIN[base_ruleset], house_rules),
+    campaign = Campaign(
+        gm=gm, name=_campaign_name(name), base_ruleset=base_ruleset, ruleset_version=ruleset_version
     )
+    campaign.house_rules = normalized_house_rules(base_ruleset_of(campaign), house_rules)
+    campaign.save()
     entries = CatalogEntry.objects.bulk_create(seed_entries(campaign))
     # The history starts with what the campaign started from, so each later change reads
     # against it.
@@ -52,6 +62,7 @@ def campaign_create(
         after={
             "name": campaign.name,
             "base_ruleset": base_ruleset,
+            **({"ruleset_version": ruleset_version.number} if ruleset_version else {}),
             "house_rules": campaign.house_rules,
             "catalogue_entries": len(entries),
         },
@@ -67,7 +78,7 @@ def campaign_update_house_rules(
     ruleset are kept. Characters are priced with the new rules from their next report.
     The event holds the changed keys only; a key missing on one side is the base value
     there. Saving the same rules again changes nothing and records nothing."""
-    new = normalized_house_rules(BUILTIN[campaign.base_ruleset], house_rules)
+    new = normalized_house_rules(base_ruleset_of(campaign), house_rules)
     # Locked, so two GMs' tabs saving at once each record what they really replaced.
     old = Campaign.objects.select_for_update().values_list("house_rules", flat=True)
     old = old.get(pk=campaign.pk) or {}
@@ -230,6 +241,9 @@ def entry_state(entry: CatalogEntry) -> dict:
     for factor in ("damage", "armour"):
         if getattr(entry, factor) is not None:
             state[factor] = getattr(entry, factor)
+    for key in ("equipment_kind", "power_kind"):
+        if getattr(entry, key):
+            state[key] = getattr(entry, key)
     if entry.note:
         state["note"] = entry.note
     return state
@@ -237,14 +251,16 @@ def entry_state(entry: CatalogEntry) -> dict:
 
 def seed_entries(campaign: Campaign) -> list[CatalogEntry]:
     """Unsaved catalogue rows for a new campaign, from its base ruleset's built-in lists."""
-    ruleset = BUILTIN[campaign.base_ruleset]
+    ruleset = base_ruleset_of(campaign)
     catalog = ruleset.catalog
 
     def entry(kind, name, **fields):
         note = fields.pop("note", "")
         return CatalogEntry(campaign=campaign, kind=kind, name=name, note=_fit(note), **fields)
 
-    entries = [entry(CatalogEntry.Kind.ATTRIBUTE, name) for name in catalog.attributes]
+    # A fixed list is the attributes' list (a designed game's own names), else the suggestions.
+    names = ruleset.attribute_names or catalog.attributes
+    entries = [entry(CatalogEntry.Kind.ATTRIBUTE, name) for name in names]
     entries += [
         entry(
             CatalogEntry.Kind.SKILL,
@@ -276,8 +292,19 @@ def seed_entries(campaign: Campaign) -> list[CatalogEntry]:
     ]
     entries += [
         entry(
+            CatalogEntry.Kind.POWER,
+            power.name,
+            power_kind=power.kind,
+            difficulty=power.difficulty,
+            details=power.as_details(),
+        )
+        for power in catalog.powers
+    ]
+    entries += [
+        entry(
             CatalogEntry.Kind.EQUIPMENT,
             item.name,
+            equipment_kind=item.kind,
             damage=item.damage,
             armour=item.armour,
             note=item.note,
@@ -321,6 +348,11 @@ def _set_entry_fields(entry: CatalogEntry, *, name: str, note: str = "", **field
     entry.name, entry.note, entry.difficulty = name, note, difficulty
     entry.cost = None if cost is None else Decimal(cost).quantize(Decimal("0.01"))
     entry.damage, entry.armour = fields.get("damage"), fields.get("armour")
+    for key in ("equipment_kind", "power_kind"):
+        if key in fields:
+            setattr(entry, key, fields[key] or "")
+    if "details" in fields:  # the rule text's lines of a power; a GM's form keeps them
+        entry.details = dict(fields["details"] or {})
 
 
 def _save_entry(entry: CatalogEntry) -> None:

@@ -11,9 +11,13 @@ from django.utils import timezone
 
 from characters.adapters import (
     UNDOABLE_EDITS,
+    base_ruleset,
     campaign_ruleset,
+    character_base,
     character_to_rules,
+    designed_rulesets,
     ledger_rows,
+    read_options,
     rows_from_rules,
     ruleset_for,
     trait_fields,
@@ -39,11 +43,21 @@ from characters.services.audit import (
     record_event,
     stored_build_sha256,
 )
-from rules.charfile import MAX_ROWS, CharacterFileError, read_character, write_character
-from rules.foundry import FOUNDRY, Imported, parse_any
+from rules.charfile import (
+    MAX_NAME,
+    MAX_ROWS,
+    CharacterFileError,
+    load_json,
+    read_character,
+    write_character,
+)
+from rules.foundry import CHANGED, FOUNDRY, Imported, parse_any, parse_data
 from rules.ladder import level_name
-from rules.rulesets import BUILTIN, FUDGE_BASICS
+from rules.rulesets import BUILTIN
 from rules.templates import apply_template, templates_for
+from rules.text import unstorable_problem
+
+MAX_PARTY = 100  # characters in one party file: a campaign's whole cast and more
 
 TEMPLATE_ROW_LISTS = ("attributes", "skills", "gifts", "faults")  # what a template may add to
 DETAIL_FIELDS = (
@@ -105,7 +119,7 @@ def default_attribute_names(ruleset_slug: str, campaign: Campaign | None) -> lis
         )
         if names:
             return names
-    ruleset = BUILTIN[ruleset_slug]
+    ruleset = base_ruleset(campaign) if campaign is not None else BUILTIN[ruleset_slug]
     # A fixed list (Mudge's seven), else the ruleset's suggested one for the player to edit.
     return list(ruleset.attribute_names or ruleset.catalog.attributes)
 
@@ -169,12 +183,75 @@ def character_import(
     (best effort: `Imported.not_mapped` lists what it could not take), as a new draft.
     Nothing is saved if any part of the file is unreadable or does not fit the campaign."""
     try:
-        imported = parse_any(
-            text, default_ruleset=campaign.base_ruleset if campaign else FUDGE_BASICS.slug
-        )
+        imported = parse_any(text, **read_options(campaign))
     except CharacterFileError as error:
         raise ServiceError(f"The file cannot be read: {error}") from None
+    return _import(owner=owner, imported=imported, campaign=campaign)
+
+
+@dataclasses.dataclass(frozen=True)
+class PartyMember:
+    """One entry of a party file and what became of it: a new draft, or why not."""
+
+    index: int
+    name: str
+    character: Character | None = None
+    imported: Imported | None = None
+    refused: str = ""
+
+
+def party_import(*, owner, text: str | bytes, campaign: Campaign | None = None):
+    """A party file: a JSON array of character files or Foundry actors (or both), each
+    imported as its own draft, or refused on its own, with the reason, while the others
+    still come in. Returns a PartyMember per entry, in the file's order."""
+    try:
+        data = load_json(text)
+    except CharacterFileError as error:
+        raise ServiceError(f"The file cannot be read: {error}") from None
+    if not isinstance(data, list) or not data:
+        raise ServiceError("A party file is a JSON list of characters: this one holds none.")
+    if len(data) > MAX_PARTY:
+        raise ServiceError(
+            f"The party file holds {len(data)} characters; import at most {MAX_PARTY} at once."
+        )
+    if campaign is not None and not campaign.has_member(owner):
+        raise ServiceError("Join the campaign before importing a character into it.")
+    read_for = read_options(campaign)
+    members = []
+    for index, entry in enumerate(data):
+        name = _entry_name(entry, index)
+        try:
+            with transaction.atomic():  # each its own: a refused one leaves the others
+                imported = parse_data(entry, **read_for)
+                character, imported = _import(owner=owner, imported=imported, campaign=campaign)
+        except CharacterFileError as error:
+            members.append(PartyMember(index, name, refused=f"The file cannot be read: {error}"))
+        except ServiceError as error:
+            members.append(PartyMember(index, name, refused=str(error)))
+        else:
+            members.append(PartyMember(index, character.name, character, imported))
+    return members
+
+
+def is_party(text: str | bytes) -> bool:
+    """A party file, a JSON list, rather than one character (a JSON object)."""
+    return text.lstrip()[:1] in ("[", b"[")
+
+
+def _entry_name(entry, index: int) -> str:
+    name = entry.get("name") if isinstance(entry, dict) else None
+    if isinstance(name, str) and name.strip() and unstorable_problem(name) is None:
+        return name.strip()[:MAX_NAME]
+    return f"Entry {index + 1}"
+
+
+def _import(*, owner, imported: Imported, campaign: Campaign | None):
     value = imported.character
+    if campaign is None and value.ruleset not in BUILTIN:
+        raise ServiceError(
+            f"This character plays {value.ruleset}, a game its GM designed: import it into a "
+            "campaign that plays that game."
+        )
     if campaign is not None:
         if not campaign.has_member(owner):
             raise ServiceError("Join the campaign before importing a character into it.")
@@ -188,9 +265,10 @@ def character_import(
             imported = dataclasses.replace(
                 imported,
                 not_mapped=(
-                    *imported.not_mapped,
                     f"house_rules: {campaign.name}'s house rules apply, not the file's.",
+                    *imported.not_mapped,
                 ),
+                levels=(CHANGED, *imported.levels),
             )
     character = Character.objects.create(
         owner=owner,
@@ -209,6 +287,7 @@ def character_import(
         experience=value.experience,
         notes=value.notes,
         personality=value.personality,
+        foundry_ids=value.foundry_ids,
     )
     traits, equipment = rows_from_rules(character, value)
     try:
@@ -291,8 +370,49 @@ def trait_add(
         power_kind=power_kind,
         position=position,
     )
+    if kind == Trait.Kind.GIFT:
+        # Before the gift's own record, so that undoing the last edit takes the gift back.
+        _add_gift_attribute(locked, gift=trait, actor=actor)
     _add_trait(trait, actor=actor, action="trait_added")
     return trait
+
+
+def gift_attribute(ruleset, gift_name: str) -> str | None:
+    """The attribute a gift brings, from the ruleset's data (Mudge 2.5: Magery brings Mana;
+    2.7: Psionic brings Psyche), or None."""
+    return next(
+        (a for g, a in ruleset.attribute_gifts.items() if g.casefold() == gift_name.casefold()),
+        None,
+    )
+
+
+def _add_gift_attribute(character: Character, *, gift: Trait, actor) -> None:
+    """Taking a gift that brings an attribute adds it at the ruleset's default, priced as
+    any attribute from there; one the character already has stays as it is."""
+    ruleset = ruleset_for(character)
+    attribute = gift_attribute(ruleset, gift.name)
+    if (
+        attribute is None
+        or character.traits.filter(kind=Trait.Kind.ATTRIBUTE, name__iexact=attribute).exists()
+    ):
+        return
+    ensure_room(character)
+    row = Trait(
+        character=character,
+        kind=Trait.Kind.ATTRIBUTE,
+        name=attribute,
+        level=ruleset.attribute_default,
+        position=next_position(character.traits.filter(kind=Trait.Kind.ATTRIBUTE)),
+    )
+    _save_trait(row)
+    record_event(
+        character=character,
+        actor=actor,
+        action="trait_added",
+        target=trait_target(row),
+        after=trait_state(row),
+        reason=f"comes with {gift.name}",
+    )
 
 
 @transaction.atomic
@@ -335,11 +455,28 @@ def trait_update(*, trait: Trait, actor, expected_version: int | None, **changes
 
 
 @transaction.atomic
-def trait_remove(*, trait: Trait, actor, expected_version: int | None) -> None:
+def trait_remove(
+    *, trait: Trait, actor, expected_version: int | None, with_attribute: bool = False
+) -> None:
+    """Remove a trait. A gift that brings an attribute (Magery, Mana) leaves it unless
+    `with_attribute`: the player chose (the builder asks)."""
     locked = lock_for_edit(character=trait.character, expected_version=expected_version)
     trait = Trait.objects.get(pk=trait.pk, character=locked)
     before = trait_state(trait)
     target = trait_target(trait)
+    attribute = gift_attribute(ruleset_for(locked), trait.name) if with_attribute else None
+    if attribute and trait.kind == Trait.Kind.GIFT:  # recorded first, as in trait_add
+        for row in locked.traits.filter(kind=Trait.Kind.ATTRIBUTE, name__iexact=attribute):
+            state = trait_state(row)
+            row.delete()
+            record_event(
+                character=locked,
+                actor=actor,
+                action="trait_removed",
+                target=trait_target(row),
+                before=state,
+                reason=f"went with {trait.name}",
+            )
     trait.delete()
     commit_change(locked, actor=actor, action="trait_removed", target=target, before=before)
 
@@ -672,7 +809,7 @@ def character_apply_template(
         actor=actor,
         action="template_applied",
         target=f"template:{template.slug}",
-        before={"file": write_character(before)},
+        before={"file": write_character(before, character_base(locked).ladder)},
         after={"template": template.name, "changed": changed},
         reason=f"template {template.name}",
     )
@@ -697,7 +834,7 @@ def character_undo_template(*, character: Character, actor, expected_version: in
     now = character_to_rules(
         Character.objects.prefetch_related("traits", "equipment").get(pk=locked.pk)
     )
-    was = read_character(applied.before["file"]).character
+    was = read_character(applied.before["file"], designed_rulesets(locked)).character
     kinds = (Trait.Kind.ATTRIBUTE, Trait.Kind.SKILL, Trait.Kind.GIFT, Trait.Kind.FAULT)
     locked.traits.filter(kind__in=kinds).delete()
     traits, _ = rows_from_rules(locked, was)
@@ -712,8 +849,8 @@ def character_undo_template(*, character: Character, actor, expected_version: in
         actor=actor,
         action="template_undone",
         target=applied.target,
-        before={"file": write_character(now)},
-        after={"file": write_character(was)},
+        before={"file": write_character(now, character_base(locked).ladder)},
+        after={"file": write_character(was, character_base(locked).ladder)},
         reason=f"undo template {name}",
     )
     return name

@@ -33,6 +33,7 @@ from characters.selectors.play import (
     in_play,
     may_regain,
     play_state_of,
+    reads_log,
     rollable_traits,
     weapons,
 )
@@ -206,11 +207,15 @@ def dice_roll(
     wound penalty and a situational modifier, into the table's log. With a weapon, a
     difficulty and the defender's defensive factor, the damage of a win (Mudge 4.55)."""
     _check_may_play(character, actor)
+    if not reads_log(character, actor):
+        raise NotAllowed(
+            f"You are no longer a player in {character.campaign.name}: "
+            "its dice log is for its table, so the roll was not made."
+        )
     table = at_table(character, play_state_of(character))
     ruleset = table.ruleset
-    bottom = ruleset.ladder_bottom
     sheet = sheet_for_character(character, with_ledger=False)
-    levels = {t.name: t.level for t in rollable_traits(sheet, 0, bottom)}
+    levels = {t.name: t.level for t in rollable_traits(sheet, 0, ruleset)}
     if trait and trait not in levels:
         raise ServiceError(f"{character.name} has no trait {trait!r} with a level to roll.")
     level = levels.get(trait, FAIR)

@@ -17,6 +17,7 @@ from django.utils import timezone
 from characters.adapters import (
     build_changed,
     build_sha256,
+    character_base,
     character_file,
     character_to_rules,
     file_sha256,
@@ -59,10 +60,15 @@ def character_submit(*, character: Character, actor, expected_version: int | Non
     if locked.state not in (Character.State.DRAFT, Character.State.CHANGES_REQUESTED):
         raise ServiceError(f"{locked.name} is {locked.state_phrase} already.")
     data = character_file(locked)
-    # The submitted build goes on the record with the event: the GM's diff of a resubmission
-    # compares it with the build they sent back.
-    _move(locked, actor=actor, to=Character.State.SUBMITTED, file=data, sha256=file_sha256(data))
+    submit_for_review(locked, actor=actor, file=data, sha256=file_sha256(data))
     return locked
+
+
+def submit_for_review(locked: Character, *, actor, file: dict, sha256: str) -> None:
+    """Put a locked character in the GM's queue with its build. The submitted build goes on
+    the record with the event: the GM's diff of a resubmission compares it with the build
+    they sent back (or approved)."""
+    _move(locked, actor=actor, to=Character.State.SUBMITTED, file=file, sha256=sha256)
 
 
 @transaction.atomic
@@ -150,7 +156,7 @@ def character_approve(
             "reason, which stays on the record, or request changes.",
             field="override_reason",
         )
-    snapshot = write_character(value)
+    snapshot = write_character(value, character_base(locked).ladder)
     sha256 = file_sha256(snapshot)
     approval = Approval.objects.create(
         character=locked,
@@ -170,7 +176,7 @@ def character_approve(
         sha256=sha256,
         approval=approval.pk,
         reason=override_reason,
-        build_sha256=build_sha256(snapshot),
+        build_sha256=build_sha256(value),
     )
     _add_comments(locked, actor, comments)
     notify(
@@ -219,6 +225,7 @@ def _move(
 
 def _clean_comments(locked: Character, comments) -> list[tuple[str, str]]:
     targets = {trait_target(trait) for trait in locked.traits.all()}
+    targets |= {f"equipment:{item.name}" for item in locked.equipment.all()}
     cleaned = []
     for target, text in comments:
         text = text.strip()
@@ -227,7 +234,7 @@ def _clean_comments(locked: Character, comments) -> list[tuple[str, str]]:
         if target and target not in targets:
             raise ServiceError(
                 f"{locked.name} has no trait {target.partition(':')[2] or target}: comment on "
-                "the build as a whole, or on a trait it has."
+                "the build as a whole, or on a trait or piece of equipment it has."
             )
         cleaned.append((target, text))
     return cleaned

@@ -27,3 +27,20 @@ def isolated(value):
     if all(unicodedata.bidirectional(char) in _TAKES_LINE_DIRECTION for char in str(value)):
         return conditional_escape(value)
     return format_html("\u2068{}\u2069", value)
+
+
+@register.filter
+def in_rows(items, columns):
+    """`items` in rows of `columns`, the last filled out with None: a fixed-layout table takes
+    its column widths from its first row, so every row, the first too, has them all."""
+    items, columns = list(items), int(columns)
+    rows = [items[start : start + columns] for start in range(0, len(items), columns)]
+    if rows:
+        rows[-1] += [None] * (columns - len(rows[-1]))
+    return rows
+
+
+@register.filter
+def code_points(text):
+    """ "U+26EF, U+1FAE8": characters named by their code points, for the ones no font draws."""
+    return ", ".join(f"U+{ord(char):04X}" for char in str(text))

@@ -27,31 +27,30 @@ def invite_for(request, next_url: str) -> Campaign | None:
         return None
     if match.url_name != "campaign_join":
         return None
-    address = throttle.client_address(request)
-    wait, _ = throttle.wait_for([(throttle.JOIN_BY_ADDRESS, address)])
-    if wait:
-        return None
-    campaign = Campaign.objects.select_related("gm").filter(invite_code=match.kwargs["code"])
-    campaign = campaign.first()
-    if campaign is None:
-        throttle.JOIN_BY_ADDRESS.hit(address)
-    return campaign
+    with throttle.attempt([(throttle.JOIN_BY_ADDRESS, throttle.client_address(request))]) as tried:
+        if tried.wait:
+            return None
+        campaign = Campaign.objects.select_related("gm").filter(invite_code=match.kwargs["code"])
+        campaign = campaign.first()
+        if campaign is None:
+            tried.keep()
+        return campaign
 
 
 class LoginView(auth_views.LoginView):
     """Django's login, refusing an account or an address after too many failures."""
 
     def post(self, request, *args, **kwargs):
-        wait, limit = throttle.wait_for(self._throttles())
-        if wait:
-            form = self.form_class(request, initial={"username": self._username()})
-            return throttle.too_many(
-                request,
-                wait,
-                limit,
-                lambda: self.render_to_response(self.get_context_data(form=form)),
-            )
-        return super().post(request, *args, **kwargs)
+        with throttle.attempt(self._throttles()) as self.attempt:
+            if self.attempt.wait:
+                form = self.form_class(request, initial={"username": self._username()})
+                return throttle.too_many(
+                    request,
+                    self.attempt.wait,
+                    self.attempt.throttle,
+                    lambda: self.render_to_response(self.get_context_data(form=form)),
+                )
+            return super().post(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -59,8 +58,7 @@ class LoginView(auth_views.LoginView):
 
     def form_invalid(self, form):
         if form.has_error(NON_FIELD_ERRORS, "invalid_login"):
-            for limit, who in self._throttles():
-                limit.hit(who)
+            self.attempt.keep()
         return super().form_invalid(form)
 
     def _username(self) -> str:
@@ -68,7 +66,7 @@ class LoginView(auth_views.LoginView):
 
     def _throttles(self):
         return [
-            (throttle.LOGIN_BY_USERNAME, self._username().strip().casefold()),
+            (throttle.LOGIN_BY_USERNAME, throttle.username_key(self._username())),
             (throttle.LOGIN_BY_ADDRESS, throttle.client_address(self.request)),
         ]
 
@@ -93,11 +91,11 @@ def signup(request):
 
     if request.method == "POST":
         address = throttle.client_address(request)
-        wait, limit = throttle.wait_for([(throttle.SIGNUP_BY_ADDRESS, address)])
-        if wait:
-            form = UserCreationForm()
-            return throttle.too_many(request, wait, limit, page)
-        throttle.SIGNUP_BY_ADDRESS.hit(address)
+        with throttle.attempt([(throttle.SIGNUP_BY_ADDRESS, address)]) as tried:
+            if tried.wait:
+                form = UserCreationForm()
+                return throttle.too_many(request, tried.wait, tried.throttle, page)
+            tried.keep()  # every sign-up counts, made or not
         if form.is_valid():
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")

@@ -14,18 +14,25 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from characters.adapters import ruleset_for
-from characters.errors import ServiceError
+from characters.errors import AlreadyDone, ServiceError
 from characters.forms.builder import VersionedForm
 from characters.forms.review import AwardForm, PointsForm, RefuseForm, SpendForm
-from characters.selectors.access import character_for_owner, character_for_viewer
-from characters.selectors.advancement import amount_words
+from characters.selectors.access import character_for_owner, character_for_viewer, is_gm_of
+from characters.selectors.advancement import amount_words, quote_spend
 from characters.selectors.review import (
     advancement_context,
     character_for_gm,
     pending_entry_for_gm,
 )
 from characters.services import advancement as services
-from characters.views.htmx import fragments, news, refused, with_version
+from characters.services.decisions import decision_once
+from characters.views.htmx import (
+    fragments,
+    news,
+    posted_decision_token,
+    refused,
+    with_version,
+)
 
 PAGE = "review/advancement.html"
 
@@ -36,6 +43,8 @@ def character_advancement(request, pk):
 
 @require_POST
 def advancement_spend(request, pk):
+    """A spend is asked once: the first post comes back priced, with how it goes (at once,
+    or to the GM) and a button to confirm; the confirmed post makes it."""
     character = character_for_viewer(request.user, pk)
     form = SpendForm(request.POST)
     if not form.is_valid():
@@ -43,14 +52,25 @@ def advancement_spend(request, pk):
         return _invalid(request, character, message)
     data = form.cleaned_data
     trait = get_object_or_404(character.traits, pk=data["trait"]) if data["trait"] else None
+    if not data["confirmed"]:
+        try:
+            quote = quote_spend(
+                character,
+                ruleset_for(character),
+                acting_gm=is_gm_of(character, request.user),
+                trait=trait,
+                **form.spend(),
+            )
+        except ServiceError as error:
+            return _refused(request, character, error)
+        return _page(request, character, confirm={"quote": quote, "form": form, "trait": trait})
     write = partial(
         services.experience_spend,
         character=character,
         actor=request.user,
         expected_version=data["version"],
-        what=data["what"],
         trait=trait,
-        name=data["name"],
+        **form.spend(),
     )
     return _write(
         request,
@@ -58,6 +78,29 @@ def advancement_spend(request, pk):
         write,
         lambda entry: f"{'Asked the GM' if entry.pending else 'Done'}: {entry.reason}.",
     )
+
+
+@require_POST
+def spend_take_back(request, pk):
+    character = character_for_owner(request.user, pk)
+    form = VersionedForm(request.POST)
+    if not form.is_valid():
+        return _invalid(request, character, "Reload the page and try again.")
+    write = partial(
+        services.spend_take_back,
+        character=character,
+        actor=request.user,
+        expected_version=form.cleaned_data["version"],
+    )
+    return _write(request, character, write, lambda entry: f"{entry.reason}.")
+
+
+@require_POST
+def spend_withdraw(request, pk, entry_pk):
+    character = character_for_owner(request.user, pk)
+    entry = get_object_or_404(character.ledger.filter(pending=True), pk=entry_pk)
+    write = partial(services.spend_withdraw, entry=entry, actor=request.user)
+    return _write(request, character, write, lambda _: f"Request taken back: {entry.reason}.")
 
 
 @require_POST
@@ -72,6 +115,7 @@ def advancement_award(request, pk):
         write = partial(services.experience_award_party, campaign=character.campaign, **common)
     else:
         write = partial(services.experience_award, character=character, **common)
+    write = _once(request, write)
 
     def said(result):
         entries = result if isinstance(result, list) else [result]
@@ -92,7 +136,7 @@ def spend_decide(request, pk, entry_pk, decision):
         reason = form.cleaned_data["reason"] if form.is_valid() else ""
         write = partial(services.spend_refuse, entry=entry, actor=request.user, reason=reason)
     verb = "Accepted" if decision == "accept" else "Refused"
-    return _write(request, character, write, lambda _: f"{verb}: {entry.reason}.")
+    return _write(request, character, _once(request, write), lambda _: f"{verb}: {entry.reason}.")
 
 
 @require_POST
@@ -102,7 +146,8 @@ def points_spend(request, pk):
 
 @require_POST
 def points_grant(request, pk):
-    return _points(request, character_for_gm(request.user, pk), services.meta_points_grant)
+    character = character_for_gm(request.user, pk)
+    return _points(request, character, services.meta_points_grant, once=True)
 
 
 @require_POST
@@ -120,7 +165,7 @@ def points_convert(request, pk):
     return _write(request, character, write, lambda entry: f"{entry.reason}: +{entry.amount}.")
 
 
-def _points(request, character, service):
+def _points(request, character, service, *, once=False):
     form = PointsForm(request.POST)
     if not form.is_valid():
         return _invalid(request, character, "Give a number of points between 1 and 10.")
@@ -133,8 +178,17 @@ def _points(request, character, service):
         count=data["count"],
         reason=data["reason"],
     )
+    if once:  # the GM's grant: a decision
+        write = _once(request, write)
     return _write(
         request, character, write, lambda locked: f"{locked.name} has {locked.meta_points} now."
+    )
+
+
+def _once(request, write):
+    """A GM's decision, made once however often its form is posted (services.decisions)."""
+    return partial(
+        decision_once, actor=request.user, token=posted_decision_token(request), decide=write
     )
 
 
@@ -146,11 +200,10 @@ def _write(request, character, write, said):
     url = reverse("character_advancement", args=[character.pk])
     try:
         result = write()
+    except AlreadyDone as repeat:  # the panel as the first post left it, saying so
+        result, said = None, lambda _, text=str(repeat): text
     except ServiceError as error:
-        if request.htmx:
-            return refused(request, str(error), status=error.status, back=url)
-        messages.error(request, str(error))
-        return _page(request, character, status=error.status)
+        return _refused(request, character, error)
     if not request.htmx:
         messages.success(request, said(result))
         return redirect(url)
@@ -162,6 +215,14 @@ def _write(request, character, write, said):
     )
 
 
+def _refused(request, character, error: ServiceError):
+    if request.htmx:
+        url = reverse("character_advancement", args=[character.pk])
+        return refused(request, str(error), status=error.status, back=url)
+    messages.error(request, str(error))
+    return _page(request, character, status=error.status)
+
+
 def _invalid(request, character, message):
     if request.htmx:
         url = reverse("character_advancement", args=[character.pk])
@@ -170,10 +231,11 @@ def _invalid(request, character, message):
     return _page(request, character, status=400)
 
 
-def _page(request, character, *, award_form=None, status=200):
+def _page(request, character, *, award_form=None, confirm=None, status=200):
     context = {
         **advancement_context(character, request.user),
         "award_form": award_form or AwardForm(),
+        "confirm": confirm,
     }
     template = f"{PAGE}#panel" if request.htmx else PAGE
     return render(request, template, context, status=status)

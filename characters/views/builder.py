@@ -35,6 +35,7 @@ from characters.views.htmx import (
     reload_page,
     with_version,
 )
+from rules.ladder import level_name
 
 PAGE = "characters/builder.html"
 
@@ -96,7 +97,46 @@ def trait_add(request, pk, kind):
             f"trait-{trait.pk}",
             [Place(f"trait-{trait.pk}", "trait_row", trait_pk=trait.pk, append_to=kind)],
             reset=place,
+            said=_brought(ruleset, trait),
         ),
+    )
+
+
+def _taken_away(ruleset, character, gift, request) -> str:
+    """What removing a gift did to the attribute it brought, in words; empty otherwise (a
+    gift that brings none, or whose attribute the character no longer had)."""
+    attribute = (
+        services.gift_attribute(ruleset, gift.name) if gift.kind == Trait.Kind.GIFT else None
+    )
+    had = attribute is not None and any(
+        t.kind == Trait.Kind.ATTRIBUTE and t.name.casefold() == attribute.casefold()
+        for t in character.traits.all()
+    )
+    if not had:
+        return ""
+    if request.POST.get("attribute") == "remove":
+        return f"{attribute} went with {gift.name}."
+    return (
+        f"{attribute} stays; without {gift.name} it breaks a rule: take {gift.name} again or "
+        f"remove {attribute}."
+    )
+
+
+def _brought(ruleset, gift) -> str:
+    """What a gift brought with it, in words: "Magery brings the attribute Mana (Mudge 2.5):
+    added at Fair, priced as any attribute." Empty for a gift that brings nothing."""
+    attribute = (
+        services.gift_attribute(ruleset, gift.name) if gift.kind == Trait.Kind.GIFT else None
+    )
+    if attribute is None:
+        return ""
+    kind = next(
+        (k for k, g in ruleset.power_gifts.items() if g.casefold() == gift.name.casefold()), ""
+    )
+    return (
+        f"{gift.name} brings the attribute {attribute} ({ruleset.section(kind or 'attributes')}): "
+        f"it is on your attributes at {level_name(ruleset.attribute_default)}, priced as any "
+        "attribute from there."
     )
 
 
@@ -105,16 +145,22 @@ def trait_update(request, pk, trait_pk):
     character = character_for_owner(request.user, pk)
     trait = _row(character.traits, trait_pk)
     place = Place(f"trait-{trait.pk}", "trait_row", trait_pk=trait.pk)
-    form = TraitForm(
-        request.POST, kind=trait.kind, ruleset=ruleset_for(character), auto_id=f"{place.key}-%s"
-    )
+    ruleset = ruleset_for(character)
+    form = TraitForm(request.POST, kind=trait.kind, ruleset=ruleset, auto_id=f"{place.key}-%s")
+
+    def changes() -> dict:
+        fields = form.trait_fields()
+        if trait.kind == Trait.Kind.POWER:  # a power renamed to a listed one takes its kind
+            return _with_catalog_defaults(ruleset, trait.kind, fields)
+        return fields
+
     return _edit(
         request,
         character,
         form,
         place,
         write=lambda version: services.trait_update(
-            trait=trait, actor=request.user, expected_version=version, **form.trait_fields()
+            trait=trait, actor=request.user, expected_version=version, **changes()
         ),
         # Changed in place (services.characters.trait_update): what this view holds is saved.
         changed=lambda saved: Changed(
@@ -131,9 +177,17 @@ def trait_delete(request, pk, trait_pk):
         request,
         character,
         write=lambda version: services.trait_remove(
-            trait=trait, actor=request.user, expected_version=version
+            trait=trait,
+            actor=request.user,
+            expected_version=version,
+            # A gift that brings an attribute: the player chose whether it goes too.
+            with_attribute=request.POST.get("attribute") == "remove",
         ),
-        changed=lambda _: Changed(f"section-{trait.kind}", []),
+        changed=lambda _: Changed(
+            f"section-{trait.kind}",
+            [],
+            said=_taken_away(ruleset_for(character), character, trait, request),
+        ),
     )
 
 
@@ -141,14 +195,18 @@ def trait_delete(request, pk, trait_pk):
 def equipment_add(request, pk):
     character = character_for_owner(request.user, pk)
     place = Place("add-equipment", "add_equipment")
-    form = EquipmentForm(request.POST, ruleset=ruleset_for(character), auto_id=f"{place.key}-%s")
+    ruleset = ruleset_for(character)
+    form = EquipmentForm(request.POST, ruleset=ruleset, auto_id=f"{place.key}-%s")
     return _edit(
         request,
         character,
         form,
         place,
         write=lambda version: services.equipment_add(
-            character=character, actor=request.user, expected_version=version, **form.item_fields()
+            character=character,
+            actor=request.user,
+            expected_version=version,
+            **_with_catalog_equipment(ruleset, form.item_fields()),
         ),
         changed=lambda item: Changed(
             f"equipment-{item.pk}",
@@ -250,9 +308,11 @@ def template_apply(request, pk):
             character=character, actor=request.user, expected_version=version, slug=slug
         ),
         said=lambda changed: (
-            "Template applied: " + ", ".join(changed) if changed else "Every minimum was met."
+            "Template applied: " + ", ".join(changed) + ". Undo it under Templates."
+            if changed
+            else "Every minimum was met."
         ),
-        query=f"?template={slug}",
+        query=f"?template={slug}#templates",
     )
 
 
@@ -311,6 +371,8 @@ class Changed:
     reads: tuple[str, ...] | None = ("traits",)
     # Partials outside the form that show what changed, swapped out of band.
     panels: tuple[str, ...] = ()
+    # What else the write did, for the player (a gift's attribute): the whole page again.
+    said: str = ""
 
 
 def _edit(request, character, form=None, place=None, *, write, changed):
@@ -342,8 +404,12 @@ def _changed(request, character, shown, changed: Changed):
     """Success: for htmx the changed fragments, the budget panel, bar and Undo out of band,
     and the issue marks and review verdict that the edit changed; else a redirect back to
     the page at the changed row."""
+    if changed.said:
+        messages.info(request, changed.said)
     if not request.htmx:
         return redirect(reverse("character_builder", args=[character.pk]) + f"#{changed.anchor}")
+    if changed.said:  # more changed than the fragments show
+        return reload_page()
     if changed.reads is not None:
         character = _as_committed(character, changed.reads)
         if character is None:  # another write came in between: the page shows neither
@@ -492,9 +558,11 @@ def _as_committed(character, rows: tuple[str, ...]):
 
 
 def _with_catalog_defaults(ruleset, kind, fields: dict) -> dict:
-    """A skill picked from the catalogue (the campaign's, else the ruleset's own) takes its
-    difficulty, "Area Knowledge (the Shire)" that of "Area Knowledge"; a gift or fault its
-    cost (Mudge 1.33's starred ones: 2)."""
+    """A pick from the catalogue (the campaign's, else the ruleset's own) brings what the
+    entry says wherever the player left a field empty: a value typed still wins. A skill's
+    difficulty ("Area Knowledge (the Shire)" takes that of "Area Knowledge"); a gift's or
+    fault's cost (Mudge 1.33's starred ones: 2); a power's kind and difficulty (Mudge 2.53's
+    Fireball: a very hard spell)."""
     catalog, name = ruleset.catalog, fields["name"]
     if kind == Trait.Kind.SKILL and ruleset.skill_difficulties and not fields.get("difficulty"):
         entry = catalog.skill(name)
@@ -504,4 +572,28 @@ def _with_catalog_defaults(ruleset, kind, fields: dict) -> dict:
         entry = catalog.gift(name) if kind == Trait.Kind.GIFT else catalog.fault(name)
         if entry is not None:
             fields["cost"] = to_decimal(entry.cost if kind == Trait.Kind.GIFT else entry.value)
+    elif kind == Trait.Kind.POWER:
+        entry = catalog.power(name)
+        if entry is not None:
+            if not fields.get("power_kind") and entry.kind in ruleset.power_kinds:
+                fields["power_kind"] = entry.kind
+            if "difficulty" in fields and not fields["difficulty"]:
+                fields["difficulty"] = entry.difficulty
+    return fields
+
+
+def _with_catalog_equipment(ruleset, fields: dict) -> dict:
+    """A piece of equipment picked from the catalogue brings its kind, weapon and armour
+    values and note (Mudge 4.54: a Large Weapon +3, Effective armour +4), each only where
+    the player left the field empty."""
+    entry = ruleset.catalog.equipment_item(fields["name"])
+    if entry is None:
+        fields.setdefault("kind", "gear")
+        return fields
+    fields.setdefault("kind", entry.kind)
+    for key, value in (("damage", entry.damage), ("armour", entry.armour)):
+        if fields.get(key) is None:
+            fields[key] = value
+    if not fields.get("notes"):
+        fields["notes"] = entry.note[:1000]
     return fields

@@ -22,7 +22,6 @@ from characters.adapters import (
     undo_label,
 )
 from characters.forms.builder import (
-    PERSONALITY_QUESTIONS,
     DetailsForm,
     EquipmentForm,
     PersonalityForm,
@@ -31,12 +30,14 @@ from characters.forms.builder import (
 )
 from characters.models import Character, Trait
 from characters.selectors.campaigns import balance_words
+from characters.selectors.review_rows import equipment_target
+from characters.views.picker import catalog_picks
+from rules.character import PERSONALITY_QUESTIONS
 from rules.house_rules import json_number
 from rules.ladder import FAIR, level_name
 from rules.ledger import creation_build
 from rules.numbers import number_text
 from rules.report import POOL_UNITS, Report, build_report, scale_notes
-from rules.rule_names import rule_name
 from rules.rulesets import LEVELS, Ruleset
 from rules.tables import creation_levels
 from rules.templates import apply_template, templates_for, unmet_minimums
@@ -96,6 +97,29 @@ class Row:
         """The catalogue's note on it, shown while the row has the focus."""
         return catalog_note(self.ruleset, self.trait.kind, self.trait.name)
 
+    @cached_property
+    def power(self):
+        """The catalogue's power of this name (Mudge 2.53's Fireball), for its text's lines."""
+        if getattr(self.trait, "kind", None) != Trait.Kind.POWER:
+            return None
+        return self.ruleset.catalog.power(self.trait.name)
+
+    @cached_property
+    def brings_attribute(self) -> str:
+        """The attribute this gift brings (Magery: Mana), which removing it asks about."""
+        if getattr(self.trait, "kind", None) != Trait.Kind.GIFT:
+            return ""
+        gift = self.trait.name.casefold()
+        return next(
+            (a for g, a in self.ruleset.attribute_gifts.items() if g.casefold() == gift), ""
+        )
+
+    @property
+    def prices_in_gifts(self) -> bool:
+        """A power row's gift cost means something only for a superpower: a spell or psi
+        power is priced as a skill (Mudge 2.5, 2.7)."""
+        return self.trait.power_kind not in self.ruleset.power_gifts
+
 
 class Step(NamedTuple):
     level: int
@@ -112,10 +136,16 @@ class Section:
     make_add_form: Callable[[], TraitForm]
     all_options: Callable[[], dict]  # catalog_options, worked out once per request
     noun: str = ""  # one of them, for "Add a skill…"
+    all_picks: Callable[[], dict] | None = None  # picker.catalog_picks, once per request
 
     @cached_property
     def add_form(self) -> TraitForm:
         return self.make_add_form()
+
+    @cached_property
+    def picks(self) -> list:
+        """The catalogue's entries for this list, with what adding each does (the picker)."""
+        return self.all_picks().get(self.kind, []) if self.all_picks else []
 
     @cached_property
     def options(self) -> list[tuple[str, str]]:
@@ -155,7 +185,7 @@ def bought_in_play(value, ruleset: Ruleset) -> dict[tuple[str, int], str]:
             if before is None:
                 notes[name, now] = "bought in play"
             elif created_at != getattr(item, "level", None):
-                where = "" if created_at is None else f"{level_name(created_at)} at creation, "
+                where = "" if created_at is None else f"{ruleset.word(created_at)} at creation, "
                 notes[name, now] = f"{where}raised in play"
     return notes
 
@@ -263,6 +293,7 @@ def builder_context(
         comments = {c.target: c for c in character.latest_comments if c.target}
     issues = issues_by_trait(by_kind, report)
     options = cache(partial(catalog_options, ruleset))
+    picks = cache(partial(catalog_picks, ruleset, {g.name.casefold() for g in value.gifts}))
     sections = []
     for kind, list_name in TRAIT_LISTS.items():
         if list_name not in ruleset.terms.lists:
@@ -283,12 +314,22 @@ def builder_context(
         ]
         sections.append(
             Section(
-                kind, title, rows, partial(_add_form, forms, kind, ruleset, version), options, noun
+                kind,
+                title,
+                rows,
+                partial(_add_form, forms, kind, ruleset, version),
+                options,
+                noun,
+                picks,
             )
         )
 
     equipment_rows = [
-        Row(item, partial(_equipment_form, forms, item, ruleset, version))
+        Row(
+            item,
+            partial(_equipment_form, forms, item, ruleset, version),
+            comment=comments.get(equipment_target(item)),
+        )
         for item in character.equipment.all()
     ]
     return {
@@ -301,11 +342,10 @@ def builder_context(
         "sections": sections,
         "equipment_rows": equipment_rows,
         "equipment_options": SimpleLazyObject(lambda: options().get("equipment", [])),
+        "equipment_picks": SimpleLazyObject(lambda: picks().get("equipment", [])),
         "add_equipment_form": forms.get("add-equipment")
         or SimpleLazyObject(
-            lambda: EquipmentForm(
-                ruleset=ruleset, auto_id="add-equipment-%s", initial={**version, "kind": "gear"}
-            )
+            lambda: EquipmentForm(ruleset=ruleset, auto_id="add-equipment-%s", initial=version)
         ),
         "details_form": forms.get("details")
         or SimpleLazyObject(partial(_details_form, character, ruleset, version)),
@@ -323,6 +363,10 @@ def builder_context(
         "verdict": Verdict.of(issues, report),
         "broken_rules": broken_rules(issues, report),
         "scale_notes": scale_notes(value, ruleset),
+        # The campaign's GM reading the build: the template panel links the house rules.
+        "is_gm": viewer is not None
+        and character.campaign is not None
+        and character.campaign.gm_id == viewer.pk,
     }
 
 
@@ -436,17 +480,35 @@ def template_check(value, ruleset: Ruleset, slug: str, report: Report) -> dict |
         return None
     after = apply_template(value, template, ruleset)
     priced = build_report(after, ruleset)
-    before_codes = {issue.code for issue in report.errors}
-    after_codes = {issue.code for issue in priced.errors}
+    before = {_issue_key(issue) for issue in report.errors}
+    now = {_issue_key(issue) for issue in priced.errors}
     return {
         "template": template,
         "unmet": unmet_minimums(value, template),
         "changes": template_changes(value, after),
         "balance_before": balance_words(report.balance, ruleset.unit),
         "balance_after": balance_words(priced.balance, ruleset.unit),
-        "breaks": sorted(rule_name(code) for code in after_codes - before_codes),
-        "mends": sorted(rule_name(code) for code in before_codes - after_codes),
+        # The rules it would break, and those it would mend, each in words with its section.
+        "breaks": _unique(i for i in priced.errors if _issue_key(i) not in before),
+        "mends": _unique(i for i in report.errors if _issue_key(i) not in now),
+        "breaks_caps": any(
+            i.code == "cap_exceeded" and _issue_key(i) not in before for i in priced.errors
+        ),
     }
+
+
+def _issue_key(issue) -> tuple:
+    return issue.code, issue.trait, issue.message
+
+
+def _unique(issues) -> list:
+    """The issues once each, by message: a cap broken by four attributes is one line."""
+    seen, unique = set(), []
+    for issue in issues:
+        if issue.message not in seen:
+            seen.add(issue.message)
+            unique.append(issue)
+    return unique
 
 
 def template_changes(before, after) -> list[str]:
@@ -490,14 +552,23 @@ def undoable_edit(character: Character) -> str | None:
     return undo_label(last.action, last.before, last.after)
 
 
-def undoable_template(character: Character) -> str | None:
-    """The template applied last, if nothing has changed since: it can be undone."""
+class AppliedTemplate(NamedTuple):
+    name: str
+    changed: list[str]  # what it changed, one line each ("Strength Great")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def undoable_template(character: Character) -> AppliedTemplate | None:
+    """The template applied last, with what it changed, if nothing has changed since: it
+    can be undone."""
     applied = (
         character.events.filter(action="template_applied", version=character.version)
         .values_list("after", flat=True)
         .first()
     )
-    return applied["template"] if applied else None
+    return AppliedTemplate(applied["template"], applied.get("changed", [])) if applied else None
 
 
 @dataclass
@@ -522,11 +593,11 @@ def uncommitted_slots(
 ) -> Uncommitted | None:
     if not ruleset.uncommitted_traits:
         return None
-    defined = [(t.name, level_name(t.level)) for t in character.traits.all() if t.defined_in_play]
+    defined = [(t.name, ruleset.word(t.level)) for t in character.traits.all() if t.defined_in_play]
     slots = Uncommitted(
         open=max(ruleset.uncommitted_traits - len(defined), 0),
         defined=defined,
-        top=level_name(ruleset.uncommitted_max),
+        top=ruleset.word(ruleset.uncommitted_max),
         section=ruleset.section("uncommitted"),
         gm=ruleset.terms.gm,
     )

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from characters import throttle
-from characters.adapters import campaign_ruleset
+from characters.adapters import base_ruleset, campaign_ruleset, power_from_entry
 from characters.errors import HouseRulesRefused, ServiceError
 from characters.forms.campaigns import (
     CampaignForm,
@@ -28,10 +28,15 @@ from characters.forms.campaigns import (
 )
 from characters.models import Campaign, CatalogEntry, Character
 from characters.selectors.access import campaign_for_gm, campaign_for_member, characters_visible_to
-from characters.selectors.campaigns import campaign_history, house_rules_preview
+from characters.selectors.campaigns import (
+    campaign_history,
+    house_rules_preview,
+    newer_ruleset_version,
+)
 from characters.selectors.rulesets import summarize_ruleset
 from characters.services import campaigns as services
 from characters.views.dashboard import join_throttles
+from characters.views.params import strict_number
 from rules.house_rules import LEVEL_KEYS, json_number
 from rules.ladder import level_name, signed
 from rules.rulesets import BUILTIN, DEFAULT, Ruleset
@@ -46,6 +51,7 @@ CATALOG_KINDS = (
     (CatalogEntry.Kind.GIFT, "gifts"),
     (CatalogEntry.Kind.FAULT, "faults"),
     (CatalogEntry.Kind.POWER_KIND, ("Kinds of power", "kind of power")),
+    (CatalogEntry.Kind.POWER, "powers"),
     (CatalogEntry.Kind.EQUIPMENT, ("Equipment", "equipment")),
 )
 
@@ -106,7 +112,7 @@ def house_rules_edit(request, pk):
     """The form; a POST with `preview` shows what the change does to each character and
     saves nothing (the same page, with a Save button under the table); any other POST saves."""
     campaign = campaign_for_gm(request.user, pk)
-    base = BUILTIN[campaign.base_ruleset]
+    base = base_ruleset(campaign)
     # Bound on every POST: an all-empty form is a real answer (drop every house rule).
     data = request.POST if request.method == "POST" else None
     form = HouseRulesForm(data, base=base, overrides=campaign.house_rules)
@@ -165,6 +171,7 @@ def campaign_detail(request, pk):
         context["members"] = members
         context["gm_character_count"] = owned[campaign.gm_id]
         context["invite_url"] = invite_url(request, campaign)
+        context["newer_version"] = newer_ruleset_version(campaign)
         context["settings_form"] = CampaignSettingsForm(
             initial={"spends_need_approval": campaign.spends_need_approval}
         )
@@ -209,20 +216,20 @@ def invite_regenerate(request, pk):
 
 def campaign_join(request, code):
     """The invite link: shows which campaign it is, and joins it on a POST."""
-    checks = join_throttles(request)
-    wait, limit = throttle.wait_for(checks)
-    if wait:
-        return throttle.too_many(
-            request,
-            wait,
-            limit,
-            lambda: render(request, "campaigns/join.html", {"campaign": None, "throttled": True}),
-        )
-    campaign = Campaign.objects.select_related("gm").filter(invite_code=code).first()
-    if campaign is None:
-        for limit, who in checks:
-            limit.hit(who)
-        return render(request, "campaigns/join.html", {"campaign": None}, status=404)
+    with throttle.attempt(join_throttles(request)) as tried:
+        if tried.wait:
+            return throttle.too_many(
+                request,
+                tried.wait,
+                tried.throttle,
+                lambda: render(
+                    request, "campaigns/join.html", {"campaign": None, "throttled": True}
+                ),
+            )
+        campaign = Campaign.objects.select_related("gm").filter(invite_code=code).first()
+        if campaign is None:
+            tried.keep()
+            return render(request, "campaigns/join.html", {"campaign": None}, status=404)
     if campaign.gm_id == request.user.pk:
         messages.info(request, f"You run {campaign.name}: this link is for your players.")
         return redirect("campaign_detail", campaign.pk)
@@ -258,7 +265,7 @@ def member_remove(request, pk, membership_pk):
 
 def house_rule_changes(campaign: Campaign, ruleset: Ruleset) -> list[HouseRuleChange]:
     """The campaign's house rules, each beside the base ruleset's value."""
-    base = BUILTIN[campaign.base_ruleset]
+    base = base_ruleset(campaign)
     return [
         HouseRuleChange(
             label=key.replace("_", " ").capitalize(),
@@ -299,7 +306,7 @@ class CatalogRow:
     @property
     def facts(self) -> list[str]:
         entry = self.entry
-        facts = []
+        facts = [entry.equipment_kind or entry.power_kind] if entry.kind in _KINDED else []
         if entry.difficulty:
             facts.append(entry.get_difficulty_display())
         if entry.cost is not None:
@@ -309,7 +316,17 @@ class CatalogRow:
             facts.append(f"weapon {signed(entry.damage)}")
         if entry.armour is not None:
             facts.append(f"armour {signed(entry.armour)}")
-        return facts
+        return [fact for fact in facts if fact]
+
+    @property
+    def details(self) -> list[tuple[str, str]]:
+        """A power's lines from the rule text, labelled (Mudge 2.52's spell form)."""
+        if self.entry.kind != CatalogEntry.Kind.POWER:
+            return []
+        return list(power_from_entry(self.entry).details())
+
+
+_KINDED = (CatalogEntry.Kind.EQUIPMENT, CatalogEntry.Kind.POWER)
 
 
 @dataclass
@@ -329,8 +346,9 @@ def catalog(request, pk):
         context = {**_catalog_context(campaign), "groups": _catalog_groups(campaign)}
         return render(request, CATALOG_PAGE, context | {"read_only": True})
     editing = None
-    if request.GET.get("edit", "").isdigit():
-        entry = campaign.catalog.filter(pk=request.GET["edit"]).first()
+    edit = strict_number(request.GET.get("edit"))
+    if edit is not None:
+        entry = campaign.catalog.filter(pk=edit).first()
         if entry is not None:
             editing = _entry_form(campaign, entry)
     return _catalog_page(request, campaign, editing=editing)
@@ -339,7 +357,7 @@ def catalog(request, pk):
 @require_POST
 def catalog_entry_add(request, pk, kind):
     campaign = campaign_for_gm(request.user, pk)
-    if kind not in group_names(BUILTIN[campaign.base_ruleset]):
+    if kind not in group_names(base_ruleset(campaign)):
         raise Http404("No such kind of catalogue entry in this campaign.")
     form = _add_form(campaign, kind, data=request.POST)
     if form.is_valid():
@@ -416,7 +434,7 @@ def _catalog_row(request, campaign, row, *, status=200):
 def _catalog_context(campaign, group=None) -> dict:
     context = {
         "campaign": campaign,
-        "uses_difficulty": BUILTIN[campaign.base_ruleset].skill_difficulties,
+        "uses_difficulty": base_ruleset(campaign).skill_difficulties,
     }
     if group is not None:
         context["group"] = group
@@ -426,7 +444,7 @@ def _catalog_context(campaign, group=None) -> dict:
 def _catalog_groups(campaign, *, kinds=None, editing=None, add_form=None, saved=None):
     """The catalogue by kind. `editing` is the form of the row being edited, `add_form` a
     refused add form to show again, `saved` the id of an entry just added."""
-    names = group_names(BUILTIN[campaign.base_ruleset])
+    names = group_names(base_ruleset(campaign))
     kinds = [kind for kind in kinds or names if kind in names]
     entries = {kind: [] for kind in kinds}
     for entry in campaign.catalog.filter(kind__in=kinds).order_by("id"):
@@ -461,14 +479,14 @@ def _add_form(campaign, kind, data=None) -> CatalogEntryForm:
     return CatalogEntryForm(
         data,
         kind=kind,
-        uses_difficulty=BUILTIN[campaign.base_ruleset].skill_difficulties,
+        uses_difficulty=base_ruleset(campaign).skill_difficulties,
         auto_id=f"add-{kind}-%s",
     )
 
 
 def _entry_form(campaign, entry, data=None) -> CatalogEntryForm:
     return CatalogEntryForm.for_entry(
-        entry, uses_difficulty=BUILTIN[campaign.base_ruleset].skill_difficulties, data=data
+        entry, uses_difficulty=base_ruleset(campaign).skill_difficulties, data=data
     )
 
 

@@ -19,24 +19,26 @@ def dashboard(request):
 
 @require_POST
 def join_by_code(request):
-    checks = join_throttles(request)
-    wait, limit = throttle.wait_for(checks)
-    if wait:
-        return throttle.too_many(request, wait, limit, lambda: _dashboard(request, JoinForm()))
-    form = JoinForm(request.POST)
-    if form.is_valid():
-        try:
-            membership = services.campaign_join(user=request.user, code=form.cleaned_data["code"])
-        except OwnCampaign as own:  # the GM trying their own code: not a guess
-            messages.info(request, str(own))
-            return redirect("campaign_detail", own.campaign.pk)
-        except ServiceError as error:
-            form.add_error("code", str(error))
-            for limit, who in checks:
-                limit.hit(who)
-        else:
-            messages.success(request, f"Welcome to {membership.campaign.name}!")
-            return redirect("campaign_detail", membership.campaign_id)
+    with throttle.attempt(join_throttles(request)) as tried:
+        if tried.wait:
+            return throttle.too_many(
+                request, tried.wait, tried.throttle, lambda: _dashboard(request, JoinForm())
+            )
+        form = JoinForm(request.POST)
+        if form.is_valid():
+            try:
+                membership = services.campaign_join(
+                    user=request.user, code=form.cleaned_data["code"]
+                )
+            except OwnCampaign as own:  # the GM trying their own code: not a guess
+                messages.info(request, str(own))
+                return redirect("campaign_detail", own.campaign.pk)
+            except ServiceError as error:
+                form.add_error("code", str(error))
+                tried.keep()
+            else:
+                messages.success(request, f"Welcome to {membership.campaign.name}!")
+                return redirect("campaign_detail", membership.campaign_id)
     return _dashboard(request, form, status=400)
 
 

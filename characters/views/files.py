@@ -13,19 +13,21 @@ from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
-from characters.adapters import character_to_rules
+from characters.adapters import character_base, character_to_rules, exported_file
 from characters.api_auth import accepts_api_token
 from characters.errors import ServiceError
 from characters.forms.builder import ImportForm
 from characters.models import Campaign
 from characters.selectors.access import character_for_viewer
-from characters.selectors.interop import character_provenance
-from characters.services.characters import character_import
-from rules.charfile import dumps_character
-from rules.check import UNREADABLE, check_text
+from characters.selectors.interop import character_provenance, foundry_update_for
+from characters.services.characters import character_import, is_party, party_import
+from characters.services.foundry import character_update_from_foundry
+from characters.views.params import strict_number
+from rules.check import UNREADABLE, check_text, unreadable
 from rules.foundry import FOUNDRY, write_actor
+from rules.ruleset_file import RulesetFileError, parse_ruleset_json
 
 MAX_CHECK_BYTES = 1_000_000
 MAX_NOT_MAPPED_SHOWN = 12
@@ -33,17 +35,24 @@ MAX_NOT_MAPPED_SHOWN = 12
 MULTIPART_OVERHEAD = 16_384
 
 
+@require_safe
 @accepts_api_token
 def character_export(request, pk):
     character = character_for_viewer(request.user, pk)
-    return _download(dumps_character(character_to_rules(character)), f"{_slug(character)}.json")
+    text = json.dumps(exported_file(character), indent=2, ensure_ascii=False) + "\n"
+    return _download(text, f"{_slug(character)}.json")
 
 
+@require_safe
 @accepts_api_token
 def character_export_foundry(request, pk):
     """The character as an actor for Foundry VTT's fudge-rpg system (docs/foundry.md)."""
     character = character_for_viewer(request.user, pk)
-    actor = write_actor(character_to_rules(character), provenance=character_provenance(character))
+    actor = write_actor(
+        character_to_rules(character),
+        provenance=character_provenance(character),
+        ruleset=character_base(character),
+    )
     text = json.dumps(actor, indent=2, ensure_ascii=False) + "\n"
     # Foundry names its own exports so: fvtt-Actor-<name>.json
     return _download(text, f"fvtt-Actor-{_slug(character)}.json")
@@ -61,17 +70,39 @@ def _slug(character) -> str:
 
 @accepts_api_token
 def character_import_view(request):
+    """Import a file, a Foundry actor or a party file (a JSON list of them). An actor that
+    was exported from one of the user's characters first offers to update that character,
+    with what changed in Foundry; the page's second step then updates it or imports a copy."""
     if request.api_token and request.method != "POST":
         return JsonResponse({"error": "POST a character file or a Foundry actor."}, status=405)
     campaigns = Campaign.objects.joined_by(request.user)
     initial = {"campaign": request.GET.get("campaign")} if request.GET.get("campaign") else {}
     form = ImportForm(*_import_data(request), campaigns=campaigns, initial=initial)
     if request.method == "POST" and form.is_valid():
+        content, campaign = form.cleaned_data["content"], form.cleaned_data["campaign"]
         try:
+            if is_party(content):
+                return _party(
+                    request, party_import(owner=request.user, text=content, campaign=campaign)
+                )
+            update = (
+                None if request.POST.get("as_new") else foundry_update_for(request.user, content)
+            )
+            if update is not None and not request.api_token:
+                if request.POST.get("update"):
+                    return _update(request, update, content)
+                return render(
+                    request,
+                    "characters/import.html",
+                    {
+                        "form": form,
+                        "update": update,
+                        "content": _text(content),
+                        "campaign": campaign,
+                    },
+                )
             character, imported = character_import(
-                owner=request.user,
-                text=form.cleaned_data["content"],
-                campaign=form.cleaned_data["campaign"],
+                owner=request.user, text=content, campaign=campaign
             )
         except ServiceError as error:
             form.add_error(None, str(error))
@@ -85,6 +116,67 @@ def character_import_view(request):
         return JsonResponse({"error": " ".join(problems)}, status=400)
     status = 400 if form.errors else 200
     return render(request, "characters/import.html", {"form": form}, status=status)
+
+
+def _text(content: str | bytes) -> str:
+    """The posted file as text, for the update step's hidden field."""
+    return content.decode("utf-8", "replace") if isinstance(content, bytes) else content
+
+
+def _update(request, update, content):
+    """The owner accepted the update: one recorded change (the GM's review again for an
+    approved build changed beyond play)."""
+    character = update.character
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        version = None
+    try:
+        done = character_update_from_foundry(
+            character=character, actor=request.user, text=content, expected_version=version
+        )
+    except ServiceError as error:
+        messages.error(request, str(error))
+        return redirect("character_import")
+    if not done.changes:
+        messages.success(request, f"{character.name} already matches the Foundry actor.")
+    else:
+        messages.success(
+            request,
+            f"Updated {done.after.name} from Foundry: {len(done.changes)} "
+            f"change{'s' if len(done.changes) != 1 else ''}, recorded as one.",
+        )
+    if done.needs_review:
+        messages.info(request, f"{done.after.name} is back with the GM for review.")
+    for heading, lines in done.imported.report()[:1]:  # what changed on the way in
+        messages.warning(request, f"{heading} ({len(lines)}):")
+        for line in lines[:MAX_NOT_MAPPED_SHOWN]:
+            messages.warning(request, line)
+    return redirect("character_builder", character.pk)
+
+
+def _party(request, members):
+    """One report for a party file: each character imported, or refused with the reason."""
+    imported = [m for m in members if m.character is not None]
+    status = 201 if imported else 400
+    if request.api_token:
+        return JsonResponse(
+            {
+                "characters": [
+                    {"index": m.index, "name": m.name, "error": m.refused}
+                    if m.refused
+                    else _imported_json(request, m.character, m.imported) | {"index": m.index}
+                    for m in members
+                ]
+            },
+            status=status,
+        )
+    return render(
+        request,
+        "characters/import.html",
+        {"form": None, "party": members, "imported_count": len(imported)},
+        status=200 if imported else 400,
+    )
 
 
 def _import_data(request):
@@ -129,9 +221,8 @@ def character_check(request):
         {"error": f"The file is larger than {MAX_CHECK_BYTES // 1_000_000} MB."}, status=413
     )
     # Refused before a byte is read: a declared length over the limit, true or not.
-    if request.META.get("CONTENT_LENGTH", "").isdigit() and (
-        int(request.META["CONTENT_LENGTH"]) > MAX_CHECK_BYTES + MULTIPART_OVERHEAD
-    ):
+    declared = strict_number(request.META.get("CONTENT_LENGTH"))
+    if declared is not None and declared > MAX_CHECK_BYTES + MULTIPART_OVERHEAD:
         return too_big
     try:
         body = _posted_file(request)
@@ -143,10 +234,39 @@ def character_check(request):
         return JsonResponse({"error": "Send the character file as `file`."}, status=400)
     if len(body) > MAX_CHECK_BYTES:
         return too_big
-    result = check_text(body)
+    rulesets = {}
+    posted_ruleset = _posted_ruleset(request)
+    if posted_ruleset is not None:
+        try:
+            designed = parse_ruleset_json(posted_ruleset)
+        except RulesetFileError as error:
+            return _refused_ruleset(error)
+        rulesets[designed.slug] = designed
+    result = check_text(body, rulesets)
     return JsonResponse(
         result.report,
         status=400 if result.exit_code == UNREADABLE else 200,
+        json_dumps_params={"ensure_ascii": False},
+    )
+
+
+def _posted_ruleset(request) -> bytes | None:
+    """A ruleset file sent beside the character file (a form upload named `ruleset`)."""
+    if request.content_type != "multipart/form-data":
+        return None
+    upload = request.FILES.get("ruleset")
+    return None if upload is None else upload.read(MAX_CHECK_BYTES + 1)
+
+
+def _refused_ruleset(error: RulesetFileError) -> JsonResponse:
+    """The unreadable report, one error for each problem of the ruleset file."""
+    errors = [
+        unreadable(f"ruleset.{w}" if w else "ruleset", m).report["errors"][0]
+        for w, m in error.problems
+    ]
+    return JsonResponse(
+        {"valid": False, "errors": errors, "warnings": []},
+        status=400,
         json_dumps_params={"ensure_ascii": False},
     )
 

@@ -4,6 +4,8 @@ page's other forms the new version (`with_version`), or, when it changes what th
 may do, sends the browser to a page (`done`). A write that was refused says why in #alerts
 (`refused`). Each of these is also a plain-HTML answer when the request is not htmx."""
 
+import re
+
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect
@@ -15,6 +17,10 @@ from django_htmx.http import (
     retarget,
     trigger_client_event,
 )
+
+from characters.views.params import strict_number
+
+_DECISION_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 ALERTS = "#alerts"
 
@@ -46,10 +52,15 @@ def news(request, message: str, *, error: bool = False) -> str:
 def posted_version(request) -> int | None:
     """The version the page was loaded at, which every write form posts (kept current by
     with_version): the service refuses a write made on an older one."""
-    try:
-        return int(request.POST["version"])
-    except (KeyError, ValueError):
-        return None  # no version posted: the write is checked for state, not staleness
+    # None when none (or no number) is posted: the write is checked for state, not staleness.
+    return strict_number(request.POST.get("version"))
+
+
+def posted_decision_token(request) -> str:
+    """The one-time token of a decision form ({% decision_token %}); "" when there is none
+    or it is not one."""
+    token = request.POST.get("once", "")
+    return token if _DECISION_TOKEN.fullmatch(token) else ""
 
 
 def done(request, url: str) -> HttpResponse:

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from characters.errors import ServiceError
 from characters.forms.api_tokens import NotificationEmailForm
 from characters.selectors.notifications import notifications_for
 from characters.services.notifications import notification_email_set, notifications_mark_read
@@ -23,8 +24,12 @@ def notification_email(request):
     if not form.is_valid():
         messages.error(request, f"Not saved: {form.errors['email'][0]}")
         return redirect("account")
-    notification_email_set(user=request.user, email=form.cleaned_data["email"])
     address = form.cleaned_data["email"]
+    try:
+        notification_email_set(user=request.user, email=address)
+    except ServiceError as error:
+        messages.error(request, f"Not saved: {error}")
+        return redirect("account")
     messages.success(
         request, f"Notifications go to {address}." if address else "No notification e-mails."
     )

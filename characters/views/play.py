@@ -41,7 +41,7 @@ def character_play(request, pk):
 
 def play_live(request, pk):
     character = character_for_poll(request.user, pk)
-    now = play_fingerprint(character)
+    now = play_fingerprint(character, request.user)
     unchanged = poll_unchanged(request, now)
     if unchanged:
         return unchanged
@@ -140,7 +140,7 @@ def play_roll(request, pk):
     if not request.htmx:
         messages.success(request, f"{entry.subject}: {rolled.roll}. {rolled.outcome}".strip())
         return redirect(back)
-    context = {**log_context(character, ruleset), "rolled": rolled}
+    context = {**log_context(character, ruleset, request.user), "rolled": rolled}
     return render(request, f"{PAGE}#rolled", context)
 
 

@@ -5,6 +5,8 @@ A transition changes what the whole page may do (a submitted build is read-only)
 successful one reloads the page: a redirect, or HX-Redirect under htmx. A refused one says
 why in #alerts under htmx, or as a message on the page it came from."""
 
+from functools import partial
+
 from django.contrib import messages
 from django.shortcuts import render
 from django.urls import reverse
@@ -16,7 +18,7 @@ from characters.adapters import (
     character_to_rules,
     ruleset_for,
 )
-from characters.errors import ServiceError
+from characters.errors import AlreadyDone, ServiceError
 from characters.forms.review import APPROVE, ReviewForm
 from characters.models import Campaign, Character
 from characters.selectors.access import campaign_for_gm, character_for_owner
@@ -28,8 +30,10 @@ from characters.selectors.review import (
     pending_spend_queue,
     review_queue,
 )
+from characters.selectors.review_rows import review_rows
 from characters.services import review as services
-from characters.views.htmx import done, posted_version, refused
+from characters.services.decisions import decision_once
+from characters.views.htmx import done, posted_decision_token, posted_version, refused
 from rules.report import build_report, scale_notes
 
 
@@ -52,13 +56,21 @@ def character_review(request, pk):
     form = ReviewForm(
         request.POST or None,
         traits=character.traits.all(),
+        equipment=character.equipment.all(),
         initial={"version": character.version},
     )
     status = 200
     if request.method == "POST":
         if form.is_valid():
             try:
-                _decide(request, character, form)
+                decision_once(
+                    actor=request.user,
+                    token=posted_decision_token(request),
+                    decide=partial(_decide, request, character, form),
+                )
+            except AlreadyDone as repeat:
+                messages.info(request, str(repeat))
+                return done(request, reverse("campaign_review_queue", args=[character.campaign_id]))
             except ServiceError as error:
                 form.refuse(error)
                 status = error.status
@@ -72,6 +84,9 @@ def character_review(request, pk):
     old, new, changes = compare(versions, *default_comparison(versions))
     changed = build_changed(character)
     context = {
+        # Each trait and piece of equipment in the sheet's order, with its cost and how it
+        # stands against the campaign's catalogue, beside its comment box.
+        "rows": form.rows(review_rows(character, ruleset, report)),
         "old": old,  # what changed since the last approval, or since the build sent back
         "new": new,
         "changes": changes,

@@ -1,5 +1,6 @@
-"""The character file's JSON Schema (docs/character-file.schema.json), public and cacheable,
-for tools that validate files before they send them."""
+"""The public JSON Schemas of Fairsheet's files (docs/character-file.schema.json,
+docs/ruleset-file.schema.json), public and cacheable, for tools that validate files before
+they send them."""
 
 import hashlib
 from functools import cache
@@ -10,20 +11,30 @@ from django.http import HttpResponse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import etag, require_safe
 
-SCHEMA_PATH = settings.BASE_DIR / "docs" / "character-file.schema.json"
+SCHEMAS = {
+    "character": settings.BASE_DIR / "docs" / "character-file.schema.json",
+    "ruleset": settings.BASE_DIR / "docs" / "ruleset-file.schema.json",
+}
 
 
 @cache
-def _schema() -> tuple[bytes, str]:
-    content = SCHEMA_PATH.read_bytes()
+def _schema(kind: str) -> tuple[bytes, str]:
+    content = SCHEMAS[kind].read_bytes()
     return content, hashlib.sha256(content).hexdigest()[:32]
 
 
-@login_not_required
-@require_safe
-@cache_control(public=True, max_age=86400)
-@etag(lambda request: _schema()[1])
-def character_file_schema(request):
-    response = HttpResponse(_schema()[0], content_type="application/schema+json")
-    response["Access-Control-Allow-Origin"] = "*"  # public: a validator in any page may read it
-    return response
+def _schema_view(kind: str):
+    @login_not_required
+    @require_safe
+    @cache_control(public=True, max_age=86400)
+    @etag(lambda request: _schema(kind)[1])
+    def view(request):
+        response = HttpResponse(_schema(kind)[0], content_type="application/schema+json")
+        response["Access-Control-Allow-Origin"] = "*"  # public: any page's validator reads it
+        return response
+
+    return view
+
+
+character_file_schema = _schema_view("character")
+ruleset_file_schema = _schema_view("ruleset")

@@ -11,7 +11,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
+from django.views.decorators.http import require_safe
 
+from characters.errors import PrinterBusy
 from characters.forms.printing import PrintForm
 from characters.models import PackJob
 from characters.selectors.access import campaign_for_gm
@@ -27,6 +29,7 @@ from characters.sheets import DICE_ODDS, sheet_for_character
 PACK_PAGE = "sheets/pack.html"
 
 
+@require_safe
 def character_sheet(request, pk):
     character = character_for_sheet(request.user, pk)
     return render(
@@ -42,17 +45,26 @@ def character_sheet(request, pk):
     )
 
 
+@require_safe
 def character_sheet_pdf(request, pk):
     character = character_for_sheet(request.user, pk)
     form = PrintForm(request.GET)
     if not form.is_valid():
         return HttpResponseBadRequest(form.problem(), content_type="text/plain")
-    document = printing.sheet_pdf_render(character=character, options=form.options())
+    try:
+        document = printing.sheet_pdf_render(
+            character=character, options=form.options(), user=request.user
+        )
+    except PrinterBusy as busy:
+        response = render(request, "sheets/busy.html", {"message": str(busy)}, status=429)
+        response["Retry-After"] = str(busy.retry_after)
+        return response
     return _pdf_response(document, slugify(character.name) or f"character-{pk}")
 
 
 def campaign_pack(request, pk):
     campaign = campaign_for_gm(request.user, pk)
+    printing.pack_jobs_recover(campaign=campaign)  # so the page shows none running for ever
     form = PrintForm(request.POST or None, initial={"reference": True})
     if request.method == "POST" and form.is_valid():
         printing.pack_job_create(campaign=campaign, user=request.user, options=form.options())
@@ -67,15 +79,18 @@ def campaign_pack(request, pk):
     return render(request, PACK_PAGE, context, status=status)
 
 
+@require_safe
 def campaign_pack_job(request, pk, job_pk):
     """One pack's progress, polled by its block on the pack page; the page itself for a
     visit without htmx."""
+    printing.pack_jobs_recover(campaign=campaign_for_gm(request.user, pk))
     job = pack_job_for_gm(request.user, pk, job_pk)
     if not request.htmx:
         return redirect(f"{reverse('campaign_pack', args=[pk])}#pack-{job.pk}")
     return render(request, f"{PACK_PAGE}#job-status", {"campaign": job.campaign, "job": job})
 
 
+@require_safe
 def campaign_pack_download(request, pk, job_pk):
     job = pack_job_for_gm(request.user, pk, job_pk, with_content=True)
     if job.state != PackJob.State.DONE:

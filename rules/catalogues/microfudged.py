@@ -16,7 +16,7 @@ Transcribed from the rule text (rules-sources 003_*.txt):
 Standard library only: no Django here.
 """
 
-from rules.catalog import Catalog, CatalogEquipment, CatalogSkill
+from rules.catalog import Catalog, CatalogEquipment, CatalogPower, CatalogSkill
 
 # Section III / reference pages, "Sample Ability list", in the text's order.
 ABILITIES = ("Mind", "Mastery", "Presence", "Vigour")
@@ -131,6 +131,51 @@ FIELDS = (
 # Appendix VIII 1, "Psionic fields of power" (they default to Abysmal and can't be used
 # until raised to Poor).
 FIELDS_OF_POWER = ("Telekinesis", "Telepathy", "Consciousness")
+_FIELD_OF_POWER = "MicroFudged DIP VIII.1"
+# A use costs a point of the field's potential, its card rating once it reaches Poor.
+_POTENTIAL = "1 point of its potential a use"
+POWERS = (
+    CatalogPower(
+        "Telekinesis",
+        "field",
+        _FIELD_OF_POWER,
+        cost=_POTENTIAL,
+        target="visible objects",
+        duration="1 Story element at Poor to 6 at Superb",
+        effect=(
+            "This is the art of moving objects from a distance. Higher ratings of expertise "
+            "allows the psionicist to move heavier objects for a longer time. Maximum weight: "
+            "10 grams at Poor, 100 grams Mediocre, 1 kilogram Fair, 10 kilograms Good, 100 "
+            "kilograms Great, 1 ton or oneself and 100 kilograms Superb."
+        ),
+    ),
+    CatalogPower(
+        "Telepathy",
+        "field",
+        _FIELD_OF_POWER,
+        cost=_POTENTIAL,
+        range="10 meters (Mediocre) to field of vision (Superb)",
+        effect=(
+            "This is the art of projecting and perceiving thoughts. Poor Mental screen, "
+            "Mediocre Empathy (10 meters), Fair Thoughts reading (20 meters), Good Mind probe "
+            "(50 meters), Great Mind control (100 meters), Superb Mind assault (field of "
+            "vision)."
+        ),
+    ),
+    CatalogPower(
+        "Consciousness",
+        "field",
+        _FIELD_OF_POWER,
+        cost=_POTENTIAL,
+        target="self",
+        effect=(
+            "This is the mastery of the mind over the body, the art of improving one's body "
+            "through the use of one's mind. Poor Thermal resistance, Mediocre Accelerated "
+            "healing, Fair Suspended animation, Good Regenerating, Great Increased toughness, "
+            "Superb Increased coordination."
+        ),
+    ),
+)
 
 # Reference pages, "Equipment: Test and Conflict modifiers" (and VII 2 b, c): weapon cards
 # apply toward Attack or Defence; armour cards always and only toward Defence.
@@ -171,6 +216,7 @@ DIP_CATALOG = Catalog(
     skills=FIELDS,
     equipment=EQUIPMENT,
     power_kinds=("field",),
+    powers=POWERS,
     section="MicroFudged DIP III",
     power_kind_notes=POWER_KIND_NOTES,
 )
@@ -182,6 +228,7 @@ STREAMLINED_CATALOG = Catalog(
     skills=FIELDS,
     equipment=EQUIPMENT,
     power_kinds=("field",),
+    powers=POWERS,
     section="MicroFudged DIP VIII 3",
     power_kind_notes=POWER_KIND_NOTES,
 )

@@ -8,6 +8,8 @@ Transcribed from the rule text (rules-sources 002_*.txt):
   unmarked average; " (type)" stripped from the name and its examples kept in ``note``;
 - gifts and faults: the sample lists of Mudge 1.33 and 1.34, starred ones worth 2;
 - equipment: the weapon and armour classes of Mudge 4.54 and the swords of Mudge 6.6;
+- powers: the sample spells, psi abilities, superpowers and cybernetics of Mudge 2.53,
+  2.73, 2.82 and 2.91;
 - templates: the class and race templates of Mudge 6.4.
 
 Standard library only: no Django here.
@@ -18,6 +20,7 @@ from rules.catalog import (
     CatalogEquipment,
     CatalogFault,
     CatalogGift,
+    CatalogPower,
     CatalogSkill,
     Template,
 )
@@ -394,6 +397,231 @@ EQUIPMENT = (
     ),
 )
 
+# Mudge 2.53, 2.73, 2.82 and 2.91, transcribed line by line from the text's spell form
+# (2.52): the name with its difficulty (VH very hard, H hard), then Cost (what one use lowers
+# Mana or Psyche by, 2.51 and 2.71; an attribute for superpowers, 2.81), Target, DF,
+# Range, Duration and the Effect's paragraph (the examples are left in the book).
+POWERS = (
+    CatalogPower(
+        "Fireball",
+        "spell",
+        "Mudge 2.53",
+        difficulty="very_hard",
+        cost="1",
+        target="1 target within range; 1 additional target per extra mana",
+        damage_factor="+2 ODF; +1 per extra mana",
+        range="Far, Very Far for +1 mana, target must be seen (max. Very Far)",
+        duration="instant",
+        effect=(
+            "This spell will inflict damage on any target it successfully hits (in addition to "
+            "the normal difference between the characters' relative degrees). The mage's Mana "
+            "level is also factored in to damage. Normal armor, Constitution and Mass scale "
+            "apply. The usual Opposed Action will be Fireball skill vs. Dodge or Weapon skill."
+        ),
+    ),
+    CatalogPower(
+        "Mystic Shield",
+        "spell",
+        "Mudge 2.53",
+        difficulty="hard",
+        cost="1",
+        target="1 target within range; 1 additional target per extra mana",
+        damage_factor="+2 DDF; +1 per extra mana; effective against magic attacks for 2 extra mana",
+        range="Touch, Near for 1 extra mana or Far for 2 extra mana (max. range)",
+        duration=(
+            "1 hour, +1 per extra mana; each successful attack reduces this time by 10 minutes"
+        ),
+        effect=(
+            "This spell will grant a +2 DDF to any target it is successfully cast upon for 1 "
+            "hour. This bonus applies to all physical attacks, but not to magical energy unless "
+            "the 2 extra mana are spent. The spell's bonus is in addition to any DDF from armor. "
+            "The mage's Mana level is not counted."
+        ),
+    ),
+    CatalogPower(
+        "Root",
+        "spell",
+        "Mudge 2.53",
+        difficulty="hard",
+        cost="1",
+        target="1 target within range; 1 additional target per extra mana",
+        damage_factor="not applicable",
+        range="Near, Far for 1 extra mana (max. range)",
+        duration="1 round + relative degree, +1 round per extra mana, +1 round/mage's Mana level",
+        effect=(
+            "When this spell is successfully cast its target(s) must succeed at a Good Strength "
+            "check (one try each round) or have his feet rooted to the ground for 1 combat round "
+            "+ the relative degree rolled (or more, if extra mana is spent) + the mage's current "
+            "Mana level. This Strength check can be made more difficult by 1 level per 1 extra "
+            "mana."
+        ),
+    ),
+    CatalogPower(
+        "Clairvoyance",
+        "psi",
+        "Mudge 2.73",
+        difficulty="very_hard",
+        cost="1",
+        target="a 10' cube, +10' per extra Psyche",
+        damage_factor="not applicable",
+        range=(
+            "Far, Very Far +1, Several Miles +2, Dozens of Miles +3, Hundreds of Miles +4 Psyche,"
+            " etc; these costs are lowered by 1 for each (current) level of Psyche"
+        ),
+        duration="1 minute, +1 minute per extra Psyche",
+        effect=(
+            "This ability allows the psionicist to mentally 'see' an area from a distance. The "
+            "difficulty level of using this ability is determined by how well the psionicist "
+            "knows the area he wishes to view (the text's table of difficulties follows)."
+        ),
+    ),
+    CatalogPower(
+        "Telepathy",
+        "psi",
+        "Mudge 2.73",
+        difficulty="hard",
+        cost="1",
+        target="1 target within range; 1 additional target per extra Psyche",
+        damage_factor="not applicable",
+        range=(
+            "Far, Very Far +1, Several Miles +2, Dozens of Miles +3, Hundreds of Miles +4 Psyche,"
+            " etc. these costs are lowered by 1 for each (current) level of Psyche"
+        ),
+        duration="1 minute, +1 minute per extra Psyche",
+        effect=(
+            "This ability allows the psionist to mentally speak mind-to-mind with another being. "
+            "The difficulty level of using this ability is determined by how well the psionist "
+            "knows the person he wishes to communicate with (the text's table of difficulties "
+            "follows)."
+        ),
+    ),
+    CatalogPower(
+        "Psi Blast",
+        "psi",
+        "Mudge 2.73",
+        difficulty="very_hard",
+        cost="2",
+        target="1 target within range, +1 target per 2 extra Psyche",
+        damage_factor="not applicable",
+        range="Near, Far for 1 extra Psyche, Very Far for 2 extra Psyche (max. range)",
+        duration="instant",
+        effect=(
+            "Successfully using this ability requires an Opposed Action of the psionist's Psi "
+            "Blast skill vs. the target's Willpower or Intelligence, whichever is lower. If the "
+            "target is also psionic, he may choose to use his own Psyche attribute in the Action."
+            " If successful this ability will lower the target's attribute (Willpower, "
+            "Intelligence, or Psyche) by 2 + relative degree + attacker's current Psyche level. "
+            "If a target's attribute ever reaches Terrible he must make a Good attribute check or"
+            " go into mental shock and simply stand there until his attribute regenerates to Fair"
+            " (or its normal level, if lower). For purposes of this recovery, an attribute will "
+            "regenerate 1 level each combat round."
+        ),
+    ),
+    CatalogPower(
+        "Flight",
+        "superpower",
+        "Mudge 2.82",
+        cost="0 (can be used at will)",
+        target="self only",
+        damage_factor="not applicable",
+        range="not applicable",
+        duration=(
+            "after six hours of continuous flight, each further hour lowers Constitution one level"
+        ),
+        effect=(
+            "This superpower allows the character to fly. Maximum speed and altitude are "
+            "determined by the GM and character. This superpower covers the ability to fly from "
+            "one point to another- if the character needs to attempt complex maneuvers while "
+            "airborne the Flying skill should be used to determine success or failure. If a "
+            "character flies so long his Constitution reaches Terrible, he must make a Fair "
+            "attribute check; failure results in unconsciousness; Terrible -1 is automatic "
+            "unconsciousness."
+        ),
+    ),
+    CatalogPower(
+        "Wall Crawling",
+        "superpower",
+        "Mudge 2.82",
+        cost="0 (can be used at will)",
+        target="self only",
+        damage_factor="not applicable",
+        range="not applicable",
+        duration="always on",
+        effect=(
+            "This superpower allows the character to crawl along normal walls and ceilings. The "
+            "GM will decide if any specific surfaces are too slippery to properly traverse, or "
+            "require some kind of attribute check."
+        ),
+    ),
+    CatalogPower(
+        "Bioenergy Blast",
+        "superpower",
+        "Mudge 2.82",
+        cost="0",
+        target="1",
+        damage_factor="+3 ODF, +1 per Constitution levels spent",
+        range="Far",
+        duration="instant",
+        effect=(
+            "This superpower allows the character to fire Bioenergy Blasts from his hands. Each "
+            "blast inflicts damage on any target successfully struck. Normal armor and Mass scale"
+            " apply to the target's DDF."
+        ),
+    ),
+    CatalogPower(
+        "Claws",
+        "superpower",
+        "Mudge 2.91",
+        cost="not applicable",
+        target="any in melee combat",
+        damage_factor="+3 ODF",
+        range="melee only",
+        duration="always available",
+        effect=(
+            "These cybernetics graft retractable weapons to a character's hand; they can be used "
+            "normally in combat, in effect nothing more than an undroppable sword."
+        ),
+        group="cybernetics",
+    ),
+    CatalogPower(
+        "Cybervision",
+        "superpower",
+        "Mudge 2.91",
+        cost="not applicable",
+        target="not applicable",
+        damage_factor="not applicable",
+        range="human norm, or better",
+        duration="always available",
+        effect=(
+            "This cybernetic eye replaces a character's organic eye, and allows him to see things"
+            " in more detail, at a greater range and/or at different frequencies. (Details vary "
+            "with the 'model' chosen)."
+        ),
+        group="cybernetics",
+    ),
+    CatalogPower(
+        "Smartlink",
+        "superpower",
+        "Mudge 2.91",
+        cost="not applicable",
+        target="any missile weapon target",
+        damage_factor=(
+            "+1 or +2 to missile weapon skill when Smartlink is engaged (bonus depends on the "
+            "'model' chosen)."
+        ),
+        range="not affected",
+        duration="always available",
+        effect=(
+            "This cybernetic brain implant allows the character to be much more skilled with any "
+            "weapon that has been 'smartlinked'. The weapon's onboard computer chip feeds "
+            "information to the character's smartlink chip, and this information is used to "
+            "increase the weapon's accuracy. Smartlinked weapons are much more expensive and "
+            "fragile than their standard counterparts."
+        ),
+        group="cybernetics",
+    ),
+)
+
 CATALOG = Catalog(
     attributes=ATTRIBUTES,
     skills=SKILLS,
@@ -401,6 +629,7 @@ CATALOG = Catalog(
     faults=FAULTS,
     equipment=EQUIPMENT,
     power_kinds=("spell", "psi", "superpower"),
+    powers=POWERS,
     section="Mudge 1.31-1.34",
 )
 
@@ -464,6 +693,7 @@ TEMPLATES: tuple[Template, ...] = (
         name="Beginning Fighter",
         kind="class",
         section="Mudge 6.42",
+        broad=True,
         minimum_attributes={
             "Physical Attributes": "Great",
             "Mental Attributes": "Mediocre",
@@ -488,6 +718,7 @@ TEMPLATES: tuple[Template, ...] = (
         name="Beginning Ranger",
         kind="class",
         section="Mudge 6.42",
+        broad=True,
         minimum_attributes={
             "Physical Attributes": "Good",
             "Mental Attributes": "Fair",
@@ -509,6 +740,7 @@ TEMPLATES: tuple[Template, ...] = (
         name="Beginning Rogue",
         kind="class",
         section="Mudge 6.42",
+        broad=True,
         minimum_attributes={
             "Physical Attributes": "Fair",
             "Mental Attributes": "Good",
@@ -535,6 +767,7 @@ TEMPLATES: tuple[Template, ...] = (
         name="Beginning Magician",
         kind="class",
         section="Mudge 6.42",
+        broad=True,
         minimum_attributes={
             "Physical Attributes": "Poor",
             "Mental Attributes": "Good",
@@ -555,6 +788,7 @@ TEMPLATES: tuple[Template, ...] = (
         name="Beginning Cleric",
         kind="class",
         section="Mudge 6.42",
+        broad=True,
         minimum_attributes={
             "Physical Attributes": "Poor",
             "Mental Attributes": "Fair",
@@ -578,6 +812,7 @@ TEMPLATES: tuple[Template, ...] = (
         name="Beginning Diplomat/Scholar",
         kind="class",
         section="Mudge 6.42",
+        broad=True,
         minimum_attributes={
             "Physical Attributes": "Poor",
             "Mental Attributes": "Great",
@@ -602,6 +837,7 @@ TEMPLATES: tuple[Template, ...] = (
         name="Beginning Jack of All Trades",
         kind="class",
         section="Mudge 6.42",
+        broad=True,
         minimum_attributes={
             "Physical Attributes": "Fair",
             "Mental Attributes": "Fair",

@@ -7,7 +7,9 @@
   const roller = document.getElementById("dice-roller");
   if (!roller || !window.crypto || !window.crypto.getRandomValues) return;
 
-  const words = roller.dataset.ladder.split(" "); // Abysmal (-4) ... Legendary (+4)
+  const words = roller.dataset.ladder.split("|"); // the ruleset's ladder, lowest first
+  const fair = Number(roller.dataset.fair); // the index of the word that is 0
+  const top = words.length - 1 - fair; // the level of the top word (Legendary: +4)
   const bottom = Number(roller.dataset.bottom); // the lowest level this ruleset names
   const damageDie = "damageDie" in roller.dataset; // Mudge 3.22: the fourth die is one
   const panel = roller.querySelector("[data-result-panel]");
@@ -28,9 +30,9 @@
 
   // The rolled degree on the ladder: "Legendary+2" above it, "Terrible-1" below it.
   function levelName(level) {
-    if (level > 4) return `Legendary+${level - 4}`;
-    if (level < bottom) return `${words[bottom + 4]}${level - bottom}`;
-    return words[level + 4];
+    if (level > top) return `${words[words.length - 1]}+${level - top}`;
+    if (level < bottom) return `${words[bottom + fair]}${level - bottom}`;
+    return words[level + fair];
   }
 
   const signed = (n) => (n > 0 ? `+${n}` : `${n}`);

@@ -28,6 +28,18 @@
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("select[name=campaign]").forEach(followCampaign);
   });
+
+  // A catalogue picker's search box narrows its list to the entries whose name holds what
+  // was typed (without scripts the whole list shows, each entry with its own Add button).
+  document.addEventListener("input", function (event) {
+    var list = event.target.getAttribute && event.target.getAttribute("data-picker-search");
+    if (!list) return;
+    var wanted = event.target.value.trim().toLowerCase();
+    document.querySelectorAll("#" + list + " > li").forEach(function (item) {
+      item.hidden = wanted !== "" && item.getAttribute("data-name").indexOf(wanted) === -1;
+    });
+  });
+
   // The budget chip closes once one of its rules is chosen: the page scrolls to the row.
   document.addEventListener("click", function (event) {
     var link = event.target.closest(".budget-chip a");

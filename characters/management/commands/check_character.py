@@ -1,11 +1,13 @@
-"""`manage.py check_character FILE [FILE ...]`: the build report of each character file
-(docs/character-file.md). The checking itself is rules.check, shared with the HTTP endpoint."""
+"""`manage.py check_character FILE [FILE ...] [--ruleset RULESET.json ...]`: the build report
+of each character file (docs/character-file.md), against a built-in ruleset or a designed one
+(docs/ruleset-file.md). The checking itself is rules.check, shared with the HTTP endpoint."""
 
 import json
 import sys
 
 from django.core.management.base import BaseCommand
 
+from characters.management.charfiles import RULESET_HELP, read_rulesets
 from rules.check import UNREADABLE, check_file
 
 
@@ -20,11 +22,19 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("files", nargs="+", metavar="FILE", help="a character file")
+        parser.add_argument(
+            "--ruleset",
+            action="append",
+            default=[],
+            metavar="RULESET.json",
+            help=RULESET_HELP,
+        )
 
-    def handle(self, *args, files, **options):
+    def handle(self, *args, files, ruleset, **options):
+        rulesets = read_rulesets(ruleset, self.stderr)
         exit_code = 0
         for path in files:
-            result = check_file(path)
+            result = check_file(path, rulesets)
             exit_code = max(exit_code, result.exit_code)
             if result.exit_code == UNREADABLE:
                 self.stderr.write(f"{path}: {result.problem}")

@@ -7,9 +7,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from characters.management.charfiles import read_path, unreadable
+from characters.management.charfiles import read_path, read_rulesets, unreadable
 from rules.charfile import write_character
 from rules.foundry import FAIRSHEET, FOUNDRY, parse_any, write_actor
+from rules.ruleset_file import character_file_with_ruleset
 
 
 class Command(BaseCommand):
@@ -25,16 +26,30 @@ class Command(BaseCommand):
         parser.add_argument("file", metavar="FILE", help="a character file or a Foundry actor")
         parser.add_argument("--to", required=True, choices=(FOUNDRY, FAIRSHEET))
         parser.add_argument("-o", "--output", metavar="OUT", help="write here, not to stdout")
+        parser.add_argument(
+            "--ruleset",
+            metavar="RULESET.json",
+            help="a ruleset file (docs/ruleset-file.md): the ruleset of an actor that names "
+            "none, and of a file that names its slug; a Fairsheet file written carries it",
+        )
 
-    def handle(self, *args, file, to, output, **options):
-        imported = read_path(file, parse_any)
+    def handle(self, *args, file, to, output, ruleset, **options):
+        rulesets = read_rulesets([ruleset] if ruleset else [], self.stderr)
+        designed = next(iter(rulesets.values()), None)
+        options = {"rulesets": rulesets}
+        if designed is not None:
+            options["default_ruleset"] = designed.slug
+        imported = read_path(file, lambda text: parse_any(text, **options))
         for problem in imported.not_mapped:
             self.stderr.write(f"{file}: not mapped: {problem}")
-        data = (
-            write_actor(imported.character)
-            if to == FOUNDRY
-            else write_character(imported.character)
-        )
+        character = imported.character
+        designed = rulesets.get(character.ruleset)
+        if to == FOUNDRY:
+            data = write_actor(character, ruleset=designed)
+        elif designed is not None:
+            data = character_file_with_ruleset(character, designed)
+        else:
+            data = write_character(character)
         if output is None:
             # ASCII, as check_character prints: any terminal shows it, any JSON reader reads it.
             self.stdout.write(json.dumps(data, indent=2))

@@ -10,11 +10,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from characters.management.charfiles import read_path, unreadable
+from characters.management.charfiles import RULESET_HELP, read_path, read_rulesets, unreadable
 from characters.pdf import PAPER_SIZES, PrintOptions, render_sheets_pdf
 from characters.sheets import build_sheet, reference_page
+from rules.charfile import parse_character_json
 from rules.house_rules import apply_house_rules
-from rules.rulesets import BUILTIN
 
 
 class Command(BaseCommand):
@@ -43,12 +43,17 @@ class Command(BaseCommand):
             action="store_true",
             help="leave experience, points and wounds blank, for pencil play",
         )
+        parser.add_argument(
+            "--ruleset", action="append", default=[], metavar="RULESET.json", help=RULESET_HELP
+        )
 
-    def handle(self, *args, files, output, paper, flat, reference, pencil, **options):
+    def handle(self, *args, files, output, paper, flat, reference, pencil, ruleset, **options):
+        rulesets = read_rulesets(ruleset, self.stderr)
         sheets, references = [], []
         for path in files:
-            character = read_path(path).character
-            ruleset = apply_house_rules(BUILTIN[character.ruleset], character.house_rules)
+            read = read_path(path, lambda text: parse_character_json(text, rulesets))
+            character = read.character
+            ruleset = apply_house_rules(read.ruleset, character.house_rules)
             sheets.append(build_sheet(character, ruleset))
             references.append(reference_page(ruleset))
         choice = PrintOptions(paper, fillable=not flat, reference=reference, pencil=pencil)

@@ -1,0 +1,172 @@
+"""The GM's review, row by row: each trait in the sheet's order with what it costs, and each
+trait or piece of equipment set beside the campaign's catalogue, so that a home-made gift or
+a sword whose value was changed stands out with the catalogue's value beside the
+character's."""
+
+from dataclasses import dataclass
+
+from characters.adapters import TRAIT_LISTS, trait_target, traits_by_kind
+from characters.models import Character, Equipment, Trait
+from rules.house_rules import json_number
+from rules.ladder import level_name, signed
+from rules.numbers import number_text
+from rules.report import POOL_UNITS, POWER_DIFFICULTY, Report
+from rules.rulesets import LEVELS, SKILL_DIFFICULTY, Ruleset
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    kind: str  # "skill", "equipment"...
+    name: str
+    target: str  # what a comment on it is about: "gift:Luck", "equipment:Sword"
+    field: str  # the review form's comment box for it
+    facts: tuple[str, ...]  # "Good", "very hard", "cost 2"
+    cost: str  # what it cost at creation, in its pool's words; "" for equipment
+    # How it stands against the campaign's catalogue: "" (as listed), else why it is marked
+    catalogue: str = ""
+
+
+def review_rows(character: Character, ruleset: Ruleset, report: Report) -> list[ReviewRow]:
+    """Every trait, in the sheet's order (attributes, skills, gifts, faults, powers), then
+    every piece of equipment. Callers prefetch traits and equipment."""
+    rows = []
+    by_kind = traits_by_kind(character)
+    for kind, list_name in TRAIT_LISTS.items():
+        costs = report.costs.get(list_name, [])
+        for index, trait in enumerate(by_kind[kind]):
+            spent = costs[index] if index < len(costs) else 0
+            rows.append(
+                ReviewRow(
+                    kind,
+                    trait.name,
+                    trait_target(trait),
+                    f"trait_{trait.pk}",
+                    _trait_facts(trait),
+                    _cost_words(ruleset, trait, spent),
+                    _trait_against_catalogue(ruleset, trait),
+                )
+            )
+    for item in character.equipment.all():
+        rows.append(
+            ReviewRow(
+                "equipment",
+                item.name,
+                equipment_target(item),
+                f"equipment_{item.pk}",
+                _equipment_facts(ruleset, item),
+                "",
+                _equipment_against_catalogue(ruleset, item),
+            )
+        )
+    return rows
+
+
+def equipment_target(item: Equipment) -> str:
+    return f"equipment:{item.name}"
+
+
+def _trait_facts(trait: Trait) -> tuple[str, ...]:
+    facts = []
+    if trait.level is not None:
+        facts.append(level_name(trait.level))
+    if trait.difficulty:
+        facts.append(trait.difficulty.replace("_", " "))
+    if trait.power_kind:
+        facts.append(trait.power_kind)
+    if trait.cost is not None:
+        facts.append(
+            f"{'value' if trait.kind == Trait.Kind.FAULT else 'cost'} {json_number(trait.cost)}"
+        )
+    return tuple(facts)
+
+
+def _cost_words(ruleset: Ruleset, trait: Trait, spent) -> str:
+    if ruleset.system != LEVELS:
+        pool = "tokens"
+    elif trait.kind == Trait.Kind.POWER:
+        pool = "skills" if trait.power_kind in ruleset.power_gifts else "gifts"
+    else:
+        pool = TRAIT_LISTS[trait.kind]
+    one, many = POOL_UNITS[pool]
+    return f"{number_text(spent)} {one if 0 < abs(spent) <= 1 else many}"
+
+
+def _equipment_facts(ruleset: Ruleset, item) -> tuple[str, ...]:
+    facts = [item.kind]
+    if item.damage is not None:
+        facts.append(f"{ruleset.terms.weapon_value} {signed(item.damage)}")
+    if item.armour is not None:
+        facts.append(f"{ruleset.terms.armour_value} {signed(item.armour)}")
+    return tuple(facts)
+
+
+def _differences(pairs) -> str:
+    """'the catalogue says cost 1 (here 3)' for each (what, catalogue's, character's)
+    that differ."""
+    said = [f"{what} {listed} (here {own})" for what, listed, own in pairs if listed != own]
+    return "differs from the catalogue: it lists " + "; ".join(said) if said else ""
+
+
+NOT_LISTED = "not in the campaign's catalogue"
+
+
+def _trait_against_catalogue(ruleset: Ruleset, trait: Trait) -> str:
+    catalog = ruleset.catalog
+    if trait.kind == Trait.Kind.ATTRIBUTE:
+        known = {n.casefold() for n in catalog.attributes}
+        known |= {a.casefold() for a in ruleset.attribute_gifts.values()}
+        known |= {n.casefold() for n, _ in ruleset.extra_attributes}
+        return "" if trait.name.casefold() in known else NOT_LISTED
+    if trait.kind == Trait.Kind.SKILL:
+        entry = catalog.skill(trait.name)
+        if entry is None:
+            return NOT_LISTED
+        if not ruleset.skill_difficulties:
+            return ""
+        own = trait.difficulty or SKILL_DIFFICULTY
+        return _differences([("difficulty", _words(entry.difficulty), _words(own))])
+    if trait.kind in (Trait.Kind.GIFT, Trait.Kind.FAULT):
+        is_gift = trait.kind == Trait.Kind.GIFT
+        entry = catalog.gift(trait.name) if is_gift else catalog.fault(trait.name)
+        if entry is None:
+            return NOT_LISTED
+        if trait.cost is None:  # priced by the catalogue
+            return ""
+        listed = entry.cost if is_gift else entry.value
+        noun = "cost" if is_gift else "value"
+        return _differences([(noun, json_number(listed), json_number(trait.cost))])
+    entry = catalog.power(trait.name)
+    if entry is None:
+        return NOT_LISTED
+    pairs = [("kind", entry.kind, trait.power_kind or "superpower")]
+    if entry.difficulty:
+        pairs.append(
+            (
+                "difficulty",
+                _words(entry.difficulty),
+                _words(trait.difficulty or POWER_DIFFICULTY),
+            )
+        )
+    return _differences(pairs)
+
+
+def _equipment_against_catalogue(ruleset: Ruleset, item) -> str:
+    entry = ruleset.catalog.equipment_item(item.name)
+    if entry is None:
+        return NOT_LISTED
+    terms = ruleset.terms
+    return _differences(
+        [
+            ("kind", entry.kind, item.kind),
+            (terms.weapon_value.lower(), _signed(entry.damage), _signed(item.damage)),
+            (terms.armour_value.lower(), _signed(entry.armour), _signed(item.armour)),
+        ]
+    )
+
+
+def _words(difficulty: str) -> str:
+    return difficulty.replace("_", " ")
+
+
+def _signed(value) -> str:
+    return "none" if value is None else signed(value)

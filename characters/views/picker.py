@@ -1,0 +1,140 @@
+"""The builder's catalogue pickers: every entry of a list with what the catalogue says of it
+and what adding it does to the budget, in words, before the player adds it."""
+
+from dataclasses import dataclass
+
+from characters.models import Trait
+from rules.ladder import FAIR, level_name, signed
+from rules.numbers import number_text
+from rules.rulesets import LEVELS, MUDGE_SKILL_FAIR_COST, SKILL_DIFFICULTY, Ruleset
+
+EQUIPMENT = "equipment"
+
+
+@dataclass(frozen=True)
+class Pick:
+    name: str
+    facts: tuple[str, ...]  # "very hard spell", "2 gifts", "weapon +3"
+    effect: str  # what adding it does to the budget
+    note: str = ""
+    details: tuple[tuple[str, str], ...] = ()  # a power's lines from the rule text
+    section: str = ""  # where the text gives it, e.g. "Mudge 2.53"
+
+
+def _units(amount, one: str, many: str) -> str:
+    return f"{number_text(amount)} {one if 0 < abs(amount) <= 1 else many}"
+
+
+def _difficulty(difficulty: str) -> str:
+    return (difficulty or SKILL_DIFFICULTY).replace("_", " ")
+
+
+def _as_skill(ruleset: Ruleset, difficulty: str, what: str) -> str:
+    """The cost of a Mudge skill (or of a spell, priced as one) at Fair (Mudge 1.62)."""
+    cost = MUDGE_SKILL_FAIR_COST.get(difficulty or SKILL_DIFFICULTY, 2)
+    return (
+        f"at {level_name(FAIR)} it takes {_units(cost, 'skill level', 'skill levels')} "
+        f"({what}, {ruleset.section('skills')}), one more or one fewer for each level above "
+        "or below Fair"
+    )
+
+
+def catalog_picks(ruleset: Ruleset, gift_names: set[str]) -> dict[str, list[Pick]]:
+    """The picks of each list of the builder, from the character's catalogue (its campaign's,
+    or its ruleset's own). `gift_names` (casefolded) says which gifts the character has, so
+    a spell says when it needs Magery first."""
+    catalog = ruleset.catalog
+    levels = ruleset.system == LEVELS
+    picks: dict[str, list[Pick]] = {}
+    if levels and ruleset.skill_difficulties:
+        skill_picks = [
+            Pick(
+                s.name,
+                (_difficulty(s.difficulty),),
+                _as_skill(ruleset, s.difficulty, f"{_difficulty(s.difficulty)} skill"),
+                s.note,
+            )
+            for s in catalog.skills
+        ]
+    else:
+        unit = "token a rank" if not levels else "skill level a level"
+        skill_picks = [
+            Pick(s.name, (), f"1 {unit} above its default ({ruleset.section('skills')})", s.note)
+            for s in catalog.skills
+        ]
+    picks[Trait.Kind.SKILL] = skill_picks
+    if ruleset.gifts_and_faults:
+        picks[Trait.Kind.GIFT] = [
+            Pick(
+                g.name,
+                (_units(g.cost, "gift", "gifts"),),
+                f"takes {_units(g.cost, 'gift', 'gifts')} of your budget"
+                + _brings(ruleset, g.name),
+                g.note,
+            )
+            for g in catalog.gifts
+        ]
+        picks[Trait.Kind.FAULT] = [
+            Pick(
+                f.name,
+                (_units(f.value, "fault", "faults"),),
+                f"gives back {_units(f.value, 'gift', 'gifts')} to spend "
+                f"({ruleset.section('gifts')})",
+                f.note,
+            )
+            for f in catalog.faults
+        ]
+    picks[Trait.Kind.POWER] = [
+        _power_pick(ruleset, power, gift_names)
+        for power in catalog.powers
+        if power.kind in ruleset.power_kinds
+    ]
+    picks[EQUIPMENT] = [_equipment_pick(ruleset, item) for item in catalog.equipment]
+    return picks
+
+
+def _brings(ruleset: Ruleset, gift: str) -> str:
+    attribute = next(
+        (a for g, a in ruleset.attribute_gifts.items() if g.casefold() == gift.casefold()), None
+    )
+    if attribute is None:
+        return ""
+    return (
+        f"; brings the attribute {attribute} at {level_name(ruleset.attribute_default)}, "
+        "priced as any attribute from there"
+    )
+
+
+def _power_pick(ruleset: Ruleset, power, gift_names: set[str]) -> Pick:
+    facts = [power.kind]
+    gift = ruleset.power_gifts.get(power.kind)
+    if ruleset.system != LEVELS:
+        effect = f"1 token a rank from {level_name(ruleset.power_default)}"
+    elif gift is not None:
+        difficulty = power.difficulty or "hard"
+        facts.insert(0, _difficulty(difficulty))
+        effect = _as_skill(ruleset, difficulty, f"a {_difficulty(difficulty)} {power.kind}")
+        if gift.casefold() not in gift_names:
+            effect += f"; needs the {gift} gift first ({ruleset.section(power.kind)})"
+    else:
+        cost = ruleset.superpower_cost
+        effect = f"takes {_units(cost, 'gift', 'gifts')} ({ruleset.section(power.kind)})"
+    if power.group:
+        facts.append(power.group)
+    return Pick(power.name, tuple(facts), effect, "", power.details(), power.section)
+
+
+def _equipment_pick(ruleset: Ruleset, item) -> Pick:
+    facts = [item.kind]
+    terms = ruleset.terms
+    if item.damage is not None:
+        facts.append(f"{terms.weapon_value} {signed(item.damage)}")
+    if item.armour is not None:
+        facts.append(f"{terms.armour_value} {signed(item.armour)}")
+    return Pick(
+        item.name,
+        tuple(facts),
+        f"costs nothing from the budget; its values go into your damage factors "
+        f"({ruleset.section('equipment')})",
+        item.note,
+    )

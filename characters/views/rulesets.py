@@ -1,0 +1,181 @@
+"""The ruleset designer: a GM's own games (docs/ruleset-file.md). Start one from a built-in
+ruleset, nothing or a file; edit it section by section with a live preview (a sample
+character priced under it, the sheet it prints); each save is a new version; export it as a
+file; start a campaign with it; move a campaign onto a newer version after seeing what it
+changes for each character."""
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.views.decorators.http import require_POST
+
+from characters.errors import HouseRulesRefused, RulesetRefused, ServiceError
+from characters.forms.campaigns import CampaignForm
+from characters.forms.rulesets import BLANK, DesignForm, DesignImportForm, DesignStartForm
+from characters.models import RulesetVersion
+from characters.selectors.access import campaign_for_gm
+from characters.selectors.campaigns import ruleset_move_preview
+from characters.selectors.rulesets import design_preview, designed_for_owner, designed_rulesets_of
+from characters.services import campaigns as campaign_services
+from characters.services import rulesets as services
+from rules.charfile import CharacterFileError, load_json
+from rules.check import MAX_FILE_BYTES
+from rules.ruleset_file import blank_ruleset_file, dumps_ruleset, ruleset_to_json
+from rules.rulesets import BUILTIN
+
+LIST_PAGE = "rulesets/designs.html"
+DESIGN_PAGE = "rulesets/design.html"
+MOVE_PAGE = "rulesets/move.html"
+
+
+def design_list(request):
+    """My games, and where a new one starts: a built-in ruleset, nothing, or a file."""
+    action = request.POST.get("action")
+    start_form = DesignStartForm(request.POST if action == "start" else None)
+    import_form = DesignImportForm(
+        request.POST if action == "import" else None, request.FILES or None
+    )
+    status = 200
+    if request.method == "POST":
+        try:
+            if start_form.is_bound and start_form.is_valid():
+                version = services.designed_ruleset_save(
+                    owner=request.user, file=_started(start_form.cleaned_data)
+                )
+                return redirect("ruleset_design", version.ruleset_id)
+            if import_form.is_bound and import_form.is_valid():
+                version = services.designed_ruleset_save(
+                    owner=request.user,
+                    file=_uploaded(import_form.cleaned_data["file"]),
+                    note="imported from a file",
+                )
+                messages.success(request, f"Imported {version.ruleset.name}.")
+                return redirect("ruleset_design", version.ruleset_id)
+        except RulesetRefused as error:
+            form = import_form if import_form.is_bound else start_form
+            for where, message in error.problems:
+                form.add_error(None, f"{where}: {message}" if where else message)
+        status = 400
+    context = {
+        "designs": designed_rulesets_of(request.user),
+        "start_form": start_form,
+        "import_form": import_form,
+    }
+    return render(request, LIST_PAGE, context, status=status)
+
+
+def _started(data) -> dict:
+    """The first version of a new design: the built-in's file renamed, or the blank game."""
+    start = data["start"]
+    file = blank_ruleset_file() if start == BLANK else ruleset_to_json(BUILTIN[start])
+    file["name"] = data["name"]
+    file["slug"] = slugify(data["name"])[:40].strip("-") or "my-game"
+    if file["slug"] in BUILTIN:
+        file["slug"] = f"my-{file['slug']}"[:40]
+    return file
+
+
+def _uploaded(upload) -> dict:
+    if upload.size > MAX_FILE_BYTES:
+        raise RulesetRefused([("", "the file is larger than 16 MB")])
+    try:
+        return load_json(upload.read())
+    except CharacterFileError as error:
+        raise RulesetRefused([(error.where, error.message)]) from None
+
+
+def design_edit(request, pk):
+    """The design, section by section. A POST with `preview` (the htmx live preview, or the
+    Preview button) checks it and shows the sample character; any other POST saves it as a
+    new version. Every problem is shown at once, on its section."""
+    designed = designed_for_owner(request.user, pk)
+    latest = designed.latest
+    form = DesignForm(request.POST or None, initial_file=latest.file)
+    preview = problems = None
+    if request.method == "POST" and form.is_valid():
+        file = form.file()
+        try:
+            ruleset = services.checked_ruleset(file)
+            if "preview" not in request.POST:
+                version = services.designed_ruleset_save(
+                    owner=request.user, file=file, note=form.cleaned_data["note"]
+                )
+                messages.success(request, f"Saved as version {version.number}.")
+                return redirect("ruleset_design", designed.pk)
+            preview = design_preview(ruleset)
+        except RulesetRefused as error:
+            problems = error.problems
+            form.add_problems(problems)
+    elif request.method == "GET":
+        preview = design_preview(services.checked_ruleset(latest.file))
+    # A live preview that finds problems is still an answer (nothing was refused); a save
+    # that cannot be made is a 400.
+    status = 400 if form.errors and "preview" not in request.POST else 200
+    context = {
+        "designed": designed,
+        "latest": designed.latest,
+        "versions": designed.versions.order_by("-number"),
+        "form": form,
+        "preview": preview,
+        "problems": problems,
+        "campaign_form": CampaignForm(prefix="campaign"),
+    }
+    if request.htmx:
+        return render(request, f"{DESIGN_PAGE}#preview", context, status=status)
+    return render(request, DESIGN_PAGE, context, status=status)
+
+
+def design_export(request, pk, number):
+    designed = designed_for_owner(request.user, pk)
+    version = get_object_or_404(designed.versions, number=number)
+    text = dumps_ruleset(services.checked_ruleset(version.file))
+    response = HttpResponse(text, content_type="application/json; charset=utf-8")
+    name = f"{designed.slug}-v{version.number}.ruleset.json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@require_POST
+def design_campaign(request, pk):
+    """A new campaign playing the design's latest version."""
+    designed = designed_for_owner(request.user, pk)
+    name = request.POST.get("campaign-name", "")
+    try:
+        campaign = campaign_services.campaign_create(
+            gm=request.user, name=name, ruleset_version=designed.latest
+        )
+    except (ServiceError, HouseRulesRefused) as error:
+        messages.error(request, str(error))
+        return redirect("ruleset_design", designed.pk)
+    messages.success(request, f"{campaign.name} is ready. Invite your players with the link below.")
+    return redirect("campaign_detail", campaign.pk)
+
+
+def campaign_ruleset_move(request, pk, number):
+    """What moving the campaign onto version `number` changes for each character; a POST
+    with `confirm` moves it and records the move in the campaign's history."""
+    campaign = campaign_for_gm(request.user, pk)
+    if campaign.ruleset_version_id is None:
+        return redirect("campaign_detail", campaign.pk)
+    version = get_object_or_404(
+        RulesetVersion, ruleset_id=campaign.ruleset_version.ruleset_id, number=number
+    )
+    try:
+        preview = ruleset_move_preview(campaign, version)
+    except HouseRulesRefused as error:
+        messages.error(
+            request, f"Version {number} does not take the house rules: {error}. Change them first."
+        )
+        return redirect("campaign_detail", campaign.pk)
+    if request.method == "POST":
+        services.campaign_move_ruleset(
+            campaign=campaign,
+            actor=request.user,
+            version=version,
+            reason=request.POST.get("reason", ""),
+        )
+        messages.success(request, f"{campaign.name} now plays {version}.")
+        return redirect("campaign_detail", campaign.pk)
+    context = {"campaign": campaign, "version": version, "preview": preview}
+    return render(request, MOVE_PAGE, context)
