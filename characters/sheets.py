@@ -371,9 +371,21 @@ def _power(power, ruleset: Ruleset, tokens: bool) -> TraitRow:
     note = power.kind or "superpower"
     if power.cost is not None:
         note = f"{note}, {_cost_note(power.cost) or 'costs 1'}"
+    if priced_as_skill:
+        note += _use_cost(power, ruleset)
     if power.level is None:  # a superpower priced in gifts has no level to roll against
         return TraitRow(power.name, "", 0, "", mark=mark, note=note)
     return _trait_row(power.name, power.level, ruleset, mark=mark, note=note)
+
+
+def _use_cost(power, ruleset: Ruleset) -> str:
+    """What a casting lowers, from the catalogue's entry of the same name and kind: ", lowers
+    Mana 1" (Mudge 2.51; the attribute is the one the power's gift brings, ruleset data)."""
+    entry = ruleset.catalog.power(power.name)
+    if entry is None or entry.kind != power.kind or not entry.cost.isdigit():
+        return ""
+    attribute = ruleset.attribute_gifts.get(ruleset.power_gifts.get(power.kind, ""))
+    return f", lowers {attribute} {entry.cost}" if attribute else ""
 
 
 def _trait_row(name: str, level: int, ruleset: Ruleset, mark: str = "", note: str = "") -> TraitRow:

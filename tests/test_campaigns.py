@@ -76,6 +76,7 @@ def test_campaign_create_stores_the_gm_once_and_seeds_mudge_lists(gm):
         "gift": len(mudge.GIFTS),
         "fault": len(mudge.FAULTS),
         "power_kind": len(mudge.CATALOG.power_kinds),
+        "power": len(mudge.POWERS),  # Mudge 2.53, 2.73, 2.82, 2.91
         "equipment": len(mudge.EQUIPMENT),
     }
     assert entry(campaign, "skill", "Alchemy").difficulty == "very_hard"
@@ -510,7 +511,13 @@ def test_microfudged_catalogue_has_no_gift_group(gm):
     client = client_for(gm)
     response = client.get(reverse("campaign_catalog", args=[campaign.pk]))
     titles = [g.title for g in response.context["groups"]]
-    assert titles == ["Abilities", "Fields of expertise", "Kinds of power", "Equipment"]
+    assert titles == [
+        "Abilities",
+        "Fields of expertise",
+        "Kinds of power",
+        "Fields of power",
+        "Equipment",
+    ]
     url = reverse("catalog_entry_add", args=[campaign.pk, "gift"])
     assert client.post(url, {"name": "Luck", "cost": "1"}).status_code == 404
 

@@ -244,14 +244,24 @@ def test_a_picked_power_takes_its_kind_and_difficulty(
         assert "Mana a casting lowers" in row and 'name="cost"' not in row
     if kind == "superpower":
         assert 'name="cost"' in row
+    sheet = player_client.get(reverse("character_sheet", args=[character.pk])).content.decode()
+    lowers = {"spell": "lowers Mana 1", "psi": "lowers Psyche 1"}.get(kind)
+    if lowers:  # the sheet says what a use lowers (Mudge 2.51, 2.71)
+        assert (
+            f"<bdi>{name}</bdi> {'***' if difficulty == 'very_hard' else '**'} ({kind}, {lowers})"
+            in sheet
+        )
 
 
 def test_magery_brings_mana_and_the_budget_prices_it(mudge_campaign, player, player_client):
     character = character_create(owner=player, name="Mira", campaign=mudge_campaign)
     response = add_trait(player_client, character, "gift", name="Magery")
     assert response.status_code == 200
-    assert response.headers.get("HX-Refresh") == "true"  # the new attribute row shows too
     mana = character.traits.get(kind=Trait.Kind.ATTRIBUTE, name="Mana")
+    # The new attribute row is appended to the attributes, and the player is told why.
+    body = response.content.decode()
+    assert 'hx-swap-oob="beforeend:#rows-attribute"' in body and f'id="trait-{mana.pk}"' in body
+    assert "Magery brings the attribute Mana (Mudge 2.5)" in body
     assert mana.level == FAIR  # Mudge 2.5: "determined per the usual attributes rules"
 
     def spent_on_attributes():
@@ -268,7 +278,6 @@ def test_magery_brings_mana_and_the_budget_prices_it(mudge_campaign, player, pla
     assert response.status_code == 200
     assert spent_on_attributes() == 2  # Fair to Great: two attribute levels (Mudge 1.61)
     page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
-    assert "Magery brings the attribute Mana (Mudge 2.5)" in page
     assert "Remove Magery and Mana" in page and "Remove Magery, keep Mana" in page
 
 
@@ -308,15 +317,25 @@ def test_the_picker_shows_each_entrys_cost_and_what_adding_it_does(
     mudge_campaign, player, player_client
 ):
     character = character_create(owner=player, name="Mira", campaign=mudge_campaign)
-    page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
+    builder = reverse("character_builder", args=[character.pk])
+    page = player_client.get(builder).content.decode()
+    # Closed, a picker says how many entries it has and links to its list (the lists would
+    # triple the page's weight): without JavaScript the link opens the page with it whole.
+    assert f'href="{builder}?picker=gift#picker-gift"' in page
+    assert "Adding it:" not in page
+    page = player_client.get(builder + "?picker=gift").content.decode()
     gifts = page[page.index('id="picker-gift"') :]
     gifts = gifts[: gifts.index("</details>")]
     assert "Adding it: takes 2 gifts of your budget; brings the attribute Mana at Fair" in gifts
-    powers = page[page.index('id="picker-power"') :]
+    # With htmx, opening one fetches its list alone.
+    powers = player_client.get(builder + "?picker=power", **HTMX).content.decode()
+    assert '<details class="picker" id="picker-power" open>' in powers and "<html" not in powers
     assert "Adding it: at Fair it takes 4 skill levels (a very hard spell, Mudge 1.62)" in powers
     assert "needs the Magery gift first (Mudge 2.5)" in powers
-    equipment = page[page.index('id="picker-equipment"') :]
+    assert f'name="level" value="{FAIR}"' in powers
+    equipment = player_client.get(builder + "?picker=equipment", **HTMX).content.decode()
     assert "Damage +3" in equipment  # Sword (when new), Mudge 6.6
+    assert player_client.get(builder + "?picker=nonsense", **HTMX).status_code == 404
     # Without JavaScript the picker is a form: its Add button posts the entry's name.
     response = add_trait(player_client, character, "skill", name="Acrobatics", level=FAIR)
     assert character.traits.get(name="Acrobatics").difficulty == "hard"
@@ -373,3 +392,17 @@ def test_the_review_marks_a_home_made_gift_and_a_changed_catalogue_weapon(
     assert order == sorted(order)
     # Equipment takes a comment too.
     assert f'name="equipment_{sword.pk}"' in page
+
+
+def test_the_review_suggests_caps_off_for_a_build_from_a_broad_class(
+    mudge_campaign, gm, player, player_client, client
+):
+    character = character_create(owner=player, name="Recruit", campaign=mudge_campaign)
+    url = reverse("template_apply", args=[character.pk])
+    player_client.post(url, {"version": character.version, "template": "beginning-fighter"})
+    character.refresh_from_db()
+    character_submit(character=character, actor=player, expected_version=character.version)
+    client.force_login(gm)
+    page = client.get(reverse("character_review", args=[character.pk])).content.decode()
+    assert "Built from the broad class Beginning Fighter (Mudge 6.42" in page
+    assert reverse("campaign_house_rules", args=[mudge_campaign.pk]) in page

@@ -167,9 +167,9 @@ def test_an_actor_from_your_character_offers_an_update_and_keeps_every_id(player
     assert "Update <bdi>Brogo the Scout</bdi> from Foundry?" in html
     changes = [str(c) for c in preview.context["update"].changes]
     assert changes == [
-        "meta points: 0 -> 1",
+        "meta points: 0 → 1",
         "notes changed",
-        "skill Bow: Good, average -> Great, average",
+        "skill Bow: Good, average → Great, average",
         "added gift Danger Sense (catalogue cost)",
     ]
     version = brogo.version
@@ -230,7 +230,7 @@ def test_an_approved_build_changed_in_foundry_goes_back_to_the_gm(client, campai
     again = foundry_export(client, brogo)
     again["system"]["fp"] -= 1
     preview = client.post(url, {"text": json.dumps(again)})
-    assert [str(c) for c in preview.context["update"].changes] == ["meta points: 1 -> 0"]
+    assert [str(c) for c in preview.context["update"].changes] == ["meta points: 1 → 0"]
     assert not preview.context["update"].needs_review
 
 

@@ -74,12 +74,27 @@ def test_export_for_foundry_and_import_it_back(open_page, pip, tmp_path):
     page.goto("/characters/import/")
     page.set_input_files("input[name=file]", str(path))
     page.locator("main form button[type=submit]").click()
+    # Pip's own actor: an update of Pip, not a copy (issue 28), with what changed in Foundry.
+    expect(page.locator("main h1")).to_have_text("Update Pip Underbough from Foundry?")
+    expect(page.locator(".update-changes")).to_contain_text("skill Climbing:")
+    assert fits_the_screen(page)
+    page.get_by_role("button", name="Update Pip Underbough").click()
+    expect(page.locator(".messages")).to_contain_text(
+        "Updated Pip Underbough from Foundry: 1 change, recorded as one."
+    )
+    assert fits_the_screen(page)
+    assert Character.objects.count() == 1
+    assert pip.traits.get(kind=Trait.Kind.SKILL, name="Climbing").level == 3
+    # The same actor as a copy, when the player asks for one.
+    page.goto("/characters/import/")
+    page.set_input_files("input[name=file]", str(path))
+    page.locator("main form button[type=submit]").click()
+    page.get_by_role("button", name="Import as a new character").click()
     expect(page.locator(".messages")).to_contain_text(
         "Imported Pip Underbough from the Foundry actor as a draft."
     )
     expect(page.locator(".messages")).to_contain_text(
-        "system.wounds: current wounds (hurt 1) are not imported."
+        "system.wounds: current wounds (hurt 1) are not imported"
     )
-    assert fits_the_screen(page)
     copy = Character.objects.exclude(pk=pip.pk).get()
     assert copy.traits.get(kind=Trait.Kind.SKILL, name="Climbing").level == 3

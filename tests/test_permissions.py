@@ -21,6 +21,8 @@ from characters.services.advancement import experience_award, experience_spend
 from characters.services.api_tokens import api_token_create
 from characters.services.characters import character_create
 from characters.services.review import character_approve, character_submit
+from characters.services.rulesets import designed_ruleset_save
+from rules.ruleset_file import blank_ruleset_file
 
 PUBLIC, USER, MEMBER, VIEWER, OWNER, GM = "public", "user", "member", "viewer", "owner", "gm"
 # url name -> (who may, method)
@@ -109,6 +111,13 @@ ACCESS = {
     "party_new_session": (GM, "post"),
     "campaign_log": (MEMBER, "get"),
     "campaign_log_live": (MEMBER, "get"),
+    # a GM's own game (issue 29): only its designer sees or uses it
+    "ruleset_designs": (USER, "get"),
+    "ruleset_design": (GM, "get"),
+    "ruleset_export": (GM, "get"),
+    "ruleset_campaign": (GM, "post"),
+    "campaign_ruleset_move": (GM, "get"),
+    "ruleset_file_schema": (PUBLIC, "get"),
 }
 # Which roles each rule lets in; everyone else logged in gets a 404.
 ALLOWED = {
@@ -177,7 +186,12 @@ def world(db):
     )
     character.refresh_from_db()
     token, _ = api_token_create(user=users["owner"], name="walk")
+    design = designed_ruleset_save(owner=users["gm"], file=blank_ruleset_file()).ruleset
     args = {
+        "ruleset_design": [design.pk],
+        "ruleset_export": [design.pk, 1],
+        "ruleset_campaign": [design.pk],
+        "campaign_ruleset_move": [campaign.pk, 1],
         "api_token_revoke": [token.pk],
         "ruleset": ["mudge"],
         "campaign_join": [campaign.invite_code],

@@ -547,7 +547,12 @@ def test_a_gift_line_on_the_review_page_starts_with_its_cost(login, gm, characte
     )
     submitted(character)
     page = login(gm).get(reverse("character_review", args=[character.pk])).content.decode()
-    assert '<span class="trait-level-label">cost 1</span>' in page
+    # The cost stands in the row's cost column (issue 25), said once, with no separator
+    # before an empty level.
+    assert (
+        '<span class="trait-level-label"></span>\n          <span class="review-cost">1 gift</span>'
+        in page
+    )
 
 
 def test_submit_under_htmx_reloads_or_explains(login, player, character):

@@ -32,11 +32,11 @@ def fill_catalogues(apps, schema_editor):
                 kind="power",
                 name=power.name,
                 power_kind=power.kind,
-                difficulty=power.difficulty,
+                difficulty=power.difficulty if ruleset.skill_difficulties else "",
                 details=power.as_details(),
             )
             for power in ruleset.catalog.powers
-            if power.name.casefold() not in taken
+            if power.name.casefold() not in taken and power.kind in ruleset.power_kinds
         )
         Campaign.objects.filter(pk=campaign.pk).update(catalog_version=F("catalog_version") + 1)
 

@@ -12,6 +12,7 @@ from rules.ladder import level_name, signed
 from rules.numbers import number_text
 from rules.report import POOL_UNITS, POWER_DIFFICULTY, Report
 from rules.rulesets import LEVELS, SKILL_DIFFICULTY, Ruleset
+from rules.templates import templates_for
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,7 @@ class ReviewRow:
     name: str
     target: str  # what a comment on it is about: "gift:Luck", "equipment:Sword"
     field: str  # the review form's comment box for it
-    facts: tuple[str, ...]  # "Good", "very hard", "cost 2"
+    facts: tuple[str, ...]  # "Good", "very hard", "spell"
     cost: str  # what it cost at creation, in its pool's words; "" for equipment
     # How it stands against the campaign's catalogue: "" (as listed), else why it is marked
     catalogue: str = ""
@@ -73,10 +74,7 @@ def _trait_facts(trait: Trait) -> tuple[str, ...]:
         facts.append(trait.difficulty.replace("_", " "))
     if trait.power_kind:
         facts.append(trait.power_kind)
-    if trait.cost is not None:
-        facts.append(
-            f"{'value' if trait.kind == Trait.Kind.FAULT else 'cost'} {json_number(trait.cost)}"
-        )
+    # A gift's or fault's cost is the row's cost (ReviewRow.cost): not said twice.
     return tuple(facts)
 
 
@@ -170,3 +168,20 @@ def _words(difficulty: str) -> str:
 
 def _signed(value) -> str:
     return "none" if value is None else signed(value)
+
+
+def broad_template_breaking_caps(character: Character, ruleset: Ruleset, report: Report):
+    """The Mudge 6.42 broad class the build was last given, when it still stands (not
+    undone) and the build breaks a cap: the GM is told which house rule fits (caps off)."""
+    if not any(issue.code == "cap_exceeded" for issue in report.errors):
+        return None
+    last = (
+        character.events.filter(action__in=("template_applied", "template_undone"))
+        .order_by("-id")
+        .values_list("action", "target")
+        .first()
+    )
+    if last is None or last[0] != "template_applied":
+        return None
+    template = templates_for(ruleset).get(last[1].partition(":")[2])
+    return template if template is not None and template.broad else None

@@ -295,10 +295,12 @@ def seed_entries(campaign: Campaign) -> list[CatalogEntry]:
             CatalogEntry.Kind.POWER,
             power.name,
             power_kind=power.kind,
-            difficulty=power.difficulty,
+            # Only Mudge prices spells by difficulty (2.5); Fudge Basics as potent gifts.
+            difficulty=power.difficulty if ruleset.skill_difficulties else "",
             details=power.as_details(),
         )
         for power in catalog.powers
+        if power.kind in ruleset.power_kinds
     ]
     entries += [
         entry(

@@ -46,7 +46,36 @@ def character_builder(request, pk):
         character, template_slug=request.GET.get("template", ""), viewer=request.user
     )
     context["can_edit"] = character.owner_id == request.user.pk and not character.is_locked
+    context["open_picker"] = request.GET.get("picker", "")
+    if request.htmx and context["open_picker"]:
+        return _picker(request, character, context)
     return render(request, PAGE, context)
+
+
+def _picker(request, character, context):
+    """One catalogue picker with its whole list, as the builder page shows it open."""
+    kind = context["open_picker"]
+    if kind == "equipment":
+        picks, noun, action = context["equipment_picks"], "equipment", "equipment_add"
+        args, level = [character.pk], None
+    else:
+        section = next((s for s in context["sections"] if s.kind == kind), None)
+        if section is None:
+            raise Http404("There is no such list in this character's rules.")
+        picks, noun, action = section.picks, section.noun, "trait_add"
+        args, level = (
+            [character.pk, kind],
+            section.add_form["level"].value() if ("level" in section.add_form.fields) else None,
+        )
+    context |= {
+        "picks": picks,
+        "kind": kind,
+        "noun": noun,
+        "action": reverse(action, args=args),
+        "target": f"add-{kind}",
+        "level": level,
+    }
+    return render(request, "characters/picker.html", context)
 
 
 def character_new(request):
@@ -81,6 +110,7 @@ def trait_add(request, pk, kind):
         raise Http404("There is no such kind of trait in this character's rules.")
     place = Place(f"add-{kind}", "add_trait", kind=kind)
     form = TraitForm(request.POST, kind=kind, ruleset=ruleset, auto_id=f"{place.key}-%s")
+    had = {t.pk for t in character.traits.all()}
     return _edit(
         request,
         character,
@@ -95,11 +125,32 @@ def trait_add(request, pk, kind):
         ),
         changed=lambda trait: Changed(
             f"trait-{trait.pk}",
-            [Place(f"trait-{trait.pk}", "trait_row", trait_pk=trait.pk, append_to=kind)],
+            [
+                Place(f"trait-{trait.pk}", "trait_row", trait_pk=trait.pk, append_to=kind),
+                *_brought_rows(character, trait, had),
+            ],
             reset=place,
             said=_brought(ruleset, trait),
         ),
     )
+
+
+def _brought_rows(character, gift, had: set[int]) -> list:
+    """The row of an attribute the gift just brought (Magery: Mana), to append to the
+    attributes: any attribute row the character did not have before the write."""
+    if gift.kind != Trait.Kind.GIFT:
+        return []
+    new = character.traits.filter(kind=Trait.Kind.ATTRIBUTE).exclude(pk__in=had)
+    return [
+        Place(f"trait-{row.pk}", "trait_row", trait_pk=row.pk, append_to=Trait.Kind.ATTRIBUTE)
+        for row in new
+    ]
+
+
+def _removed(character, trait, request) -> "Changed":
+    said = _taken_away(ruleset_for(character), character, trait, request)
+    # An attribute that went with its gift leaves another list: the whole page again.
+    return Changed(f"section-{trait.kind}", [], said=said, reload=bool(said))
 
 
 def _taken_away(ruleset, character, gift, request) -> str:
@@ -183,11 +234,7 @@ def trait_delete(request, pk, trait_pk):
             # A gift that brings an attribute: the player chose whether it goes too.
             with_attribute=request.POST.get("attribute") == "remove",
         ),
-        changed=lambda _: Changed(
-            f"section-{trait.kind}",
-            [],
-            said=_taken_away(ruleset_for(character), character, trait, request),
-        ),
+        changed=lambda _: _removed(character, trait, request),
     )
 
 
@@ -371,8 +418,9 @@ class Changed:
     reads: tuple[str, ...] | None = ("traits",)
     # Partials outside the form that show what changed, swapped out of band.
     panels: tuple[str, ...] = ()
-    # What else the write did, for the player (a gift's attribute): the whole page again.
+    # What else the write did, in words for the player (a gift's attribute, Mudge 2.5)
     said: str = ""
+    reload: bool = False  # the fragments cannot show it all: the whole page again
 
 
 def _edit(request, character, form=None, place=None, *, write, changed):
@@ -404,11 +452,11 @@ def _changed(request, character, shown, changed: Changed):
     """Success: for htmx the changed fragments, the budget panel, bar and Undo out of band,
     and the issue marks and review verdict that the edit changed; else a redirect back to
     the page at the changed row."""
-    if changed.said:
+    if changed.said and (changed.reload or not request.htmx):
         messages.info(request, changed.said)
     if not request.htmx:
         return redirect(reverse("character_builder", args=[character.pk]) + f"#{changed.anchor}")
-    if changed.said:  # more changed than the fragments show
+    if changed.reload:
         return reload_page()
     if changed.reads is not None:
         character = _as_committed(character, changed.reads)
@@ -424,7 +472,8 @@ def _changed(request, character, shown, changed: Changed):
         for partial in ("budget_panel", "budget_bar", "undo_edit", *changed.panels)
     ]
     html += _verdict_changes(request, context, shown, context["verdict"], skip=places)
-    html.append(news(request, _saved_words(context)))
+    # What was saved, and what else the write did (a gift's attribute, Mudge 2.5).
+    html.append(news(request, " ".join(filter(None, [_saved_words(context), changed.said]))))
     return with_version(fragments(*html), character.version)
 
 

@@ -307,6 +307,8 @@ class CatalogRow:
     def facts(self) -> list[str]:
         entry = self.entry
         facts = [entry.equipment_kind or entry.power_kind] if entry.kind in _KINDED else []
+        if entry.kind == CatalogEntry.Kind.POWER and isinstance(entry.details, dict):
+            facts.append(entry.details.get("group", ""))  # cybernetics (Mudge 2.9)
         if entry.difficulty:
             facts.append(entry.get_difficulty_display())
         if entry.cost is not None:

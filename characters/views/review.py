@@ -30,7 +30,7 @@ from characters.selectors.review import (
     pending_spend_queue,
     review_queue,
 )
-from characters.selectors.review_rows import review_rows
+from characters.selectors.review_rows import broad_template_breaking_caps, review_rows
 from characters.services import review as services
 from characters.services.decisions import decision_once
 from characters.views.htmx import done, posted_decision_token, posted_version, refused
@@ -84,6 +84,7 @@ def character_review(request, pk):
     old, new, changes = compare(versions, *default_comparison(versions))
     changed = build_changed(character)
     context = {
+        "broad_template": broad_template_breaking_caps(character, ruleset, report),
         # Each trait and piece of equipment in the sheet's order, with its cost and how it
         # stands against the campaign's catalogue, beside its comment box.
         "rows": form.rows(review_rows(character, ruleset, report)),
