@@ -27,6 +27,7 @@ from rules.catalog import (
 from rules.character import Character
 from rules.charfile import CharacterFileError, load_json, write_character
 from rules.house_rules import (
+    ADVANCEMENT_NUMBERS,
     HOUSE_RULE_KEYS,
     MAX_NUMBER,
     HouseRuleError,
@@ -723,15 +724,7 @@ class _Reader:
         known = [f.name for f in _fields(Advancement)]
         obj = self.object(value, where, known)
         numbers = {}
-        for key in (
-            "attribute_multiplier",
-            "beyond",
-            "gift",
-            "power",
-            "meta_point",
-            "buy_off_fault",
-            "points_per_unit",
-        ):
+        for key in ADVANCEMENT_NUMBERS:
             if obj.get(key) is not None:
                 numbers[key] = self.field(
                     self.integer, obj[key], f"{where}.{key}", 0, MAX_NUMBER, fallback=0

@@ -333,8 +333,8 @@ def test_raising_skill_levels_names_every_character_with_its_balances(campaign, 
     preview = house_rules_preview(campaign, {"skill_levels": 65})
     assert (preview.before, preview.after) == ({}, {"skill_levels": 65})
     assert by_name(preview) == {
-        "Brogo the Scout": (-20, 0, [], ["over_budget"]),  # 20 more levels: exactly spent
-        "Dolores Ramirez": (-16, 4, [], ["over_budget"]),  # 4 left over: a warning only
+        "Brogo the Scout": (-20, 0, [], ["over budget"]),  # 20 more levels: exactly spent
+        "Dolores Ramirez": (-16, 4, [], ["over budget"]),  # 4 left over: a warning only
         "James Stoddard": (-47, -27, [], []),  # still over, and still over the caps
     }
     james = next(i for i in preview.impacts if i.character.name == "James Stoddard")
@@ -363,9 +363,9 @@ def test_lowering_attribute_levels_costs_three_skill_levels_each(campaign, party
 def test_a_limit_shows_as_new_errors_with_the_balance_unchanged(campaign, party):
     preview = house_rules_preview(campaign, {"max_skills": 5})
     assert by_name(preview) == {
-        "Brogo the Scout": (-20, -20, ["too_many_skills"], []),
-        "Dolores Ramirez": (-16, -16, ["too_many_skills"], []),
-        "James Stoddard": (-47, -47, ["too_many_skills"], []),
+        "Brogo the Scout": (-20, -20, ["too many skills"], []),
+        "Dolores Ramirez": (-16, -16, ["too many skills"], []),
+        "James Stoddard": (-47, -47, ["too many skills"], []),
     }
 
 

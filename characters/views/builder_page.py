@@ -39,6 +39,7 @@ from rules.ledger import creation_build
 from rules.numbers import number_text
 from rules.report import POOL_UNITS, Report, build_report, scale_notes
 from rules.rulesets import LEVELS, Ruleset
+from rules.tables import creation_levels
 from rules.templates import apply_template, templates_for, unmet_minimums
 
 REPORT_KINDS = {name: kind for kind, name in TRAIT_LISTS.items()}
@@ -74,6 +75,24 @@ class Row:
         return _cost_label(self.trait.kind, self.trait, self.spent, self.ruleset)
 
     @cached_property
+    def steps(self) -> tuple["Step | None", "Step | None"]:
+        """The level one step down and one step up, each with what it does to the budget:
+        the row's minus and plus buttons. At creation a step costs the same at every level (Mudge
+        1.6, 1.62; DIP III: tokens per level)."""
+        kind, level = self.trait.kind, self.trait.level
+        if kind not in (Trait.Kind.ATTRIBUTE, Trait.Kind.SKILL) or level is None:
+            return None, None
+        r = self.ruleset
+        unit = r.attribute_cost if kind == Trait.Kind.ATTRIBUTE else r.skill_cost
+        levels = creation_levels(r)
+        return tuple(
+            Step(to, level_name(to), _cost_label(kind, self.trait, unit, r), number_text(unit))
+            if to in levels
+            else None
+            for to in (level - 1, level + 1)
+        )
+
+    @cached_property
     def note(self) -> str:
         """The catalogue's note on it, shown while the row has the focus."""
         return catalog_note(self.ruleset, self.trait.kind, self.trait.name)
@@ -100,6 +119,13 @@ class Row:
         """A power row's gift cost means something only for a superpower: a spell or psi
         power is priced as a skill (Mudge 2.5, 2.7)."""
         return self.trait.power_kind not in self.ruleset.power_gifts
+
+
+class Step(NamedTuple):
+    level: int
+    word: str  # "Great"
+    cost: str  # what the step moves on the budget: "1 skill level"
+    amount: str  # the same in the row's own unit, for the narrow hint beside the +: "1"
 
 
 @dataclass

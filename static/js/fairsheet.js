@@ -81,10 +81,14 @@
     }) || null;
   }
 
+  // The answer is scrolled into view; the focus goes to the field to fix when the form
+  // marks one (a refusal about what was typed), else to the answer itself.
   function show(answer) {
     if (!answer.hasAttribute("tabindex")) answer.setAttribute("tabindex", "-1");
     answer.scrollIntoView({ block: "center" });
-    answer.focus({ preventScroll: true });
+    var form = answer.closest("form");
+    var field = form && form.querySelector('[aria-invalid="true"], [autofocus]');
+    (field || answer).focus({ preventScroll: true });
   }
 
   // The messages a page or #alerts holds, moved to the form; or the form's own errors.
