@@ -42,6 +42,7 @@ from characters.services.audit import (
     record_event,
     stored_build_sha256,
 )
+from characters.services.portraits import portrait_set
 from rules.charfile import (
     MAX_NAME,
     MAX_ROWS,
@@ -50,7 +51,7 @@ from rules.charfile import (
     read_character,
     write_character,
 )
-from rules.foundry import CHANGED, FOUNDRY, Imported, parse_any, parse_data
+from rules.foundry import CHANGED, FOUNDRY, LOST, Imported, parse_any, parse_data, picture_bytes
 from rules.ladder import level_name
 from rules.rulesets import BUILTIN
 from rules.templates import apply_template, templates_for
@@ -312,6 +313,8 @@ def _import(*, owner, imported: Imported, campaign: Campaign | None):
                 levels=(CHANGED, *imported.levels),
             )
     character = create_from_rules(owner=owner, value=value, campaign=campaign)
+    if imported.image:
+        imported = _with_portrait(character, owner, imported)
     record_event(
         character=character,
         actor=owner,
@@ -324,6 +327,20 @@ def _import(*, owner, imported: Imported, campaign: Campaign | None):
         ),
     )
     return character, imported
+
+
+def _with_portrait(character: Character, owner, imported: Imported) -> Imported:
+    """The actor's picture as the new character's portrait, drawn again like an upload; one
+    the portrait rules refuse is left out and the report says why."""
+    try:
+        portrait_set(character=character, actor=owner, data=picture_bytes(imported.image))
+    except ServiceError as error:
+        return dataclasses.replace(
+            imported,
+            not_mapped=(*imported.not_mapped, f"img: the picture is not imported: {error}"),
+            levels=(*imported.levels, LOST),
+        )
+    return imported
 
 
 @transaction.atomic
