@@ -292,8 +292,9 @@ def test_the_template_preview_prices_what_applying_it_does(character, player_cli
     )
     character = Character.objects.get(pk=character.pk)
     after = report_of(character)
-    assert f"Balance <strong>{balance(before)}</strong> → <strong>{balance(after)}</strong>" in (
-        preview
+    assert (
+        f"the balance goes from <strong>{balance(before)}</strong> "
+        f"to <strong>{balance(after)}</strong>" in preview
     )
     assert character.race == "Cercopes"
     assert character.traits.get(name="Strength").level == -1
@@ -376,7 +377,7 @@ def test_scale_is_explained_on_the_builder_and_the_review_page(
     review = client.get(reverse("character_review", args=[character.pk])).content.decode()
     assert "Strength 2 · Mass -1" in review
     assert "Strength Scale +2 costs 2 attribute levels" in review
-    assert "<bdi>Staff</bdi> <small>weapon · damage 2</small>" in review
+    assert "<strong><bdi>Staff</bdi></strong>" in review and "weapon · damage +2" in review
 
 
 def test_a_house_rule_refund_is_explained():

@@ -177,14 +177,17 @@ class TestTheNumbersInForce:
 
 
 class TestTheGmsLimitsInTheForm:
-    def test_each_knob_shows_its_base_and_its_code(self, client, gm):
+    def test_each_knob_shows_its_base_and_what_it_checks(self, client, gm):
         campaign = campaign_create(gm=gm, name="Limits", base_ruleset="microfudged-streamlined")
         client.force_login(gm)
         page = page_of(client, "campaign_house_rules", campaign.pk)
         assert "Lowest level at creation" in page and "Base: Poor." in page
-        assert "Base: Great. Error level_out_of_range" in page
-        assert "Base: no limit. Mudge 1.5: 10, 15 or 20; error too_many_skills" in page
-        assert "error too_few_faults" in page and "warning cap_slots_traded" in page
+        assert "Base: Great. A higher level breaks a rule" in page
+        assert "Base: no limit. Mudge 1.5: 10, 15 or 20; more breaks a rule" in page
+        assert "Mudge 1.5, Fudge Basics; fewer breaks a rule" in page
+        assert (
+            "Mudge 1.5: a traded slot is a warning; more than the caps allow breaks a rule" in page
+        )
 
     def test_the_narrator_allows_terrible(self, client, gm):
         campaign = campaign_create(gm=gm, name="Limits", base_ruleset="microfudged-streamlined")

@@ -416,6 +416,7 @@ class TestUserTextIsText:
             "busy.html",
             "pack.html",
             "print.html",
+            "shared.html",
             "sheet.html",
         ]
         for path in templates:

@@ -90,11 +90,12 @@ def _cost_words(ruleset: Ruleset, trait: Trait, spent) -> str:
 
 
 def _equipment_facts(ruleset: Ruleset, item) -> tuple[str, ...]:
+    # The terms are labels ("Damage"); here they follow the kind in a phrase.
     facts = [item.kind]
     if item.damage is not None:
-        facts.append(f"{ruleset.terms.weapon_value} {signed(item.damage)}")
+        facts.append(f"{ruleset.terms.weapon_value.lower()} {signed(item.damage)}")
     if item.armour is not None:
-        facts.append(f"{ruleset.terms.armour_value} {signed(item.armour)}")
+        facts.append(f"{ruleset.terms.armour_value.lower()} {signed(item.armour)}")
     return tuple(facts)
 
 
