@@ -3,6 +3,7 @@
 Callers prefetch `traits` and `equipment` (selectors do) so a conversion costs no query.
 """
 
+import base64
 import dataclasses
 import hashlib
 import json
@@ -17,6 +18,7 @@ from characters.models import (
     Character,
     Equipment,
     ExperienceEntry,
+    Portrait,
     RulesetVersion,
     Trait,
 )
@@ -589,3 +591,24 @@ def normalized_house_rules(base: Ruleset, overrides: dict | None) -> dict:
         problems = house_rule_problems(base, overrides)
         raise HouseRulesRefused([(problem.key, problem.message) for problem in problems]) from None
     return house_rules_to_json(ruleset, base)
+
+
+# -- the portrait (issue 26): read by the sheet, the PDF and the Foundry export ----------------
+
+
+def portrait_bytes(character: Character) -> bytes | None:
+    """The character's portrait as kept: a square JPEG characters.images drew (never the
+    uploaded file), or None."""
+    content = (
+        Portrait.objects.filter(character_id=character.pk).values_list("content", flat=True).first()
+    )
+    return bytes(content) if content is not None else None
+
+
+def portrait_data_url(character: Character) -> str:
+    """The portrait as a data: URL ("" without one): what the PDF prints (its renderer
+    fetches nothing) and what a Foundry actor's `img` can carry."""
+    content = portrait_bytes(character)
+    if content is None:
+        return ""
+    return "data:image/jpeg;base64," + base64.b64encode(content).decode("ascii")

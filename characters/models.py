@@ -56,6 +56,12 @@ class CampaignQuerySet(models.QuerySet):
     def played_by(self, user):
         return self.filter(memberships__user=user)
 
+    def current(self):
+        return self.filter(archived_at__isnull=True)
+
+    def archived(self):
+        return self.filter(archived_at__isnull=False)
+
 
 class DesignedRuleset(models.Model):
     """A GM's own game (docs/ruleset-file.md), kept as numbered versions: each save of the
@@ -129,6 +135,8 @@ class Campaign(models.Model):
     # under this number (characters.adapters), so a builder edit does not read it again.
     catalog_version = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Archived by its GM: off every list and closed to new players, restored at will.
+    archived_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = CampaignQuerySet.as_manager()
 
@@ -284,6 +292,9 @@ class Character(models.Model):
     # Deleting a character archives it: the audit trail names it, so the row stays (and the
     # database refuses a DELETE while events name it, migration 0004).
     archived_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # A draft its player deleted: archived for good (never listed nor restored), its rows
+    # gone but for the record's (services.keeping.character_delete).
+    deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     all_objects = models.Manager()  # archived ones too, for the record
     objects = CurrentCharacters()
@@ -328,6 +339,20 @@ class Character(models.Model):
         if last is None:
             return []
         return list(self.comments.filter(version=last).order_by("id"))
+
+    @cached_property
+    def portrait_sha(self) -> str:
+        """The portrait's SHA-256, "" without one: whether to show it, and the version its
+        URL names (a list annotates it instead, in the same query)."""
+        return (
+            Portrait.objects.filter(character_id=self.pk).values_list("sha256", flat=True).first()
+            or ""
+        )
+
+    @cached_property
+    def live_share_link(self) -> "ShareLink | None":
+        """The read-only link to the sheet its player made, if one works now."""
+        return self.share_links.filter(revoked_at__isnull=True).first()
 
     @property
     def state_phrase(self) -> str:
@@ -810,6 +835,49 @@ class PackJob(models.Model):
     def waited_long(self) -> bool:
         """Queued for longer than a worker takes to notice: likely no worker is running."""
         return self.state == self.State.QUEUED and timezone.now() - self.created_at > WORKER_NOTICES
+
+
+# -- keeping characters: a portrait, a share link (issue 26) -----------------------------------
+
+
+class Portrait(models.Model):
+    """A character's picture: the square JPEG characters.images drew from an upload (never
+    the uploaded bytes), served back, printed on the sheet and exported with the actor."""
+
+    character = models.OneToOneField(Character, on_delete=models.CASCADE, related_name="portrait")
+    content = models.BinaryField()
+    sha256 = models.CharField(max_length=64)
+    updated_at = models.DateTimeField(auto_now=True)
+
+
+def new_share_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 bits: a link nobody guesses
+
+
+class ShareLink(models.Model):
+    """A read-only link to a character's sheet (HTML and PDF) that needs no account. Revoked
+    links stay, so the record says who shared what and when; a revoked or unknown token is a
+    plain 404."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="share_links")
+    token = models.CharField(max_length=64, unique=True, default=new_share_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_opened_at = models.DateTimeField(null=True, blank=True)
+    opened_count = models.PositiveIntegerField(default=0)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["character"],
+                condition=Q(revoked_at__isnull=True),
+                name="one_live_share_link_per_character",
+            )
+        ]
 
 
 # -- hardening, second pass (issue 31) ----------------------------------------------------------

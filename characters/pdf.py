@@ -6,6 +6,7 @@ else: any other URL is refused before a file is opened or a socket created, and 
 stops the render (a sheet that asks for anything else is a bug worth a loud failure).
 """
 
+import base64
 import gc
 import hashlib
 import inspect
@@ -127,6 +128,9 @@ def _find_static(relative_path: str) -> Path:
     return Path(found).resolve()
 
 
+PORTRAIT_DATA = "data:image/jpeg;base64,"  # adapters.portrait_data_url
+
+
 class StaticFilesOnly(URLFetcher):
     """Serves static files from disk; refuses every other URL without opening anything."""
 
@@ -138,6 +142,9 @@ class StaticFilesOnly(URLFetcher):
         self._fail_on_errors = True
 
     def fetch(self, url, headers=None):
+        if url.startswith(PORTRAIT_DATA):  # a portrait, drawn by characters.images
+            content = base64.b64decode(url[len(PORTRAIT_DATA) :], validate=True)
+            return URLFetcherResponse(url, content, {"Content-Type": "image/jpeg"})
         path = static_file(url)
         if path is None:
             shown = url if len(url) <= 120 else f"{url[:120]}..."

@@ -5,6 +5,7 @@ experience ledger, and touches no database: `render_sheet` prints character file
 `sheet_for_character` gathers those inputs for a stored character.
 """
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
@@ -178,6 +179,7 @@ class Sheet:
     dice_note: str = ""  # Mudge's damage die (3.22); nothing where there is none
     uncommitted: tuple[str, ...] = ()  # Mudge 1.7: one line per open slot
     consumables: tuple[Consumable, ...] = ()
+    portrait: str = ""  # a data: URL (adapters.portrait_data_url): the PDF fetches nothing
 
     @property
     def fixed_facts(self) -> tuple[tuple[str, str], ...]:
@@ -543,9 +545,12 @@ def sheet_for_character(character: CharacterModel, *, with_ledger: bool = True) 
             LedgerRow(e.created_at.date(), e.amount, e.reason, e.pending)
             for e in character.ledger.all()
         ]
-    return build_sheet(
+    sheet = build_sheet(
         adapters.character_to_rules(character),
         adapters.ruleset_for(character),
         approval_stamp(character),
         ledger,
     )
+    if not character.portrait_sha:
+        return sheet
+    return dataclasses.replace(sheet, portrait=adapters.portrait_data_url(character))

@@ -241,3 +241,40 @@ urlpatterns += [
     path("campaigns/<int:pk>/log/", table.campaign_log_page, name="campaign_log"),
     path("campaigns/<int:pk>/log/live/", table.log_live, name="campaign_log_live"),
 ]
+
+# -- keeping characters and campaigns (characters/views/keeping.py) --
+from characters.views import keeping  # noqa: E402
+
+urlpatterns += [
+    path("characters/<int:pk>/archive/", keeping.character_archive, name="character_archive"),
+    path("characters/<int:pk>/restore/", keeping.character_restore, name="character_restore"),
+    path(
+        "characters/<int:pk>/duplicate/",
+        keeping.character_duplicate,
+        name="character_duplicate",
+    ),
+    path("characters/<int:pk>/delete/", keeping.character_delete, name="character_delete"),
+    path("campaigns/<int:pk>/archive/", keeping.campaign_archive, name="campaign_archive"),
+    path("campaigns/<int:pk>/restore/", keeping.campaign_restore, name="campaign_restore"),
+    path("campaigns/<int:pk>/leave/", keeping.campaign_leave, name="campaign_leave"),
+]
+
+# -- portraits and share links (characters/views/portraits.py, sharing.py) --
+from characters.views import portraits, sharing  # noqa: E402
+
+urlpatterns += [
+    path("characters/<int:pk>/portrait/", portraits.character_portrait, name="character_portrait"),
+    path(
+        "characters/<int:pk>/portrait/upload/",
+        portraits.portrait_upload,
+        name="portrait_upload",
+    ),
+    path("characters/<int:pk>/share/", sharing.share_link_create, name="share_link_create"),
+    path(
+        "characters/<int:pk>/share/revoke/",
+        sharing.share_link_revoke,
+        name="share_link_revoke",
+    ),
+    path("shared/<str:token>/", sharing.shared_sheet, name="shared_sheet"),
+    path("shared/<str:token>/sheet.pdf", sharing.shared_sheet_pdf, name="shared_sheet_pdf"),
+]

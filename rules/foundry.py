@@ -11,6 +11,8 @@ the table and into `flags.fairsheet` for the way back; each item's flags keep it
 character file, so a round trip loses nothing that was not changed in Foundry.
 """
 
+import base64
+import binascii
 import dataclasses
 import hashlib
 import html
@@ -85,6 +87,9 @@ REPORT_HEADINGS = {
     LOST: "Not imported",
     BY_DESIGN: "Left out: Fairsheet has no place for these",
 }
+# An actor's picture Fairsheet can keep: one it carries, not a path into a Foundry world.
+PICTURE = re.compile(r"data:image/(png|jpeg|webp);base64,[A-Za-z0-9+/=\s]+")
+PLACEHOLDER_ICONS = ("icons/svg/", "systems/fudge-rpg/")
 FIVE_POINT = ("fivepoint", "fivePoint")  # the five-point groups: 2.4 on, and 2.3
 DAMAGE_LINKS = {"muscleweapon": "muscle_attribute", "damagecap": "damage_capacity_attribute"}
 # A gift's or skill's text that allows it more than once ("You may take this gift multiple
@@ -124,6 +129,8 @@ class Imported:
     ignored: tuple[str, ...] = ()  # character-file fields this version does not know
     # The character on the site an actor was exported from (flags.fairsheet.character_id)
     character_id: int | None = None
+    # The picture the actor carries (`img` or its token's) as a data: URL, else ""
+    image: str = ""
 
     def report(self) -> list[tuple[str, list[str]]]:
         """The not_mapped lines under their headings, most important first."""
@@ -141,12 +148,14 @@ def write_actor(
     *,
     provenance: Provenance | None = None,
     ruleset: Ruleset | None = None,
+    image: str = "",
 ) -> dict:
     """The character as a fudge-rpg actor (a dict ready for json.dumps). Item ids derive from
     the character's site id (or, for a file, its player and name), each item's list and
     name: exporting again gives the same ids, so Foundry updates items instead of adding.
     `ruleset` is a designed ruleset the character is built with (else its built-in); a
-    ladder of its own goes with it as fudge-rpg's trait ladder item."""
+    ladder of its own goes with it as fudge-rpg's trait ladder item. `image`: the portrait as a
+    data: URL, the actor's picture and its token's (Foundry takes either a path or a URL)."""
     base = ruleset or BUILTIN[character.ruleset]
     ruleset = apply_house_rules(base, character.house_rules)
     report = build_report(character, ruleset)
@@ -187,7 +196,8 @@ def write_actor(
         items.append(_trait_ladder(ruleset, ids))
     for position, item in enumerate(items):
         item["sort"] = position * SORT_STEP
-    return {
+    pictures = {"img": image, "prototypeToken": {"texture": {"src": image}}} if image else {}
+    return pictures | {
         "_id": ids.make("actor", "", keep=character.foundry_ids.get("actor", "")),
         "name": character.name,
         "type": "character",
@@ -498,6 +508,14 @@ def parse_data(
     return Imported(result.character, FAIRSHEET, ignored=result.ignored)
 
 
+def picture_bytes(image: str) -> bytes:
+    """The bytes of a picture an actor carries (Imported.image); b"" for a broken one."""
+    try:
+        return base64.b64decode(image.partition(",")[2])
+    except binascii.Error:
+        return b""
+
+
 def is_actor(data) -> bool:
     """A Foundry actor rather than a character file: a `system` object and no `ruleset`."""
     return isinstance(data, dict) and "system" in data and "ruleset" not in data
@@ -530,6 +548,7 @@ class _ActorReader:
         self.links: dict[str, str] = {}  # the attribute set's damage links
         self.grouped: list[str] = []  # skills whose groups are not imported
         self.character_id: int | None = None
+        self.image = ""
 
     def note(self, level: str, message: str) -> None:
         self.not_mapped.append((REPORT_LEVELS.index(level), level, message))
@@ -586,7 +605,26 @@ class _ActorReader:
             out["meta_points"] = fp
         self.notes(out, system.get("notes"), file)
         self.play_state(system, data.get("effects"))
+        self.picture(data)
         return self.finish(out)
+
+    def picture(self, data: dict) -> None:
+        """The actor's picture when it carries one (a data: URL, as Fairsheet exports it); a
+        picture that is a file in the Foundry world cannot come along, and the report says so
+        (Foundry's own placeholder icons go unmentioned)."""
+        token = _dict(_dict(data.get("prototypeToken")).get("texture")).get("src")
+        for where, value in (("img", data.get("img")), ("prototypeToken.texture.src", token)):
+            if not isinstance(value, str) or not value or value.startswith(PLACEHOLDER_ICONS):
+                continue
+            if PICTURE.fullmatch(value):
+                self.image = value
+                return
+            self.note(
+                LOST,
+                f"{where}: the picture is a file of the Foundry world ({value[:80]}); "
+                "upload it as the portrait on the builder.",
+            )
+            return
 
     def notes(self, out: dict, markup, file: dict) -> None:
         """The notes as Foundry has them now: the player's part of `system.notes` (after the
@@ -869,6 +907,7 @@ class _ActorReader:
                 levels=tuple(level for _, level, _ in notes),
                 ignored=result.ignored,
                 character_id=self.character_id,
+                image=self.image,
             )
 
     def with_ids(self, character: Character) -> Character:

@@ -12,10 +12,10 @@ from characters.selectors.advancement import RAISE
 from characters.services.advancement import experience_award, experience_spend
 from characters.services.characters import (
     character_create,
-    character_delete,
     trait_add,
     trait_update,
 )
+from characters.services.keeping import character_archive
 from characters.services.review import character_request_changes
 from rules.diff import ADDED, CHANGED, REMOVED, Change, diff_files
 from rules.ladder import GOOD
@@ -108,9 +108,9 @@ def test_inserting_events_stays_open(character, player):
     assert CharacterEvent.objects.count() == before + 1
 
 
-def test_deleting_a_character_archives_it_and_keeps_its_record(character, player):
+def test_archiving_a_character_keeps_its_record(character, player):
     pk = character.pk
-    character_delete(character=character, actor=player)
+    character_archive(character=character, actor=player)
     assert not Character.objects.filter(pk=pk).exists()
     assert not player.characters.exists() and not character.campaign.characters.exists()
     archived = Character.all_objects.get(pk=pk)

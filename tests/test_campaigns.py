@@ -11,7 +11,8 @@ from django.urls import reverse
 from characters.errors import ServiceError
 from characters.models import Campaign, CatalogEntry, Membership
 from characters.services import campaigns as services
-from characters.services.characters import character_create, character_delete
+from characters.services.characters import character_create
+from characters.services.keeping import character_delete
 from rules.catalogues import microfudged, mudge
 
 pytestmark = pytest.mark.django_db

@@ -3,16 +3,21 @@
 writes for it, goes in through each door (the command line, the import page, the API) and the
 export that comes out is the file, field for field."""
 
+import base64
 import copy
+import io
 import json
 from pathlib import Path
 
 import pytest
 from django.core.cache import cache
 from django.urls import resolve, reverse
+from PIL import Image
 
+from characters.adapters import portrait_bytes, portrait_data_url
 from characters.models import Character
 from characters.services.foundry import character_update_from_foundry
+from characters.services.portraits import portrait_set
 from rules.charfile import CharacterFileError, read_character, write_character
 from rules.foundry import parse_any, write_actor
 from rules.ladder import signed
@@ -20,6 +25,7 @@ from tests.builder_fixtures import *  # noqa: F403
 from tests.commands import run_command
 from tests.test_api import bearer, token  # noqa: F401
 from tests.test_foundry import assert_foundry_accepts
+from tests.test_portraits_sharing import picture
 from tests.test_review import approved
 
 # Every field the contract names, each with a value that is not its default.
@@ -422,3 +428,53 @@ def test_a_nul_in_a_description_thrown_away_does_not_refuse_the_actor():
     with pytest.raises(CharacterFileError) as refused:
         read_sample(actor)
     assert str(refused.value).startswith("items[1].name: contains a NUL character")
+
+
+def test_the_portrait_goes_to_foundry_and_comes_back(player_client, player):
+    """The portrait is the actor's picture and its token's, as a data: URL; imported, it is
+    the new character's portrait; an update that brings the same picture back leaves it."""
+    brogo = import_brogo(player_client)
+    portrait_set(character=brogo, actor=player, data=picture(size=(640, 480)))
+    kept = portrait_bytes(brogo)
+    actor = foundry_export(player_client, brogo)
+    assert actor["img"] == actor["prototypeToken"]["texture"]["src"] == portrait_data_url(brogo)
+    assert_foundry_accepts(actor)
+    picture_events = brogo.events.filter(action="portrait_set").count()
+    brogo.refresh_from_db()
+    character_update_from_foundry(
+        character=brogo, actor=player, text=json.dumps(actor), expected_version=brogo.version
+    )
+    assert portrait_bytes(brogo) == kept
+    assert brogo.events.filter(action="portrait_set").count() == picture_events
+
+    del actor["flags"]["fairsheet"]["character_id"]  # someone else's copy: a new character
+    response = player_client.post(reverse("character_import"), {"text": json.dumps(actor)})
+    assert response.status_code == 302
+    copy_of = Character.objects.exclude(pk=brogo.pk).get()
+    with Image.open(io.BytesIO(portrait_bytes(copy_of))) as image:
+        assert (image.format, image.size) == ("JPEG", (480, 480))
+
+
+def test_a_picture_that_stays_in_the_foundry_world_is_reported():
+    imported = parse_any((SHARED / "02-objective-swordsman.json").read_text())
+    assert imported.image == ""
+    (line,) = [line for line in imported.not_mapped if line.startswith("img:")]
+    assert "worlds/fudge-playtesting/portraits/corwin.webp" in line
+    assert "upload it as the portrait" in line
+    default = parse_any((SHARED / "01-new-default-character.json").read_text())
+    assert not [line for line in default.not_mapped if "img" in line]  # Foundry's placeholder
+
+
+def test_a_picture_the_portrait_rules_refuse_is_left_out_with_the_reason(player_client):
+    actor = write_actor(read_character(EVERY_FIELD).character)
+    actor["img"] = "data:image/png;base64," + base64.b64encode(b"not a picture").decode()
+    response = player_client.post(reverse("character_import"), {"text": json.dumps(actor)})
+    assert response.status_code == 302
+    character = Character.objects.get()
+    assert portrait_bytes(character) is None
+    (line,) = [
+        line
+        for line in character.events.get(action="character_imported").after["not_mapped"]
+        if line.startswith("img:")
+    ]
+    assert line.startswith("img: the picture is not imported: ")

@@ -3,6 +3,8 @@ their own characters; a campaign's GM sees every character in it; nobody else se
 (a 404, never a hint that the thing exists). Every URL must be classified below: a new view
 without a rule here fails the suite."""
 
+import base64
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
@@ -20,11 +22,15 @@ from characters.selectors.advancement import RAISE
 from characters.services.advancement import experience_award, experience_spend
 from characters.services.api_tokens import api_token_create
 from characters.services.characters import character_create
+from characters.services.keeping import campaign_archive, character_archive
+from characters.services.portraits import portrait_set
 from characters.services.review import character_approve, character_submit
 from characters.services.rulesets import designed_ruleset_save
+from characters.services.sharing import share_link_create
 from rules.ruleset_file import blank_ruleset_file
 
 PUBLIC, USER, MEMBER, VIEWER, OWNER, GM = "public", "user", "member", "viewer", "owner", "gm"
+PLAYER = "player"  # a member who is not the GM
 # url name -> (who may, method)
 ACCESS = {
     "home": (PUBLIC, "get"),
@@ -118,6 +124,20 @@ ACCESS = {
     "ruleset_campaign": (GM, "post"),
     "campaign_ruleset_move": (GM, "get"),
     "ruleset_file_schema": (PUBLIC, "get"),
+    # keeping characters (issue 26): each on a character or campaign of its own (world)
+    "character_archive": (OWNER, "post"),
+    "character_restore": (OWNER, "post"),
+    "character_duplicate": (OWNER, "post"),
+    "character_delete": (OWNER, "get"),
+    "campaign_archive": (GM, "post"),
+    "campaign_restore": (GM, "post"),
+    "campaign_leave": (PLAYER, "get"),
+    "character_portrait": (VIEWER, "get"),
+    "portrait_upload": (OWNER, "post"),
+    "share_link_create": (OWNER, "post"),
+    "share_link_revoke": (OWNER, "post"),
+    "shared_sheet": (PUBLIC, "get"),
+    "shared_sheet_pdf": (PUBLIC, "get"),
 }
 # Which roles each rule lets in; everyone else logged in gets a 404.
 ALLOWED = {
@@ -127,7 +147,11 @@ ALLOWED = {
     VIEWER: {"owner", "gm"},
     OWNER: {"owner"},
     GM: {"gm"},
+    PLAYER: {"other_player", "owner"},
 }
+PORTRAIT = base64.b64decode(  # an 80-pixel red square, PNG
+    "iVBORw0KGgoAAAANSUhEUgAAAFAAAABQCAIAAAABc2X6AAAAdElEQVR4nO3PAREAEADAQPQPJpYW3L19gm3u8Zf1OuC2hnUN6xrWNaxrWNewrmFdw7qGdQ3rGtY1rGtY17CuYV3DuoZ1Desa1jWsa1jXsK5hXcO6hnUN6xrWNaxrWNewrmFdw7qGdQ3rGtY1rGtY17CuYd0BrtYBaIbRi/kAAAAASUVORK5CYII="
+)
 ROLES = ("anonymous", "outsider", "other_player", "owner", "gm")
 
 
@@ -185,6 +209,18 @@ def world(db):
         for attribute in character.traits.all()[:2]
     )
     character.refresh_from_db()
+    portrait_set(character=character, actor=users["owner"], data=PORTRAIT)
+    spare, archived, shown = (
+        character_create(owner=users["owner"], name=name, campaign=campaign)
+        for name in ("Spare", "Archived", "Shown")
+    )
+    character_archive(character=archived, actor=users["owner"])
+    link = share_link_create(character=shown, actor=users["owner"])
+    spare_campaign, old_campaign = (
+        Campaign.objects.create(name=name, gm=users["gm"], base_ruleset="mudge")
+        for name in ("Spare", "Old")
+    )
+    campaign_archive(campaign=old_campaign, actor=users["gm"])
     token, _ = api_token_create(user=users["owner"], name="walk")
     design = designed_ruleset_save(owner=users["gm"], file=blank_ruleset_file()).ruleset
     args = {
@@ -217,6 +253,14 @@ def world(db):
         "spend_accept": [character.pk, to_accept.pk],
         "spend_refuse": [character.pk, to_refuse.pk],
         "spend_withdraw": [character.pk, to_refuse.pk],
+        "character_archive": [spare.pk],
+        "character_restore": [archived.pk],
+        "character_delete": [spare.pk],
+        "campaign_archive": [spare_campaign.pk],
+        "campaign_restore": [old_campaign.pk],
+        "campaign_leave": [campaign.pk],
+        "shared_sheet": [link.token],
+        "shared_sheet_pdf": [link.token],
         **{
             name: [campaign.pk]
             for name in (

@@ -3,7 +3,7 @@
 from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404
 
-from characters.models import Campaign, Character, CharacterEvent
+from characters.models import Campaign, Character, CharacterEvent, Membership
 
 
 def is_gm_of(character: Character, user) -> bool:
@@ -69,3 +69,18 @@ def campaign_for_gm(user, pk):
 
 def campaign_for_member(user, pk):
     return get_object_or_404(Campaign.objects.joined_by(user), pk=pk)
+
+
+def archived_character_for_owner(user, pk):
+    """One of the user's archived characters (a deleted draft is gone for good)."""
+    characters = Character.all_objects.filter(
+        owner=user, archived_at__isnull=False, deleted_at__isnull=True
+    )
+    return get_object_or_404(characters.select_related("campaign"), pk=pk)
+
+
+def membership_of(user, campaign_pk):
+    """The user's own place in a campaign they play in (not one they run)."""
+    return get_object_or_404(
+        Membership.objects.select_related("campaign", "user"), campaign_id=campaign_pk, user=user
+    )

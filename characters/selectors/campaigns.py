@@ -153,7 +153,11 @@ ACTIONS = {
     "catalog_entry_added": "Catalogue entry added",
     "catalog_entry_changed": "Catalogue entry changed",
     "catalog_entry_removed": "Catalogue entry removed",
+    "member_joined": "Player joined",
+    "member_left": "Player left",
     "member_removed": "Member removed",
+    "campaign_archived": "Campaign archived",
+    "campaign_restored": "Campaign restored",
     "invite_regenerated": "New invite link",
     "ruleset_moved": "Moved to another version of the ruleset",
 }

@@ -9,7 +9,7 @@ everyone else gets a 404."""
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db.models import Count, Exists, Max, Sum
+from django.db.models import Count, Exists, Max, Sum, Value
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
@@ -424,6 +424,7 @@ def party_context(
         Character.objects.filter(campaign=campaign, state=Character.State.APPROVED)
         .select_related("campaign", "owner", "play_state")
         .prefetch_related(*BUILD_ROWS, *(APPROVAL_RECORD if with_sheets else ()))
+        .annotate(portrait_sha=Coalesce("portrait__sha256", Value("")))
         .order_by("name", "pk")
     )
     members = [

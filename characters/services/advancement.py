@@ -230,6 +230,7 @@ def spend_take_back(*, character: Character, actor, expected_version: int | None
     locked = _lock_in_play(character, expected_version)
     if locked.owner_id != actor.pk:
         raise NotAllowed("Only the character's player takes back their spends.")
+    ensure_build_as_recorded(locked)
     spend = spend_to_take_back(locked)
     if spend is None:
         raise ServiceError(
@@ -256,6 +257,7 @@ def spend_take_back(*, character: Character, actor, expected_version: int | None
         before=before,
         after=after,
         reason=refund.reason,
+        build_sha256=stored_build_sha256(locked),
     )
     return refund
 

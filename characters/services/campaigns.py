@@ -12,7 +12,7 @@ from django.db.models import F
 
 from characters.adapters import base_ruleset as base_ruleset_of
 from characters.adapters import changed_keys, normalized_house_rules, to_decimal
-from characters.errors import OwnCampaign, ServiceError
+from characters.errors import NotAllowed, OwnCampaign, ServiceError
 from characters.models import (
     CAMPAIGN_NAME_MAX,
     CATALOG_NAME_MAX,
@@ -139,14 +139,28 @@ def campaign_join(*, user, code: str) -> Membership:
         )
     if campaign.gm_id == user.pk:
         raise OwnCampaign(campaign)
-    membership, _ = Membership.objects.get_or_create(campaign=campaign, user=user)
+    if campaign.archived_at is not None:
+        raise ServiceError(f"{campaign.name} is archived: its GM takes no new players now.")
+    with transaction.atomic():
+        membership, joined = Membership.objects.get_or_create(campaign=campaign, user=user)
+        if joined:
+            username = user.get_username()
+            record_campaign_event(
+                campaign=campaign,
+                actor=user,
+                action="member_joined",
+                target=f"user:{username}",
+                after={"user": username},
+            )
     return membership
 
 
 @transaction.atomic
 def membership_remove(*, membership: Membership, actor) -> None:
-    """Remove a player from a campaign. Their characters stay in it, where the GM still
-    sees them, and stay theirs."""
+    """Remove a player from a campaign (the GM), or leave it (the player themselves). Their
+    characters stay in it, where the GM still sees them, and stay theirs."""
+    if actor.pk not in (membership.user_id, membership.campaign.gm_id):
+        raise NotAllowed("Only the GM removes a player; a player leaves by themselves.")
     removed, _ = Membership.objects.filter(pk=membership.pk).delete()
     if not removed:  # a second tab removed them first: that one recorded it
         return
@@ -154,7 +168,7 @@ def membership_remove(*, membership: Membership, actor) -> None:
     record_campaign_event(
         campaign=membership.campaign,
         actor=actor,
-        action="member_removed",
+        action="member_left" if actor.pk == membership.user_id else "member_removed",
         target=f"user:{username}",
         before={
             "user": username,

@@ -7,7 +7,6 @@ import dataclasses
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
-from django.utils import timezone
 
 from characters.adapters import (
     DETAIL_FIELDS,
@@ -41,6 +40,7 @@ from characters.services.audit import (
     stored_build_sha256,
 )
 from characters.services.history import history_step, restore, snapshot
+from characters.services.portraits import portrait_set
 from rules.charfile import (
     MAX_NAME,
     MAX_ROWS,
@@ -48,7 +48,7 @@ from rules.charfile import (
     load_json,
     write_character,
 )
-from rules.foundry import CHANGED, FOUNDRY, Imported, parse_any, parse_data
+from rules.foundry import CHANGED, FOUNDRY, LOST, Imported, parse_any, parse_data, picture_bytes
 from rules.ladder import level_name
 from rules.rulesets import BUILTIN
 from rules.templates import apply_template, templates_for
@@ -158,12 +158,12 @@ def character_create(
     return character
 
 
-@transaction.atomic
 def ruleset_name(slug: str) -> str:
     """A ruleset as people call it ("MicroFudged DIP"), never its slug."""
     return BUILTIN[slug].name if slug in BUILTIN else slug
 
 
+@transaction.atomic
 def character_import(
     *, owner, text: str | bytes, campaign: Campaign | None = None
 ) -> tuple[Character, Imported]:
@@ -233,31 +233,9 @@ def _entry_name(entry, index: int) -> str:
     return f"Entry {index + 1}"
 
 
-def _import(*, owner, imported: Imported, campaign: Campaign | None):
-    value = imported.character
-    if campaign is None and value.ruleset not in BUILTIN:
-        raise ServiceError(
-            f"This character plays {value.ruleset}, a game its GM designed: import it into a "
-            "campaign that plays that game."
-        )
-    if campaign is not None:
-        if not campaign.has_member(owner):
-            raise ServiceError("Join the campaign before importing a character into it.")
-        if value.ruleset != campaign.base_ruleset:
-            raise ServiceError(
-                f"This file is for {ruleset_name(value.ruleset)}, but {campaign.name} plays "
-                f"{ruleset_name(campaign.base_ruleset)}: change the file's ruleset or import "
-                "it elsewhere."
-            )
-        if value.house_rules and value.house_rules != campaign.house_rules:
-            imported = dataclasses.replace(
-                imported,
-                not_mapped=(
-                    f"house_rules: {campaign.name}'s house rules apply, not the file's.",
-                    *imported.not_mapped,
-                ),
-                levels=(CHANGED, *imported.levels),
-            )
+def create_from_rules(*, owner, value, campaign: Campaign | None) -> Character:
+    """A new draft of `owner` holding `value` (an engine character: an imported file's, or
+    a duplicated character's), its ledger too. The caller records how it came."""
     character = Character.objects.create(
         owner=owner,
         campaign=campaign,
@@ -294,6 +272,37 @@ def _import(*, owner, imported: Imported, campaign: Campaign | None):
         )
         character.experience = max(sum(row.amount for row in rows), 0)
         character.save(update_fields=["experience"])
+    return character
+
+
+def _import(*, owner, imported: Imported, campaign: Campaign | None):
+    value = imported.character
+    if campaign is None and value.ruleset not in BUILTIN:
+        raise ServiceError(
+            f"This character plays {value.ruleset}, a game its GM designed: import it into a "
+            "campaign that plays that game."
+        )
+    if campaign is not None:
+        if not campaign.has_member(owner):
+            raise ServiceError("Join the campaign before importing a character into it.")
+        if value.ruleset != campaign.base_ruleset:
+            raise ServiceError(
+                f"This file is for {ruleset_name(value.ruleset)}, but {campaign.name} plays "
+                f"{ruleset_name(campaign.base_ruleset)}: change the file's ruleset or import "
+                "it elsewhere."
+            )
+        if value.house_rules and value.house_rules != campaign.house_rules:
+            imported = dataclasses.replace(
+                imported,
+                not_mapped=(
+                    f"house_rules: {campaign.name}'s house rules apply, not the file's.",
+                    *imported.not_mapped,
+                ),
+                levels=(CHANGED, *imported.levels),
+            )
+    character = create_from_rules(owner=owner, value=value, campaign=campaign)
+    if imported.image:
+        imported = _with_portrait(character, owner, imported)
     record_event(
         character=character,
         actor=owner,
@@ -306,6 +315,20 @@ def _import(*, owner, imported: Imported, campaign: Campaign | None):
         ),
     )
     return character, imported
+
+
+def _with_portrait(character: Character, owner, imported: Imported) -> Imported:
+    """The actor's picture as the new character's portrait, drawn again like an upload; one
+    the portrait rules refuse is left out and the report says why."""
+    try:
+        portrait_set(character=character, actor=owner, data=picture_bytes(imported.image))
+    except ServiceError as error:
+        return dataclasses.replace(
+            imported,
+            not_mapped=(*imported.not_mapped, f"img: the picture is not imported: {error}"),
+            levels=(*imported.levels, LOST),
+        )
+    return imported
 
 
 @transaction.atomic
@@ -661,17 +684,6 @@ def equipment_remove(*, item: Equipment, actor, expected_version: int | None) ->
         target=f"equipment:{before['name']}",
         before=before,
     )
-
-
-@transaction.atomic
-def character_delete(*, character: Character, actor) -> None:
-    """Delete a draft as its player sees it: it leaves every page and list. The row stays,
-    archived, because the audit trail names it (the database refuses the DELETE itself)."""
-    locked = lock_for_edit(character=character, expected_version=None)
-    if locked.approvals.exists():
-        raise ServiceError("An approved character is part of the campaign record: ask the GM.")
-    locked.archived_at = timezone.now()
-    commit_change(locked, fields=["archived_at"], actor=actor, action="character_archived")
 
 
 @transaction.atomic

@@ -2,12 +2,15 @@
 than to make a copy (docs/foundry.md, "Update from Foundry"): one recorded change, accepted
 by the owner, and the GM's review again when an approved build changed beyond play."""
 
+import contextlib
+
 from django.db import transaction
 
 from characters.adapters import (
     character_file,
     character_to_rules,
     file_sha256,
+    portrait_bytes,
     read_options,
     rows_from_rules,
 )
@@ -15,10 +18,11 @@ from characters.errors import NotAllowed, ServiceError
 from characters.models import Character, Equipment, Trait
 from characters.selectors.interop import FoundryUpdate, foundry_update_of
 from characters.services.audit import commit_change, lock_character
+from characters.services.portraits import portrait_set
 from characters.services.review import submit_for_review
 from rules import character as rc
 from rules.charfile import ROW_LISTS, CharacterFileError, write_character
-from rules.foundry import FOUNDRY, parse_any
+from rules.foundry import FOUNDRY, parse_any, picture_bytes
 
 
 @transaction.atomic
@@ -52,6 +56,7 @@ def character_update_from_foundry(
     update = foundry_update_of(current, imported)
     was = character_to_rules(current)
     if not update.changes and _foundry_ids(was) == _foundry_ids(update.after):
+        _keep_picture(locked, actor, imported.image)
         return update
     before = write_character(was)
     locked.traits.all().delete()
@@ -89,7 +94,18 @@ def character_update_from_foundry(
     if update.needs_review:
         data = character_file(locked)
         submit_for_review(locked, actor=actor, file=data, sha256=file_sha256(data))
+    _keep_picture(locked, actor, imported.image)
     return update
+
+
+def _keep_picture(character: Character, actor, image: str) -> None:
+    """A picture changed in Foundry becomes the portrait; the one Fairsheet exported comes
+    back as it went, and drawing it again would only blur it. One the portrait rules refuse
+    leaves the portrait as it was."""
+    if not image or picture_bytes(image) == portrait_bytes(character):
+        return
+    with contextlib.suppress(ServiceError):
+        portrait_set(character=character, actor=actor, data=picture_bytes(image))
 
 
 def _foundry_ids(value: rc.Character) -> tuple:

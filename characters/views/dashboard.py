@@ -9,7 +9,14 @@ from django.views.decorators.http import require_POST
 from characters import throttle
 from characters.errors import OwnCampaign, ServiceError
 from characters.forms.campaigns import JoinForm
+from characters.forms.table import TableForm
 from characters.models import Campaign, Character
+from characters.selectors.keeping import (
+    archived_campaigns,
+    archived_characters,
+    table_campaigns,
+    table_characters,
+)
 from characters.services import campaigns as services
 
 
@@ -52,15 +59,24 @@ def join_throttles(request):
 
 def _dashboard(request, join_form, *, status=200):
     user = request.user
+    table_form = TableForm(request.GET, campaigns=table_campaigns(user))
+    archived, archived_run = list(archived_characters(user)), list(archived_campaigns(user))
     context = {
         "join_form": join_form,
-        "gm_campaigns": Campaign.objects.run_by(user).annotate(
+        "table_form": table_form,
+        "filtered": any(table_form.filters()[k] for k in ("q", "state", "campaign")),
+        "archived_characters": archived,
+        "archived_campaigns": archived_run,
+        "archived_count": len(archived) + len(archived_run),
+        "gm_campaigns": Campaign.objects.run_by(user)
+        .current()
+        .annotate(
             player_count=Count("memberships", distinct=True),
             waiting_count=Count(
                 "characters", filter=Q(characters__state=Character.State.SUBMITTED), distinct=True
             ),
         ),
-        "player_campaigns": Campaign.objects.played_by(user).select_related("gm"),
-        "characters": Character.objects.owned_by(user).select_related("campaign").order_by("name"),
+        "player_campaigns": Campaign.objects.played_by(user).current().select_related("gm"),
+        "characters": table_characters(user, **table_form.filters()),
     }
     return render(request, "dashboard.html", context, status=status)

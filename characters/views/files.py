@@ -15,7 +15,12 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST, require_safe
 
-from characters.adapters import character_base, character_to_rules, exported_file
+from characters.adapters import (
+    character_base,
+    character_to_rules,
+    exported_file,
+    portrait_data_url,
+)
 from characters.api_auth import accepts_api_token
 from characters.errors import ServiceError
 from characters.forms.builder import ImportForm
@@ -52,6 +57,7 @@ def character_export_foundry(request, pk):
         character_to_rules(character),
         provenance=character_provenance(character),
         ruleset=character_base(character),
+        image=portrait_data_url(character),
     )
     text = json.dumps(actor, indent=2, ensure_ascii=False) + "\n"
     # Foundry names its own exports so: fvtt-Actor-<name>.json

@@ -59,7 +59,7 @@ def character_sheet_pdf(request, pk):
         response = render(request, "sheets/busy.html", {"message": str(busy)}, status=429)
         response["Retry-After"] = str(busy.retry_after)
         return response
-    return _pdf_response(document, slugify(character.name) or f"character-{pk}")
+    return pdf_response(document, slugify(character.name) or f"character-{pk}")
 
 
 def campaign_pack(request, pk):
@@ -96,10 +96,10 @@ def campaign_pack_download(request, pk, job_pk):
     if job.state != PackJob.State.DONE:
         raise Http404("The pack is not ready.")
     stem = f"{slugify(job.campaign.name) or 'campaign'}-pack"
-    return _pdf_response(bytes(job.content), stem)
+    return pdf_response(bytes(job.content), stem)
 
 
-def _pdf_response(document: bytes, stem: str) -> HttpResponse:
+def pdf_response(document: bytes, stem: str) -> HttpResponse:
     # slugify keeps the name to ASCII letters, digits and dashes: no quotes, slashes or
     # line breaks can reach the header.
     return HttpResponse(

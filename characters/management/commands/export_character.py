@@ -45,7 +45,7 @@ class Command(BaseCommand):
         character = imported.character
         designed = rulesets.get(character.ruleset)
         if to == FOUNDRY:
-            data = write_actor(character, ruleset=designed)
+            data = write_actor(character, ruleset=designed, image=imported.image)
         elif designed is not None:
             data = character_file_with_ruleset(character, designed)
         else:

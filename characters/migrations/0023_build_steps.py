@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('characters', '0020_advancement_requests'),
+        ('characters', '0022_portrait_share_link'),
     ]
 
     operations = [

@@ -1,0 +1,44 @@
+"""Reads for the table: the player's characters sorted and filtered, and what they and the
+campaigns they run have archived."""
+
+from django.db.models import Q
+
+from characters.models import Campaign, Character
+
+SORTS = {  # key: (label, ordering)
+    "name": ("Name", ("name", "pk")),
+    "recent": ("Last changed", ("-updated_at", "pk")),
+    "state": ("State", ("state", "name", "pk")),
+    "campaign": ("Campaign", ("campaign__name", "name", "pk")),
+}
+NO_CAMPAIGN = "none"
+
+
+def table_characters(user, *, q="", state="", campaign="", sort=""):
+    characters = Character.objects.owned_by(user).select_related("campaign")
+    if q:
+        characters = characters.filter(name__icontains=q)
+    if state:
+        characters = characters.filter(state=state)
+    if campaign == NO_CAMPAIGN:
+        characters = characters.filter(campaign__isnull=True)
+    elif campaign.isdigit():
+        characters = characters.filter(campaign_id=int(campaign))
+    return characters.order_by(*SORTS.get(sort, SORTS["name"])[1])
+
+
+def archived_characters(user):
+    return (
+        Character.all_objects.filter(owner=user, archived_at__isnull=False, deleted_at__isnull=True)
+        .select_related("campaign")
+        .order_by("-archived_at", "pk")
+    )
+
+
+def archived_campaigns(user):
+    return Campaign.objects.run_by(user).archived().order_by("-archived_at", "pk")
+
+
+def table_campaigns(user):
+    """The campaigns the user's characters can be filtered by: those they play or run."""
+    return Campaign.objects.filter(Q(memberships__user=user) | Q(gm=user)).distinct()
