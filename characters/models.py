@@ -910,6 +910,7 @@ class BuildStep(models.Model):
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="steps")
     label = models.CharField(max_length=300)  # what it changed: "Strength Good → Great"
+    target = models.CharField(max_length=200, blank=True)  # its event's, "template:ranger"
     before = models.JSONField(encoder=DjangoJSONEncoder)  # services.history.snapshot
     after = models.JSONField(encoder=DjangoJSONEncoder, null=True)  # set when undone
     undone = models.BooleanField(default=False)

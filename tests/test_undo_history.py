@@ -4,6 +4,7 @@ one Undo and one Redo button naming what they do; each step a change of its own 
 audit trail; a new edit clears what was left to redo."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from characters.adapters import character_file
@@ -223,3 +224,18 @@ def test_a_stale_undo_is_refused_and_changes_nothing(player_client, character):
     assert "changed in another tab" in response.content.decode()
     assert character_file(fresh(character)) == before
     assert not fresh(character).events.filter(action="edit_undone").exists()
+
+
+@pytest.mark.django_db
+def test_the_review_names_the_broad_class_while_its_template_stands(player_client, character, gm):
+    """Mudge 6.42's broad classes break the caps: the review page names the house rule that
+    fits (caps off) while the template stands, not once it is undone, again once redone."""
+    gm_client = Client()
+    gm_client.force_login(gm)
+    review = reverse("character_review", args=[character.pk])
+    template("beginning-fighter")(player_client, fresh(character))
+    assert "caps off" in gm_client.get(review).content.decode()
+    step(player_client, character, "undo")
+    assert "caps off" not in gm_client.get(review).content.decode()
+    step(player_client, character, "redo")
+    assert "caps off" in gm_client.get(review).content.decode()

@@ -116,7 +116,13 @@ def commit_change(
     a page loaded now would carry)."""
     character.version += 1
     character.save(update_fields=[*fields, "version", "updated_at"])
-    history_record(character, action=action, before=event.get("before"), after=event.get("after"))
+    history_record(
+        character,
+        action=action,
+        target=event.get("target", ""),
+        before=event.get("before"),
+        after=event.get("after"),
+    )
     return record_event(character=character, actor=actor, action=action, **event)
 
 

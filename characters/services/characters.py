@@ -573,6 +573,7 @@ def character_undo_edit(
         locked,
         actor=actor,
         action="edit_redone" if redo else "edit_undone",
+        target=step.target,
         after={"edit": step.label},
         reason=f"{'redo' if redo else 'undo'} {step.label}",
     )

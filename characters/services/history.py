@@ -94,7 +94,9 @@ def restore(character: Character, build: dict) -> None:
     character.save(update_fields=list(build["details"]))
 
 
-def history_record(character: Character, *, action: str, before=None, after=None) -> None:
+def history_record(
+    character: Character, *, action: str, target: str = "", before=None, after=None
+) -> None:
     """After an edit's version step: a new step on the history, when the edit is one of the
     builder's and its service kept the build before it (services.characters.lock_for_edit).
     A new edit clears the steps that were undone (there is nothing to redo after it)."""
@@ -108,6 +110,7 @@ def history_record(character: Character, *, action: str, before=None, after=None
     step = BuildStep.objects.create(
         character=character,
         label=edit_label(action, before, after)[:300],
+        target=target,
         before=build,
         version=character.version,
     )
