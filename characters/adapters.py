@@ -526,19 +526,46 @@ def trait_fields(state: dict) -> dict:
     }
 
 
-# The edits "Undo" takes back, each the last change to one trait.
-UNDOABLE_EDITS = ("trait_added", "trait_removed", "trait_relevelled", "trait_changed")
+# The character's own fields the builder edits (services.characters.character_update_details).
+DETAIL_FIELDS = (
+    "name",
+    "player",
+    "concept",
+    "race",
+    "scale_strength",
+    "scale_mass",
+    "meta_points",
+    "notes",
+    "personality",
+)
+
+# The builder's edits: each one step of its undo history (services.history).
+BUILD_EDITS = (
+    "trait_added",
+    "trait_removed",
+    "trait_relevelled",
+    "trait_changed",
+    "equipment_added",
+    "equipment_removed",
+    "equipment_changed",
+    "details_changed",
+    "template_applied",
+)
 
 
-def undo_label(action: str, before: dict | None, after: dict | None) -> str:
-    """What undoing an edit takes back, for its button: "Climbing Fair → Good"."""
-    if action == "trait_added":
+def edit_label(action: str, before: dict | None, after: dict | None) -> str:
+    """What an edit changed, for the Undo and Redo buttons: "Climbing Fair → Good"."""
+    if action in ("trait_added", "equipment_added"):
         return f"adding {after['name']}"
-    if action == "trait_removed":
+    if action in ("trait_removed", "equipment_removed"):
         return f"removing {before['name']}"
     if action == "trait_relevelled":
         was, now = before.get("level", "no level"), after.get("level", "no level")
         return f"{after['name']} {was} → {now}"
+    if action == "template_applied":
+        return f"template {after['template']}"
+    if action == "details_changed":
+        return "the change to " + ", ".join(key.replace("_", " ") for key in after)
     return f"the change to {after['name']}"
 
 

@@ -11,6 +11,7 @@ from functools import cached_property
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
@@ -326,7 +327,7 @@ class Character(models.Model):
     def latest_event(self) -> "CharacterEvent | None":
         """The newest entry of the audit trail, read once per instance. The write that
         records an event sets it here (services.audit.record_event), so the page shown
-        after an edit (its Undo button) needs no query for it."""
+        after an edit needs no query for it."""
         return self.events.order_by("-id").first()
 
     @cached_property
@@ -899,3 +900,23 @@ class DecisionToken(models.Model):
     token = models.CharField(max_length=64, primary_key=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+
+
+class BuildStep(models.Model):
+    """One step of the builder's undo history (services.history): the build's rows as they
+    were before an edit, and after it once undone (for its redo). Not the audit trail, which
+    records each edit, undo and redo as a change of its own; this is working state, pruned
+    to the last HISTORY_STEPS and cleared of its redo steps by a new edit."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="steps")
+    label = models.CharField(max_length=300)  # what it changed: "Strength Good → Great"
+    target = models.CharField(max_length=200, blank=True)  # its event's, "template:ranger"
+    before = models.JSONField(encoder=DjangoJSONEncoder)  # services.history.snapshot
+    after = models.JSONField(encoder=DjangoJSONEncoder, null=True)  # set when undone
+    undone = models.BooleanField(default=False)
+    # The character's version after this step was last done or undone: the history holds
+    # while the newest of these is the character's version (nothing else changed since).
+    version = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["id"]

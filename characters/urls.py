@@ -77,8 +77,8 @@ urlpatterns += [
     path("characters/<int:pk>/details/", builder.details_update, name="details_update"),
     path("characters/<int:pk>/personality/", builder.personality_update, name="personality_update"),
     path("characters/<int:pk>/template/", builder.template_apply, name="template_apply"),
-    path("characters/<int:pk>/template/undo/", builder.template_undo, name="template_undo"),
     path("characters/<int:pk>/undo/", builder.edit_undo, name="edit_undo"),
+    path("characters/<int:pk>/redo/", builder.edit_redo, name="edit_redo"),
     path("characters/<int:pk>/traits/add/<str:kind>/", builder.trait_add, name="trait_add"),
     path("characters/<int:pk>/traits/<int:trait_pk>/", builder.trait_update, name="trait_update"),
     path(

@@ -15,9 +15,9 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 FRESH_MUDGE_BALANCE = 6 * 3 + 45 + 2 * 6
 # A level change: session, user, the character with its three lists, and in the transaction
 # (a savepoint under the test) the lock, the trait, the character, the hash of the event
-# before (the trail is a chain, characters.audit_chain) and the event, which is also what
-# Undo offers (Character.latest_event).
-EDIT_QUERIES = 13
+# before (the trail is a chain, characters.audit_chain), the event, and the undo history's
+# new step with the steps it ends (services.history), which is also what Undo offers.
+EDIT_QUERIES = 15
 
 
 def attribute(character, name):
@@ -269,33 +269,40 @@ def test_builder_query_count_does_not_grow_with_traits(
     assert len(few) <= 15
 
 
-# -- undo: the last edit of a trait, taken back as a new recorded change (issue 12) -------------
+# -- undo and redo: the builder's history, each step a new recorded change (issues 12, 24) -----
+# (tests/test_undo_history.py takes twenty edits of every kind back and forth)
 
 
-def undo(player_client, character):
+def undo(player_client, character, name="undo"):
     character.refresh_from_db()
-    url = reverse("edit_undo", args=[character.pk])
+    url = reverse(f"edit_{name}", args=[character.pk])
     return player_client.post(url, {"version": character.version}, follow=True)
 
 
-def test_undo_takes_back_the_last_relevel_and_undoing_again_redoes_it(player_client, character):
+def test_undo_takes_back_the_last_relevel_and_redo_puts_it_back(player_client, character):
     strength = character.traits.get(name="Strength")
     url = reverse("trait_update", args=[character.pk, strength.pk])
     data = {"version": character.version, "name": "Strength", "level": GOOD}
     swapped = player_client.post(url, data, **HTMX).content.decode()
-    # The button is swapped in out of band, naming the edit just made.
-    undo_button = swapped[swapped.index('<div id="undo-edit" hx-swap-oob="true">') :]
-    assert "Undo Strength Fair → Good</button>" in undo_button[: undo_button.index("</div>")]
+    # The buttons are swapped in out of band, naming the edit just made.
+    box = swapped[swapped.index('<div id="undo-edit" class="undo-redo" hx-swap-oob="true">') :]
+    assert "Undo: Strength Fair → Good</button>" in box[: box.index("</div>")]
     page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
-    assert "Undo Strength Fair → Good</button>" in page
+    assert "Undo: Strength Fair → Good</button>" in page
     response = undo(player_client, character)
     assert "Undone: Strength Fair → Good." in response.content.decode()
     strength.refresh_from_db()
     assert strength.level == 0  # Fair again
-    assert "Undo Strength Good → Fair</button>" in response.content.decode()  # a redo
-    events = list(character.events.order_by("-id").values_list("action", "reason")[:2])
+    assert "Redo: Strength Fair → Good</button>" in response.content.decode()
+    assert "Undo: " not in response.content.decode()  # nothing before it
+    response = undo(player_client, character, "redo")
+    assert "Redone: Strength Fair → Good." in response.content.decode()
+    strength.refresh_from_db()
+    assert strength.level == GOOD
+    events = list(character.events.order_by("-id").values_list("action", "reason")[:3])
     assert events == [
-        ("trait_relevelled", "undo Strength Fair → Good"),
+        ("edit_redone", "redo Strength Fair → Good"),
+        ("edit_undone", "undo Strength Fair → Good"),
         ("trait_relevelled", ""),
     ]
 
@@ -315,25 +322,25 @@ def test_undo_brings_a_removed_gift_back_with_its_cost(player_client, character)
     assert not character.traits.filter(name="Lucky").exists()
 
 
-def test_undo_refuses_once_something_else_changed(player_client, character):
+def test_undo_refuses_once_something_outside_the_builder_changed(player_client, character):
+    """The history holds while only the builder's edits changed the character: a submission
+    (or anything else that moves its version) ends it."""
     strength = character.traits.get(name="Strength")
     url = reverse("trait_update", args=[character.pk, strength.pk])
     player_client.post(url, {"version": character.version, "name": "Strength", "level": GOOD})
     character.refresh_from_db()
-    # Equipment is not a trait: after it, the relevel is no longer the last edit.
-    equipment = reverse("equipment_add", args=[character.pk])
-    added = player_client.post(
-        equipment, {"version": character.version, "name": "Rope", "kind": "gear"}
-    )
-    assert added.status_code == 302
+    from characters.services.review import character_submit, character_withdraw
+
+    character_submit(character=character, actor=character.owner, expected_version=None)
+    character_withdraw(character=character, actor=character.owner, expected_version=None)
     page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
-    assert "Undo Strength" not in page
+    assert "Undo: " not in page
     character.refresh_from_db()
     response = player_client.post(
         reverse("edit_undo", args=[character.pk]), {"version": character.version}
     )
     assert response.status_code == 400
-    assert "There is no edit to undo" in response.content.decode()
+    assert "There is nothing to undo" in response.content.decode()
     strength.refresh_from_db()
     assert strength.level == GOOD
 

@@ -313,7 +313,9 @@ def test_template_events_carry_the_version_after(character, player):
     assert set(events.values_list("version", flat=True)) == {character.version}
 
 
-def test_a_template_is_undone_in_one_click(character, climbing, player_client):
+def test_a_template_is_undone_in_one_step(character, climbing, player_client):
+    """A template is one step of the builder's history (services.history): one Undo puts
+    every row it changed back, one Redo applies it again."""
     character = Character.objects.get(pk=character.pk)
     before = character_file(character)
     player_client.post(
@@ -321,29 +323,36 @@ def test_a_template_is_undone_in_one_click(character, climbing, player_client):
         {"version": character.version, "template": "cercopes"},
     )
     character = Character.objects.get(pk=character.pk)
-    assert character_file(character) != before
+    applied = character_file(character)
+    assert applied != before
     page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
-    assert "Undo Cercopes" in page
+    assert "Undo: template Cercopes</button>" in page
     response = player_client.post(
-        reverse("template_undo", args=[character.pk]), {"version": character.version}
+        reverse("edit_undo", args=[character.pk]), {"version": character.version}
     )
     assert response.status_code == 302
     character = Character.objects.get(pk=character.pk)
     assert character_file(character) == before
-    undone = character.events.get(action="template_undone")
+    undone = character.events.get(action="edit_undone")
     assert undone.version == character.version
-    assert undone.after["file"] == before
+    assert undone.reason == "undo template Cercopes"
     page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
-    assert "Undo Cercopes" not in page
+    assert "Undo: template Cercopes" not in page
+    assert "Redo: template Cercopes</button>" in page
+    player_client.post(reverse("edit_redo", args=[character.pk]), {"version": character.version})
+    assert character_file(Character.objects.get(pk=character.pk)) == applied
 
 
-def test_undo_is_refused_after_another_change(character, climbing, player_client, player):
+def test_undo_after_a_template_takes_back_the_newest_edit_first(
+    character, climbing, player_client, player
+):
     character = Character.objects.get(pk=character.pk)
     player_client.post(
         reverse("template_apply", args=[character.pk]),
         {"version": character.version, "template": "cercopes"},
     )
     character = Character.objects.get(pk=character.pk)
+    applied = character_file(character)
     trait_update(
         actor=player,
         expected_version=character.version,
@@ -351,11 +360,12 @@ def test_undo_is_refused_after_another_change(character, climbing, player_client
         level=GREAT,
     )
     character = Character.objects.get(pk=character.pk)
-    response = player_client.post(
-        reverse("template_undo", args=[character.pk]), {"version": character.version}
-    )
-    assert response.status_code == 400
-    assert "undo only works right after applying one" in response.content.decode()
+    page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
+    assert page.count("Undo: ") == 1  # one Undo, not one per kind of change
+    assert "Undo: Climbing Good → Great</button>" in page
+    player_client.post(reverse("edit_undo", args=[character.pk]), {"version": character.version})
+    character = Character.objects.get(pk=character.pk)
+    assert character_file(character) == applied
     assert character.race == "Cercopes"
 
 

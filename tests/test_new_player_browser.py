@@ -1,7 +1,7 @@
 """A new player's first evening, in headless Chromium on a desktop and on a 375-pixel phone
 (issue 12): the invite link names the campaign and survives signing up, the new-character
-form starts in that campaign, Undo takes an edit back, and the GM's answer arrives as a
-notification and as a comment on the row it is about."""
+form starts in that campaign, Undo takes an edit back and Redo puts it back, and the GM's
+answer arrives as a notification and as a comment on the row it is about."""
 
 import re
 
@@ -51,8 +51,13 @@ def test_invite_build_undo_and_the_gms_answer(open_page, viewport):
     strength = page.locator("form.trait-row", has=page.locator("input[value='Strength']"))
     strength.locator("select[name=level]").select_option(label="Good")
     expect(balance).to_have_text("72 skill levels")
-    page.get_by_role("button", name="Undo Strength Fair → Good").click()
+    page.get_by_role("button", name="Undo: Strength Fair → Good").click()
     expect(page.locator(".messages")).to_contain_text("Undone: Strength Fair → Good.")
+    expect(balance).to_have_text("75 skill levels")
+    page.get_by_role("button", name="Redo: Strength Fair → Good").click()
+    expect(page.locator(".messages")).to_contain_text("Redone: Strength Fair → Good.")
+    expect(balance).to_have_text("72 skill levels")
+    page.get_by_role("button", name="Undo: Strength Fair → Good").click()
     expect(balance).to_have_text("75 skill levels")
     assert fits_the_screen(page)
 

@@ -176,13 +176,15 @@ def broad_template_breaking_caps(character: Character, ruleset: Ruleset, report:
     undone) and the build breaks a cap: the GM is told which house rule fits (caps off)."""
     if not any(issue.code == "cap_exceeded" for issue in report.errors):
         return None
+    # Applied, undone and redone (services.history) alike carry the template as target, as
+    # template_undone did (the one-click undo before the history).
     last = (
-        character.events.filter(action__in=("template_applied", "template_undone"))
+        character.events.filter(target__startswith="template:")
         .order_by("-id")
         .values_list("action", "target")
         .first()
     )
-    if last is None or last[0] != "template_applied":
+    if last is None or last[0] not in ("template_applied", "edit_redone"):
         return None
     template = templates_for(ruleset).get(last[1].partition(":")[2])
     return template if template is not None and template.broad else None

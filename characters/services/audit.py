@@ -11,6 +11,7 @@ from characters.adapters import build_sha256, character_to_rules, recorded_build
 from characters.audit_chain import link
 from characters.errors import ServiceError, StaleWrite
 from characters.models import Campaign, CampaignEvent, Character, CharacterEvent
+from characters.services.history import history_record
 
 
 def lock_character(
@@ -115,6 +116,13 @@ def commit_change(
     a page loaded now would carry)."""
     character.version += 1
     character.save(update_fields=[*fields, "version", "updated_at"])
+    history_record(
+        character,
+        action=action,
+        target=event.get("target", ""),
+        before=event.get("before"),
+        after=event.get("after"),
+    )
     return record_event(character=character, actor=actor, action=action, **event)
 
 

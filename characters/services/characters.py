@@ -9,20 +9,17 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from characters.adapters import (
-    UNDOABLE_EDITS,
+    DETAIL_FIELDS,
     base_ruleset,
     campaign_ruleset,
     character_base,
     character_to_rules,
-    designed_rulesets,
     ledger_rows,
     read_options,
     rows_from_rules,
     ruleset_for,
-    trait_fields,
     trait_state,
     trait_target,
-    undo_label,
 )
 from characters.errors import Locked, ServiceError
 from characters.models import (
@@ -42,13 +39,13 @@ from characters.services.audit import (
     record_event,
     stored_build_sha256,
 )
+from characters.services.history import history_step, restore, snapshot
 from characters.services.portraits import portrait_set
 from rules.charfile import (
     MAX_NAME,
     MAX_ROWS,
     CharacterFileError,
     load_json,
-    read_character,
     write_character,
 )
 from rules.foundry import CHANGED, FOUNDRY, LOST, Imported, parse_any, parse_data, picture_bytes
@@ -60,17 +57,6 @@ from rules.text import unstorable_problem
 MAX_PARTY = 100  # characters in one party file: a campaign's whole cast and more
 
 TEMPLATE_ROW_LISTS = ("attributes", "skills", "gifts", "faults")  # what a template may add to
-DETAIL_FIELDS = (
-    "name",
-    "player",
-    "concept",
-    "race",
-    "scale_strength",
-    "scale_mass",
-    "meta_points",
-    "notes",
-    "personality",
-)
 
 
 def lock_for_edit(
@@ -89,6 +75,8 @@ def lock_for_edit(
                 else "An approved character changes through advancement."
             )
         )
+    # The build before the edit, for its step in the undo history (audit.commit_change).
+    locked.build_before = snapshot(locked)
     return locked
 
 
@@ -568,52 +556,33 @@ def trait_define_uncommitted(
 
 
 @transaction.atomic
-def character_undo_edit(*, character: Character, actor, expected_version: int | None) -> str:
-    """Take back the last edit of a trait, if nothing changed since: a new recorded change,
-    so the audit trail keeps both (and undoing again redoes). Returns what was undone."""
+def character_undo_edit(
+    *, character: Character, actor, expected_version: int | None, redo: bool = False
+) -> str:
+    """Take back the newest edit in the builder's history (services.history), or with
+    `redo` put back the last one taken back: a new recorded change, so the audit trail
+    keeps both. Returns what was undone or redone."""
     locked = lock_for_edit(character=character, expected_version=expected_version)
+    del locked.build_before  # an undo is not a step of its own
     if locked.owner_id != actor.pk:
-        raise ServiceError("Only the character's player undoes an edit.")
-    last = locked.events.order_by("-id").first()
-    if last is None or last.version != locked.version or last.action not in UNDOABLE_EDITS:
-        raise ServiceError(
-            "There is no edit to undo: undo takes back the last change to a trait, before "
-            "anything else changes. Change it back by hand instead."
-        )
-    label = undo_label(last.action, last.before, last.after)
-    kind = last.target.partition(":")[0]
-    reason = f"undo {label}"
-    if last.action == "trait_removed":
-        position = next_position(locked.traits.filter(kind=kind))
-        trait = Trait(character=locked, kind=kind, position=position, **trait_fields(last.before))
-        _add_trait(trait, actor=actor, action="trait_added", reason=reason)
-        return label
-    trait = locked.traits.get(kind=kind, name=last.after["name"])
-    if last.action == "trait_added":
-        before = trait_state(trait)
-        trait.delete()
-        commit_change(
-            locked,
-            actor=actor,
-            action="trait_removed",
-            target=last.target,
-            before=before,
-            reason=reason,
-        )
-        return label
-    for key, value in trait_fields(last.before).items():
-        setattr(trait, key, value)
-    _save_trait(trait)
+        raise ServiceError("Only the character's player undoes or redoes an edit.")
+    step = history_step(locked, redo=redo)
+    now = snapshot(locked)
+    restore(locked, step.after if redo else step.before)
     commit_change(
         locked,
         actor=actor,
-        action=last.action,
-        target=trait_target(trait),
-        before=last.after,
-        after=last.before,
-        reason=reason,
+        action="edit_redone" if redo else "edit_undone",
+        target=step.target,
+        after={"edit": step.label},
+        reason=f"{'redo' if redo else 'undo'} {step.label}",
     )
-    return label
+    if not redo:
+        step.after = now
+    step.undone = not redo
+    step.version = locked.version
+    step.save(update_fields=["after", "undone", "version"])
+    return step.label
 
 
 def _add_trait(trait: Trait, *, actor, action: str, reason: str = "") -> None:
@@ -724,12 +693,15 @@ def character_apply_template(
 ) -> list[str]:
     """Raise the character to a Mudge 6.4 template's minimums (and take a race's gifts,
     faults and Scale). Returns what changed, one line each, for the player's message."""
-    locked = lock_for_edit(character=character, expected_version=expected_version)
+    build_before = lock_for_edit(
+        character=character, expected_version=expected_version
+    ).build_before
     locked = (
         Character.objects.select_related("campaign")
         .prefetch_related("traits", "equipment")
-        .get(pk=locked.pk)
+        .get(pk=character.pk)
     )
+    locked.build_before = build_before  # its step in the undo history
     ruleset = ruleset_for(locked)
     template = templates_for(ruleset).get(slug)
     if template is None:
@@ -815,7 +787,6 @@ def character_apply_template(
             changed.append(f"race {template.name}")
         if {"scale_strength", "scale_mass"} & details.keys():
             changed.append(f"Scale {after.scale_strength} / {after.scale_mass}")
-    # The build as it was, for a one-click undo (character_undo_template).
     commit_change(
         locked,
         actor=actor,
@@ -828,41 +799,3 @@ def character_apply_template(
     for event in events:
         record_event(character=locked, actor=actor, **event)
     return changed
-
-
-@transaction.atomic
-def character_undo_template(*, character: Character, actor, expected_version: int | None) -> str:
-    """Put the build back as it was before the last template, if nothing changed since:
-    a new recorded change, not an erasure. Returns the template's name."""
-    locked = lock_for_edit(character=character, expected_version=expected_version)
-    if locked.owner_id != actor.pk:
-        raise ServiceError("Only the character's player undoes a template.")
-    applied = locked.events.filter(action="template_applied").order_by("-id").first()
-    if applied is None or applied.version != locked.version:
-        raise ServiceError(
-            "There is no template to undo: undo only works right after applying one, before "
-            "any other change. Change the traits back by hand instead."
-        )
-    now = character_to_rules(
-        Character.objects.prefetch_related("traits", "equipment").get(pk=locked.pk)
-    )
-    was = read_character(applied.before["file"], designed_rulesets(locked)).character
-    kinds = (Trait.Kind.ATTRIBUTE, Trait.Kind.SKILL, Trait.Kind.GIFT, Trait.Kind.FAULT)
-    locked.traits.filter(kind__in=kinds).delete()
-    traits, _ = rows_from_rules(locked, was)
-    Trait.objects.bulk_create([t for t in traits if t.kind in kinds])
-    details = {key: getattr(was, key) for key in ("race", "scale_strength", "scale_mass")}
-    for key, value in details.items():
-        setattr(locked, key, value)
-    locked.save(update_fields=list(details))
-    name = applied.after["template"]
-    commit_change(
-        locked,
-        actor=actor,
-        action="template_undone",
-        target=applied.target,
-        before={"file": write_character(now, character_base(locked).ladder)},
-        after={"file": write_character(was, character_base(locked).ladder)},
-        reason=f"undo template {name}",
-    )
-    return name

@@ -27,6 +27,7 @@ from characters.selectors.access import character_for_owner, character_for_viewe
 from characters.services import characters as services
 from characters.views.builder_page import builder_context, shown_verdict
 from characters.views.htmx import (
+    done,
     fragments,
     news,
     oob_append,
@@ -355,7 +356,7 @@ def template_apply(request, pk):
             character=character, actor=request.user, expected_version=version, slug=slug
         ),
         said=lambda changed: (
-            "Template applied: " + ", ".join(changed) + ". Undo it under Templates."
+            "Template applied: " + ", ".join(changed) + ". Undo takes it back."
             if changed
             else "Every minimum was met."
         ),
@@ -364,28 +365,24 @@ def template_apply(request, pk):
 
 
 @require_POST
-def template_undo(request, pk):
-    character = character_for_owner(request.user, pk)
-    return _redone(
-        request,
-        character,
-        write=lambda version: services.character_undo_template(
-            character=character, actor=request.user, expected_version=version
-        ),
-        said=lambda name: f"Undone: the build is back as it was before {name}.",
-    )
+def edit_undo(request, pk):
+    return _undone(request, pk, redo=False)
 
 
 @require_POST
-def edit_undo(request, pk):
+def edit_redo(request, pk):
+    return _undone(request, pk, redo=True)
+
+
+def _undone(request, pk, *, redo: bool):
     character = character_for_owner(request.user, pk)
     return _redone(
         request,
         character,
         write=lambda version: services.character_undo_edit(
-            character=character, actor=request.user, expected_version=version
+            character=character, actor=request.user, expected_version=version, redo=redo
         ),
-        said=lambda label: f"Undone: {label}.",
+        said=lambda label: f"{'Redone' if redo else 'Undone'}: {label}.",
     )
 
 
@@ -445,7 +442,8 @@ def _redone(request, character, *, write, said, query=""):
     except ServiceError as error:
         return _refused(request, character, error)
     messages.success(request, said(result))
-    return redirect(reverse("character_builder", args=[character.pk]) + query)
+    # The whole build may have changed (an undo, a template): the page again, also under htmx.
+    return done(request, reverse("character_builder", args=[character.pk]) + query)
 
 
 def _changed(request, character, shown, changed: Changed):

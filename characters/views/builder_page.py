@@ -12,14 +12,12 @@ from django.utils.functional import SimpleLazyObject
 
 from characters.adapters import (
     TRAIT_LISTS,
-    UNDOABLE_EDITS,
     approval_summary,
     build_changed,
     character_to_rules,
     ruleset_for,
     trait_target,
     traits_by_kind,
-    undo_label,
 )
 from characters.forms.builder import (
     DetailsForm,
@@ -30,6 +28,7 @@ from characters.forms.builder import (
 )
 from characters.models import Character, Trait
 from characters.selectors.campaigns import balance_words
+from characters.selectors.history import history_steps
 from characters.selectors.review_rows import equipment_target
 from characters.views.picker import catalog_picks
 from rules.character import PERSONALITY_QUESTIONS
@@ -354,8 +353,7 @@ def builder_context(
         "templates": list(ruleset.templates),
         "template_check": template_check(value, ruleset, template_slug, report),
         # Called by the page only when it renders the templates panel.
-        "undoable_template": partial(undoable_template, character),
-        "undoable_edit": partial(undoable_edit, character),
+        "history": partial(history_steps, character),
         # Read only for an approved build, by the budget and review panels: once.
         "approval_override": SimpleLazyObject(partial(approval_override, character)),
         "uncommitted": uncommitted_slots(character, ruleset, viewer, forms.get("uncommitted")),
@@ -541,34 +539,6 @@ def approval_override(character: Character) -> str:
     if approval is None or not approval.override_reason:
         return ""
     return approval_summary(approval)
-
-
-def undoable_edit(character: Character) -> str | None:
-    """What the builder's Undo takes back: the last edit of a trait, if nothing changed
-    since (services.characters.character_undo_edit)."""
-    last = character.latest_event
-    if last is None or last.version != character.version or last.action not in UNDOABLE_EDITS:
-        return None
-    return undo_label(last.action, last.before, last.after)
-
-
-class AppliedTemplate(NamedTuple):
-    name: str
-    changed: list[str]  # what it changed, one line each ("Strength Great")
-
-    def __str__(self) -> str:
-        return self.name
-
-
-def undoable_template(character: Character) -> AppliedTemplate | None:
-    """The template applied last, with what it changed, if nothing has changed since: it
-    can be undone."""
-    applied = (
-        character.events.filter(action="template_applied", version=character.version)
-        .values_list("after", flat=True)
-        .first()
-    )
-    return AppliedTemplate(applied["template"], applied.get("changed", [])) if applied else None
 
 
 @dataclass

@@ -1,0 +1,132 @@
+"""The builder's undo history: each edit (adapters.BUILD_EDITS, a template counting as one)
+keeps the build's rows as they were before it, so Undo puts them back exactly and Redo puts
+back what Undo took. Each undo and redo is a change of its own on the audit trail.
+
+The rows are kept as plain values (snapshot), not as a character file: two cheap queries on
+the edit's hot path, and a restore that gives back every row in its place."""
+
+from django.db.models import Q, Subquery
+
+from characters.adapters import BUILD_EDITS, DETAIL_FIELDS, edit_label
+from characters.errors import ServiceError
+from characters.models import BuildStep, Character, Equipment, Trait
+from characters.selectors.history import history_steps
+
+HISTORY_STEPS = 30  # the most a character's history keeps (the issue asks for 20)
+# Each row keeps its id: a row put back is the same row (its forms, links and anchors).
+TRAIT_FIELDS = (
+    "id",
+    "kind",
+    "name",
+    "level",
+    "difficulty",
+    "cost",
+    "power_kind",
+    "position",
+    "defined_in_play",
+    "foundry_id",
+)
+EQUIPMENT_FIELDS = (
+    "id",
+    "name",
+    "kind",
+    "damage",
+    "armour",
+    "notes",
+    "quantity",
+    "foundry_id",
+    "position",
+)
+
+
+def snapshot(character: Character) -> dict:
+    """The build as the character's rows hold it now: its details, traits and equipment.
+    Rows the caller prefetched at the version it locked are the committed ones: read from
+    them, no query (the builder's commonest write, services.characters.trait_update)."""
+    prefetched = getattr(character, "_prefetched_objects_cache", {})
+    traits = prefetched.get("traits")
+    equipment = prefetched.get("equipment")
+    return {
+        "details": {key: getattr(character, key) for key in DETAIL_FIELDS},
+        "traits": (
+            [_values(row, TRAIT_FIELDS) for row in sorted(traits, key=_trait_order)]
+            if traits is not None
+            else list(
+                Trait.objects.filter(character=character)
+                .order_by("kind", "position", "id")
+                .values(*TRAIT_FIELDS)
+            )
+        ),
+        "equipment": (
+            [_values(row, EQUIPMENT_FIELDS) for row in sorted(equipment, key=_item_order)]
+            if equipment is not None
+            else list(
+                Equipment.objects.filter(character=character)
+                .order_by("position", "id")
+                .values(*EQUIPMENT_FIELDS)
+            )
+        ),
+    }
+
+
+def _values(row, fields) -> dict:
+    return {key: getattr(row, key) for key in fields}
+
+
+def _trait_order(row: Trait):
+    return (row.kind, row.position, row.id)
+
+
+def _item_order(row: Equipment):
+    return (row.position, row.id)
+
+
+def restore(character: Character, build: dict) -> None:
+    """Put the rows back as `build` (a snapshot) holds them, each with its id, in order."""
+    character.traits.all().delete()
+    character.equipment.all().delete()
+    Trait.objects.bulk_create(Trait(character=character, **row) for row in build["traits"])
+    Equipment.objects.bulk_create(
+        Equipment(character=character, **row) for row in build["equipment"]
+    )
+    for key, value in build["details"].items():
+        setattr(character, key, value)
+    character.save(update_fields=list(build["details"]))
+
+
+def history_record(
+    character: Character, *, action: str, target: str = "", before=None, after=None
+) -> None:
+    """After an edit's version step: a new step on the history, when the edit is one of the
+    builder's and its service kept the build before it (services.characters.lock_for_edit).
+    A new edit clears the steps that were undone (there is nothing to redo after it)."""
+    build = character.__dict__.pop("build_before", None)
+    if build is None or action not in BUILD_EDITS:
+        return
+    steps = BuildStep.objects.filter(character=character)
+    # One delete: the steps undone (no redo after a new edit) and those past the limit.
+    kept = steps.order_by("-id").values("id")[: HISTORY_STEPS - 1]
+    steps.filter(Q(undone=True) | ~Q(id__in=Subquery(kept))).delete()
+    step = BuildStep.objects.create(
+        character=character,
+        label=edit_label(action, before, after)[:300],
+        target=target,
+        before=build,
+        version=character.version,
+    )
+    # What the buttons show now, so the page after the edit reads no history for them.
+    character.history_now = (step, None)
+
+
+def history_step(character: Character, *, redo: bool) -> BuildStep:
+    """The step to undo or redo now, on the locked character, or why there is none."""
+    undo_step, redo_step = history_steps(character)
+    step = redo_step if redo else undo_step
+    if step is None:
+        raise ServiceError(
+            "There is nothing to redo: redo puts back what Undo took, until the next edit."
+            if redo
+            else "There is nothing to undo: undo takes back the builder's edits, newest "
+            "first, until something else changes the character. Change it back by hand."
+        )
+    return BuildStep.objects.get(pk=step.pk)
