@@ -3,6 +3,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# pytest-xdist workers for `make test` (each gets its own test database).
+TEST_WORKERS ?= 2
 
 .PHONY: run test lint format bench setup setup-dev
 
@@ -21,7 +23,7 @@ run: setup
 test: setup-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 lint: setup-dev
 	$(VENV)/bin/ruff check .
