@@ -1,6 +1,8 @@
 """Reads for printing: the character whose sheet is printed, the approved characters of a
 campaign's pack, its pack jobs, and a kept PDF. Anyone not allowed gets 404."""
 
+from django.db.models import Value
+from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
 from characters.models import Campaign, Character, PackJob, SheetPDF
@@ -20,10 +22,13 @@ def character_for_sheet(user, pk) -> Character:
 def pack_characters(campaign: Campaign):
     """The campaign's approved characters, the ones its pack prints: a fixed number of
     queries however large the party."""
+    # Whether each has a portrait comes with the list; the picture itself is read as its
+    # sheet is laid out, so a pack never holds every picture at once.
     return (
         campaign.characters.filter(state=Character.State.APPROVED)
         .select_related("campaign")
         .prefetch_related(*SHEET_ROWS)
+        .annotate(portrait_sha=Coalesce("portrait__sha256", Value("")))
     )
 
 
