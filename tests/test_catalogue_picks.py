@@ -8,7 +8,6 @@ brings Mana; the GM's review marks what is not as the campaign's catalogue lists
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from characters.adapters import character_to_rules, ruleset_for
@@ -21,6 +20,7 @@ from rules.combat import damage_factors
 from rules.ladder import FAIR, GOOD, GREAT, SUPERB
 from rules.report import build_report
 from rules.rulesets import BUILTIN
+from tests.builder_fixtures import *  # noqa: F403
 from tests.sources import rule_text
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -118,16 +118,6 @@ def test_dips_fields_of_power_are_in_its_catalogues_with_their_section():
 # -- a campaign seeded from its ruleset, and a player in it -----------------------------------
 
 
-@pytest.fixture
-def gm(db):
-    return get_user_model().objects.create_user("gm", password="pw-gm-12345")
-
-
-@pytest.fixture
-def player(db):
-    return get_user_model().objects.create_user("player", password="pw-player-12345")
-
-
 def seeded(gm, player, ruleset: str) -> Campaign:
     campaign = campaign_create(gm=gm, name=f"A {ruleset} table", base_ruleset=ruleset)
     Membership.objects.create(campaign=campaign, user=player)
@@ -137,12 +127,6 @@ def seeded(gm, player, ruleset: str) -> Campaign:
 @pytest.fixture
 def mudge_campaign(gm, player):
     return seeded(gm, player, "mudge")
-
-
-@pytest.fixture
-def player_client(client, player):
-    client.force_login(player)
-    return client
 
 
 def add_equipment(client, character, **fields):
