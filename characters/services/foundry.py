@@ -102,10 +102,11 @@ def _keep_picture(character: Character, actor, image: str) -> None:
     """A picture changed in Foundry becomes the portrait; the one Fairsheet exported comes
     back as it went, and drawing it again would only blur it. One the portrait rules refuse
     leaves the portrait as it was."""
-    if not image or picture_bytes(image) == portrait_bytes(character):
+    data = picture_bytes(image) if image else b""
+    if not data or data == portrait_bytes(character):
         return
     with contextlib.suppress(ServiceError):
-        portrait_set(character=character, actor=actor, data=picture_bytes(image))
+        portrait_set(character=character, actor=actor, data=data)
 
 
 def _foundry_ids(value: rc.Character) -> tuple:
