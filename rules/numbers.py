@@ -1,6 +1,7 @@
 """Numbers as people read them on a page or a sheet (JSON keeps json_number's form)."""
 
 from fractions import Fraction
+from functools import lru_cache
 
 # The fractions a cost takes in the rule texts (a half gift: Mudge 1.64's trades), as written.
 VULGAR_FRACTIONS = {
@@ -12,6 +13,7 @@ VULGAR_FRACTIONS = {
 }
 
 
+@lru_cache(maxsize=1024)  # the same few costs on every row of every page
 def number_text(value) -> str:
     """A cost as people write it: "2", "½", "1½", "-½"; any other fraction as a decimal."""
     value = Fraction(value)

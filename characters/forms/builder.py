@@ -6,10 +6,12 @@ never a 500.
 
 import copy
 from functools import lru_cache
+from typing import NamedTuple
 
 from django import forms
 
 from characters.forms.fields import AmountField, NameField
+from characters.forms.row_controls import ID, RowControls
 from characters.models import DIFFICULTY_CHOICES, TRAIT_NAME_MAX, Equipment, Trait
 from rules.character import PERSONALITY_QUESTIONS
 from rules.house_rules import json_number
@@ -40,6 +42,26 @@ class VersionedForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
 
 
+class TraitShape(NamedTuple):
+    """What of a ruleset a trait row's form depends on, named as the ruleset names it."""
+
+    system: str
+    power_kinds: tuple[str, ...]
+    skill_difficulties: bool
+    superpower_cost: object
+    ladder: Ladder
+
+
+def trait_shape(ruleset) -> TraitShape:
+    return TraitShape(
+        ruleset.system,
+        ruleset.power_kinds,
+        ruleset.skill_difficulties,
+        ruleset.superpower_cost,
+        ruleset.ladder,
+    )
+
+
 class TraitForm(VersionedForm):
     """A trait row. Which fields show depends on the kind and on a few of the ruleset's
     numbers (trait_fields)."""
@@ -51,16 +73,8 @@ class TraitForm(VersionedForm):
     power_kind = forms.TypedChoiceField(choices=[], required=False)
 
     def __init__(self, *args, kind: str, ruleset, **kwargs):
-        # Configured once per combination and shared by every form (SharedFields): the
-        # builder page makes one form per row.
-        self.base_fields = trait_fields(
-            kind,
-            ruleset.system,
-            ruleset.power_kinds,
-            ruleset.skill_difficulties,
-            ruleset.superpower_cost,
-            ruleset.ladder,
-        )
+        # Configured once per combination and shared by every form (SharedFields).
+        self.base_fields = trait_fields(kind, *trait_shape(ruleset))
         super().__init__(*args, **kwargs)
         self.kind = kind
 
@@ -116,6 +130,17 @@ def trait_fields(
     return SharedFields((name, field) for name, field in fields.items() if name in keep)
 
 
+def trait_controls(kind: str, ruleset) -> RowControls:
+    """TraitForm's controls for a row of `kind` under `ruleset`, drawn without a form: the
+    builder page draws sixty rows."""
+    return _trait_controls(kind, trait_shape(ruleset))
+
+
+@lru_cache(maxsize=64)
+def _trait_controls(kind: str, shape: TraitShape) -> RowControls:
+    return RowControls(TraitForm(kind=kind, ruleset=shape, auto_id=f"{ID}%s"))
+
+
 class SharedFields(dict):
     """A form's fields that no form changes once trait_fields has configured them: each form
     takes the same ones where Django would deep-copy its own, which the builder page, with
@@ -127,7 +152,7 @@ class SharedFields(dict):
 
 class EquipmentForm(VersionedForm):
     """A piece of equipment; its values are named in the ruleset's words (a weapon's damage
-    and an armour's value in Mudge 4.54, cards in MicroFudged DIP VII.2)."""
+    and an armour's value in Mudge 4.54, cards in MicroFudged DIP VII.2): equipment_words."""
 
     name = NameField(max_length=Equipment._meta.get_field("name").max_length)
     # Empty on a new row: the catalogue's kind for a name it lists, else gear.
@@ -138,13 +163,12 @@ class EquipmentForm(VersionedForm):
     armour = forms.IntegerField(min_value=-10, max_value=50, required=False)
     notes = forms.CharField(max_length=1000, required=False, strip=True)
 
-    def __init__(self, *args, ruleset, **kwargs):
+    def __init__(self, *args, words: "EquipmentWords", **kwargs):
         super().__init__(*args, **kwargs)
-        terms, section = ruleset.terms, ruleset.section("equipment")
-        self.fields["damage"].label = terms.weapon_value
-        self.fields["damage"].help_text = f"Weapon value ({section})"
-        self.fields["armour"].label = terms.armour_value
-        self.fields["armour"].help_text = f"Armour value ({section})"
+        self.fields["damage"].label = words.weapon_value
+        self.fields["damage"].help_text = f"Weapon value ({words.section})"
+        self.fields["armour"].label = words.armour_value
+        self.fields["armour"].help_text = f"Armour value ({words.section})"
 
     def item_fields(self) -> dict:
         """What was posted; an empty kind is left out (a new row takes the catalogue's, a
@@ -153,6 +177,30 @@ class EquipmentForm(VersionedForm):
         if not data.get("kind"):
             data.pop("kind", None)
         return data
+
+
+class EquipmentWords(NamedTuple):
+    """What of a ruleset an equipment form says: its weapon and armour values' names and
+    where its rules give them (EquipmentForm's `words`)."""
+
+    weapon_value: str
+    armour_value: str
+    section: str
+
+
+def equipment_words(ruleset) -> EquipmentWords:
+    terms = ruleset.terms
+    return EquipmentWords(terms.weapon_value, terms.armour_value, ruleset.section("equipment"))
+
+
+def equipment_controls(ruleset) -> RowControls:
+    """EquipmentForm's controls for a row under `ruleset`, drawn without a form."""
+    return _equipment_controls(equipment_words(ruleset))
+
+
+@lru_cache(maxsize=64)
+def _equipment_controls(words: EquipmentWords) -> RowControls:
+    return RowControls(EquipmentForm(words=words, auto_id=f"{ID}%s"))
 
 
 class DetailsForm(VersionedForm):

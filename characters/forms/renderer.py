@@ -1,7 +1,8 @@
 """The form renderer (settings.FORM_RENDERER): Django's own, with its plainest widget
-templates drawn in Python. The builder page draws some 240 widgets (sixty rows of name,
-level, difficulty and version), and a select's template is included once per option: the
-widget templates took over half the page's time (bench.web). The HTML is byte for byte
+templates drawn in Python. A page of forms draws dozens of widgets (the builder's details,
+add forms and personality questions; its rows are drawn once per shape, forms.row_controls),
+and a select's template is included once per option: the widget templates took over half the
+builder page's time (bench.web). The HTML is byte for byte
 what Django's templates write (tests/test_form_renderer.py checks it); any other template
 goes to Django."""
 
@@ -19,6 +20,7 @@ INPUTS = {
 
 
 OPTION = f"{WIDGETS}select_option.html"
+TEXTAREA = f"{WIDGETS}textarea.html"
 
 
 class QuickRenderer(DjangoTemplates):
@@ -26,6 +28,8 @@ class QuickRenderer(DjangoTemplates):
         widget = context.get("widget")
         if template_name in INPUTS:
             return draw_input(widget)
+        if template_name == TEXTAREA:
+            return draw_textarea(widget)
         if template_name == f"{WIDGETS}select.html" and all(
             plain_option(option) for _, options, _ in widget["optgroups"] for option in options
         ):
@@ -50,6 +54,15 @@ def draw_input(widget) -> SafeString:
     return mark_safe(
         f'<input type="{conditional_escape(widget["type"])}" '
         f'name="{conditional_escape(widget["name"])}"{shown}{attributes(widget["attrs"])}>'
+    )
+
+
+def draw_textarea(widget) -> SafeString:
+    value = widget["value"]
+    text = conditional_escape(value) if value else ""
+    return mark_safe(
+        f'<textarea name="{conditional_escape(widget["name"])}"{attributes(widget["attrs"])}>\n'
+        f"{text}</textarea>"
     )
 
 

@@ -21,6 +21,7 @@ from characters.forms.builder import (
     NewCharacterForm,
     PersonalityForm,
     TraitForm,
+    equipment_words,
 )
 from characters.models import CHARACTER_FIELDS, Campaign, Character, Trait
 from characters.selectors.access import character_for_owner, character_for_viewer
@@ -47,29 +48,35 @@ def character_builder(request, pk):
         character, template_slug=request.GET.get("template", ""), viewer=request.user
     )
     context["can_edit"] = character.owner_id == request.user.pk and not character.is_locked
-    context["open_picker"] = request.GET.get("picker", "")
-    if request.htmx and context["open_picker"]:
-        return _picker(request, character, context)
+    context["open_picker"] = kind = request.GET.get("picker", "")
+    if kind:
+        # The one list shown whole: the page, or with htmx the picker alone.
+        context["open_picks"] = _open_picks(context, kind)
+        if request.htmx:
+            return _picker(request, character, context)
     return render(request, PAGE, context)
+
+
+def _open_picks(context, kind: str) -> list | None:
+    if kind == "equipment":
+        return context["equipment_picks"]
+    section = next((s for s in context["sections"] if s.kind == kind), None)
+    return None if section is None else section.picks
 
 
 def _picker(request, character, context):
     """One catalogue picker with its whole list, as the builder page shows it open."""
-    kind = context["open_picker"]
+    kind, picks = context["open_picker"], context["open_picks"]
+    if picks is None:
+        raise Http404("There is no such list in this character's rules.")
     if kind == "equipment":
-        picks, noun, action = context["equipment_picks"], "equipment", "equipment_add"
-        args, level = [character.pk], None
+        noun, action, args, level = "equipment", "equipment_add", [character.pk], None
     else:
-        section = next((s for s in context["sections"] if s.kind == kind), None)
-        if section is None:
-            raise Http404("There is no such list in this character's rules.")
-        picks, noun, action = section.picks, section.noun, "trait_add"
-        args, level = (
-            [character.pk, kind],
-            section.add_form["level"].value() if ("level" in section.add_form.fields) else None,
-        )
+        section = next(s for s in context["sections"] if s.kind == kind)
+        noun, action, args = section.noun, "trait_add", [character.pk, kind]
+        level = section.add_form["level"].value() if "level" in section.add_form.fields else None
     context |= {
-        "picks": picks,
+        "count": len(picks),
         "kind": kind,
         "noun": noun,
         "action": reverse(action, args=args),
@@ -244,7 +251,7 @@ def equipment_add(request, pk):
     character = character_for_owner(request.user, pk)
     place = Place("add-equipment", "add_equipment")
     ruleset = ruleset_for(character)
-    form = EquipmentForm(request.POST, ruleset=ruleset, auto_id=f"{place.key}-%s")
+    form = EquipmentForm(request.POST, words=equipment_words(ruleset), auto_id=f"{place.key}-%s")
     return _edit(
         request,
         character,
@@ -274,7 +281,8 @@ def equipment_update(request, pk, item_pk):
     character = character_for_owner(request.user, pk)
     item = _row(character.equipment, item_pk)
     place = Place(f"equipment-{item.pk}", "equipment_row", item_pk=item.pk)
-    form = EquipmentForm(request.POST, ruleset=ruleset_for(character), auto_id=f"{place.key}-%s")
+    words = equipment_words(ruleset_for(character))
+    form = EquipmentForm(request.POST, words=words, auto_id=f"{place.key}-%s")
     return _edit(
         request,
         character,

@@ -5,10 +5,13 @@ builds forms (the layers in pyproject.toml)."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache, cached_property, partial
+from functools import cached_property, lru_cache, partial
+from html import escape
 from typing import NamedTuple
 
+from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
+from django.utils.safestring import SafeString, mark_safe
 
 from characters.adapters import (
     TRAIT_LISTS,
@@ -21,16 +24,17 @@ from characters.adapters import (
 )
 from characters.forms.builder import (
     DetailsForm,
-    EquipmentForm,
     PersonalityForm,
-    TraitForm,
     UncommittedForm,
+    equipment_controls,
+    trait_controls,
 )
+from characters.forms.row_controls import RowControls
 from characters.models import Character, Trait
 from characters.selectors.campaigns import balance_words
 from characters.selectors.history import history_steps
 from characters.selectors.review_rows import equipment_target
-from characters.views.picker import catalog_picks
+from characters.views.picker import EQUIPMENT, catalog_entries, catalog_picks
 from rules.character import PERSONALITY_QUESTIONS
 from rules.house_rules import json_number
 from rules.ladder import FAIR, level_name
@@ -53,12 +57,12 @@ POOL_LABELS = {
 
 @dataclass
 class Row:
-    """A row of the builder. What only a rendered row shows (its form, its cost in words, the
-    catalogue's note) is worked out when a template asks: an edit re-renders one row, and
+    """A row of the builder. What only a drawn row shows (its controls, its cost in words,
+    the catalogue's note) is worked out when it is drawn: an edit draws one row again, and
     doing it for the sixty it does not show would cost more than the rest of the request."""
 
     trait: object
-    make_form: Callable[[], object]
+    make_form: Callable[[], object]  # its refused form, else its controls drawn (RowControls)
     ruleset: Ruleset | None = None
     spent: object = 0  # what it cost at creation, in its pool's units
     issues: list = field(default_factory=list)
@@ -83,11 +87,10 @@ class Row:
             return None, None
         r = self.ruleset
         unit = r.attribute_cost if kind == Trait.Kind.ATTRIBUTE else r.skill_cost
+        cost, amount = _cost_label(kind, self.trait, unit, r), number_text(unit)
         levels = creation_levels(r)
         return tuple(
-            Step(to, level_name(to), _cost_label(kind, self.trait, unit, r), number_text(unit))
-            if to in levels
-            else None
+            Step(to, level_name(to), cost, amount) if to in levels else None
             for to in (level - 1, level + 1)
         )
 
@@ -132,24 +135,27 @@ class Section:
     kind: str
     title: str
     rows: list[Row]
-    make_add_form: Callable[[], TraitForm]
-    all_options: Callable[[], dict]  # catalog_options, worked out once per request
+    make_add_form: Callable[[], object]  # its refused form, else its controls drawn
+    ruleset: Ruleset
+    gift_names: frozenset[str]  # the character's, casefolded: what a spell's pick needs
     noun: str = ""  # one of them, for "Add a skill…"
-    all_picks: Callable[[], dict] | None = None  # picker.catalog_picks, once per request
 
     @cached_property
-    def add_form(self) -> TraitForm:
+    def add_form(self):
         return self.make_add_form()
 
     @cached_property
     def picks(self) -> list:
         """The catalogue's entries for this list, with what adding each does (the picker)."""
-        return self.all_picks().get(self.kind, []) if self.all_picks else []
+        return catalog_picks(self.ruleset, self.gift_names, self.kind)
 
-    @cached_property
-    def options(self) -> list[tuple[str, str]]:
-        """Catalogue (name, hint) pairs for the add form's datalist."""
-        return self.all_options().get(self.kind, [])
+    @property
+    def pick_count(self) -> int:
+        return len(catalog_entries(self.ruleset, self.kind))
+
+    @property
+    def datalist(self) -> SafeString:
+        return catalog_datalist(self.ruleset, self.kind)
 
 
 @dataclass
@@ -200,21 +206,33 @@ def catalog_note(ruleset: Ruleset, kind: str, name: str) -> str:
     return entry.note if entry is not None else ""
 
 
-def catalog_options(ruleset: Ruleset) -> dict[str, list]:
-    """Names to suggest per trait kind, with a hint: the ruleset's catalogue (a campaign's
-    own, for a campaign character)."""
+def catalog_datalist(ruleset: Ruleset, kind: str) -> SafeString:
+    """The names to suggest for a new row of `kind` (a trait kind or "equipment"), each with
+    a hint, as the <option>s of its add form's <datalist>: the ruleset's catalogue (a
+    campaign's own, for a campaign character)."""
     catalog = ruleset.catalog
+    if kind == Trait.Kind.ATTRIBUTE:
+        names = ((n, "") for n in ruleset.attribute_names or catalog.attributes)
+    elif kind == Trait.Kind.SKILL and ruleset.skill_difficulties:
+        names = ((s.name, s.difficulty.replace("_", " ")) for s in catalog.skills)
+    elif kind == Trait.Kind.SKILL:
+        names = ((s.name, s.note) for s in catalog.skills)
+    elif kind == Trait.Kind.GIFT:
+        names = ((g.name, number_text(g.cost)) for g in catalog.gifts)
+    elif kind == Trait.Kind.FAULT:
+        names = ((f.name, number_text(f.value)) for f in catalog.faults)
+    elif kind == EQUIPMENT:
+        names = ((e.name, e.kind) for e in catalog.equipment)
+    else:
+        names = ()
+    return _datalist(tuple(names))
 
-    def skill_hint(skill):
-        return skill.difficulty.replace("_", " ") if ruleset.skill_difficulties else skill.note
 
-    return {
-        Trait.Kind.ATTRIBUTE: [(n, "") for n in ruleset.attribute_names or catalog.attributes],
-        Trait.Kind.SKILL: [(s.name, skill_hint(s)) for s in catalog.skills],
-        Trait.Kind.GIFT: [(g.name, number_text(g.cost)) for g in catalog.gifts],
-        Trait.Kind.FAULT: [(f.name, number_text(f.value)) for f in catalog.faults],
-        "equipment": [(e.name, e.kind) for e in catalog.equipment],
-    }
+@lru_cache(maxsize=256)  # the same catalogue on every page of a campaign
+def _datalist(names: tuple[tuple[str, str], ...]) -> SafeString:
+    return mark_safe(
+        "".join(f'<option value="{escape(name)}">{escape(hint)}</option>' for name, hint in names)
+    )
 
 
 def _cost_label(kind, trait, cost, ruleset) -> str:
@@ -291,18 +309,18 @@ def builder_context(
     if character.state == Character.State.CHANGES_REQUESTED:
         comments = {c.target: c for c in character.latest_comments if c.target}
     issues = issues_by_trait(by_kind, report)
-    options = cache(partial(catalog_options, ruleset))
-    picks = cache(partial(catalog_picks, ruleset, {g.name.casefold() for g in value.gifts}))
+    gift_names = frozenset(g.name.casefold() for g in value.gifts)
     sections = []
     for kind, list_name in TRAIT_LISTS.items():
         if list_name not in ruleset.terms.lists:
             continue  # MicroFudged has no gifts or faults
         title, noun = ruleset.terms.lists[list_name]
         costs = report.costs.get(list_name, [])
+        controls = trait_controls(kind, ruleset)
         rows = [
             Row(
                 trait,
-                partial(_trait_form, forms, trait, ruleset, version),
+                partial(_trait_form, forms, trait, controls, version),
                 ruleset,
                 costs[index] if index < len(costs) else 0,
                 issues.get(trait.pk, []),
@@ -317,16 +335,17 @@ def builder_context(
                 title,
                 rows,
                 partial(_add_form, forms, kind, ruleset, version),
-                options,
+                ruleset,
+                gift_names,
                 noun,
-                picks,
             )
         )
 
+    controls = equipment_controls(ruleset)
     equipment_rows = [
         Row(
             item,
-            partial(_equipment_form, forms, item, ruleset, version),
+            partial(_equipment_form, forms, item, controls, version),
             comment=comments.get(equipment_target(item)),
         )
         for item in character.equipment.all()
@@ -340,12 +359,12 @@ def builder_context(
         "pools": pools_of(report),
         "sections": sections,
         "equipment_rows": equipment_rows,
-        "equipment_options": SimpleLazyObject(lambda: options().get("equipment", [])),
-        "equipment_picks": SimpleLazyObject(lambda: picks().get("equipment", [])),
+        "row_urls": RowUrls(character.pk),
+        "equipment_datalist": SimpleLazyObject(partial(catalog_datalist, ruleset, EQUIPMENT)),
+        "equipment_pick_count": SimpleLazyObject(lambda: len(catalog_entries(ruleset, EQUIPMENT))),
+        "equipment_picks": SimpleLazyObject(partial(catalog_picks, ruleset, gift_names, EQUIPMENT)),
         "add_equipment_form": forms.get("add-equipment")
-        or SimpleLazyObject(
-            lambda: EquipmentForm(ruleset=ruleset, auto_id="add-equipment-%s", initial=version)
-        ),
+        or SimpleLazyObject(lambda: equipment_controls(ruleset).draw("add-equipment-", version)),
         "details_form": forms.get("details")
         or SimpleLazyObject(partial(_details_form, character, ruleset, version)),
         "personality_form": forms.get("personality")
@@ -397,12 +416,10 @@ def _personality_form(character, version) -> PersonalityForm:
     )
 
 
-def _trait_form(forms, trait, ruleset, version) -> TraitForm:
-    return forms.get(f"trait-{trait.pk}") or TraitForm(
-        kind=trait.kind,
-        ruleset=ruleset,
-        auto_id=f"trait-{trait.pk}-%s",
-        initial={
+def _trait_form(forms, trait, controls: RowControls, version):
+    return forms.get(f"trait-{trait.pk}") or controls.draw(
+        f"trait-{trait.pk}-",
+        {
             **version,
             "name": trait.name,
             "level": trait.level,
@@ -413,20 +430,16 @@ def _trait_form(forms, trait, ruleset, version) -> TraitForm:
     )
 
 
-def _add_form(forms, kind, ruleset, version) -> TraitForm:
-    return forms.get(f"add-{kind}") or TraitForm(
-        kind=kind,
-        ruleset=ruleset,
-        auto_id=f"add-{kind}-%s",
-        initial={**version, "level": _default_level(kind, ruleset)},
+def _add_form(forms, kind, ruleset, version):
+    return forms.get(f"add-{kind}") or trait_controls(kind, ruleset).draw(
+        f"add-{kind}-", {**version, "level": _default_level(kind, ruleset)}
     )
 
 
-def _equipment_form(forms, item, ruleset, version) -> EquipmentForm:
-    return forms.get(f"equipment-{item.pk}") or EquipmentForm(
-        ruleset=ruleset,
-        auto_id=f"equipment-{item.pk}-%s",
-        initial={
+def _equipment_form(forms, item, controls: RowControls, version):
+    return forms.get(f"equipment-{item.pk}") or controls.draw(
+        f"equipment-{item.pk}-",
+        {
             **version,
             "name": item.name,
             "kind": item.kind,
@@ -435,6 +448,27 @@ def _equipment_form(forms, item, ruleset, version) -> EquipmentForm:
             "notes": item.notes,
         },
     )
+
+
+class RowUrls:
+    """The URL of each row of a page under a URL name that takes the character's id and the
+    row's (trait_update, equipment_delete...), at the price of one reverse a name: reversed
+    with a stand-in row id, then each row's id put in its place."""
+
+    STAND_IN = 987_654_321
+
+    def __init__(self, character_pk: int):
+        self.character_pk = character_pk
+        self._around: dict[str, tuple[str, str]] = {}
+
+    def __call__(self, name: str, pk: int) -> str:
+        around = self._around.get(name)
+        if around is None:
+            url = reverse(name, args=[self.character_pk, self.STAND_IN])
+            # The row's id comes after the character's in every such URL: the last match.
+            before, _, after = url.rpartition(str(self.STAND_IN))
+            around = self._around[name] = (before, after)
+        return f"{around[0]}{pk}{around[1]}"
 
 
 def pools_of(report: Report) -> list[Pool]:

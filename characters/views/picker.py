@@ -39,32 +39,30 @@ def _as_skill(ruleset: Ruleset, difficulty: str, what: str) -> str:
     )
 
 
-def catalog_picks(ruleset: Ruleset, gift_names: set[str]) -> dict[str, list[Pick]]:
-    """The picks of each list of the builder, from the character's catalogue (its campaign's,
-    or its ruleset's own). `gift_names` (casefolded) says which gifts the character has, so
-    a spell says when it needs Magery first."""
-    catalog = ruleset.catalog
+def catalog_picks(ruleset: Ruleset, gift_names: set[str], kind: str) -> list[Pick]:
+    """The picks of one list of the builder (a trait kind, or EQUIPMENT), from the
+    character's catalogue (its campaign's, or its ruleset's own). `gift_names` (casefolded)
+    says which gifts the character has, so a spell says when it needs Magery first."""
+    entries = catalog_entries(ruleset, kind)
     levels = ruleset.system == LEVELS
-    picks: dict[str, list[Pick]] = {}
-    if levels and ruleset.skill_difficulties:
-        skill_picks = [
+    if kind == Trait.Kind.SKILL and levels and ruleset.skill_difficulties:
+        return [
             Pick(
                 s.name,
                 (_difficulty(s.difficulty),),
                 _as_skill(ruleset, s.difficulty, f"{_difficulty(s.difficulty)} skill"),
                 s.note,
             )
-            for s in catalog.skills
+            for s in entries
         ]
-    else:
+    if kind == Trait.Kind.SKILL:
         unit = "token a rank" if not levels else "skill level a level"
-        skill_picks = [
+        return [
             Pick(s.name, (), f"1 {unit} above its default ({ruleset.section('skills')})", s.note)
-            for s in catalog.skills
+            for s in entries
         ]
-    picks[Trait.Kind.SKILL] = skill_picks
-    if ruleset.gifts_and_faults:
-        picks[Trait.Kind.GIFT] = [
+    if kind == Trait.Kind.GIFT:
+        return [
             Pick(
                 g.name,
                 (_units(g.cost, "gift", "gifts"),),
@@ -72,9 +70,10 @@ def catalog_picks(ruleset: Ruleset, gift_names: set[str]) -> dict[str, list[Pick
                 + _brings(ruleset, g.name),
                 g.note,
             )
-            for g in catalog.gifts
+            for g in entries
         ]
-        picks[Trait.Kind.FAULT] = [
+    if kind == Trait.Kind.FAULT:
+        return [
             Pick(
                 f.name,
                 (_units(f.value, "fault", "faults"),),
@@ -82,15 +81,28 @@ def catalog_picks(ruleset: Ruleset, gift_names: set[str]) -> dict[str, list[Pick
                 f"({ruleset.section('gifts')})",
                 f.note,
             )
-            for f in catalog.faults
+            for f in entries
         ]
-    picks[Trait.Kind.POWER] = [
-        _power_pick(ruleset, power, gift_names)
-        for power in catalog.powers
-        if power.kind in ruleset.power_kinds
-    ]
-    picks[EQUIPMENT] = [_equipment_pick(ruleset, item) for item in catalog.equipment]
-    return picks
+    if kind == Trait.Kind.POWER:
+        return [_power_pick(ruleset, power, gift_names) for power in entries]
+    return [_equipment_pick(ruleset, item) for item in entries]
+
+
+def catalog_entries(ruleset: Ruleset, kind: str) -> tuple:
+    """The catalogue's entries a list's picker offers: its count on the builder page, where
+    the picker is closed, costs nothing more."""
+    catalog = ruleset.catalog
+    if kind == Trait.Kind.SKILL:
+        return catalog.skills
+    if kind in (Trait.Kind.GIFT, Trait.Kind.FAULT):
+        if not ruleset.gifts_and_faults:
+            return ()
+        return catalog.gifts if kind == Trait.Kind.GIFT else catalog.faults
+    if kind == Trait.Kind.POWER:
+        return tuple(p for p in catalog.powers if p.kind in ruleset.power_kinds)
+    if kind == EQUIPMENT:
+        return catalog.equipment
+    return ()  # attributes: the ruleset's own list, no picker
 
 
 def _brings(ruleset: Ruleset, gift: str) -> str:

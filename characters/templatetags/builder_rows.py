@@ -1,0 +1,211 @@
+"""The builder's rows, drawn in Python: `{% trait_row %}`, `{% equipment_row %}` and
+`{% row_issues %}` in characters/builder.html. A row through the template engine cost
+some sixty lookups and tags, and a page of sixty rows spent more on them than on all the
+rest (bench.web); here a row is a few f-strings. Each reads the row (views.builder_page.Row)
+and the page's context, as the row's template did."""
+
+from html import escape
+
+from django import template
+from django.template.defaultfilters import linebreaksbr
+from django.template.defaulttags import CsrfTokenNode
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+
+register = template.Library()
+
+_CSRF = CsrfTokenNode()
+
+
+def e(value) -> str:
+    """conditional_escape without its wrapper for lazy text, some ten times a row."""
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return escape(str(value))
+
+
+@register.simple_tag(takes_context=True)
+def trait_row(context) -> SafeString:
+    row, urls = context["row"], context["row_urls"]
+    trait, form = row.trait, row.form  # its refused form, else its controls drawn
+    pk, name, shown = trait.pk, e(trait.name), form.fields
+    update, delete = urls("trait_update", pk), urls("trait_delete", pk)
+    can_edit = context.get("can_edit")
+    fields = [
+        '<label class="trait-name">\n<span class="visually-hidden">Name</span>\n'
+        f"{form['name']}\n</label>"
+    ]
+    if "level" in shown:
+        fields.append(
+            '<label class="trait-level"><span class="visually-hidden">Level of '
+            f"{name}</span>{form['level']}</label>"
+        )
+        if can_edit:
+            fields.append(_stepper(row, name))
+    if "difficulty" in shown:
+        fields.append(
+            '<label class="trait-difficulty"><span class="visually-hidden">Difficulty</span>'
+            f"{form['difficulty']}</label>"
+        )
+    if "power_kind" in shown:
+        fields.append(
+            '<label class="trait-kind"><span class="visually-hidden">Kind</span>'
+            f"{form['power_kind']}</label>"
+        )
+    if "cost" in shown and (trait.kind != "power" or row.prices_in_gifts):
+        cost = form["cost"]
+        fields.append(f'<label class="trait-cost">{e(cost.label)} {cost}</label>')
+    in_play = f'<small class="row-in-play">{e(row.in_play)}</small>' if row.in_play else ""
+    fields.append(
+        '<output class="row-cost" title="What this costs at creation">'
+        f"{e(row.cost)}{in_play}</output>"
+    )
+    if can_edit:
+        fields.append('<button type="submit" class="save small">Save</button>')
+        fields.append(
+            _gift_remove(row, name, delete) if row.brings_attribute else _remove(name, delete)
+        )
+    after = []
+    if row.power:
+        details = "".join(
+            f"<dt>{e(label)}</dt><dd>{e(value)}</dd>" for label, value in row.power.details()
+        )
+        after.append(
+            '<details class="row-power"><summary><small>'
+            f"{e(row.power.section or 'Catalogue')}: what the text says</small></summary>"
+            f'<dl class="power-details">{details}</dl></details>'
+        )
+    if row.note:
+        after.append(f'<p class="row-note"><small>Catalogue: {e(row.note)}</small></p>')
+    after.append(_comment(row))
+    after.append(_errors(form))
+    after.append(row_issues(context))
+    swap = ' hx-swap-oob="true"' if context.get("saved_again") else ""
+    return mark_safe(
+        f'<form id="trait-{pk}" class="trait-row" method="post"{swap}\n'
+        f'      action="{update}"\n'
+        f'      hx-post="{update}" hx-trigger="change, submit"\n'
+        '      hx-target="this" hx-swap="outerHTML">\n'
+        f"{_CSRF.render(context)}\n{form['version']}\n"
+        '<div class="trait-fields">\n'
+        + "\n".join(fields)
+        + "\n</div>\n"
+        + "".join(after)
+        + "\n</form>"
+    )
+
+
+def _stepper(row, name: str) -> str:
+    """The level's minus and plus, each posting the level it names: a button's value comes
+    after the select's, and the last one counts."""
+    down, up = row.steps
+    if not (down or up):
+        return ""
+    lower = f"Lower {name} to {e(down.word)}: gives back {e(down.cost)}" if down else "Lowest level"
+    raise_ = f"Raise {name} to {e(up.word)}: costs {e(up.cost)}" if up else "Highest level"
+    hint = (
+        f'<small class="step-cost" aria-hidden="true" title="The next level costs {e(up.cost)}">'
+        f"next +{e(up.amount)}</small>"
+        if up
+        else ""
+    )
+    return (
+        '<span class="stepper">\n'
+        f'<button type="submit" name="level" value="{_level(down)}" '
+        f'class="step small outline secondary"{"" if down else " disabled"} '
+        f'aria-label="{lower}">\u2212</button>\n'
+        f'<button type="submit" name="level" value="{_level(up)}" '
+        f'class="step small outline"{"" if up else " disabled"} aria-label="{raise_}">+</button>\n'
+        f"{hint}\n</span>"
+    )
+
+
+def _level(step) -> str:
+    return "" if step is None else str(step.level)
+
+
+def _remove(name: str, delete: str) -> str:
+    return (
+        '<button type="submit" class="remove small outline secondary"\n'
+        f'        formaction="{delete}"\n'
+        f'        hx-post="{delete}" hx-confirm="Remove {name}?"\n'
+        f'        aria-label="Remove {name}" title="Remove {name}">\u00d7</button>'
+    )
+
+
+def _gift_remove(row, name: str, delete: str) -> str:
+    """A gift that brings an attribute (Magery: Mana, Mudge 2.5): removing it asks what
+    becomes of the attribute, each button posting its answer."""
+    brings = e(row.brings_attribute)
+    return (
+        '<details class="gift-remove">\n'
+        f'<summary role="button" class="remove small outline secondary" aria-label="Remove {name}">'
+        "Remove</summary>\n"
+        f"<p><small>{name} brings {brings}. Remove {brings} too?</small></p>\n"
+        '<button type="submit" class="small outline secondary" name="attribute" value="remove"\n'
+        f'        formaction="{delete}" hx-post="{delete}">Remove {name} and {brings}</button>\n'
+        '<button type="submit" class="small outline secondary" name="attribute" value="keep"\n'
+        f'        formaction="{delete}" hx-post="{delete}">Remove {name}, keep {brings}</button>\n'
+        "</details>"
+    )
+
+
+def _comment(row) -> str:
+    """The GM's comment on this row while the player answers it."""
+    if not row.comment:
+        return ""
+    body = linebreaksbr(row.comment.body, autoescape=True)
+    return f'<p class="row-comment"><strong>Your GM:</strong> {body}</p>'
+
+
+def _errors(form) -> str:
+    """A refused form's messages under its row (partials/form_errors.html)."""
+    if not form.errors:
+        return ""
+    return render_to_string("partials/form_errors.html", {"form": form})
+
+
+@register.simple_tag(takes_context=True)
+def row_issues(context) -> SafeString:
+    """The broken rules about this row, each with its section: swapped out of band after any
+    edit that changed them (one edit can break or mend a rule on another row)."""
+    row = context["row"]
+    swap = ' hx-swap-oob="true"' if context.get("oob") else ""
+    issues = "".join(
+        f'<p class="row-issue" data-code="{e(issue.code)}">{e(issue.message)} '
+        f"<small>{e(issue.section)}</small></p>"
+        for issue in row.issues
+    )
+    return mark_safe(
+        f'<div id="issues-trait-{row.trait.pk}" class="row-issues"{swap}>{issues}</div>'
+    )
+
+
+@register.simple_tag(takes_context=True)
+def equipment_row(context) -> SafeString:
+    row, urls = context["row"], context["row_urls"]
+    item, form = row.trait, row.form  # its refused form, else its controls drawn
+    pk, name = item.pk, e(item.name)
+    update, delete = urls("equipment_update", pk), urls("equipment_delete", pk)
+    buttons = (
+        '\n<button type="submit" class="save small">Save</button>\n' + _remove(name, delete)
+        if context.get("can_edit")
+        else ""
+    )
+    swap = ' hx-swap-oob="true"' if context.get("saved_again") else ""
+    return mark_safe(
+        f'<form id="equipment-{pk}" class="trait-row equipment-row" method="post"{swap}\n'
+        f'      action="{update}"\n'
+        f'      hx-post="{update}" hx-trigger="change, submit"\n'
+        '      hx-target="this" hx-swap="outerHTML">\n'
+        f"{_CSRF.render(context)}\n{form['version']}\n"
+        '<div class="trait-fields">\n'
+        '<label class="trait-name"><span class="visually-hidden">Name</span>'
+        f"{form['name']}</label>\n"
+        '<label class="trait-kind"><span class="visually-hidden">Kind</span>'
+        f"{form['kind']}</label>\n"
+        f'<label class="trait-cost">{e(form["damage"].label)} {form["damage"]}</label>\n'
+        f'<label class="trait-cost">{e(form["armour"].label)} {form["armour"]}</label>\n'
+        f'<label class="trait-notes">Notes {form["notes"]}</label>{buttons}\n'
+        "</div>\n" + _comment(row) + _errors(form) + "\n</form>"
+    )
