@@ -1,8 +1,12 @@
-"""Responses Django leaves bare: headers it has no setting for, a 405 with no words."""
+"""Responses Django leaves bare: headers it has no setting for, a 405 with no words; and the
+language a signed-in person chose."""
 
 from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.utils import translation
+
+from characters import languages
 
 
 class PermissionsPolicyMiddleware:
@@ -43,3 +47,22 @@ class MethodNotAllowedPageMiddleware:
             answer = render(request, "405.html", {"message": message}, status=405)
         answer["Allow"] = allowed
         return answer
+
+
+class AccountLanguageMiddleware:
+    """A signed-in person's chosen language (characters.languages: in the session since they
+    logged in or chose it) wins over the cookie and the browser's that LocaleMiddleware went
+    by; the cookie is set to it too, so the pages stay in it after logging out."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        language = request.session.get(languages.SESSION_KEY)
+        if language and languages.supported(language):
+            translation.activate(language)
+            request.LANGUAGE_CODE = translation.get_language()
+        response = self.get_response(request)
+        if language and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != language:
+            languages.set_cookie(response, language)
+        return response

@@ -23,6 +23,18 @@ SAMPLES = ROOT / "rules" / "samples"
 LOGIN_KEYS = ("USER", "PASSWORD")
 
 
+def pytest_configure(config):
+    """The translations compiled before any test reads them (docs/translations.md): `make
+    test` compiles them first, and a bare pytest run of one file gets them too. Only the
+    controller compiles: pytest-xdist's workers start after it has. Quick when nothing
+    changed (compilemessages skips an up-to-date .mo)."""
+    if hasattr(config, "workerinput"):
+        return
+    from django.core.management import call_command
+
+    call_command("compilemessages", ignore_patterns=[".venv"], verbosity=0)
+
+
 @pytest.fixture
 def sample_file():
     """Load a sample character file from rules/samples by stem, as parsed JSON."""
