@@ -298,13 +298,13 @@ class _Check:
             "unknown_trait",
             say(
                 "{ruleset} has no {attribute} '{name}'; its {attributes} are {listed}. Rename "
-                "it, make it a {skill}, or ask the {gm} to add it as an extra one.",
+                "it, make it {a_skill}, or ask the {gm} to add it as an extra one.",
                 ruleset=Term(self.r.name, "ruleset"),
                 attribute=self.noun("attributes"),
                 name=trait.name,
                 attributes=self.noun("attributes", 2),
                 listed=", ".join(self.r.attribute_names),
-                skill=self.noun("skills"),
+                a_skill=self.noun("skills", article=True),
                 gm=self.gm(),
             ),
             "attribute_names",
