@@ -5,6 +5,7 @@ from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from characters import languages
 
@@ -40,7 +41,9 @@ class MethodNotAllowedPageMiddleware:
         if response.status_code != 405 or response.content:
             return response
         allowed = response.get("Allow", "")
-        message = f"This address does not take a {request.method}: it takes {allowed}."
+        message = _("This address does not take a {method}: it takes {allowed}.").format(
+            method=request.method, allowed=allowed
+        )
         if getattr(request, "api_token", None) is not None:
             answer = JsonResponse({"error": message}, status=405)
         else:
