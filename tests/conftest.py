@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.utils import translation
 
 from characters.db_roles import APPEND_ONLY_TABLES, OWNER_ALIAS, grant_runtime_role
 
@@ -33,6 +34,15 @@ def pytest_configure(config):
     from django.core.management import call_command
 
     call_command("compilemessages", ignore_patterns=[".venv"], verbosity=0)
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """A request leaves its language active in the thread (LocaleMiddleware activates one per
+    request and never deactivates it): a French page in one test must not make the next
+    test's direct calls French."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture
