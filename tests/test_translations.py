@@ -344,6 +344,13 @@ def test_a_missing_page_and_a_wrong_method_say_so_in_french(player_client):
 # -- notifications ----------------------------------------------------------------------------
 
 
+def test_the_headers_unread_count_is_said_in_the_language(player_client, character, player):
+    Notification.objects.create(user=player, character=character, kind="approved", message="x")
+    page = player_client.get(reverse("dashboard"), HTTP_ACCEPT_LANGUAGE="fr")
+    assert 'aria-label="Notifications, 1 non lue"' in page.text
+    assert '<span class="badge count" aria-hidden="true">1</span>' in page.text
+
+
 def test_a_notification_is_kept_in_the_players_language(gm, player, character):
     account_language_set(user=player, language="es")
     character_submit(character=character, actor=player, expected_version=None)
