@@ -6,7 +6,7 @@ PORT ?= 8000
 # pytest-xdist workers for `make test` (each gets its own test database).
 TEST_WORKERS ?= 2
 
-.PHONY: run test lint format bench setup setup-dev
+.PHONY: run test lint format bench setup setup-dev messages
 
 setup:
 	@bash scripts/bootstrap.sh run
@@ -14,13 +14,19 @@ setup:
 setup-dev:
 	@bash scripts/bootstrap.sh dev
 
+# The translations (locale/*/LC_MESSAGES/django.po) compiled to the .mo files Django reads;
+# built here, never committed (docs/translations.md). Only what changed is compiled again.
+# .venv is skipped: it holds Django's own catalogues, compiled already.
+messages:
+	$(PY) manage.py compilemessages --ignore=.venv --verbosity 0
+
 # The web server and a background worker (campaign packs); Ctrl-C stops both.
-run: setup
+run: setup messages
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo --url http://$(HOST):$(PORT)/
 	$(PY) manage.py run_with_worker $(HOST):$(PORT)
 
-test: setup-dev
+test: setup-dev messages
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)

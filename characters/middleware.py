@@ -1,8 +1,13 @@
-"""Responses Django leaves bare: headers it has no setting for, a 405 with no words."""
+"""Responses Django leaves bare: headers it has no setting for, a 405 with no words; and the
+language a signed-in person chose."""
 
 from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from characters import languages
 
 
 class PermissionsPolicyMiddleware:
@@ -36,10 +41,31 @@ class MethodNotAllowedPageMiddleware:
         if response.status_code != 405 or response.content:
             return response
         allowed = response.get("Allow", "")
-        message = f"This address does not take a {request.method}: it takes {allowed}."
+        message = _("This address does not take a {method}: it takes {allowed}.").format(
+            method=request.method, allowed=allowed
+        )
         if getattr(request, "api_token", None) is not None:
             answer = JsonResponse({"error": message}, status=405)
         else:
             answer = render(request, "405.html", {"message": message}, status=405)
         answer["Allow"] = allowed
         return answer
+
+
+class AccountLanguageMiddleware:
+    """A signed-in person's chosen language (characters.languages: in the session since they
+    logged in or chose it) wins over the cookie and the browser's that LocaleMiddleware went
+    by; the cookie is set to it too, so the pages stay in it after logging out."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        language = request.session.get(languages.SESSION_KEY)
+        if language and languages.supported(language):
+            translation.activate(language)
+            request.LANGUAGE_CODE = translation.get_language()
+        response = self.get_response(request)
+        if language and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != language:
+            languages.set_cookie(response, language)
+        return response

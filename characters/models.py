@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from characters.print_options import PrintOptions
 from rules.ladder import ABYSMAL, TOP
@@ -254,10 +255,10 @@ class CurrentCharacters(models.Manager.from_queryset(CharacterQuerySet)):
 
 class Character(models.Model):
     class State(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        SUBMITTED = "submitted", "Submitted"
-        CHANGES_REQUESTED = "changes_requested", "Changes requested"
-        APPROVED = "approved", "Approved"
+        DRAFT = "draft", _("Draft")
+        SUBMITTED = "submitted", _("Submitted")
+        CHANGES_REQUESTED = "changes_requested", _("Changes requested")
+        APPROVED = "approved", _("Approved")
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="characters"
@@ -630,11 +631,11 @@ class Notification(models.Model):
     (services.notifications)."""
 
     class Kind(models.TextChoices):
-        APPROVED = "approved", "Approved"
-        CHANGES_REQUESTED = "changes_requested", "Changes requested"
-        EXPERIENCE = "experience", "Experience awarded"
-        SPEND_ACCEPTED = "spend_accepted", "Request accepted"
-        SPEND_REFUSED = "spend_refused", "Request refused"
+        APPROVED = "approved", _("Approved")
+        CHANGES_REQUESTED = "changes_requested", _("Changes requested")
+        EXPERIENCE = "experience", _("Experience awarded")
+        SPEND_ACCEPTED = "spend_accepted", _("Request accepted")
+        SPEND_REFUSED = "spend_refused", _("Request refused")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
@@ -920,3 +921,19 @@ class BuildStep(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+
+# -- languages (issue 30; docs/translations.md) ---------------------------------------------------
+
+
+class Profile(models.Model):
+    """What a person chose for themselves that Django's User has no field for: the language of
+    the pages. Blank: the browser's (Accept-Language). It is copied into the session at each
+    log-in, so a signed-in person's choice wins on any browser (characters.middleware)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="profile"
+    )
+    # A code of settings.LANGUAGES, checked by the form: no `choices`, so a language added
+    # to the settings needs no migration.
+    language = models.CharField(max_length=10, blank=True)

@@ -12,7 +12,9 @@ def render_campaign_pack(job_id: int) -> None:
 
 
 @task()
-def send_notification_mail(address: str, message: str, character_pk: int) -> None:
+def send_notification_mail(
+    address: str, message: str, character_pk: int, language: str = ""
+) -> None:
     notifications.notification_mail_send(
-        address=address, message=message, character_pk=character_pk
+        address=address, message=message, character_pk=character_pk, language=language
     )

@@ -21,6 +21,8 @@ from datetime import UTC, datetime
 from django.conf import settings
 from django.contrib import messages
 from django.db import connection
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from characters.models import ThrottleCount
 
@@ -115,11 +117,15 @@ def username_key(username: str) -> str:
 
 
 FIFTEEN_MINUTES = 15 * 60
-LOGIN_BY_USERNAME = Throttle("login-username", 10, FIFTEEN_MINUTES, "failed logins to this account")
-LOGIN_BY_ADDRESS = Throttle("login-address", 10, FIFTEEN_MINUTES, "failed logins from your address")
-JOIN_BY_USER = Throttle("join-user", 10, FIFTEEN_MINUTES, "invite codes that did not work")
-JOIN_BY_ADDRESS = Throttle("join-address", 10, FIFTEEN_MINUTES, "invite codes from your address")
-SIGNUP_BY_ADDRESS = Throttle("signup-address", 10, FIFTEEN_MINUTES, "sign-ups from your address")
+LOGIN_BY_USERNAME = Throttle(
+    "login-username", 10, FIFTEEN_MINUTES, _("failed logins to this account")
+)
+LOGIN_BY_ADDRESS = Throttle(
+    "login-address", 10, FIFTEEN_MINUTES, _("failed logins from your address")
+)
+JOIN_BY_USER = Throttle("join-user", 10, FIFTEEN_MINUTES, _("invite codes that did not work"))
+JOIN_BY_ADDRESS = Throttle("join-address", 10, FIFTEEN_MINUTES, _("invite codes from your address"))
+SIGNUP_BY_ADDRESS = Throttle("signup-address", 10, FIFTEEN_MINUTES, _("sign-ups from your address"))
 
 
 def client_address(request) -> str:
@@ -136,8 +142,19 @@ def too_many(request, seconds: int, throttle: Throttle, render):
     at = datetime.fromtimestamp(clock() + seconds, UTC).strftime("%H:%M UTC")
     messages.error(
         request,
-        f"Too many {throttle.what} ({throttle.limit} in {throttle.window // 60} minutes). "
-        f"Try again in {minutes} minute{'s' if minutes != 1 else ''}, at {at}.",
+        ngettext(
+            "Too many {what} ({limit} in {window} minutes). Try again in {minutes} minute, "
+            "at {at}.",
+            "Too many {what} ({limit} in {window} minutes). Try again in {minutes} minutes, "
+            "at {at}.",
+            minutes,
+        ).format(
+            what=throttle.what,
+            limit=throttle.limit,
+            window=throttle.window // 60,
+            minutes=minutes,
+            at=at,
+        ),
     )
     response = render()
     response.status_code = 429

@@ -45,12 +45,18 @@ MIDDLEWARE = [
     "characters.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions, before CommonMiddleware (Django's order): the language cookie, else the
+    # browser's Accept-Language, else LANGUAGE_CODE (docs/translations.md).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     # Before CSRF and LoginRequired: a Bearer token's user is on the request when they check.
     "characters.api_auth.ApiTokenMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    # After sessions and auth: a signed-in person's own choice of language wins over the
+    # cookie and the browser (characters/middleware.py).
+    "characters.middleware.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Inside sessions, auth and messages: its page is the site's, with the header.
     "characters.middleware.MethodNotAllowedPageMiddleware",
@@ -130,10 +136,21 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "home"
 
+# -- languages (issue 30; docs/translations.md). English is the source language: every string
+# is written in it and a missing translation falls back to it. A language is one .po file in
+# locale/<code>/LC_MESSAGES/django.po; `make run` and `make test` compile it (the .mo files are
+# built, never committed). Numbers and dates follow the active language (Django always
+# localises them: "1,5" in French).
 LANGUAGE_CODE = "en-gb"
+LANGUAGES = [("en-gb", "English"), ("fr", "Français"), ("es", "Español")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
-USE_I18N = False
+USE_I18N = True
 USE_TZ = True
+# The language cookie lives a year, like a setting: the account keeps it across browsers.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True  # no script reads it
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
@@ -176,7 +193,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 # sets for an HTTPS request (X-Forwarded-Proto: https); DJANGO_SSL_REDIRECT=0 when the
 # proxy itself redirects plain HTTP. `manage.py check --deploy` then has nothing to say.
 if not DEBUG and os.environ.get("DJANGO_HTTPS", "1") == "1":
-    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = os.environ.get("DJANGO_SSL_REDIRECT", "1") == "1"
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a load balancer probes over plain HTTP
     if not SECURE_SSL_REDIRECT:

@@ -17,6 +17,7 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("language/", accounts.language_set, name="language_set"),
     path("", include("characters.urls")),
 ]
 

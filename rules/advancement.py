@@ -4,12 +4,18 @@ Basics "Experience", Mudge 5.2, MicroFudged DIP II and VIII.3)."""
 
 from dataclasses import dataclass
 
-from rules.ladder import ABYSMAL, level_name
+from rules.ladder import ABYSMAL, STANDARD
 from rules.rulesets import TOKENS, Ruleset, skill_default
+from rules.words import Level, Phrase, Term, say
 
 
 class NotAvailable(ValueError):
-    """The ruleset gives no cost for this: the GM decides, outside the engine."""
+    """The ruleset gives no cost for this: the GM decides, outside the engine. Its one
+    argument is a Phrase (rules.words): str() of the error is the English sentence."""
+
+    @property
+    def phrase(self) -> Phrase:
+        return self.args[0]
 
 
 @dataclass(frozen=True)
@@ -33,8 +39,12 @@ def raise_cost(ruleset: Ruleset, kind: str, from_level: int) -> Cost:
         step = adv.beyond
     else:
         raise NotAvailable(
-            f"{ruleset.name} gives no cost for raising a trait above {level_name(from_level)} "
-            f"({adv.section})"
+            say(
+                "{ruleset} gives no cost for raising a trait above {level} ({section})",
+                ruleset=Term(ruleset.name, "ruleset"),
+                level=Level(from_level, STANDARD),
+                section=adv.section,
+            )
         )
     multiplier = adv.attribute_multiplier if kind == "attribute" else 1
     permission = adv.gm_permission_from is not None and from_level >= adv.gm_permission_from
@@ -77,11 +87,19 @@ def flat_cost(ruleset: Ruleset, what: str) -> Cost:
     adv = _advancement(ruleset)
     amount = getattr(adv, what)
     if amount is None:
-        raise NotAvailable(f"{ruleset.name} gives no cost for {what.replace('_', ' ')}")
+        raise NotAvailable(
+            say(
+                "{ruleset} gives no cost for {what}",
+                ruleset=Term(ruleset.name, "ruleset"),
+                what=Term(what.replace("_", " "), "advancement purchase"),
+            )
+        )
     return Cost(amount, adv.unit, what in adv.gm_approval, adv.section)
 
 
 def _advancement(ruleset: Ruleset):
     if ruleset.advancement is None:
-        raise NotAvailable(f"{ruleset.name} has no advancement rules")
+        raise NotAvailable(
+            say("{ruleset} has no advancement rules", ruleset=Term(ruleset.name, "ruleset"))
+        )
     return ruleset.advancement

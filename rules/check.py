@@ -4,6 +4,9 @@
 Nothing a file holds makes these functions raise: a file that cannot be read (missing,
 a directory, too big, not JSON, an unknown ruleset or level word, a wrong type) gives an
 `unreadable` report and one line saying what and where.
+
+The messages are English unless a `speaker` (rules.words) says them in another language:
+`check_character --lang` and the endpoint's Accept-Language pass characters.wording's.
 """
 
 import os
@@ -15,6 +18,7 @@ from rules.foundry import is_actor, read_actor
 from rules.house_rules import apply_house_rules
 from rules.report import Issue, build_report
 from rules.rulesets import BUILTIN, Ruleset
+from rules.words import ENGLISH
 
 VALID = 0
 BREAKS_A_RULE = 1
@@ -35,14 +39,16 @@ class CheckResult:
     problem: str = ""  # unreadable only: "skills[2].level: 'Goood' is not a level: ..."
 
 
-def check_text(text: str | bytes, rulesets: Mapping[str, Ruleset] | None = None) -> CheckResult:
+def check_text(
+    text: str | bytes, rulesets: Mapping[str, Ruleset] | None = None, speaker=ENGLISH
+) -> CheckResult:
     """Check a character file's content (bytes may be UTF-8, -16 or -32, BOM or not)
     against the ruleset it names: a built-in, one of `rulesets` (designed ones, by slug), or
     the ruleset file it carries."""
     try:
         data = load_json(text)
         if is_actor(data):
-            return _check_actor(data, rulesets or {})
+            return _check_actor(data, rulesets or {}, speaker)
         result = parse_character_json(text, rulesets)
     except CharacterFileError as error:
         return unreadable(error.where, error.message)
@@ -50,10 +56,10 @@ def check_text(text: str | bytes, rulesets: Mapping[str, Ruleset] | None = None)
     # The reader has already refused house rules that do not apply.
     ruleset = apply_house_rules(result.ruleset, character.house_rules)
     report = build_report(character, ruleset, result.ignored)
-    return CheckResult(report.to_json(), VALID if report.valid else BREAKS_A_RULE)
+    return CheckResult(report.to_json(speaker), VALID if report.valid else BREAKS_A_RULE)
 
 
-def _check_actor(data: dict, rulesets: Mapping[str, Ruleset]) -> CheckResult:
+def _check_actor(data: dict, rulesets: Mapping[str, Ruleset], speaker) -> CheckResult:
     """A Foundry actor is checked as it would import (docs/foundry.md): the build report of
     the character it becomes, with what the import would not keep (`not_mapped`). Without
     Fairsheet's flags it is priced as Fudge Basics, as an import with no campaign is."""
@@ -61,19 +67,19 @@ def _check_actor(data: dict, rulesets: Mapping[str, Ruleset]) -> CheckResult:
     character = imported.character
     base = rulesets.get(character.ruleset) or BUILTIN[character.ruleset]
     report = build_report(character, apply_house_rules(base, character.house_rules))
-    json = report.to_json() | {"source": "foundry", "not_mapped": list(imported.not_mapped)}
+    json = report.to_json(speaker) | {"source": "foundry", "not_mapped": list(imported.not_mapped)}
     return CheckResult(json, VALID if report.valid else BREAKS_A_RULE)
 
 
 def check_file(
-    path: str | os.PathLike, rulesets: Mapping[str, Ruleset] | None = None
+    path: str | os.PathLike, rulesets: Mapping[str, Ruleset] | None = None, speaker=ENGLISH
 ) -> CheckResult:
     """Read and check a file; a path that cannot be read is an unreadable file."""
     try:
         content = read_file(path)
     except CharacterFileError as error:
         return unreadable(error.where, error.message)
-    return check_text(content, rulesets)
+    return check_text(content, rulesets, speaker)
 
 
 def read_file(path: str | os.PathLike) -> bytes:

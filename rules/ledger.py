@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from rules.advancement import NotAvailable, flat_cost, learn_cost, learnable, raise_cost
 from rules.character import Character, Fault, Gift, Power, Trait
-from rules.ladder import level_name
+from rules.ladder import STANDARD
 from rules.rulesets import LISTS, TOKENS, Ruleset
+from rules.words import Level, Noun, Phrase, Term, say, say_plural
 
 # The lists a ledger entry may name, and the advancement cost kind of a raise in each.
 RAISE_KINDS = {"attributes": "attribute", "skills": "skill", "powers": "power"}
@@ -22,6 +23,14 @@ ADD_LISTS = ("skills", "gifts", "powers")
 
 REMOVE_LISTS = ("faults",)
 FILE_SECTION = "Fairsheet character file, Advancement"
+# A list by its key in the character file, as a message names it: "skills".
+LIST_NOUNS = {
+    "attributes": ("attribute", "attributes"),
+    "skills": ("skill", "skills"),
+    "gifts": ("gift", "gifts"),
+    "faults": ("fault", "faults"),
+    "powers": ("power", "powers"),
+}
 
 
 @dataclass(frozen=True)
@@ -65,7 +74,7 @@ class Entry:
 @dataclass(frozen=True)
 class LedgerIssue:
     code: str
-    message: str
+    phrase: Phrase
     section: str
     where: str
     warning: bool = False
@@ -132,16 +141,22 @@ def creation_build(character: Character, ruleset: Ruleset) -> Undone:
                 issues.append(
                     _mismatch(
                         where,
-                        f"this spend bought {entry.meta_points} meta point"
-                        f"{'s' if entry.meta_points != 1 else ''}, but the character has "
-                        f"{current}: set meta_points to what the character holds now",
+                        say_plural(
+                            "this spend bought {count} meta point, but the character has "
+                            "{current}: set meta_points to what the character holds now",
+                            "this spend bought {count} meta points, but the character has "
+                            "{current}: set meta_points to what the character holds now",
+                            entry.meta_points,
+                            count=entry.meta_points,
+                            current=current,
+                        ),
                     )
                 )
                 continue
             meta_points = current - entry.meta_points
             continue
         problem = _undo(entry.bought, lists, positions)
-        if problem:
+        if problem is not None:
             issues.append(_mismatch(where, problem))
     creation = dataclasses.replace(
         character,
@@ -152,40 +167,65 @@ def creation_build(character: Character, ruleset: Ruleset) -> Undone:
     return Undone(creation, positions, issues)
 
 
-def _undo(bought, lists, positions) -> str:
+def _undo(bought, lists, positions) -> Phrase | None:
+    """Undoes one spend on `lists`; what does not fit, or None."""
     items = lists[bought.list]
+    in_list = list_noun(bought.list)
     if isinstance(bought, Raise):
         at = _find(items, bought.name)
         if at is None:
-            return f"it raises {bought.name}, which is not in {bought.list}"
+            return say("it raises {name}, which is not in {list}", name=bought.name, list=in_list)
         level = items[at].level
         if level != bought.to_level:
-            shown = "no level" if level is None else level_name(level)
-            return (
-                f"it raises {bought.name} to {level_name(bought.to_level)}, but "
-                f"{bought.name} is at {shown} (undoing the later spends first)"
+            values = {"name": bought.name, "to": _level(bought.to_level)}
+            if level is None:
+                return say(
+                    "it raises {name} to {to}, but {name} is at no level (undoing the later "
+                    "spends first)",
+                    **values,
+                )
+            return say(
+                "it raises {name} to {to}, but {name} is at {level} (undoing the later spends "
+                "first)",
+                level=_level(level),
+                **values,
             )
         items[at] = dataclasses.replace(items[at], level=bought.from_level)
-        return ""
+        return None
     if isinstance(bought, Add):
         at = _find(items, bought.item.name)
         if at is None:
-            return f"it adds {bought.item.name}, which is not in {bought.list}"
+            return say(
+                "it adds {name}, which is not in {list}", name=bought.item.name, list=in_list
+            )
         level = getattr(bought.item, "level", None)
         if level is not None and items[at].level != level:
-            return (
-                f"it adds {bought.item.name} at {level_name(level)}, but {bought.item.name} "
-                f"is at {level_name(items[at].level)} (undoing the later spends first)"
+            return say(
+                "it adds {name} at {level}, but {name} is at {now} (undoing the later spends "
+                "first)",
+                name=bought.item.name,
+                level=_level(level),
+                now=_level(items[at].level),
             )
         del items[at]
         del positions[bought.list][at]
-        return ""
+        return None
     # Remove: the fault must be gone, and comes back.
     if _find(items, bought.item.name) is not None:
-        return f"it buys off {bought.item.name}, but the character still has it"
+        return say("it buys off {name}, but the character still has it", name=bought.item.name)
     items.append(bought.item)
     positions[bought.list].append(None)
-    return ""
+    return None
+
+
+def list_noun(list_name: str, count: int = 2) -> Noun:
+    """A list as a message names it by its key: "skills" (LIST_NOUNS)."""
+    return Noun(*LIST_NOUNS[list_name], count)
+
+
+def _level(level: int) -> Level:
+    # The ledger's levels read in the standard ladder's words, as the file writes them.
+    return Level(level, STANDARD)
 
 
 def _find(items, name: str) -> int | None:
@@ -193,10 +233,10 @@ def _find(items, name: str) -> int | None:
     return next((i for i, item in enumerate(items) if item.name.casefold() == folded), None)
 
 
-def _mismatch(where: str, problem: str) -> LedgerIssue:
+def _mismatch(where: str, problem: Phrase) -> LedgerIssue:
     return LedgerIssue(
         "advancement_mismatch",
-        f"Undoing this spend does not fit the character: {problem}.",
+        say("Undoing this spend does not fit the character: {problem}.", problem=problem),
         FILE_SECTION,
         where,
     )
@@ -225,8 +265,12 @@ def check_ledger(character: Character, ruleset: Ruleset, *, creation_balance) ->
             issues.append(
                 LedgerIssue(
                     "experience_overspent",
-                    f"By this spend {-running} {summary.unit} more were spent than awarded: "
-                    "record the award that paid for it before it, or remove the spend.",
+                    say(
+                        "By this spend {over} {unit} more were spent than awarded: record the "
+                        "award that paid for it before it, or remove the spend.",
+                        over=-running,
+                        unit=_unit(summary.unit),
+                    ),
                     _section(ruleset),
                     where,
                 )
@@ -235,9 +279,15 @@ def check_ledger(character: Character, ruleset: Ruleset, *, creation_balance) ->
         issues.append(
             LedgerIssue(
                 "advancement_mismatch",
-                f"experience is {character.experience} but the ledger leaves "
-                f"{summary.unspent} {summary.unit} unspent (awards {summary.awarded} minus "
-                f"spends {summary.spent}): make the two agree.",
+                say(
+                    "experience is {experience} but the ledger leaves {unspent} {unit} unspent "
+                    "(awards {awarded} minus spends {spent}): make the two agree.",
+                    experience=character.experience,
+                    unspent=summary.unspent,
+                    unit=_unit(summary.unit),
+                    awarded=summary.awarded,
+                    spent=summary.spent,
+                ),
                 FILE_SECTION,
                 "experience",
             )
@@ -250,7 +300,10 @@ def _check_carried(entry, ruleset, creation_balance, where) -> list[LedgerIssue]
         return [
             LedgerIssue(
                 "advancement_mismatch",
-                f"{ruleset.name} carries no tokens from creation: record it as an award.",
+                say(
+                    "{ruleset} carries no tokens from creation: record it as an award.",
+                    ruleset=Term(ruleset.name, "ruleset"),
+                ),
                 FILE_SECTION,
                 where,
             )
@@ -263,8 +316,12 @@ def _check_carried(entry, ruleset, creation_balance, where) -> list[LedgerIssue]
     return [
         LedgerIssue(
             "experience_overspent",
-            f"{entry.amount} tokens carried from creation, but the creation build saved "
-            f"{most} that can be kept: carry at most {most}.",
+            say(
+                "{carried} tokens carried from creation, but the creation build saved {most} "
+                "that can be kept: carry at most {most}.",
+                carried=entry.amount,
+                most=most,
+            ),
             ruleset.section("tokens"),
             where,
         )
@@ -272,14 +329,17 @@ def _check_carried(entry, ruleset, creation_balance, where) -> list[LedgerIssue]
 
 
 def _check_cost(entry: Entry, ruleset: Ruleset, where: str) -> list[LedgerIssue]:
-    unit = unit_of(ruleset)
+    unit = _unit(unit_of(ruleset))
     try:
         due, at_least, permission, label = _due(entry, ruleset)
     except NotAvailable as error:
         return [
             LedgerIssue(
                 "advancement_unpriced",
-                f"{error}: the GM sets this spend's cost; check it by hand.",
+                say(
+                    "{what}: the GM sets this spend's cost; check it by hand.",
+                    what=error.phrase,
+                ),
                 _section(ruleset),
                 where,
                 warning=True,
@@ -287,20 +347,19 @@ def _check_cost(entry: Entry, ruleset: Ruleset, where: str) -> list[LedgerIssue]
         ]
     issues = []
     if entry.amount != due and not (at_least and entry.amount >= due):
-        wanted = f"at least {due}" if at_least else f"{due}"
-        issues.append(
-            LedgerIssue(
-                "advancement_cost",
-                f"{label} costs {wanted} {unit}, not {entry.amount}: correct the spend.",
-                _section(ruleset),
-                where,
+        values = {"label": label, "due": due, "unit": unit, "amount": entry.amount}
+        if at_least:
+            phrase = say(
+                "{label} costs at least {due} {unit}, not {amount}: correct the spend.", **values
             )
-        )
+        else:
+            phrase = say("{label} costs {due} {unit}, not {amount}: correct the spend.", **values)
+        issues.append(LedgerIssue("advancement_cost", phrase, _section(ruleset), where))
     if permission:
         issues.append(
             LedgerIssue(
                 "gm_permission",
-                f"{label} needs the GM's permission as well as experience.",
+                say("{label} needs the GM's permission as well as experience.", label=label),
                 _section(ruleset),
                 where,
                 warning=True,
@@ -309,32 +368,43 @@ def _check_cost(entry: Entry, ruleset: Ruleset, where: str) -> list[LedgerIssue]
     return issues
 
 
-def _due(entry: Entry, ruleset: Ruleset) -> tuple[int, bool, bool, str]:
+def _due(entry: Entry, ruleset: Ruleset) -> tuple[int, bool, bool, Phrase]:
     """(cost, whether it is a minimum, whether the GM must permit it, what it buys)."""
     if entry.meta_points is not None:
         cost = flat_cost(ruleset, "meta_point")
-        return cost.amount * entry.meta_points, False, False, f"{entry.meta_points} meta point(s)"
+        label = say("{count} meta point(s)", count=entry.meta_points)
+        return cost.amount * entry.meta_points, False, False, label
     bought = entry.bought
     if isinstance(bought, Raise):
-        label = (
-            f"Raising {bought.name} from {level_name(bought.from_level)} to "
-            f"{level_name(bought.to_level)}"
+        label = say(
+            "Raising {name} from {start} to {end}",
+            name=bought.name,
+            start=_level(bought.from_level),
+            end=_level(bought.to_level),
         )
         cost = raise_cost(ruleset, RAISE_KINDS[bought.list], bought.from_level)
         return cost.amount, False, cost.needs_gm_permission, label
     if isinstance(bought, Remove):
         cost = flat_cost(ruleset, "buy_off_fault")
-        return cost.amount, True, cost.needs_gm_permission, f"Buying off {bought.item.name}"
+        label = say("Buying off {name}", name=bought.item.name)
+        return cost.amount, True, cost.needs_gm_permission, label
     # Add
     item = bought.item
     if learnable(ruleset, bought.list):
         # A new skill (or field of power) is raised from where it stood unlisted.
         cost = learn_cost(ruleset, bought.list, item.name, item.difficulty, item.level)
-        label = f"Adding {item.name} at {level_name(item.level)}"
+        label = say("Adding {name} at {level}", name=item.name, level=_level(item.level))
         return cost.amount, False, cost.needs_gm_permission, label
-    what = "gift" if bought.list == "gifts" else "power"
-    cost = flat_cost(ruleset, what)
-    return cost.amount, True, cost.needs_gm_permission, f"Adding the {what} {item.name}"
+    if bought.list == "gifts":
+        cost, label = flat_cost(ruleset, "gift"), say("Adding the gift {name}", name=item.name)
+    else:
+        cost, label = flat_cost(ruleset, "power"), say("Adding the power {name}", name=item.name)
+    return cost.amount, True, cost.needs_gm_permission, label
+
+
+def _unit(unit: str) -> Term:
+    """The ledger's unit as a message says it: "XP", "EP", "token"."""
+    return Term(unit, "experience unit")
 
 
 def _section(ruleset: Ruleset) -> str:

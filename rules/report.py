@@ -3,6 +3,8 @@
 `build_report(character, ruleset)` never raises for a legal-but-broken build; everything wrong
 becomes an Issue with a stable code, a message that says how to fix it, and the section of
 the rule text it comes from. The JSON form is the public contract (spec: character-file.md).
+A message is a Phrase (rules.words): English by default, and said in another language by the
+adapter layer (characters/wording.py) from the same template and values.
 """
 
 import dataclasses
@@ -19,7 +21,8 @@ from rules.rulesets import (
     Ruleset,
     skill_default,
 )
-from rules.trades import POOL_UNITS, POOLS, Trade, amount, find_trades
+from rules.trades import POOL_UNITS, POOLS, Trade, amount, amount_phrase, find_trades
+from rules.words import ENGLISH, Level, Noun, Phrase, Term, say, say_in
 
 __all__ = ["POOL_UNITS", "Issue", "Report", "Trade", "amount", "build_report", "power_potential"]
 
@@ -31,16 +34,22 @@ POWER_DIFFICULTY = "hard"
 @dataclass(frozen=True)
 class Issue:
     code: str
-    message: str
-    section: str
+    phrase: Phrase | str  # the message: a Phrase, or a str a reader passed on as it was
+    section: str  # a citation: the rule text's own section numbers, never translated
     trait: str | None = None
     where: str | None = None  # e.g. "skills[3]": the row the builder highlights
 
-    def to_json(self) -> dict:
+    @property
+    def message(self) -> str:
+        """The message in English (the report's language by default)."""
+        return say_in(self.phrase, ENGLISH)
+
+    def to_json(self, speaker=ENGLISH) -> dict:
+        """The report's form of the issue; `speaker` says its message (rules.words)."""
         out = {"code": self.code}
         if self.trait is not None:
             out["trait"] = self.trait
-        out["message"] = self.message
+        out["message"] = say_in(self.phrase, speaker)
         out["section"] = self.section
         if self.where is not None:
             out["where"] = self.where
@@ -65,7 +74,9 @@ class Report:
     def valid(self) -> bool:
         return not self.errors
 
-    def to_json(self) -> dict:
+    def to_json(self, speaker=ENGLISH) -> dict:
+        """The build report (spec: character-file.md); `speaker` says the issues' messages,
+        English unless the adapter layer passes another language's (characters/wording.py)."""
         return {
             "valid": self.valid,
             "ruleset": self.ruleset,
@@ -76,8 +87,8 @@ class Report:
             },
             "balance": json_number(self.balance),
             "trades": [t.to_json() for t in self.trades],
-            "errors": [e.to_json() for e in self.errors],
-            "warnings": [w.to_json() for w in self.warnings],
+            "errors": [e.to_json(speaker) for e in self.errors],
+            "warnings": [w.to_json(speaker) for w in self.warnings],
         } | ({"advancement": self.advancement.to_json()} if self.advancement else {})
 
 
@@ -92,8 +103,11 @@ def build_report(character: Character, ruleset: Ruleset, ignored_fields=()) -> R
         report.warnings.append(
             Issue(
                 "unknown_field",
-                f"'{path}' is not a field of the character file and was ignored; "
-                "check its spelling (docs/character-file.md).",
+                say(
+                    "'{path}' is not a field of the character file and was ignored; check its "
+                    "spelling (docs/character-file.md).",
+                    path=path,
+                ),
                 "Fairsheet character file",
                 where=path,
             )
@@ -121,7 +135,7 @@ def _price_with_ledger(character: Character, ruleset: Ruleset) -> Report:
         character, ruleset, creation_balance=report.balance
     )
     for issue in ledger_issues:
-        found = Issue(issue.code, issue.message, issue.section, where=issue.where)
+        found = Issue(issue.code, issue.phrase, issue.section, where=issue.where)
         (report.warnings if issue.warning else report.errors).append(found)
     report.advancement = ledger.summarize(character, ruleset)
     return report
@@ -206,16 +220,24 @@ class _Check:
         self.top = 10**6 if ruleset.legendary_at_creation else ruleset.creation_max
         self.gift_names = {g.name.casefold() for g in character.gifts}
 
-    def error(self, code, message, topic, trait=None, where=None):
-        self.errors.append(Issue(code, message, self.r.section(topic), trait, where))
+    def error(self, code, phrase, topic, trait=None, where=None):
+        self.errors.append(Issue(code, phrase, self.r.section(topic), trait, where))
 
-    def warn(self, code, message, topic, trait=None, where=None):
-        self.warnings.append(Issue(code, message, self.r.section(topic), trait, where))
+    def warn(self, code, phrase, topic, trait=None, where=None):
+        self.warnings.append(Issue(code, phrase, self.r.section(topic), trait, where))
 
-    def noun(self, list_name: str, count: int = 1) -> str:
-        """'attribute', 'fields of expertise': the ruleset's word for one of a list."""
+    def noun(self, list_name: str, count: int = 1, **form) -> Noun:
+        """'attribute', 'fields of expertise': the ruleset's word for `count` of a list
+        (`capital`, `article`: rules.words.Noun)."""
         terms = self.r.terms
-        return terms.noun(list_name) if count == 1 else terms.plural(list_name)
+        return Noun(terms.noun(list_name), terms.plural(list_name), count, **form)
+
+    def level(self, level: int) -> Level:
+        """A level in the ruleset's ladder words."""
+        return Level(level, self.r.ladder)
+
+    def gm(self) -> Term:
+        return Term(self.r.terms.gm, "game master")
 
     # -- shared checks -----------------------------------------------------------------
 
@@ -261,18 +283,30 @@ class _Check:
                 kind = next((k for k, g in self.r.power_gifts.items() if g == gift), "creation")
                 self.error(
                     "unknown_trait",
-                    f"{attribute} comes with the {gift} gift: take {gift}, or remove {attribute}.",
+                    say(
+                        "{attribute} comes with the {gift} gift: take {gift}, or remove "
+                        "{attribute}.",
+                        attribute=attribute,
+                        gift=gift,
+                    ),
                     kind,
                     trait.name,
                     f"attributes[{index}]",
                 )
                 return
-        listed = ", ".join(self.r.attribute_names)
         self.error(
             "unknown_trait",
-            f"{self.r.name} has no {self.noun('attributes')} '{trait.name}'; its "
-            f"{self.noun('attributes', 2)} are {listed}. Rename it, make it a "
-            f"{self.noun('skills')}, or ask the {self.r.terms.gm} to add it as an extra one.",
+            say(
+                "{ruleset} has no {attribute} '{name}'; its {attributes} are {listed}. Rename "
+                "it, make it {a_skill}, or ask the {gm} to add it as an extra one.",
+                ruleset=Term(self.r.name, "ruleset"),
+                attribute=self.noun("attributes"),
+                name=trait.name,
+                attributes=self.noun("attributes", 2),
+                listed=", ".join(self.r.attribute_names),
+                a_skill=self.noun("skills", article=True),
+                gm=self.gm(),
+            ),
             "attribute_names",
             trait.name,
             f"attributes[{index}]",
@@ -285,8 +319,11 @@ class _Check:
             if key in seen:
                 self.error(
                     "duplicate_trait",
-                    f"{item.name} is listed twice among the {self.noun(list_name, 2)}: remove "
-                    "one of them.",
+                    say(
+                        "{name} is listed twice among the {nouns}: remove one of them.",
+                        name=item.name,
+                        nouns=self.noun(list_name, 2),
+                    ),
                     "creation",
                     item.name,
                     f"{list_name}[{index}]",
@@ -303,9 +340,14 @@ class _Check:
         if trait.level < floor_level:
             self.error(
                 "level_out_of_range",
-                f"{trait.name} cannot start below {self.r.word(floor_level)} "
-                f"(it is {self.r.word(trait.level)}): raise it to {self.r.word(floor_level)} "
-                f"or remove it, or the {r.terms.gm} may allow lower in the house rules.",
+                say(
+                    "{name} cannot start below {floor} (it is {level}): raise it to {floor} or "
+                    "remove it, or the {gm} may allow lower in the house rules.",
+                    name=trait.name,
+                    floor=self.level(floor_level),
+                    level=self.level(trait.level),
+                    gm=self.gm(),
+                ),
                 "creation",
                 trait.name,
                 where,
@@ -315,10 +357,15 @@ class _Check:
         if trait.level >= r.ladder.top_word_level:
             self.error(
                 "level_out_of_range",
-                f"{trait.name} cannot start at {self.r.word(trait.level)}: "
-                f"{r.ladder.words[-1]} is not allowed at creation. Lower it to "
-                f"{self.r.word(r.creation_max)}, or the "
-                f"{r.terms.gm} may allow {r.ladder.words[-1]} in the house rules.",
+                say(
+                    "{name} cannot start at {level}: {top} is not allowed at creation. Lower "
+                    "it to {highest}, or the {gm} may allow {top} in the house rules.",
+                    name=trait.name,
+                    level=self.level(trait.level),
+                    top=self.level(r.ladder.top_word_level),
+                    highest=self.level(r.creation_max),
+                    gm=self.gm(),
+                ),
                 "legendary",
                 trait.name,
                 where,
@@ -326,8 +373,14 @@ class _Check:
         elif trait.level > r.creation_max:
             self.error(
                 "level_out_of_range",
-                f"No {label} may start above {self.r.word(r.creation_max)}; {trait.name} is "
-                f"{self.r.word(trait.level)}. Lower it to {self.r.word(r.creation_max)}.",
+                say(
+                    "No {noun} may start above {highest}; {name} is {level}. Lower it to "
+                    "{highest}.",
+                    noun=label,
+                    highest=self.level(r.creation_max),
+                    name=trait.name,
+                    level=self.level(trait.level),
+                ),
                 "creation",
                 trait.name,
                 where,
@@ -353,30 +406,54 @@ class _Check:
             return
         for level in over:
             at_level, limit = by_level[level], caps[level]
-            names = ", ".join(t.name for _, t in at_level)
             index, first_over = at_level[limit]
+            values = {
+                "limit": limit,
+                "nouns": self.noun(list_name, limit),
+                "level": self.level(level),
+                "count": len(at_level),
+                "names": ", ".join(t.name for _, t in at_level),
+            }
             if trading:
-                fix = "trading slots two lower for one higher does not make room. Lower one"
+                phrase = say(
+                    "Only {limit} {nouns} may be {level}; {count} are ({names}); trading slots "
+                    "two lower for one higher does not make room. Lower one of them.",
+                    **values,
+                )
             else:
-                fix = f"Lower {len(at_level) - limit}"
+                phrase = say(
+                    "Only {limit} {nouns} may be {level}; {count} are ({names}). Lower {over} "
+                    "of them.",
+                    over=len(at_level) - limit,
+                    **values,
+                )
             self.error(
                 "cap_exceeded",
-                f"Only {limit} {self.noun(list_name, limit)} may be {self.r.word(level)}; "
-                f"{len(at_level)} are ({names}){';' if trading else '.'} {fix} of them.",
+                phrase,
                 "caps",  # Ruleset.section falls back to "creation"
                 first_over.name,
                 f"{list_name}[{index}]",
             )
 
     def traded_caps(self, counts, caps, list_name):
-        used = ", ".join(
-            f"{counts[level]} {self.r.word(level)} of {limit}"
+        used = [
+            say(
+                "{count} {level} of {limit}",
+                count=counts[level],
+                level=self.level(level),
+                limit=limit,
+            )
             for level, limit in sorted(caps.items(), reverse=True)
-        )
+        ]
         self.warn(
             "cap_slots_traded",
-            f"{self.noun(list_name, 2).capitalize()} fit the caps by trading slots two lower "
-            f"for one higher: {used}. The {self.r.terms.gm} allows this in the house rules.",
+            say(
+                "{nouns} fit the caps by trading slots two lower for one higher: {used}. The "
+                "{gm} allows this in the house rules.",
+                nouns=self.noun(list_name, 2, capital=True),
+                used=tuple(used),
+                gm=self.gm(),
+            ),
             "limits",
         )
 
@@ -390,9 +467,14 @@ class _Check:
             index, trait = skills[r.max_skills]
             self.error(
                 "too_many_skills",
-                f"A new character may take at most {r.max_skills} "
-                f"{self.noun('skills', r.max_skills)}; this one has {len(skills)}. Remove "
-                f"{len(skills) - r.max_skills}.",
+                say(
+                    "A new character may take at most {most} {nouns}; this one has {count}. "
+                    "Remove {over}.",
+                    most=r.max_skills,
+                    nouns=self.noun("skills", r.max_skills),
+                    count=len(skills),
+                    over=len(skills) - r.max_skills,
+                ),
                 "limits",
                 trait.name,
                 f"skills[{index}]",
@@ -400,9 +482,14 @@ class _Check:
         if faults is not None and len(faults) < r.min_faults:
             self.error(
                 "too_few_faults",
-                f"A new character must take at least {r.min_faults} "
-                f"{self.noun('faults', r.min_faults)}; this one has {len(faults)}. Add "
-                f"{r.min_faults - len(faults)}.",
+                say(
+                    "A new character must take at least {least} {nouns}; this one has {count}. "
+                    "Add {short}.",
+                    least=r.min_faults,
+                    nouns=self.noun("faults", r.min_faults),
+                    count=len(faults),
+                    short=r.min_faults - len(faults),
+                ),
                 "limits",
             )
 
@@ -413,9 +500,13 @@ class _Check:
             if trait.level > r.uncommitted_max:
                 self.error(
                     "uncommitted_too_high",
-                    f"{trait.name} was defined in play at {self.r.word(trait.level)}: an "
-                    f"uncommitted trait is defined as {self.r.word(r.uncommitted_max)} or lower. "
-                    f"Lower it to {self.r.word(r.uncommitted_max)}.",
+                    say(
+                        "{name} was defined in play at {level}: an uncommitted trait is defined "
+                        "as {highest} or lower. Lower it to {highest}.",
+                        name=trait.name,
+                        level=self.level(trait.level),
+                        highest=self.level(r.uncommitted_max),
+                    ),
                     "uncommitted",
                     trait.name,
                     f"{list_name}[{index}]",
@@ -424,9 +515,12 @@ class _Check:
             list_name, index, trait = in_play[r.uncommitted_traits]
             self.error(
                 "too_many_uncommitted",
-                f"{len(in_play)} traits were defined in play, but a character keeps only "
-                f"{r.uncommitted_traits} uncommitted. Price the others at creation: clear "
-                "their defined_in_play.",
+                say(
+                    "{count} traits were defined in play, but a character keeps only {most} "
+                    "uncommitted. Price the others at creation: clear their defined_in_play.",
+                    count=len(in_play),
+                    most=r.uncommitted_traits,
+                ),
                 "uncommitted",
                 trait.name,
                 f"{list_name}[{index}]",
@@ -490,16 +584,21 @@ class _Check:
         if balance < 0:
             self.error(
                 "over_budget",
-                f"Over budget by {amount(-balance, 'skills')}: lower or drop traits worth that "
-                "much, or take a fault (1 fault = "
-                f"{amount(value['faults'], 'skills')}).",
+                say(
+                    "Over budget by {over}: lower or drop traits worth that much, or take a fault "
+                    "(1 fault = {fault_worth}).",
+                    over=amount_phrase(-balance, "skills"),
+                    fault_worth=amount_phrase(value["faults"], "skills"),
+                ),
                 "trading",
             )
         elif balance > 0:
             self.warn(
                 "levels_unspent",
-                f"{amount(balance, 'skills')} left unspent: spend them now, or they are lost "
-                "when play starts.",
+                say(
+                    "{left} left unspent: spend them now, or they are lost when play starts.",
+                    left=amount_phrase(balance, "skills"),
+                ),
                 "creation",
             )
         if lowered and balance >= 1:
@@ -536,7 +635,7 @@ class _Check:
         return skill_default(self.r, trait.name, trait.difficulty)
 
     def skill_cost(self, trait: Trait, index: int) -> int:
-        self.bounds(trait, ("skills", index), self.r.creation_min, "skill")
+        self.bounds(trait, ("skills", index), self.r.creation_min, Noun("skill", "skills"))
         if self.r.skill_difficulties:
             return trait.level + self.r.difficulty_costs[trait.difficulty or SKILL_DIFFICULTY]
         return trait.level - self.skill_default(trait)
@@ -555,9 +654,14 @@ class _Check:
             if default - trait.level > 1 and limit is not None:
                 self.error(
                     "too_many_lowered",
-                    f"{trait.name} is {default - trait.level} levels below its default "
-                    f"({self.r.word(default)}); a skill may drop only one level. "
-                    f"Raise it to {self.r.word(default - 1)}.",
+                    say(
+                        "{name} is {below} levels below its default ({default}); a skill may "
+                        "drop only one level. Raise it to {lowest}.",
+                        name=trait.name,
+                        below=default - trait.level,
+                        default=self.level(default),
+                        lowest=self.level(default - 1),
+                    ),
                     "skills",
                     trait.name,
                     f"skills[{index}]",
@@ -565,11 +669,16 @@ class _Check:
             lowered.append((index, trait))
         if limit is not None and len(lowered) > limit:
             index, trait = lowered[limit]
-            names = ", ".join(t.name for _, t in lowered)
             self.error(
                 "too_many_lowered",
-                f"At most {limit} skills may drop below their default; {len(lowered)} do "
-                f"({names}). Put {len(lowered) - limit} of them back at their default.",
+                say(
+                    "At most {limit} skills may drop below their default; {count} do ({names}). "
+                    "Put {over} of them back at their default.",
+                    limit=limit,
+                    count=len(lowered),
+                    names=", ".join(t.name for _, t in lowered),
+                    over=len(lowered) - limit,
+                ),
                 "skills",
                 trait.name,
                 f"skills[{index}]",
@@ -580,13 +689,16 @@ class _Check:
         """Mudge 1.62: skills drop below their default only "once all the free skill levels
         are used up", so one stands lowered beside levels still unspent (after every trade)."""
         for index, trait in lowered:
-            default = self.r.word(self.skill_default(trait))
             self.error(
                 "lowered_with_levels_unspent",
-                f"{trait.name} is below its default ({default}) while "
-                f"{amount(balance, 'skills')} are unspent: a skill drops below its default "
-                f"only once all the free skill levels are used up. Raise it to {default}, or "
-                "spend the levels first.",
+                say(
+                    "{name} is below its default ({default}) while {unspent} are unspent: a "
+                    "skill drops below its default only once all the free skill levels are used "
+                    "up. Raise it to {default}, or spend the levels first.",
+                    name=trait.name,
+                    default=self.level(self.skill_default(trait)),
+                    unspent=amount_phrase(balance, "skills"),
+                ),
                 "skills",
                 trait.name,
                 f"skills[{index}]",
@@ -600,8 +712,13 @@ class _Check:
         if kind not in r.power_kinds:
             self.error(
                 "not_in_ruleset",
-                f"{r.name} has no '{kind}' powers: make {power.name} a "
-                f"{' or '.join(r.power_kinds)}.",
+                say(
+                    "{ruleset} has no '{kind}' powers: make {name} a {kinds}.",
+                    ruleset=Term(r.name, "ruleset"),
+                    kind=kind,
+                    name=power.name,
+                    kinds=_either([Term(k, "power kind") for k in r.power_kinds]),
+                ),
                 "powers",
                 power.name,
                 where,
@@ -610,10 +727,21 @@ class _Check:
         gift = r.power_gifts.get(kind)
         if gift is not None:
             if gift.casefold() not in self.gift_names:
+                if kind == "spell":
+                    phrase = say(
+                        "{name} is a spell: take the {gift} gift first, or remove it.",
+                        name=power.name,
+                        gift=gift,
+                    )
+                else:
+                    phrase = say(
+                        "{name} is a psi power: take the {gift} gift first, or remove it.",
+                        name=power.name,
+                        gift=gift,
+                    )
                 self.error(
                     "power_requires_gift",
-                    f"{power.name} is a {'spell' if kind == 'spell' else 'psi power'}: "
-                    f"take the {gift} gift first, or remove it.",
+                    phrase,
                     kind,
                     power.name,
                     where,
@@ -622,8 +750,12 @@ class _Check:
             if difficulty not in ("hard", "very_hard"):
                 self.error(
                     "difficulty_not_allowed",
-                    f"{power.name} must be priced as a Hard or Very Hard skill, not "
-                    f"{difficulty.replace('_', ' ')}: change its difficulty.",
+                    say(
+                        "{name} must be priced as a Hard or Very Hard skill, not {difficulty}: "
+                        "change its difficulty.",
+                        name=power.name,
+                        difficulty=Term(difficulty.replace("_", " "), "difficulty"),
+                    ),
                     kind,
                     power.name,
                     where,
@@ -631,14 +763,14 @@ class _Check:
             if power.level is None:
                 self.error(
                     "level_missing",
-                    f"{power.name} needs a level, as a skill does: give it one.",
+                    say("{name} needs a level, as a skill does: give it one.", name=power.name),
                     kind,
                     power.name,
                     where,
                 )
                 return "skills", 0
             trait = Trait(power.name, power.level, difficulty)
-            self.bounds(trait, ("powers", index), r.creation_min, "power")
+            self.bounds(trait, ("powers", index), r.creation_min, Noun("power", "powers"))
             return "skills", power.level + self.r.difficulty_costs[difficulty]
         return "gifts", power.cost if power.cost is not None else r.superpower_cost
 
@@ -648,9 +780,13 @@ class _Check:
             return
         self.error(
             "meta_points_out_of_range",
-            f"A new character starts with {r.meta_points_start} {r.terms.points}; {points} "
-            f"were given. They cannot be traded for at creation: set them to "
-            f"{r.meta_points_start}.",
+            say(
+                "A new character starts with {start} {points}; {given} were given. They cannot "
+                "be traded for at creation: set them to {start}.",
+                start=r.meta_points_start,
+                points=Term(r.terms.points, "points"),
+                given=points,
+            ),
             "meta_points",
         )
 
@@ -688,9 +824,15 @@ class _Check:
             for index, item in enumerate(items):
                 self.error(
                     "not_in_ruleset",
-                    f"{r.name} has no {list_name}: make {item.name} "
-                    f"{_article(self.noun('attributes'))} or "
-                    f"{_article(self.noun('skills'))}, or remove it.",
+                    say(
+                        "{ruleset} has no {list}: make {name} {an_attribute} or {a_skill}, or "
+                        "remove it.",
+                        ruleset=Term(r.name, "ruleset"),
+                        list=Noun(*_LIST_NOUNS[list_name], 2),
+                        name=item.name,
+                        an_attribute=self.noun("attributes", article=True),
+                        a_skill=self.noun("skills", article=True),
+                    ),
                     "creation",
                     item.name,
                     f"{list_name}[{index}]",
@@ -705,28 +847,39 @@ class _Check:
         if left < 0:
             self.error(
                 "over_budget",
-                f"Over budget by {amount(-left, 'tokens')}: lower a trait by that many ranks.",
+                say(
+                    "Over budget by {over}: lower a trait by that many ranks.",
+                    over=amount_phrase(-left, "tokens"),
+                ),
                 "creation",
             )
         if r.must_spend_and_save:
             if spent < 1:
                 self.error(
                     "must_spend_token",
-                    "Spend at least 1 token before play: raise "
-                    f"{_article(self.noun('attributes'))} or {_article(self.noun('skills'))}.",
+                    say(
+                        "Spend at least 1 token before play: raise {an_attribute} or {a_skill}.",
+                        an_attribute=self.noun("attributes", article=True),
+                        a_skill=self.noun("skills", article=True),
+                    ),
                     "creation",
                 )
             if left < 1:
                 self.error(
                     "must_save_token",
-                    "Save at least 1 token for play: lower a trait so one token is left.",
+                    say("Save at least 1 token for play: lower a trait so one token is left."),
                     "creation",
                 )
         if r.tokens_carried is not None and left > r.tokens_carried:
             self.warn(
                 "tokens_lost",
-                f"{amount(left, 'tokens')} unspent, but only {r.tokens_carried} carry into "
-                f"play: spend {amount(left - r.tokens_carried, 'tokens')} more or lose them.",
+                say(
+                    "{left} unspent, but only {carried} carry into play: spend {more} more or "
+                    "lose them.",
+                    left=amount_phrase(left, "tokens"),
+                    carried=r.tokens_carried,
+                    more=amount_phrase(left - r.tokens_carried, "tokens"),
+                ),
                 "creation",
             )
         return Report(
@@ -775,5 +928,13 @@ def _caps_fit_by_trading(counts: dict[int, int], caps: dict[int, int]) -> bool:
     return True
 
 
-def _article(noun: str) -> str:
-    return f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"
+# What a list is called where a ruleset has no such list at all (MicroFudged's gifts).
+_LIST_NOUNS = {"gifts": ("gift", "gifts"), "faults": ("fault", "faults")}
+
+
+def _either(items: list):
+    """Alternatives, 'a or b or c'."""
+    phrase = items[0]
+    for item in items[1:]:
+        phrase = say("{either} or {other}", either=phrase, other=item)
+    return phrase

@@ -23,6 +23,7 @@ from fractions import Fraction
 from math import lcm
 
 from rules.house_rules import json_number
+from rules.words import Phrase, say_plural
 
 POOLS = ("attributes", "skills", "gifts")
 POOL_UNITS = {
@@ -62,6 +63,24 @@ def amount(value, pool: str) -> str:
     """'3 skill levels', '1 gift', '0.5 faults'."""
     one, many = POOL_UNITS[pool]
     return f"{json_number(value)} {one if value == 1 else many}"
+
+
+def amount_phrase(value, pool: str) -> Phrase:
+    """amount() as a phrase (rules.words), for a message another language can say."""
+    return _AMOUNTS[pool](value)
+
+
+# One say_plural a pool, each with its words as literals: the translators' catalogue collects
+# them (POOL_UNITS has the same words, for pages that name a pool's unit alone).
+_AMOUNTS = {
+    "attributes": lambda n: say_plural(
+        "{amount} attribute level", "{amount} attribute levels", n, amount=n
+    ),
+    "skills": lambda n: say_plural("{amount} skill level", "{amount} skill levels", n, amount=n),
+    "gifts": lambda n: say_plural("{amount} gift", "{amount} gifts", n, amount=n),
+    "faults": lambda n: say_plural("{amount} fault", "{amount} faults", n, amount=n),
+    "tokens": lambda n: say_plural("{amount} token", "{amount} tokens", n, amount=n),
+}
 
 
 def find_trades(remaining: dict, faults, values: dict) -> list[Trade]:

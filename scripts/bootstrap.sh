@@ -47,7 +47,9 @@ install_requirements() {
 # WeasyPrint needs Pango and HarfBuzz from the system; the tests also need a real
 # Chromium (browser tests) and poppler-utils (pdftoppm renders PDF pages to PNG).
 # fonts-noto-core: Noto Sans Symbols, for the symbols the shipped fonts lack (characters/pdf.py).
-debian_packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-core)
+# gettext: msgfmt, which `make run` and `make test` use to compile the translations
+# (manage.py compilemessages), and xgettext for `manage.py makemessages`.
+debian_packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-core gettext)
 if [ "$mode" = dev ]; then
   debian_packages+=(chromium poppler-utils)
 fi

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.utils import translation
 
 from characters.db_roles import APPEND_ONLY_TABLES, OWNER_ALIAS, grant_runtime_role
 
@@ -21,6 +22,27 @@ pytest_plugins = ["tests.browser"]
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "rules" / "samples"
 LOGIN_KEYS = ("USER", "PASSWORD")
+
+
+def pytest_configure(config):
+    """The translations compiled before any test reads them (docs/translations.md): `make
+    test` compiles them first, and a bare pytest run of one file gets them too. Only the
+    controller compiles: pytest-xdist's workers start after it has. Quick when nothing
+    changed (compilemessages skips an up-to-date .mo)."""
+    if hasattr(config, "workerinput"):
+        return
+    from django.core.management import call_command
+
+    call_command("compilemessages", ignore_patterns=[".venv"], verbosity=0)
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """A request leaves its language active in the thread (LocaleMiddleware activates one per
+    request and never deactivates it): a French page in one test must not make the next
+    test's direct calls French."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

@@ -38,6 +38,7 @@ ACCESS = {
     "healthz": (PUBLIC, "get"),
     "login": (PUBLIC, "get"),
     "signup": (PUBLIC, "get"),
+    "language_set": (PUBLIC, "post"),  # the header's language form (issue 30)
     "logout": (USER, "post"),
     "password_change": (USER, "get"),
     "password_change_done": (USER, "get"),

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from characters.errors import HouseRulesRefused
 from characters.forms.fields import AmountField, NameField
@@ -530,6 +531,6 @@ class CampaignSettingsForm(forms.Form):
 class JoinForm(forms.Form):
     code = forms.CharField(
         max_length=Campaign._meta.get_field("invite_code").max_length,
-        label="Invite code",
+        label=_("Invite code"),
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )

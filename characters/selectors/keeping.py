@@ -2,14 +2,15 @@
 campaigns they run have archived."""
 
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from characters.models import Campaign, Character
 
 SORTS = {  # key: (label, ordering)
-    "name": ("Name", ("name", "pk")),
-    "recent": ("Last changed", ("-updated_at", "pk")),
-    "state": ("State", ("state", "name", "pk")),
-    "campaign": ("Campaign", ("campaign__name", "name", "pk")),
+    "name": (_("Name"), ("name", "pk")),
+    "recent": (_("Last changed"), ("-updated_at", "pk")),
+    "state": (_("State"), ("state", "name", "pk")),
+    "campaign": (_("Campaign"), ("campaign__name", "name", "pk")),
 }
 NO_CAMPAIGN = "none"
 

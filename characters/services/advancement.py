@@ -16,6 +16,8 @@ character's experience too: that is how a spend the rules tie to the GM's permis
 from dataclasses import asdict
 
 from django.db import transaction
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from characters.adapters import (
     TRAIT_LISTS,
@@ -169,8 +171,14 @@ def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
         character=locked,
         actor=actor,
         kind=Notification.Kind.SPEND_ACCEPTED,
-        message=f"{actor.username} accepted {locked.name}'s request: {spec['label']} "
-        f"({spec['cost']} {spec['unit']}).",
+        message=format_lazy(
+            _("{gm} accepted {name}'s request: {what} ({cost} {unit})."),
+            gm=actor.username,
+            name=locked.name,
+            what=spec["label"],
+            cost=spec["cost"],
+            unit=spec["unit"],
+        ),
     )
     return entry
 
@@ -197,7 +205,13 @@ def spend_refuse(*, entry: ExperienceEntry, actor, reason: str) -> None:
         character=locked,
         actor=actor,
         kind=Notification.Kind.SPEND_REFUSED,
-        message=f"{actor.username} refused {locked.name}'s request ({spec['label']}): {reason}",
+        message=format_lazy(
+            _("{gm} refused {name}'s request ({what}): {reason}"),
+            gm=actor.username,
+            name=locked.name,
+            what=spec["label"],
+            reason=reason,
+        ),
     )
 
 
@@ -465,7 +479,13 @@ def _award(locked: Character, *, actor, amount: int, reason: str) -> ExperienceE
         character=locked,
         actor=actor,
         kind=Notification.Kind.EXPERIENCE,
-        message=f"{actor.username} awarded {locked.name} {amount_words(amount, ruleset)}: {reason}",
+        message=format_lazy(
+            _("{gm} awarded {name} {amount}: {reason}"),
+            gm=actor.username,
+            name=locked.name,
+            amount=amount_words(amount, ruleset),
+            reason=reason,
+        ),
     )
     return entry
 

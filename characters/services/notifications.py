@@ -7,33 +7,41 @@ deployment configures SMTP: README, "E-mail")."""
 
 import logging
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
 from django.core.validators import validate_email
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from characters.errors import ServiceError
 from characters.models import Character, Notification
+from characters.selectors.accounts import account_language
 
 logger = logging.getLogger(__name__)
 
 
-def notify(*, character: Character, actor, kind: str, message: str) -> Notification | None:
+def notify(*, character: Character, actor, kind: str, message) -> Notification | None:
     """Tell the character's player, unless they did it themselves (a GM's own character).
-    The e-mail is queued in the same transaction: a refused write sends nothing."""
+    The e-mail is queued in the same transaction: a refused write sends nothing. `message`
+    may be lazy (format_lazy of a gettext_lazy template): it is said, and kept, in the
+    player's language (their account's), whoever's request made it."""
     from characters.tasks import send_notification_mail  # characters.tasks imports services
 
     owner = character.owner
     if owner.pk == actor.pk:
         return None
+    language = account_language(owner) or settings.LANGUAGE_CODE
+    with translation.override(language):
+        message = str(message)
     limit = Notification._meta.get_field("message").max_length
     if len(message) > limit:  # a long name or reason: the page it links to has it all
         message = message[: limit - 1] + "…"
     note = Notification.objects.create(user=owner, character=character, kind=kind, message=message)
     if owner.email:
-        send_notification_mail.enqueue(owner.email, message, character.pk)
+        send_notification_mail.enqueue(owner.email, message, character.pk, language)
     return note
 
 
@@ -43,20 +51,21 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def notification_mail_send(*, address: str, message: str, character_pk: int) -> bool:
-    """The e-mail of one notification, sent now (by the worker); False when it could not be.
-    An address that is no address (stored before addresses were checked) is skipped."""
+def notification_mail_send(
+    *, address: str, message: str, character_pk: int, language: str = ""
+) -> bool:
+    """The e-mail of one notification, sent now (by the worker), in the player's `language`;
+    False when it could not be. An address that is no address (stored before addresses were
+    checked) is skipped."""
     try:
         validate_email(address)
     except ValidationError:
         logger.warning("A notification e-mail was not sent: %r is no address", address)
         return False
     path = reverse("character_builder", args=[character_pk])
-    mail = EmailMessage(
-        subject=f"Fairsheet: {one_line(message)}",
-        body=f"{message}\n\nOpen the character: {path}",
-        to=[address],
-    )
+    with translation.override(language or settings.LANGUAGE_CODE):
+        body = _("{message}\n\nOpen the character: {path}").format(message=message, path=path)
+    mail = EmailMessage(subject=f"Fairsheet: {one_line(message)}", body=body, to=[address])
     try:
         mail.send()
     except OSError:  # smtplib's errors, and a timeout, are OSErrors
@@ -79,6 +88,9 @@ def notification_email_set(*, user, email: str) -> None:
         try:
             validate_email(email)
         except ValidationError:
-            raise ServiceError(f"{email!r} is not an e-mail address.", field="email") from None
+            raise ServiceError(
+                _("{address} is not an e-mail address.").format(address=repr(email)),
+                field="email",
+            ) from None
     user.email = email
     user.save(update_fields=["email"])

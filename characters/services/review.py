@@ -13,6 +13,9 @@ transaction.
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from characters.adapters import (
     build_changed,
@@ -115,8 +118,16 @@ def character_request_changes(
         character=locked,
         actor=actor,
         kind=Notification.Kind.CHANGES_REQUESTED,
-        message=f"{locked.name} is back with you for changes: {len(added)} comment"
-        f"{'s' if len(added) != 1 else ''} from {actor.username}.",
+        message=format_lazy(
+            ngettext_lazy(
+                "{name} is back with you for changes: {count} comment from {gm}.",
+                "{name} is back with you for changes: {count} comments from {gm}.",
+                "count",
+            ),
+            name=locked.name,
+            count=len(added),
+            gm=actor.username,
+        ),
     )
     return added
 
@@ -183,8 +194,14 @@ def character_approve(
         character=locked,
         actor=actor,
         kind=Notification.Kind.APPROVED,
-        message=f"{actor.username} approved {locked.name}"
-        + (f" over the rules: {override_reason}" if override_reason else "."),
+        message=format_lazy(
+            _("{gm} approved {name} over the rules: {reason}")
+            if override_reason
+            else _("{gm} approved {name}."),
+            gm=actor.username,
+            name=locked.name,
+            reason=override_reason,
+        ),
     )
     return approval
 

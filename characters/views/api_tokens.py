@@ -3,6 +3,7 @@ create one (shown once), see when each was last used, revoke one."""
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -36,5 +37,8 @@ def account(request):
 @require_POST
 def api_token_revoke_view(request, pk):
     token = api_token_revoke(token=api_token_for_owner(request.user, pk))
-    messages.success(request, f"Revoked the token “{token.name}” ({token.prefix}…).")
+    messages.success(
+        request,
+        _("Revoked the token “{name}” ({prefix}…).").format(name=token.name, prefix=token.prefix),
+    )
     return redirect("account")

@@ -3,10 +3,12 @@ may not see raises Http404 too (selectors.access), so the page says both without
 which."""
 
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from characters.views.htmx import refused
 
-NOT_HERE = "There is nothing here, or it is not yours to see."
+NOT_HERE = gettext_lazy("There is nothing here, or it is not yours to see.")
 
 
 def page_not_found(request, exception):
@@ -15,6 +17,12 @@ def page_not_found(request, exception):
     if getattr(request, "htmx", False):
         back = request.htmx.current_url_abs_path or "/"
         return refused(
-            request, f"{NOT_HERE} Reload the page to see it as it is now.", status=404, back=back
+            request,
+            _(
+                "There is nothing here, or it is not yours to see. Reload the page to see it as it "
+                "is now."
+            ),
+            status=404,
+            back=back,
         )
     return render(request, "404.html", {"message": NOT_HERE}, status=404)

@@ -5,6 +5,7 @@ new draft; check a posted file over HTTP. Scripts may call these with an API tok
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -12,7 +13,9 @@ from django.http import HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from characters.adapters import (
@@ -30,9 +33,11 @@ from characters.selectors.interop import character_provenance, foundry_update_fo
 from characters.services.characters import character_import, is_party, party_import
 from characters.services.foundry import character_update_from_foundry
 from characters.views.params import strict_number
+from characters.wording import SPEAKER
 from rules.check import UNREADABLE, check_text, unreadable
 from rules.foundry import FOUNDRY, write_actor
 from rules.ruleset_file import RulesetFileError, parse_ruleset_json
+from rules.words import ENGLISH
 
 MAX_CHECK_BYTES = 1_000_000
 MAX_NOT_MAPPED_SHOWN = 12
@@ -222,9 +227,16 @@ def _imported_json(request, character, imported) -> dict:
 def character_check(request):
     """POST a character file (the body, or a `file` upload): the build report as JSON; an
     unreadable file gets a 400 with the same message the check command prints, and a body
-    over the limit a 413, whatever its size and however it was sent."""
+    over the limit a 413, whatever its size and however it was sent. The messages are in
+    the language the request asks for (Accept-Language, or a browser's language cookie),
+    English when it asks for none; codes and sections never change (docs/api.md)."""
     too_big = JsonResponse(
-        {"error": f"The file is larger than {MAX_CHECK_BYTES // 1_000_000} MB."}, status=413
+        {
+            "error": _("The file is larger than {size} MB.").format(
+                size=MAX_CHECK_BYTES // 1_000_000
+            )
+        },
+        status=413,
     )
     # Refused before a byte is read: a declared length over the limit, true or not.
     declared = strict_number(request.META.get("CONTENT_LENGTH"))
@@ -235,9 +247,11 @@ def character_check(request):
     except RequestDataTooBig:
         return too_big
     except (MultiPartParserError, SuspiciousOperation) as error:
-        return JsonResponse({"error": f"The upload cannot be read: {error}"}, status=400)
+        return JsonResponse(
+            {"error": _("The upload cannot be read: {error}").format(error=error)}, status=400
+        )
     if body is None:
-        return JsonResponse({"error": "Send the character file as `file`."}, status=400)
+        return JsonResponse({"error": _("Send the character file as `file`.")}, status=400)
     if len(body) > MAX_CHECK_BYTES:
         return too_big
     rulesets = {}
@@ -248,12 +262,18 @@ def character_check(request):
         except RulesetFileError as error:
             return _refused_ruleset(error)
         rulesets[designed.slug] = designed
-    result = check_text(body, rulesets)
+    result = check_text(body, rulesets, report_speaker())
     return JsonResponse(
         result.report,
         status=400 if result.exit_code == UNREADABLE else 200,
         json_dumps_params={"ensure_ascii": False},
     )
+
+
+def report_speaker():
+    """Who says the report's messages: the engine itself in English (the contract's words,
+    exactly), the catalogue in any other language the request is in."""
+    return ENGLISH if translation.get_language() == settings.LANGUAGE_CODE else SPEAKER
 
 
 def _posted_ruleset(request) -> bytes | None:

@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from characters.errors import ServiceError
@@ -22,15 +23,16 @@ def notification_email(request):
     """The account page's address for notifications (a plain form: the page redirects)."""
     form = NotificationEmailForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"Not saved: {form.errors['email'][0]}")
+        messages.error(request, _("Not saved: {reason}").format(reason=form.errors["email"][0]))
         return redirect("account")
     address = form.cleaned_data["email"]
     try:
         notification_email_set(user=request.user, email=address)
     except ServiceError as error:
-        messages.error(request, f"Not saved: {error}")
+        messages.error(request, _("Not saved: {reason}").format(reason=error))
         return redirect("account")
-    messages.success(
-        request, f"Notifications go to {address}." if address else "No notification e-mails."
-    )
+    if address:
+        messages.success(request, _("Notifications go to {address}.").format(address=address))
+    else:
+        messages.success(request, _("No notification e-mails."))
     return redirect("account")

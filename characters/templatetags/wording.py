@@ -1,0 +1,19 @@
+"""Rules words and the engine's messages in the reader's language (docs/translations.md):
+
+{% load wording %}
+{{ issue|said }}                 an issue's message (or any rules.words.Phrase)
+{{ ruleset.name|term:"ruleset" }}  a built-in ruleset's word; a GM's own word as written
+"""
+
+from django import template
+
+from characters import vocabulary
+from characters.wording import said
+
+register = template.Library()
+register.filter("said", said)
+
+
+@register.filter
+def term(text, kind: str) -> str:
+    return vocabulary.term(str(text), kind)

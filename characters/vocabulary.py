@@ -1,0 +1,170 @@
+"""The built-in rulesets' words in the reader's language: the trait ladder, what the lists are
+called, the GM, the points, difficulties, wounds (docs/translations.md, "Rules vocabulary",
+which says where each French and Spanish word comes from).
+
+A word is looked up by the English the engine writes (rules/rulesets.py, rules/ladder.py)
+and the kind of thing it names, which is its context in the catalogue ("trait ladder",
+"game master", ...): "Fair" on the ladder and "fair" elsewhere are different entries. A word
+found nowhere here is a GM's own (a designed ruleset's ladder, a house rule's name) and is
+shown as the GM wrote it. tests/test_translations.py checks every word of every built-in
+ruleset is here.
+"""
+
+from django.utils.translation import npgettext, pgettext_lazy
+
+# The trait ladder (Mudge 1.2; MicroFudged DIP V adds Abysmal). A ladder is translated only
+# when every one of its words is one of these: a GM's own ladder (fudge-rpg's Heroic) stays
+# whole, never half in one language and half in another.
+LADDER = {
+    "Abysmal": pgettext_lazy("trait ladder", "Abysmal"),
+    "Terrible": pgettext_lazy("trait ladder", "Terrible"),
+    "Poor": pgettext_lazy("trait ladder", "Poor"),
+    "Mediocre": pgettext_lazy("trait ladder", "Mediocre"),
+    "Fair": pgettext_lazy("trait ladder", "Fair"),
+    "Good": pgettext_lazy("trait ladder", "Good"),
+    "Great": pgettext_lazy("trait ladder", "Great"),
+    "Superb": pgettext_lazy("trait ladder", "Superb"),
+    "Legendary": pgettext_lazy("trait ladder", "Legendary"),
+}
+
+# What one of a list is called, by its English (one, many): the count picks the form, by the
+# language's own plural rule.
+NOUNS = {
+    ("attribute", "attributes"): lambda n: npgettext("list", "attribute", "attributes", n),
+    ("skill", "skills"): lambda n: npgettext("list", "skill", "skills", n),
+    ("gift", "gifts"): lambda n: npgettext("list", "gift", "gifts", n),
+    ("fault", "faults"): lambda n: npgettext("list", "fault", "faults", n),
+    ("power", "powers"): lambda n: npgettext("list", "power", "powers", n),
+    ("ability", "abilities"): lambda n: npgettext("list", "ability", "abilities", n),
+    ("field of expertise", "fields of expertise"): lambda n: npgettext(
+        "list", "field of expertise", "fields of expertise", n
+    ),
+    ("field of power", "fields of power"): lambda n: npgettext(
+        "list", "field of power", "fields of power", n
+    ),
+}
+# One of a list with its article, which only the language knows ("une compétence").
+WITH_ARTICLE = {
+    "attribute": pgettext_lazy("list, with an article", "an attribute"),
+    "skill": pgettext_lazy("list, with an article", "a skill"),
+    "gift": pgettext_lazy("list, with an article", "a gift"),
+    "fault": pgettext_lazy("list, with an article", "a fault"),
+    "power": pgettext_lazy("list, with an article", "a power"),
+    "ability": pgettext_lazy("list, with an article", "an ability"),
+    "field of expertise": pgettext_lazy("list, with an article", "a field of expertise"),
+    "field of power": pgettext_lazy("list, with an article", "a field of power"),
+}
+
+# Every other word, by the kind of thing it names (rules.words.Term.kind).
+TERMS = {
+    "list title": {
+        "Attributes": pgettext_lazy("list title", "Attributes"),
+        "Skills": pgettext_lazy("list title", "Skills"),
+        "Gifts": pgettext_lazy("list title", "Gifts"),
+        "Faults": pgettext_lazy("list title", "Faults"),
+        "Powers": pgettext_lazy("list title", "Powers"),
+        "Abilities": pgettext_lazy("list title", "Abilities"),
+        "Fields of expertise": pgettext_lazy("list title", "Fields of expertise"),
+        "Fields of power": pgettext_lazy("list title", "Fields of power"),
+    },
+    "game master": {
+        "GM": pgettext_lazy("game master", "GM"),
+        "Narrator": pgettext_lazy("game master", "Narrator"),
+    },
+    "points": {
+        "meta points": pgettext_lazy("points", "meta points"),
+        "Fudge points": pgettext_lazy("points", "Fudge points"),
+    },
+    "difficulty": {
+        "easy": pgettext_lazy("difficulty", "easy"),
+        "average": pgettext_lazy("difficulty", "average"),
+        "hard": pgettext_lazy("difficulty", "hard"),
+        "very hard": pgettext_lazy("difficulty", "very hard"),
+        "Easy": pgettext_lazy("difficulty", "Easy"),
+        "Average": pgettext_lazy("difficulty", "Average"),
+        "Hard": pgettext_lazy("difficulty", "Hard"),
+        "Very Hard": pgettext_lazy("difficulty", "Very Hard"),
+    },
+    "ruleset": {
+        "Fudge objective creation (Fudge Basics)": pgettext_lazy(
+            "ruleset", "Fudge objective creation (Fudge Basics)"
+        ),
+        "Mudge": pgettext_lazy("ruleset", "Mudge"),
+        "MicroFudged DIP (tokens)": pgettext_lazy("ruleset", "MicroFudged DIP (tokens)"),
+        "Streamlined MicroFudged": pgettext_lazy("ruleset", "Streamlined MicroFudged"),
+    },
+    "power kind": {
+        "spell": pgettext_lazy("power kind", "spell"),
+        "psi": pgettext_lazy("power kind", "psi"),
+        "superpower": pgettext_lazy("power kind", "superpower"),
+        "field": pgettext_lazy("power kind", "field"),
+    },
+    "experience unit": {
+        "EP": pgettext_lazy("experience unit", "EP"),
+        "XP": pgettext_lazy("experience unit", "XP"),
+        "token": pgettext_lazy("experience unit", "token"),
+        "experience": pgettext_lazy("experience unit", "experience"),
+    },
+    "advancement purchase": {
+        "gift": pgettext_lazy("advancement purchase", "gift"),
+        "power": pgettext_lazy("advancement purchase", "power"),
+        "meta point": pgettext_lazy("advancement purchase", "meta point"),
+        "buy off fault": pgettext_lazy("advancement purchase", "buy off fault"),
+    },
+    "cost unit": {
+        "skill level": pgettext_lazy("cost unit", "skill level"),
+        "token": pgettext_lazy("cost unit", "token"),
+    },
+    "harm": {
+        "Wounds": pgettext_lazy("harm", "Wounds"),
+        "Setbacks": pgettext_lazy("harm", "Setbacks"),
+        "Damage": pgettext_lazy("harm", "Damage"),
+        "Successes": pgettext_lazy("harm", "Successes"),
+    },
+    "wound": {
+        "Scratch": pgettext_lazy("wound", "Scratch"),
+        "Hurt": pgettext_lazy("wound", "Hurt"),
+        "Very Hurt": pgettext_lazy("wound", "Very Hurt"),
+        "Incapacitated": pgettext_lazy("wound", "Incapacitated"),
+        "Near Death": pgettext_lazy("wound", "Near Death"),
+        "Setback (Wound)": pgettext_lazy("wound", "Setback (Wound)"),
+        "Major Setback (Severe wound)": pgettext_lazy("wound", "Major Setback (Severe wound)"),
+        "Extreme Setback (Grievous injury)": pgettext_lazy(
+            "wound", "Extreme Setback (Grievous injury)"
+        ),
+    },
+    "equipment value": {
+        "Damage": pgettext_lazy("equipment value", "Damage"),
+        "Armour": pgettext_lazy("equipment value", "Armour"),
+        "Cards": pgettext_lazy("equipment value", "Cards"),
+        "Defence cards": pgettext_lazy("equipment value", "Defence cards"),
+    },
+}
+
+
+def ladder_is_standard(words) -> bool:
+    """Whether a ladder is the standard one (or a stretch of it), so said in the reader's
+    language; a ladder with a word of the GM's own is the GM's."""
+    return all(word in LADDER for word in words)
+
+
+def ladder_word(word: str) -> str:
+    """A standard ladder word in the active language ("Superb" -> "Excellent")."""
+    return str(LADDER[word])
+
+
+def term(text: str, kind: str) -> str:
+    """A built-in ruleset's word in the active language; any other word as written."""
+    found = TERMS.get(kind, {}).get(text)
+    return text if found is None else str(found)
+
+
+def noun(one: str, many: str, count: int) -> str | None:
+    """A list's noun in the active language, or None for a GM's own words."""
+    found = NOUNS.get((one, many))
+    return None if found is None else found(count)
+
+
+def noun_with_article(one: str) -> str | None:
+    found = WITH_ARTICLE.get(one)
+    return None if found is None else str(found)

@@ -1,0 +1,87 @@
+"""The engine's messages in the reader's language (docs/translations.md, "Engine messages").
+
+The rules engine makes its messages as Phrases (rules.words): an English template, the
+catalogue's message id, and the values that fill it. Here a Phrase is said in the active
+language: its template from Django's catalogue (locale/*/LC_MESSAGES/django.po), its levels
+and rules words from characters.vocabulary, its numbers as the language writes them ("1,5").
+A template not translated yet, or translated with other placeholders than the English one,
+is said in English rather than not at all.
+
+    {{ issue|said }}                          in a template (characters.templatetags.wording)
+    report.to_json(SPEAKER)                   the build report, in the active language
+    with translation.override("fr"): ...      any other language than the active one
+"""
+
+from string import Formatter
+
+from django.utils import formats, translation
+from django.utils.translation import gettext, ngettext
+
+from characters import vocabulary
+from rules.words import Level, Noun, Phrase, Term, number_text, say_in
+
+
+class Speaker:
+    """Says a phrase in the active language (rules.words.English's counterpart)."""
+
+    def template(self, phrase: Phrase) -> str:
+        if phrase.many is None:
+            translated = gettext(phrase.text)
+            english = phrase.text
+        else:
+            translated = ngettext(phrase.text, phrase.many, phrase.count)
+            english = phrase.text if phrase.count == 1 else phrase.many
+        return translated if _fields(translated) == _fields(english) else english
+
+    def level(self, value: Level) -> str:
+        word = value.ladder.name(value.level)
+        if not vocabulary.ladder_is_standard(value.ladder.words):
+            return word
+        top = value.ladder.words[-1]
+        if word in vocabulary.LADDER:
+            return vocabulary.ladder_word(word)
+        # Above the top word: "Legendary+2".
+        return vocabulary.ladder_word(top) + word[len(top) :]
+
+    def term(self, value: Term) -> str:
+        word = vocabulary.term(value.text, value.kind)
+        return _capitalised(word) if value.capital else word
+
+    def noun(self, value: Noun) -> str:
+        if value.article and value.count == 1:
+            word = vocabulary.noun_with_article(value.one)
+        else:
+            word = vocabulary.noun(value.one, value.many, value.count)
+        if word is None:  # the GM's own words: said as written, without an English article
+            word = value.one if value.count == 1 else value.many
+        return _capitalised(word) if value.capital else word
+
+    def number(self, value) -> str:
+        text = number_text(value)
+        return formats.number_format(float(text) if "." in text else int(text))
+
+
+SPEAKER = Speaker()
+
+
+def said(phrase) -> str:
+    """A Phrase, an issue (its message) or a plain string in the active language."""
+    phrase = getattr(phrase, "phrase", phrase)
+    return say_in(phrase, SPEAKER) if isinstance(phrase, Phrase) else str(phrase)
+
+
+def report_json(report, language: str) -> dict:
+    """The build report's JSON with its messages in `language`."""
+    with translation.override(language):
+        return report.to_json(SPEAKER)
+
+
+def _fields(template: str) -> set:
+    try:
+        return {field for _, field, _, _ in Formatter().parse(template) if field is not None}
+    except ValueError:  # an unbalanced brace: never the same as a good template's fields
+        return {None}
+
+
+def _capitalised(word: str) -> str:
+    return word[:1].upper() + word[1:]
