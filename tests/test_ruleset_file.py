@@ -122,7 +122,7 @@ def test_nonsense_is_refused_with_every_field_and_reason_at_once():
     data["harm"]["track"][0]["boxes"] = 0
     assert ruleset_problems(data) == [
         ("ladder.words[5]", "'Fair' appears twice"),
-        ("ladder.fair", "'Fair' must be exactly one of ladder.words"),
+        ("ladder.fair", "'Fair' must be one of the ladder's words, exactly once"),
         (
             "skills.difficulties.hard.cost_at_fair",
             "the cost table must increase with difficulty: hard costs 1, no more than average (2)",
@@ -137,7 +137,7 @@ def test_nonsense_is_refused_with_every_field_and_reason_at_once():
     [
         (lambda d: d.update(format="fairsheet.ruleset/9"), "format", "must be"),
         (lambda d: d.update(slug="My Game"), "slug", "lowercase letters, digits and hyphens"),
-        (lambda d: d["ladder"].update(fair="Average"), "ladder.fair", "exactly one"),
+        (lambda d: d["ladder"].update(fair="Average"), "ladder.fair", "exactly once"),
         (lambda d: d["ladder"].update(fair="Abysmal"), "ladder.fair", "a word below it"),
         (lambda d: d["ladder"].update(creation_max="Legendary"), "ladder.creation_max", "below"),
         (
@@ -146,7 +146,11 @@ def test_nonsense_is_refused_with_every_field_and_reason_at_once():
             "above",
         ),
         (lambda d: d["attributes"].update(default="Fabulous"), "attributes.default", "not a level"),
-        (lambda d: d["skills"].update(pricing="per_rank"), "skills.pricing", "flat, by_difficulty"),
+        (
+            lambda d: d["skills"].update(pricing="per_rank"),
+            "skills.pricing",
+            "tokens a rank is not for the levels system: use flat from a default or by difficulty",
+        ),
         (lambda d: d["numbers"].update(free_gifts=-1), "numbers.free_gifts", "at least zero"),
         (
             lambda d: d["numbers"].update(attribute_caps={"Heroic": 1}),
