@@ -312,6 +312,7 @@ class Section(forms.Form):
                 if form.prefix == new_row:  # a row just added: where the GM types next
                     first = next(iter(form.fields.values()))
                     first.widget.attrs["autofocus"] = True
+        self.new_row = new_row
 
     # -- what a section is: each says --
 
@@ -500,8 +501,16 @@ class Section(forms.Form):
                 {
                     "form": form,
                     "index": index,
-                    "label": part.row.format(n=index + 1, key=""),
+                    "label": part.row.format(
+                        n=index + 1, key=str(form[part.key].value() or "") if part.key else ""
+                    ).strip(),
                     "chosen": chosen == str(index),
+                    "single": len(form.visible_fields()) == 1,
+                    # A row of many fields folds away under its name, open when it needs
+                    # the GM (a problem, or just added).
+                    "tall": len(form.visible_fields()) > 5,
+                    "open": form.is_bound and bool(form.errors) or form.prefix == self.new_row,
+                    "name": str(form[next(iter(form.fields))].value() or "").strip(),
                 }
                 for index, form in enumerate(formset.forms)
             ],
@@ -641,7 +650,12 @@ def _number_of(value):
 
 
 def _numbers_in(text: str) -> list[int]:
-    return [int(part) for part in re.split(r"[,\s]+", text or "") if part]
+    """"6, 11, 16" as numbers (the form has refused what is not one)."""
+    return [int(part) for part in re.split(r"[,\s]+", text or "") if _whole_number(part)]
+
+
+def _whole_number(part: str) -> bool:
+    return part.isascii() and part.isdigit() and len(part) <= 9
 
 
 def _pair_lines(mapping: dict) -> str:
@@ -1222,7 +1236,7 @@ class PowersSection(Section):
     def clean_power_levels(self):
         value = self.cleaned_data["power_levels"]
         for index, part in enumerate(p for p in re.split(r"[,\s]+", value) if p):
-            if not part.isdigit():
+            if not _whole_number(part):
                 raise forms.ValidationError(f"Number {index + 1}: “{part}” is not a whole number.")
         return value
 
