@@ -9,6 +9,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from django.forms import HiddenInput
 from django.urls import reverse
 
 from characters.forms.designer import SECTIONS, describe
@@ -115,6 +116,9 @@ def test_each_section_is_fields_explained_in_plain_words(gm, design, section):
     assert response.status_code == 200
     text = words(response)
     assert SECTIONS[section].title in text and SECTIONS[section].intro in text
+    # No field of the section takes the name of the form's own (what changed, the version).
+    assert SECTIONS[section].base_fields["note"].label == "What changed"
+    assert isinstance(SECTIONS[section].base_fields["based_on"].widget, HiddenInput)
     assert not CODE.findall(text), CODE.findall(text)[:5]
     # Every field the GM types in has a label.
     html = response.content.decode()

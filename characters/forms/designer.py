@@ -1401,7 +1401,7 @@ class HarmSection(Section):
     martial_arts = lines("Martial arts", "Skills that train bare hands, one a line.")
     more_scratch = lines("One more light box", "Gifts that add a box to the first row, one a line.")
     fewer_scratch = lines("One light box fewer", "Faults that take one away, one a line.")
-    note = text("A line under the track", "How it heals, say.", limit=2000)
+    track_note = text("A line under the track", "How it heals, say.", limit=2000)
     parts = (
         Group("", ("has_track", "track_title", "caused_by", "penalty_unit")),
         Rows(
@@ -1425,7 +1425,7 @@ class HarmSection(Section):
                 "martial_arts",
                 "more_scratch",
                 "fewer_scratch",
-                "note",
+                "track_note",
             ),
         ),
         Rows(
@@ -1451,7 +1451,7 @@ class HarmSection(Section):
         "martial_arts": "harm.martial_arts",
         "more_scratch": "harm.more_scratch",
         "fewer_scratch": "harm.fewer_scratch",
-        "note": "harm.note",
+        "track_note": "harm.note",
     }
     LISTED = ("martial_arts", "more_scratch", "fewer_scratch")
 
@@ -1461,6 +1461,7 @@ class HarmSection(Section):
         values.update(
             has_track=file.get("harm") is not None,
             track_title=harm["title"],
+            track_note=harm.get("note", ""),
             **{key: "\n".join(harm.get(key, [])) for key in self.LISTED},
         )
         rows = {
@@ -1493,7 +1494,7 @@ class HarmSection(Section):
             damage_die=v["damage_die"],
             unarmed=v["unarmed"],
             unarmed_trained=v["unarmed_trained"],
-            note=v["note"].strip(),
+            note=v["track_note"].strip(),
             graze_limits=[
                 {"from": r["start"], "wound": r["wound"].strip()} for r in rows["grazes"]
             ],
