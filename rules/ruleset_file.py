@@ -57,7 +57,11 @@ UNITS = {LEVELS: "skill level", TOKENS: "token"}
 # 1.62's table, "per_rank" in tokens (MicroFudged).
 PRICINGS = {LEVELS: ("flat", "by_difficulty"), TOKENS: ("per_rank",)}
 # Each pricing and difficulty in words, for the messages a GM reads.
-PRICING_NAMES = {"flat": "flat from a default", "by_difficulty": "by difficulty", "per_rank": "tokens a rank"}
+PRICING_NAMES = {
+    "flat": "flat from a default",
+    "by_difficulty": "by difficulty",
+    "per_rank": "tokens a rank",
+}
 DIFFICULTY_NAMES = {d: d.replace("_", " ") for d in DIFFICULTIES}
 # Keys of the `ladder` section that are house-rule keys too.
 LADDER_RULES = ("creation_min", "creation_max", "legendary_at_creation")
@@ -658,9 +662,7 @@ class _Reader:
         where = "skills.pricing"
         if value in PRICING_NAMES and value not in PRICINGS[system]:
             fits = " or ".join(PRICING_NAMES[p] for p in PRICINGS[system])
-            self.refuse(
-                where, f"{PRICING_NAMES[value]} is not for the {system} system: use {fits}"
-            )
+            self.refuse(where, f"{PRICING_NAMES[value]} is not for the {system} system: use {fits}")
         return self.choice(value, where, PRICINGS[system])
 
     def difficulties(self, value) -> tuple[dict, dict]:
@@ -1055,7 +1057,10 @@ class _Reader:
         for kind in r.power_gifts:
             if kind not in r.power_kinds:
                 self.problems.append(
-                    (f"powers.need_gifts.{kind}", f"'{kind}' is not one of the game's kinds of power")
+                    (
+                        f"powers.need_gifts.{kind}",
+                        f"'{kind}' is not one of the game's kinds of power",
+                    )
                 )
         if r.system == LEVELS and r.skill_cost != 1:
             self.problems.append(

@@ -12,7 +12,7 @@ import pytest
 from django.forms import HiddenInput
 from django.urls import reverse
 
-from characters.forms.designer import SECTIONS, describe
+from characters.forms.designer import SECTIONS, SEPARATOR, describe
 from characters.models import DesignedRuleset
 from characters.services import rulesets as services
 from rules.ruleset_file import ruleset_to_json
@@ -38,7 +38,7 @@ class Fields(HTMLParser):
         a = dict(attrs)
         if tag == "form" and a.get("id") == "design-form":
             self.inside = True
-        if not self.inside or "name" not in a and tag != "option":
+        if not self.inside or ("name" not in a and tag != "option"):
             return
         if tag == "input" and a.get("type") not in ("submit",):
             if a.get("type") in ("checkbox", "radio") and "checked" not in a:
@@ -94,6 +94,11 @@ def design(gm):
     return services.designed_ruleset_save(owner=gm, file=file).ruleset
 
 
+def along(*labels: str) -> str:
+    """Where a problem is, as the designer names it: a section's title, a row, a field."""
+    return SEPARATOR.join(labels)
+
+
 def url(design, section):
     return reverse("ruleset_design_section", args=[design.pk, section])
 
@@ -125,6 +130,17 @@ def test_each_section_is_fields_explained_in_plain_words(gm, design, section):
     visible = r'<(?:input(?! type="hidden")|select|textarea)[^>]*\bid="([^"]+)"'
     for field_id in re.findall(visible, html):
         assert f'for="{field_id}"' in html, field_id
+
+
+def test_the_game_page_and_my_games_read_in_plain_words(gm, design):
+    client = client_for(gm)
+    for address in (reverse("ruleset_design", args=[design.pk]), reverse("ruleset_designs")):
+        response = client.get(address)
+        assert response.status_code == 200
+        assert not CODE.findall(words(response)), CODE.findall(words(response))[:5]
+    overview = words(client.get(reverse("ruleset_design", args=[design.pk])))
+    for section in SECTIONS.values():  # each section named, explained and linked
+        assert f"{section.title} {section.intro}" in overview
 
 
 # section -> (what the GM changes, [(the field's id, what is said beside it)])
@@ -334,7 +350,7 @@ def test_a_problem_in_another_section_is_named_by_its_title_and_label(gm, design
     response = client.post(url(design, "ladder"), {**data, "save": "1"})
     assert response.status_code == 400
     text = words(response)
-    assert "Powers › Power default: 'Abysmal' is not a level" in text
+    assert along("Powers", "Power default: 'Abysmal' is not a level") in text
     assert design.versions.count() == 1
 
 
@@ -407,15 +423,14 @@ def test_import_names_where_each_problem_is_in_plain_words(gm):
     upload = SimpleUploadedFile("bad.json", __import__("json").dumps(bad).encode())
     response = client_for(gm).post(reverse("ruleset_designs"), {"action": "import", "file": upload})
     assert response.status_code == 400
-    assert "Wound track › Row 2 › Boxes: must be from 1 to 20, not 0" in words(response)
+    assert along("Wound track", "Row 2", "Boxes: must be from 1 to 20, not 0") in words(response)
 
 
 def test_describe_names_a_path_as_the_designer_labels_it():
-    assert (
-        describe("skills.difficulties.very_hard.cost_at_fair") == "Skills › Very hard: cost at Fair"
-    )
-    assert describe("attributes.opened_by_gifts.Magery") == "Attributes › Gift Magery"
+    difficulty = describe("skills.difficulties.very_hard.cost_at_fair")
+    assert difficulty == along("Skills", "Very hard: cost at Fair")
+    assert describe("attributes.opened_by_gifts.Magery") == along("Attributes", "Gift Magery")
     assert describe("templates[2].minimum_skills.Bow") == (
-        "Templates › Template 3 › Least skills › Bow"
+        along("Templates", "Template 3", "Least skills", "Bow")
     )
-    assert describe("harm.martial_arts[2]") == "Wound track › Martial arts › Line 3"
+    assert describe("harm.martial_arts[2]") == along("Wound track", "Martial arts", "Line 3")

@@ -509,7 +509,7 @@ class Section(forms.Form):
                     # A row of many fields folds away under its name, open when it needs
                     # the GM (a problem, or just added).
                     "tall": len(form.visible_fields()) > 5,
-                    "open": form.is_bound and bool(form.errors) or form.prefix == self.new_row,
+                    "open": (form.is_bound and bool(form.errors)) or form.prefix == self.new_row,
                     "name": str(form[next(iter(form.fields))].value() or "").strip(),
                 }
                 for index, form in enumerate(formset.forms)
@@ -650,7 +650,7 @@ def _number_of(value):
 
 
 def _numbers_in(text: str) -> list[int]:
-    """"6, 11, 16" as numbers (the form has refused what is not one)."""
+    """ "6, 11, 16" as numbers (the form has refused what is not one)."""
     return [int(part) for part in re.split(r"[,\s]+", text or "") if _whole_number(part)]
 
 
