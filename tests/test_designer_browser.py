@@ -77,7 +77,7 @@ def test_a_gm_designs_a_game_a_player_builds_under_it_and_the_sheet_prints(open_
 
     # Skills flat from Poor (the blank game's already: nothing to save).
     open_section(gm, "Skills")
-    gm.get_by_label("How skills are priced").select_option(label="flat from a default")
+    gm.get_by_label("How skills are priced").select_option(label="Flat from a default")
     gm.get_by_label("Default level").select_option("Poor")
     save(gm, "Nothing changed")
 

@@ -351,6 +351,7 @@ def test_a_problem_in_another_section_is_named_by_its_title_and_label(gm, design
     assert response.status_code == 400
     text = words(response)
     assert along("Powers", "Power default: 'Abysmal' is not a level") in text
+    assert f'<a href="{url(design, "powers")}"><strong>Powers' in response.content.decode()
     assert design.versions.count() == 1
 
 

@@ -306,7 +306,8 @@ class Section(forms.Form):
             if isinstance(part, Rows)
         }
         self.row_problems: dict[str, list[str]] = {}
-        self.elsewhere: list[tuple[str, str]] = []
+        # Problems of other sections: (where, what is wrong, that section's address).
+        self.elsewhere: list[tuple[str, str, str]] = []
         for formset in self.rowsets.values():
             for form in formset.forms:
                 if form.prefix == new_row:  # a row just added: where the GM types next
@@ -440,7 +441,9 @@ class Section(forms.Form):
         for where, message in problems:
             spot, match = _best(spots, where)
             if spot is None:
-                self.elsewhere.append((describe(where), sentence(plain(message))))
+                self.elsewhere.append(
+                    (describe(where), sentence(plain(message)), section_of(where))
+                )
                 continue
             start = _item(match.group("rest"), self.field_at(spot))
             self.place(spot, match, sentence(start + plain(message)))
@@ -536,7 +539,7 @@ class Section(forms.Form):
                 for name, errors in form.errors.items():
                     label = row if name not in form.fields else row + SEPARATOR + form[name].label
                     out += [(label, error) for error in errors]
-        return out + self.elsewhere
+        return out + [(where, message) for where, message, _ in self.elsewhere]
 
 
 def _in_group(name: str, fields: tuple[str, ...]) -> bool:
@@ -608,16 +611,30 @@ def key_labels() -> dict[str, str]:
     return out
 
 
-def describe(where: str) -> str:
-    """A path of the ruleset file in a GM's words: "harm.track[1].boxes" is the wound track's
-    row 2's boxes, "Wound track, Row 2, Boxes" with SEPARATOR between."""
+def _find(where: str):
+    """The section, spot and match a path of the file is shown at, or None."""
     found = None
     for section in SECTIONS.values():
         spot, match = _best(section.spots(), where)
         if spot is not None and (found is None or len(spot.pattern) > len(found[1].pattern)):
             found = (section, spot, match)
-    if found is None:
-        return "The file" if not where else where.replace("_", " ").replace(".", SEPARATOR)
+    return found
+
+
+def section_of(where: str) -> str:
+    """The address of the section a path of the file is edited in ("" for none)."""
+    found = _find(where)
+    return found[0].key if found else ""
+
+
+def describe(where: str) -> str:
+    """A path of the ruleset file in a GM's words: "harm.track[1].boxes" is the wound track's
+    row 2's boxes, "Wound track, Row 2, Boxes" with SEPARATOR between."""
+    found = _find(where)
+    if found is None:  # the file's shape, not a field of it: its part, by the section's title
+        top = re.split(r"[.\[]", where, maxsplit=1)[0]
+        section = SECTIONS.get(FILE_PARTS.get(top, ""))
+        return section.title if section else PART_TITLES.get(top, "The file")
     section, spot, match = found
     key = match.groupdict().get("key") or ""
     parts = [section.title]
@@ -1117,7 +1134,7 @@ class SkillsSection(Section):
         "How skills are priced",
         "Flat: each level above the default costs a skill level (Fudge). By difficulty: the "
         "table below (Mudge 1.62). Tokens a rank: the tokens system.",
-        list(PRICING_NAMES.items()),
+        [(key, name.capitalize()) for key, name in PRICING_NAMES.items()],
     )
     default = level(
         "Default level", "Where a skill stands when not taken (a difficulty's default first)."
@@ -1926,6 +1943,24 @@ _declare(
     {f"topic_{t}": text(label, limit=2000) for t, label in TOPICS.items()},
 )
 
+# Each part of the file, and the section that edits it (a problem with the part's shape, in an
+# imported file, is named by the section's title).
+FILE_PARTS = {
+    "name": "game",
+    "description": "game",
+    "system": "game",
+    "ladder": "ladder",
+    "numbers": "numbers",
+    "attributes": "attributes",
+    "skills": "skills",
+    "powers": "powers",
+    "terms": "terms",
+    "harm": "harm",
+    "advancement": "advancement",
+    "templates": "templates",
+    "sections": "sources",
+}
+PART_TITLES = {"catalogue": "The lists", "slug": "The game's name in files", "format": "The file"}
 SECTIONS = {
     section.key: section
     for section in (

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from characters.errors import HouseRulesRefused, RulesetRefused, ServiceError
 from characters.forms.campaigns import CampaignForm
-from characters.forms.designer import SECTIONS, describe
+from characters.forms.designer import SECTIONS, describe, plain
 from characters.forms.rulesets import BLANK, DesignImportForm, DesignStartForm
 from characters.models import RulesetVersion
 from characters.selectors.access import campaign_for_gm
@@ -60,7 +60,7 @@ def design_list(request):
         except RulesetRefused as error:
             form = import_form if import_form.is_bound else start_form
             for where, message in error.problems:
-                form.add_error(None, f"{describe(where)}: {message}" if where else message)
+                form.add_error(None, f"{describe(where)}: {plain(message)}")
         status = 400
     context = {
         "designs": designed_rulesets_of(request.user),
