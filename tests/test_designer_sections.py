@@ -254,6 +254,16 @@ def test_the_issue_nonsense_at_once(gm, design):
     assert design.versions.count() == 1
 
 
+def test_a_row_that_is_not_a_value_yet_leaves_the_others_checked(gm, design):
+    client = client_for(gm)
+    data = page(client, design, "harm")
+    data.update({"track-0-boxes": ["three"], "track-1-boxes": ["0"]})
+    response = client.post(url(design, "harm"), {**data, "save": "1"})
+    assert response.status_code == 400
+    assert "Enter a whole number." in beside(response, "id_track-0-boxes")
+    assert "Must be from 1 to 20, not 0." in beside(response, "id_track-1-boxes")
+
+
 def test_a_good_post_saves_a_new_version(gm, design):
     client = client_for(gm)
     data = page(client, design, "numbers")

@@ -134,15 +134,6 @@ def level(label, help_text="", *, none=""):
     return field
 
 
-def _json_number(value):
-    """A form's Decimal as the file's number: 2, 0.5."""
-    if value is None:
-        return None
-    if value == value.to_integral_value():
-        return int(value)
-    return float(value)
-
-
 def _name_lines(value: str) -> list[str]:
     return [line.strip() for line in (value or "").splitlines() if line.strip()]
 
@@ -183,7 +174,8 @@ class Group:
 class Rows:
     """A list the GM adds rows to and removes rows from. A row's fields are an entry of the
     list at `path` (`fields`: form field -> its key in the entry, "" for the entry itself),
-    or a name and its value in a mapping (`key`: the field that is the name)."""
+    or a name and its value in a mapping (`key`: the field that is the name, None in
+    `fields`: its problems are at the entry, shown beside the value)."""
 
     name: str  # the formset's prefix
     title: str
@@ -385,18 +377,13 @@ class Section(forms.Form):
         yet (a number that is not one) keeps the file's value: its own message says why."""
         self.is_valid()
         values = {**self.initial, **self.cleaned_data}
-        rows = {
-            name: [f.cleaned_data for f in formset.forms]
-            if formset.is_valid()
-            else list(formset.initial or [])
-            for name, formset in self.rowsets.items()
-        }
+        rows = {name: _rows_typed(formset) for name, formset in self.rowsets.items()}
         return self.write(copy.deepcopy(self.source), values, rows)
 
     # -- problems --
 
     @classmethod
-    def spots(cls, made: dict | None = None) -> list[Spot]:
+    def spots(cls) -> list[Spot]:
         out = [
             Spot(path, cls.base_fields[name].label, name)
             for name, paths in cls.paths.items()
@@ -542,6 +529,22 @@ class Section(forms.Form):
         return out + [(where, message) for where, message, _ in self.elsewhere]
 
 
+def _rows_typed(formset) -> list[dict]:
+    """The rows as typed, each field that is not a value yet as the file had it (or empty,
+    in a new row), so the reader still checks every other row and field. Rows whose count
+    was tampered with are the file's."""
+    initial = list(formset.initial or [])
+    if not formset.management_form.is_valid():
+        return initial
+    formset.is_valid()
+    out = []
+    for index, form in enumerate(formset.forms):
+        had = initial[index] if index < len(initial) else {}
+        empty = {name: field.to_python("") for name, field in form.fields.items()}
+        out.append({**empty, **had, **form.cleaned_data})
+    return out
+
+
 def _in_group(name: str, fields: tuple[str, ...]) -> bool:
     return any(name == f or (f.endswith("*") and name.startswith(f[:-1])) for f in fields)
 
@@ -662,7 +665,7 @@ def _declare(section: type[Section], fields: dict) -> None:
 def _number_of(value):
     """A form's Decimal as the file's number (2, 0.5); other values as they are."""
     if isinstance(value, Decimal):
-        return _json_number(value)
+        return int(value) if value == value.to_integral_value() else float(value)
     return value
 
 
@@ -824,7 +827,7 @@ class LadderSection(Section):
             data.pop("fair")
 
 
-def _caps_fields(section: Section, prefix: str, label: str) -> None:
+def _caps_fields(section: Section, prefix: str) -> None:
     """One count for each word above Fair: how many traits may stand there."""
     ladder = section.ladder
     for index in range(ladder.fair + 1, len(ladder.words)):
@@ -951,8 +954,8 @@ class NumbersSection(Section):
 
     def add_fields(self):
         super().add_fields()
-        _caps_fields(self, "attribute_cap_", "Attributes")
-        _caps_fields(self, "skill_cap_", "Skills")
+        _caps_fields(self, "attribute_cap_")
+        _caps_fields(self, "skill_cap_")
 
     def read(self, file):
         numbers = file["numbers"]
