@@ -472,7 +472,7 @@ class Section(forms.Form):
             if isinstance(part, Rows):
                 out.append(self.rows_layout(part))
                 continue
-            fields = [self[n] for n in self.fields if _in_group(n, part.fields)]
+            fields = [self[n] for n in _in_group(self.fields, part.fields)]
             if fields:
                 folded = bool(part.system) and part.system != self.system()
                 out.append({"group": part, "fields": fields, "folded": folded})
@@ -545,8 +545,15 @@ def _rows_typed(formset) -> list[dict]:
     return out
 
 
-def _in_group(name: str, fields: tuple[str, ...]) -> bool:
-    return any(name == f or (f.endswith("*") and name.startswith(f[:-1])) for f in fields)
+def _in_group(fields, names: tuple[str, ...]) -> list[str]:
+    """The group's fields in its order; "prefix_*" is every field made with the prefix."""
+    out = []
+    for name in names:
+        if name.endswith("*"):
+            out += [f for f in fields if f.startswith(name[:-1])]
+        elif name in fields:
+            out.append(name)
+    return out
 
 
 def _count(value) -> int:
