@@ -27,6 +27,11 @@ urlpatterns += [
     ),
     path("games/<int:pk>/campaign/", rulesets.design_campaign, name="ruleset_campaign"),
     path(
+        "games/<int:pk>/<slug:section>/",
+        rulesets.design_section,
+        name="ruleset_design_section",
+    ),
+    path(
         "campaigns/<int:pk>/ruleset/v<int:number>/",
         rulesets.campaign_ruleset_move,
         name="campaign_ruleset_move",

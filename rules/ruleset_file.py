@@ -9,6 +9,7 @@ under the keys house rules use (rules/house_rules.py) and are read by the same c
 who knows one knows the other.
 """
 
+import copy
 import dataclasses
 import itertools
 import json
@@ -55,6 +56,13 @@ UNITS = {LEVELS: "skill level", TOKENS: "token"}
 # How skills are priced: "flat" from a default (Fudge Basics), "by_difficulty" from Mudge
 # 1.62's table, "per_rank" in tokens (MicroFudged).
 PRICINGS = {LEVELS: ("flat", "by_difficulty"), TOKENS: ("per_rank",)}
+# Each pricing and difficulty in words, for the messages a GM reads.
+PRICING_NAMES = {
+    "flat": "flat from a default",
+    "by_difficulty": "by difficulty",
+    "per_rank": "tokens a rank",
+}
+DIFFICULTY_NAMES = {d: d.replace("_", " ") for d in DIFFICULTIES}
 # Keys of the `ladder` section that are house-rule keys too.
 LADDER_RULES = ("creation_min", "creation_max", "legendary_at_creation")
 # House-rule keys that live in a section of their own: the ladder's bounds, the attributes'
@@ -182,6 +190,70 @@ def blank_ruleset_file() -> dict:
     if data["advancement"]:
         data["advancement"]["section"] = "My game, experience"
     return data
+
+
+def move_to_ladder(data: dict, words: list[str], fair: int) -> dict:
+    """A copy of `data`, a ruleset file that holds, on another ladder: `words` from lowest to
+    highest, the one at index `fair` being Fair. Every level elsewhere in the file keeps its
+    place relative to Fair and takes the new ladder's word for it, so renaming a word, or
+    adding one at the top or the bottom, changes no default, bound, cap, cost or minimum. A
+    level the new ladder has no word for (below its bottom) keeps its old word, which the
+    reader then refuses where it stands; a ladder that does not hold is put in as it is, for
+    the reader to refuse."""
+    out = copy.deepcopy(data)
+    ladder = out["ladder"] = dict(out.get("ladder") or {})
+    ladder["words"] = list(words)
+    ladder["fair"] = words[fair] if 0 <= fair < len(words) else ""
+    try:
+        old = _Reader().read_ladder(data.get("ladder"))
+        new = _Reader().read_ladder(ladder)
+    except _Refused:
+        return out
+
+    def moved(word):
+        try:
+            return new.name(old.parse(word))
+        except LevelError:
+            return word
+
+    def move(obj, key):
+        if isinstance(obj, dict) and isinstance(obj.get(key), str):
+            obj[key] = moved(obj[key])
+
+    def move_keys(obj, key):
+        if isinstance(obj, dict) and isinstance(obj.get(key), dict):
+            obj[key] = {moved(word): value for word, value in obj[key].items()}
+
+    def move_values(obj, key):
+        if isinstance(obj, dict) and isinstance(obj.get(key), dict):
+            obj[key] = {name: moved(word) for name, word in obj[key].items()}
+
+    def sections(*keys):
+        return [out[k] for k in keys if isinstance(out.get(k), dict)]
+
+    for key in ("creation_min", "creation_max"):
+        move(ladder, key)
+    for numbers in sections("numbers"):
+        move_keys(numbers, "attribute_caps")
+        move_keys(numbers, "skill_caps")
+        move(numbers, "power_default")
+    for attributes in sections("attributes"):
+        move(attributes, "default")
+        move(attributes, "uncommitted_max")
+        for extra in attributes.get("extra") or ():
+            move(extra, "default")
+    for skills in sections("skills"):
+        move(skills, "default")
+        move_values(skills, "named_defaults")
+        for row in (skills.get("difficulties") or {}).values():
+            move(row, "default")
+    for advancement in sections("advancement"):
+        move_keys(advancement, "skill_steps")
+        move(advancement, "gm_permission_from")
+    for template in out.get("templates") or ():
+        move_values(template, "minimum_attributes")
+        move_values(template, "minimum_skills")
+    return out
 
 
 def dumps_ruleset(r: Ruleset) -> str:
@@ -383,11 +455,13 @@ class _Reader:
         self.unique(names, where)
         return names
 
-    def unique(self, names, where):
+    def unique(self, names, where, field=""):
+        """Each name once; a second is refused at its entry (`field`: the entry's key that
+        holds the name, ".name")."""
         seen = set()
         for index, name in enumerate(names):
             if name and name.casefold() in seen:
-                self.problems.append((f"{where}[{index}]", f"'{name}' appears twice"))
+                self.problems.append((f"{where}[{index}]{field}", f"'{name}' appears twice"))
             seen.add(name.casefold())
 
     def boolean(self, value, where):
@@ -483,11 +557,11 @@ class _Reader:
         for problem in problems:
             if not (self.ladder_refused and NOT_A_LEVEL in problem.message):
                 self.problems.append((self.where_of(problem), problem.message))
-        if self.problems:
-            return None
+        # What ties sections together is checked beside every other problem (all at once),
+        # on what the sections say so far.
         ruleset = dataclasses.replace(skeleton, **changes)
         self.check_together(ruleset)
-        return ruleset
+        return None if self.problems else ruleset
 
     def where_of(self, problem: HouseRuleError) -> str:
         key = problem.key.split(".")[0].split("[")[0]
@@ -511,7 +585,7 @@ class _Reader:
         fair = self.name(obj.get("fair"), "ladder.fair")
         folded = [w.casefold() for w in words]
         if folded.count(fair.casefold()) != 1:
-            self.refuse("ladder.fair", f"'{fair}' must be exactly one of ladder.words")
+            self.refuse("ladder.fair", f"'{fair}' must be one of the ladder's words, exactly once")
         index = folded.index(fair.casefold())
         if index == 0 or index == len(words) - 1:
             self.refuse("ladder.fair", f"'{fair}' needs a word below it and one above it")
@@ -563,9 +637,7 @@ class _Reader:
         obj = self.object(
             value, where, ("pricing", "default", "cost", "named_defaults", "difficulties")
         )
-        pricing = self.field(
-            self.choice, obj.get("pricing"), f"{where}.pricing", PRICINGS[system], fallback=""
-        )
+        pricing = self.field(self.pricing, obj.get("pricing"), system, fallback="")
         named = self.object(obj.get("named_defaults", {}), f"{where}.named_defaults")
         costs, defaults = self.field(self.difficulties, obj.get("difficulties"), fallback=({}, {}))
         return {
@@ -585,6 +657,13 @@ class _Reader:
             "difficulty_costs": costs,
             "difficulty_defaults": defaults,
         }
+
+    def pricing(self, value, system) -> str:
+        where = "skills.pricing"
+        if value in PRICING_NAMES and value not in PRICINGS[system]:
+            fits = " or ".join(PRICING_NAMES[p] for p in PRICINGS[system])
+            self.refuse(where, f"{PRICING_NAMES[value]} is not for the {system} system: use {fits}")
+        return self.choice(value, where, PRICINGS[system])
 
     def difficulties(self, value) -> tuple[dict, dict]:
         """Mudge 1.62's table: each difficulty's cost at Fair, rising with the difficulty
@@ -616,8 +695,9 @@ class _Reader:
                 self.problems.append(
                     (
                         f"{where}.{harder}.cost_at_fair",
-                        f"the cost table must increase with difficulty: {harder} costs "
-                        f"{costs[harder]}, no more than {easier} ({costs[easier]})",
+                        f"the cost table must increase with difficulty: "
+                        f"{DIFFICULTY_NAMES[harder]} costs {costs[harder]}, no more than "
+                        f"{DIFFICULTY_NAMES[easier]} ({costs[easier]})",
                     )
                 )
         return costs, defaults
@@ -645,7 +725,9 @@ class _Reader:
             at = f"terms.lists.{key}"
             pair = self.field(self.list, pair, at, fallback=[])
             if len(pair) != 2:
-                self.problems.append((at, 'must be [title, one of them], e.g. ["Gifts", "gift"]'))
+                self.problems.append(
+                    (at, "must be two names: the list's title and one of them, e.g. Gifts, gift")
+                )
                 continue
             read[key] = (self.name(pair[0], f"{at}[0]"), self.name(pair[1], f"{at}[1]"))
         values = {
@@ -666,15 +748,20 @@ class _Reader:
         track = tuple(
             self.field(self.wound, row, f"{where}.track[{i}]") for i, row in enumerate(track_rows)
         )
-        self.unique([w.name if w else "" for w in track], f"{where}.track")
-        wounds = {w.name for w in track if w}
+        self.unique([w.name if w else "" for w in track], f"{where}.track", ".name")
+        # A row refused for its boxes is still a row: a graze limit may name it.
+        wounds = {
+            row["name"].strip()
+            for row in track_rows
+            if isinstance(row, dict) and isinstance(row.get("name"), str)
+        }
         grazes = []
         for i, row in enumerate(self.list(obj.get("graze_limits", []), f"{where}.graze_limits")):
             at = f"{where}.graze_limits[{i}]"
             row = self.object(row, at, ("from", "wound"))
             wound = self.name(row.get("wound"), f"{at}.wound")
-            if all(track) and wound not in wounds:  # a refused row is reported already
-                self.problems.append((f"{at}.wound", f"'{wound}' is not a row of harm.track"))
+            if wound not in wounds:
+                self.problems.append((f"{at}.wound", f"'{wound}' is not a row of the track"))
             grazes.append((self.integer(row.get("from"), f"{at}.from", 0, 100), wound))
         harm = Harm(
             title=self.name(obj.get("title"), f"{where}.title"),
@@ -790,7 +877,7 @@ class _Reader:
             at = f"{where}.{key}"
             entries = self.field(self.list, obj.get(key, []), at, fallback=[])
             out = [self.field(read, e, f"{at}[{i}]") for i, e in enumerate(entries)]
-            self.unique([e.name if e else "" for e in out], at)
+            self.unique([e.name if e else "" for e in out], at, ".name")
             return tuple(e for e in out if e)
 
         notes = self.object(obj.get("power_kind_notes", {}), f"{where}.power_kind_notes")
@@ -869,7 +956,8 @@ class _Reader:
     def templates(self, value) -> tuple[Template, ...]:
         entries = self.list(value, "templates", limit=200)
         out = tuple(self.field(self.template, t, f"templates[{i}]") for i, t in enumerate(entries))
-        self.unique([t.slug if t else "" for t in out], "templates")
+        self.unique([t.slug if t else "" for t in out], "templates", ".slug")
+        self.unique([t.name if t else "" for t in out], "templates", ".name")
         return tuple(t for t in out if t)
 
     def template(self, value, where) -> Template:
@@ -944,14 +1032,14 @@ class _Reader:
                 for i, n in enumerate(levels)
             )
             if any(b <= a for a, b in itertools.pairwise(read)):
-                self.problems.append(("numbers.power_levels", "must increase, e.g. [6, 11, 16]"))
+                self.problems.append(("numbers.power_levels", "must increase, e.g. 6, 11, 16"))
             out["power_levels"] = read
         return {k: v for k, v in out.items() if v is not None}
 
     def check_together(self, r: Ruleset) -> None:
         """What ties sections together: the attributes harm names, the gifts that open
         attributes or powers."""
-        if r.attribute_names is not None:
+        if r.attribute_names:  # none (each character's own), or a list that was refused
             known = {
                 n.casefold()
                 for n in (
@@ -969,7 +1057,10 @@ class _Reader:
         for kind in r.power_gifts:
             if kind not in r.power_kinds:
                 self.problems.append(
-                    (f"powers.need_gifts.{kind}", f"'{kind}' is not one of powers.kinds")
+                    (
+                        f"powers.need_gifts.{kind}",
+                        f"'{kind}' is not one of the game's kinds of power",
+                    )
                 )
         if r.system == LEVELS and r.skill_cost != 1:
             self.problems.append(
@@ -992,8 +1083,8 @@ def _lenient_ladder(value) -> Ladder:
 
 
 def _kind(value) -> str:
-    if value is None:
-        return "null"
+    if value is None:  # null in the file, a field left empty in the designer
+        return "empty"
     return {bool: "true or false", int: "a number", float: "a number", str: "text"}.get(
         type(value), "a list" if isinstance(value, list) else "an object"
     )

@@ -9,11 +9,13 @@ from axe_playwright_python.base import AXE_SCRIPT
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from characters.models import Character, Membership
+from characters.models import Character, DesignedRuleset, Membership
 from characters.services.campaigns import campaign_create
 from characters.services.characters import character_create, trait_add
 from characters.services.review import character_approve, character_submit, character_withdraw
+from characters.services.rulesets import designed_ruleset_save
 from rules.ladder import GOOD
+from rules.ruleset_file import blank_ruleset_file
 from tests.browser import DESKTOP, PHONE, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -42,11 +44,13 @@ def table(db):
         )
         character_submit(character=character, actor=player, expected_version=None)
     character_approve(character=brogo, actor=gm, expected_version=None, override_reason="")
+    designed_ruleset_save(owner=gm, file=blank_ruleset_file())  # a game of her own
     return campaign, brogo, tess
 
 
 def pages(campaign, brogo, tess) -> dict[str, list[str]]:
     c, b, t = campaign.pk, brogo.pk, tess.pk
+    game = DesignedRuleset.objects.get(owner=campaign.gm).pk
     return {
         "pip": [
             "/",
@@ -74,6 +78,10 @@ def pages(campaign, brogo, tess) -> dict[str, list[str]]:
             f"/campaigns/{c}/party/",
             f"/campaigns/{c}/log/",
             "/campaigns/new/",
+            "/games/",
+            f"/games/{game}/",
+            f"/games/{game}/ladder/",
+            f"/games/{game}/harm/",
         ],
     }
 

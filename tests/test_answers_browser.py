@@ -11,6 +11,8 @@ import pytest
 from playwright.sync_api import expect
 
 from characters.services.review import character_submit
+from characters.services.rulesets import designed_ruleset_save
+from rules.ruleset_file import blank_ruleset_file
 from tests.browser import PHONE, log_in
 from tests.play_fixtures import *  # noqa: F403
 from tests.play_fixtures import PASSWORD, build, with_passwords
@@ -138,6 +140,25 @@ def catalogue(name):
     return add
 
 
+def design_start(name):
+    def start(page, form):
+        form.locator("select[name=start]").select_option("blank")
+        typed(form, "name", name)
+        press(form, "Start designing")
+        return None
+
+    return start
+
+
+def design_budget(value):
+    def save(page, form):
+        typed(form, "skill_levels", value)
+        press(form, "Save as a new version")
+        return value if value != "60" else None
+
+    return save
+
+
 def new_campaign(name):
     def create(page, form):
         typed(form, "name", name)
@@ -249,6 +270,22 @@ WRITES = [
         new_campaign("The Second Watch"),
     ),
     Write(
+        "design start",
+        "gm",
+        lambda w: "/games/",
+        "form:has(button[value=start])",
+        design_start(""),
+        design_start("Moor and Marsh"),
+    ),
+    Write(
+        "design section",
+        "gm",
+        lambda w: f"/games/{w['design'].pk}/numbers/",
+        "#design-form",
+        design_budget("-5"),
+        design_budget("60"),
+    ),
+    Write(
         "account token",
         "player",
         lambda w: "/accounts/",
@@ -273,7 +310,14 @@ def world(campaign, tess, player, other_player, gm):
     draft = build(player, campaign, "Bree")
     submitted = build(other_player, campaign, "Cato")
     character_submit(character=submitted, actor=other_player, expected_version=None)
-    return {"campaign": campaign, "tess": tess, "draft": draft, "submitted": submitted}
+    design = designed_ruleset_save(owner=gm, file=blank_ruleset_file()).ruleset
+    return {
+        "campaign": campaign,
+        "tess": tess,
+        "draft": draft,
+        "submitted": submitted,
+        "design": design,
+    }
 
 
 def answer_in_view(page, role):

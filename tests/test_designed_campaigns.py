@@ -122,7 +122,8 @@ def test_the_pages(gm, outsider, bog, version_one):
     mine = client_for(gm)
     design = reverse("ruleset_design", args=[version_one.ruleset_id])
     page = mine.get(design).content.decode()
-    assert "Trait ladder" in page and "words: from lowest to highest" in page  # explained
+    # Each section named and explained, each a page of its own.
+    assert "Trait ladder" in page and "The words a trait is rated in, from lowest" in page
     assert "Sample character" in page
     exported = mine.get(reverse("ruleset_export", args=[version_one.ruleset_id, 1]))
     assert json.loads(exported.content)["slug"] == "moor"
@@ -153,7 +154,7 @@ def test_import_refuses_an_invalid_file_saying_where(gm):
     response = client_for(gm).post(reverse("ruleset_designs"), {"action": "import", "file": upload})
     assert response.status_code == 400
     assert (
-        "skills.difficulties.hard.cost_at_fair: the cost table must increase with difficulty"
+        "Skills \u203a Hard: cost at Fair: the cost table must increase with difficulty"
         in response.content.decode()
     )
     good = SimpleUploadedFile("moor.json", json.dumps(game()).encode(), "application/json")

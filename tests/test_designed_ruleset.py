@@ -146,7 +146,7 @@ def test_a_carried_ruleset_that_does_not_hold_is_refused_saying_where():
     file = {"ruleset": "moor-and-marsh", "ruleset_file": game, "name": "Bertha"}
     result = check_text(json.dumps(file))
     assert result.problem == (
-        "ruleset_file.ladder.fair: 'Average' must be exactly one of ladder.words "
+        "ruleset_file.ladder.fair: 'Average' must be one of the ladder's words, exactly once "
         "(and 1 more problem)"
     )
     file["ruleset_file"] = own_game()

@@ -121,6 +121,7 @@ ACCESS = {
     # a GM's own game (issue 29): only its designer sees or uses it
     "ruleset_designs": (USER, "get"),
     "ruleset_design": (GM, "get"),
+    "ruleset_design_section": (GM, "get"),
     "ruleset_export": (GM, "get"),
     "ruleset_campaign": (GM, "post"),
     "campaign_ruleset_move": (GM, "get"),
@@ -226,6 +227,7 @@ def world(db):
     design = designed_ruleset_save(owner=users["gm"], file=blank_ruleset_file()).ruleset
     args = {
         "ruleset_design": [design.pk],
+        "ruleset_design_section": [design.pk, "ladder"],
         "ruleset_export": [design.pk, 1],
         "ruleset_campaign": [design.pk],
         "campaign_ruleset_move": [campaign.pk, 1],

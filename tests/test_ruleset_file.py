@@ -16,7 +16,9 @@ from rules.charfile import parse_character_json
 from rules.report import build_report
 from rules.ruleset_file import (
     dumps_ruleset,
+    move_to_ladder,
     parse_ruleset_json,
+    read_ruleset,
     ruleset_problems,
     ruleset_to_json,
 )
@@ -122,7 +124,7 @@ def test_nonsense_is_refused_with_every_field_and_reason_at_once():
     data["harm"]["track"][0]["boxes"] = 0
     assert ruleset_problems(data) == [
         ("ladder.words[5]", "'Fair' appears twice"),
-        ("ladder.fair", "'Fair' must be exactly one of ladder.words"),
+        ("ladder.fair", "'Fair' must be one of the ladder's words, exactly once"),
         (
             "skills.difficulties.hard.cost_at_fair",
             "the cost table must increase with difficulty: hard costs 1, no more than average (2)",
@@ -137,7 +139,7 @@ def test_nonsense_is_refused_with_every_field_and_reason_at_once():
     [
         (lambda d: d.update(format="fairsheet.ruleset/9"), "format", "must be"),
         (lambda d: d.update(slug="My Game"), "slug", "lowercase letters, digits and hyphens"),
-        (lambda d: d["ladder"].update(fair="Average"), "ladder.fair", "exactly one"),
+        (lambda d: d["ladder"].update(fair="Average"), "ladder.fair", "exactly once"),
         (lambda d: d["ladder"].update(fair="Abysmal"), "ladder.fair", "a word below it"),
         (lambda d: d["ladder"].update(creation_max="Legendary"), "ladder.creation_max", "below"),
         (
@@ -146,7 +148,11 @@ def test_nonsense_is_refused_with_every_field_and_reason_at_once():
             "above",
         ),
         (lambda d: d["attributes"].update(default="Fabulous"), "attributes.default", "not a level"),
-        (lambda d: d["skills"].update(pricing="per_rank"), "skills.pricing", "flat, by_difficulty"),
+        (
+            lambda d: d["skills"].update(pricing="per_rank"),
+            "skills.pricing",
+            "tokens a rank is not for the levels system: use flat from a default or by difficulty",
+        ),
         (lambda d: d["numbers"].update(free_gifts=-1), "numbers.free_gifts", "at least zero"),
         (
             lambda d: d["numbers"].update(attribute_caps={"Heroic": 1}),
@@ -178,6 +184,35 @@ def test_each_kind_of_nonsense_names_its_field(change, where, message):
     change(data)
     problems = ruleset_problems(data)
     assert any(w.startswith(where) and message in m for w, m in problems), problems
+
+
+def test_a_new_ladder_keeps_every_level_in_its_place():
+    """Levels are relative to Fair: a word renamed, one added below the bottom and one above
+    the top, and every level word of the file names the same level on the new ladder."""
+    data = mudge_file()
+    old = data["ladder"]["words"]
+    words = ["Dreadful", *old[:4], "Fine", *old[5:], "Mythic"]
+    moved = move_to_ladder(data, words, 5)
+    assert data["ladder"]["words"] == old  # the file given is left as it was
+    ruleset, mudge = read_ruleset(moved), BUILTIN["mudge"]
+    assert ruleset.ladder.words == tuple(words) and ruleset.ladder.name(0) == "Fine"
+    for field in ("creation_min", "creation_max", "attribute_default", "skill_default"):
+        assert getattr(ruleset, field) == getattr(mudge, field), field
+    assert ruleset.attribute_caps == mudge.attribute_caps
+    assert ruleset.advancement.skill_steps == mudge.advancement.skill_steps
+    assert ruleset.difficulty_defaults == mudge.difficulty_defaults
+    assert moved["advancement"]["skill_steps"]["Fine"] == 2
+    assert moved["templates"][0]["minimum_attributes"]["Intelligence"] == "Fine"
+    # A level the new ladder has no word for keeps its old one, refused where it stands.
+    short = move_to_ladder(data, old[1:], 3)
+    assert ("numbers.power_default", "'Abysmal' is not a level") in [
+        (w, m.split(":")[0]) for w, m in ruleset_problems(short)
+    ]
+    # A ladder that does not hold is put in as it is, for the reader to refuse.
+    assert ruleset_problems(move_to_ladder(data, ["Low", "Low", "High"], 1))[:2] == [
+        ("ladder.words[1]", "'Low' appears twice"),
+        ("ladder.fair", "'Low' must be one of the ladder's words, exactly once"),
+    ]
 
 
 def test_text_that_is_not_a_file_is_refused_saying_where():

@@ -1,18 +1,19 @@
 """The ruleset designer: a GM's own games (docs/ruleset-file.md). Start one from a built-in
-ruleset, nothing or a file; edit it section by section with a live preview (a sample
-character priced under it, the sheet it prints); each save is a new version; export it as a
-file; start a campaign with it; move a campaign onto a newer version after seeing what it
-changes for each character."""
+ruleset, nothing or a file; edit it section by section, field by field, with a live preview
+(a sample character priced under it, the sheet it prints); each save is a new version;
+export it as a file; start a campaign with it; move a campaign onto a newer version after
+seeing what it changes for each character."""
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from characters.errors import HouseRulesRefused, RulesetRefused, ServiceError
 from characters.forms.campaigns import CampaignForm
-from characters.forms.rulesets import BLANK, DesignForm, DesignImportForm, DesignStartForm
+from characters.forms.designer import SECTIONS, describe, plain
+from characters.forms.rulesets import BLANK, DesignImportForm, DesignStartForm
 from characters.models import RulesetVersion
 from characters.selectors.access import campaign_for_gm
 from characters.selectors.campaigns import ruleset_move_preview
@@ -26,6 +27,7 @@ from rules.rulesets import BUILTIN
 
 LIST_PAGE = "rulesets/designs.html"
 DESIGN_PAGE = "rulesets/design.html"
+SECTION_PAGE = "rulesets/section.html"
 MOVE_PAGE = "rulesets/move.html"
 
 
@@ -43,6 +45,9 @@ def design_list(request):
                 version = services.designed_ruleset_save(
                     owner=request.user, file=_started(start_form.cleaned_data)
                 )
+                messages.success(
+                    request, f"{version.ruleset.name} is yours: change it section by section."
+                )
                 return redirect("ruleset_design", version.ruleset_id)
             if import_form.is_bound and import_form.is_valid():
                 version = services.designed_ruleset_save(
@@ -55,7 +60,7 @@ def design_list(request):
         except RulesetRefused as error:
             form = import_form if import_form.is_bound else start_form
             for where, message in error.problems:
-                form.add_error(None, f"{where}: {message}" if where else message)
+                form.add_error(None, f"{describe(where)}: {plain(message)}")
         status = 400
     context = {
         "designs": designed_rulesets_of(request.user),
@@ -86,44 +91,83 @@ def _uploaded(upload) -> dict:
 
 
 def design_edit(request, pk):
-    """The design, section by section. A POST with `preview` (the htmx live preview, or the
-    Preview button) checks it and shows the sample character; any other POST saves it as a
-    new version. Every problem is shown at once, on its section."""
+    """The design at a glance: its sections, each a page of its own, the sample character
+    priced under it and the sheet it prints, its versions and the campaigns that play them."""
     designed = designed_for_owner(request.user, pk)
     latest = designed.latest
-    form = DesignForm(request.POST or None, initial_file=latest.file)
-    preview = problems = None
-    if request.method == "POST" and form.is_valid():
+    context = {
+        "designed": designed,
+        "latest": latest,
+        "versions": designed.versions.order_by("-number"),
+        "sections": SECTIONS.values(),
+        "preview": design_preview(services.checked_ruleset(latest.file)),
+        "campaign_form": CampaignForm(prefix="campaign"),
+    }
+    return render(request, DESIGN_PAGE, context)
+
+
+def design_section(request, pk, section):
+    """One section of the design, field by field. A POST with `add` or `remove` gives the
+    form back with a row more or less; with `preview` (the htmx live preview, or the Preview
+    button) it checks the whole design with this section as typed and shows the sample
+    character; any other POST saves it as a new version. Every problem is shown at once,
+    each beside its field."""
+    designed = designed_for_owner(request.user, pk)
+    kind = SECTIONS.get(section)
+    if kind is None:
+        raise Http404("No such section.")
+    latest = designed.latest
+    ruleset = services.checked_ruleset(latest.file)
+    data = request.POST if request.method == "POST" else None
+    editing = data is not None and ("add" in data or "remove" in data)
+    saving = data is not None and not editing and "preview" not in data
+    new_row = ""
+    if editing:
+        data, new_row = kind.edited(data)
+    stale = saving and data.get("based_on") != str(latest.number)
+    if stale:  # the form shows the newest version's number: saving again saves onto it
+        data = data.copy()
+        data["based_on"] = str(latest.number)
+    form = kind(data, file=latest.file, ruleset=ruleset, version=latest.number, new_row=new_row)
+    preview, status = None, 200
+    if data is None or editing:
+        preview = design_preview(ruleset)
+    else:
         file = form.file()
         try:
-            ruleset = services.checked_ruleset(file)
-            if "preview" not in request.POST:
+            checked = services.checked_ruleset(file)
+        except RulesetRefused as error:
+            form.add_problems(error.problems)
+        if stale:
+            form.add_error(
+                None,
+                f"Version {latest.number} was saved after you opened this page: look the "
+                "values over and save again to save them onto it.",
+            )
+        if not form.has_problems():
+            if saving:
                 version = services.designed_ruleset_save(
                     owner=request.user, file=file, note=form.cleaned_data["note"]
                 )
-                messages.success(request, f"Saved as version {version.number}.")
-                return redirect("ruleset_design", designed.pk)
-            preview = design_preview(ruleset)
-        except RulesetRefused as error:
-            problems = error.problems
-            form.add_problems(problems)
-    elif request.method == "GET":
-        preview = design_preview(services.checked_ruleset(latest.file))
-    # A live preview that finds problems is still an answer (nothing was refused); a save
-    # that cannot be made is a 400.
-    status = 400 if form.errors and "preview" not in request.POST else 200
+                if version.number == latest.number:
+                    messages.info(request, f"Nothing changed: still version {latest.number}.")
+                else:
+                    messages.success(request, f"Saved as version {version.number}.")
+                return redirect("ruleset_design_section", designed.pk, kind.key)
+            preview = design_preview(checked)
+        elif saving:
+            status = 400
     context = {
         "designed": designed,
-        "latest": designed.latest,
-        "versions": designed.versions.order_by("-number"),
-        "form": form,
+        "latest": latest,
+        "section": form,
+        "sections": SECTIONS.values(),
         "preview": preview,
-        "problems": problems,
-        "campaign_form": CampaignForm(prefix="campaign"),
+        "saved_preview": data is None or editing,
     }
-    if request.htmx:
-        return render(request, f"{DESIGN_PAGE}#preview", context, status=status)
-    return render(request, DESIGN_PAGE, context, status=status)
+    if request.htmx and not editing:
+        return render(request, f"{SECTION_PAGE}#preview", context, status=status)
+    return render(request, SECTION_PAGE, context, status=status)
 
 
 def design_export(request, pk, number):

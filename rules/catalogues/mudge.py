@@ -943,7 +943,7 @@ TEMPLATES: tuple[Template, ...] = (
             "bonus costs an attribute level as any other (2.35).",
             "Brogo's sheet takes the race as a fault. Mudge 2.34 prices only increased Scale: "
             "a GM who also counts Mass Scale -2 as two Easily Wounded faults (the house rule "
-            "negative_scale_refund) credits the race twice.",
+            "that a Scale below 0 gives levels back) credits the race twice.",
         ),
     ),
 )

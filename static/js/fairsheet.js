@@ -135,6 +135,9 @@
     var config = event.detail.requestConfig || {};
     if (config.verb !== "post") return; // a poll or a read answers nothing
     var elt = event.detail.elt;
+    // Nor does a post that saves nothing (the designer's live preview, a row added): the
+    // focus stays where the GM types.
+    if (elt.closest("[data-preview]")) return;
     pending = whereIs(elt.closest("form") || elt);
     var alerts = document.getElementById("alerts");
     if (alerts) alerts.replaceChildren();
