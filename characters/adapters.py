@@ -43,7 +43,7 @@ from rules.house_rules import (
 from rules.ladder import level_name, parse_level
 from rules.report import amount
 from rules.ruleset_file import character_file_with_ruleset, read_ruleset
-from rules.rulesets import BUILTIN, FUDGE_BASICS, Ruleset
+from rules.rulesets import BUILTIN, FUDGE_BASICS, Ruleset, Terms
 
 
 def ruleset_for(character: Character) -> Ruleset:
@@ -473,10 +473,13 @@ def build_changed(character: Character) -> bool:
     return bool(recorded) and build_sha256(character_to_rules(character)) != recorded
 
 
-def approval_summary(approval: Approval, override_reason: str | None = None) -> str:
+def approval_summary(
+    approval: Approval, override_reason: str | None = None, terms: Terms | None = None
+) -> str:
     """One line for the sheet: "approved", or what was overridden and why, e.g.
-    "approved over budget by 2 skill levels: a veteran of the siege". The reason comes from
-    the approval's event when the caller has it (the record that counts)."""
+    "approved over budget by 2 skill levels: a veteran of the siege" (in the ruleset's
+    `terms` where the caller has them). The reason comes from the approval's event when the
+    caller has it (the record that counts)."""
     reason = approval.override_reason if override_reason is None else override_reason
     if not reason:
         return "approved"
@@ -486,7 +489,7 @@ def approval_summary(approval: Approval, override_reason: str | None = None) -> 
     others = [e for e in report["errors"] if not (over and e["code"] == "over_budget")]
     parts = []
     if over:
-        parts.append(f"over budget by {amount(-balance, REPORT_POOLS[report['unit']])}")
+        parts.append(f"over budget by {amount(-balance, REPORT_POOLS[report['unit']], terms)}")
     if others:
         rules = f"{len(others)} {'other ' if over else ''}rule{'s' if len(others) != 1 else ''}"
         parts.append(f"despite {rules} broken")

@@ -212,6 +212,10 @@ class _Check:
     def warn(self, code, message, topic, trait=None, where=None):
         self.warnings.append(Issue(code, message, self.r.section(topic), trait, where))
 
+    def amount(self, value, pool: str) -> str:
+        """'3 skill levels' in the ruleset's words ('3 knack levels')."""
+        return amount(value, pool, self.r.terms)
+
     def noun(self, list_name: str, count: int = 1) -> str:
         """'attribute', 'fields of expertise': the ruleset's word for one of a list."""
         terms = self.r.terms
@@ -490,15 +494,15 @@ class _Check:
         if balance < 0:
             self.error(
                 "over_budget",
-                f"Over budget by {amount(-balance, 'skills')}: lower or drop traits worth that "
-                "much, or take a fault (1 fault = "
-                f"{amount(value['faults'], 'skills')}).",
+                f"Over budget by {self.amount(-balance, 'skills')}: lower or drop traits worth "
+                f"that much, or take {_article(self.noun('faults'))} (1 {self.noun('faults')} = "
+                f"{self.amount(value['faults'], 'skills')}).",
                 "trading",
             )
         elif balance > 0:
             self.warn(
                 "levels_unspent",
-                f"{amount(balance, 'skills')} left unspent: spend them now, or they are lost "
+                f"{self.amount(balance, 'skills')} left unspent: spend them now, or they are lost "
                 "when play starts.",
                 "creation",
             )
@@ -511,7 +515,7 @@ class _Check:
             unit=r.unit,
             pools=pools,
             balance=balance,
-            trades=find_trades(remaining, faults, value),
+            trades=find_trades(remaining, faults, value, r.terms),
             errors=self.errors,
             warnings=self.warnings,
             costs={
@@ -584,9 +588,9 @@ class _Check:
             self.error(
                 "lowered_with_levels_unspent",
                 f"{trait.name} is below its default ({default}) while "
-                f"{amount(balance, 'skills')} are unspent: a skill drops below its default "
-                f"only once all the free skill levels are used up. Raise it to {default}, or "
-                "spend the levels first.",
+                f"{self.amount(balance, 'skills')} are unspent: {_article(self.noun('skills'))} "
+                f"drops below its default only once all the free {self.noun('skills')} levels "
+                f"are used up. Raise it to {default}, or spend the levels first.",
                 "skills",
                 trait.name,
                 f"skills[{index}]",
@@ -705,7 +709,7 @@ class _Check:
         if left < 0:
             self.error(
                 "over_budget",
-                f"Over budget by {amount(-left, 'tokens')}: lower a trait by that many ranks.",
+                f"Over budget by {self.amount(-left, 'tokens')}: lower a trait by that many ranks.",
                 "creation",
             )
         if r.must_spend_and_save:
@@ -725,8 +729,8 @@ class _Check:
         if r.tokens_carried is not None and left > r.tokens_carried:
             self.warn(
                 "tokens_lost",
-                f"{amount(left, 'tokens')} unspent, but only {r.tokens_carried} carry into "
-                f"play: spend {amount(left - r.tokens_carried, 'tokens')} more or lose them.",
+                f"{self.amount(left, 'tokens')} unspent, but only {r.tokens_carried} carry into "
+                f"play: spend {self.amount(left - r.tokens_carried, 'tokens')} more or lose them.",
                 "creation",
             )
         return Report(
