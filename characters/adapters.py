@@ -40,7 +40,7 @@ from rules.house_rules import (
     house_rules_to_json,
     json_number,
 )
-from rules.ladder import level_name, parse_level
+from rules.ladder import STANDARD, Ladder, LevelError, level_name, parse_level
 from rules.report import amount
 from rules.ruleset_file import character_file_with_ruleset, read_ruleset
 from rules.rulesets import BUILTIN, FUDGE_BASICS, Ruleset, Terms
@@ -517,6 +517,16 @@ def trait_state(trait: Trait) -> dict:
     return state
 
 
+def recorded_level(word: str, ladder: Ladder) -> str:
+    """A level as the record keeps it (trait_state: a standard ladder word, "Legendary" is
+    +4) in a ruleset's `ladder` ("Heroic" on fudge-rpg's Extended ladder); a word that is no
+    level, or none on that ladder, stays as it was written."""
+    try:
+        return ladder.name(STANDARD.parse(word))
+    except LevelError:
+        return word
+
+
 def trait_fields(state: dict) -> dict:
     """A trait's model fields from its recorded state: trait_state's inverse."""
     return {
@@ -556,14 +566,20 @@ BUILD_EDITS = (
 )
 
 
-def edit_label(action: str, before: dict | None, after: dict | None) -> str:
-    """What an edit changed, for the Undo and Redo buttons: "Climbing Fair → Good"."""
+def edit_label(
+    action: str, before: dict | None, after: dict | None, ladder: Ladder = STANDARD
+) -> str:
+    """What an edit changed, for the Undo and Redo buttons: "Climbing Fair → Good", in the
+    words of the character's ruleset's `ladder`."""
     if action in ("trait_added", "equipment_added"):
         return f"adding {after['name']}"
     if action in ("trait_removed", "equipment_removed"):
         return f"removing {before['name']}"
     if action == "trait_relevelled":
-        was, now = before.get("level", "no level"), after.get("level", "no level")
+        was, now = (
+            recorded_level(state["level"], ladder) if "level" in state else "no level"
+            for state in (before, after)
+        )
         return f"{after['name']} {was} → {now}"
     if action == "template_applied":
         return f"template {after['template']}"

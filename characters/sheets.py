@@ -178,6 +178,7 @@ class Sheet:
     reference_caption: str = ""
     dice_note: str = ""  # Mudge's damage die (3.22); nothing where there is none
     dice_section: str = ""  # where the ruleset's text gives the odds of 4dF, if it does
+    skill_noun: str = "skill"  # one of the skills, in the ruleset's words ("knack")
     uncommitted: tuple[str, ...] = ()  # Mudge 1.7: one line per open slot
     consumables: tuple[Consumable, ...] = ()
     portrait: str = ""  # a data: URL (adapters.portrait_data_url): the PDF fetches nothing
@@ -300,6 +301,7 @@ def build_sheet(
         reference_caption=f"Cost of a {terms.noun('skills')} at creation, in {terms.cost_unit}s",
         dice_note=terms.dice_note,
         dice_section=ruleset.cites("dice"),
+        skill_noun=terms.noun("skills"),
         uncommitted=_uncommitted(character, ruleset),
         consumables=_consumables(facts, character, experience_unit),
     )

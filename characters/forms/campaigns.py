@@ -540,7 +540,7 @@ class CatalogEntryForm(forms.Form):
     power_kind = forms.ChoiceField(choices=POWER_KIND_CHOICES, initial="spell", label="Kind")
     note = forms.CharField(max_length=CATALOG_NOTE_MAX, required=False)
 
-    def __init__(self, *args, kind: str, uses_difficulty: bool, **kwargs):
+    def __init__(self, *args, kind: str, uses_difficulty: bool, power_kinds=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.kind = kind
         keep = {"name", "note", *ENTRY_FIELDS[kind]}
@@ -551,9 +551,18 @@ class CatalogEntryForm(forms.Form):
                 del self.fields[name]
         if kind == CatalogEntry.Kind.FAULT:
             self.fields["cost"].label = "Value"
+        if "power_kind" in self.fields and power_kinds:
+            # The base ruleset's kinds (MicroFudged: fields of power only), and the entry's
+            # own if the GM gave it another.
+            kinds = list(power_kinds)
+            own = self.initial.get("power_kind")
+            if own and own not in kinds:
+                kinds.append(own)
+            self.fields["power_kind"].choices = [(k, k) for k in kinds]
+            self.fields["power_kind"].initial = kinds[0]
 
     @classmethod
-    def for_entry(cls, entry: CatalogEntry, *, uses_difficulty: bool, data=None):
+    def for_entry(cls, entry: CatalogEntry, *, uses_difficulty: bool, power_kinds=(), data=None):
         """The form of an existing entry, with ids unique on a page that lists them all."""
         initial = {
             "name": entry.name,
@@ -570,6 +579,7 @@ class CatalogEntryForm(forms.Form):
             initial=initial,
             kind=entry.kind,
             uses_difficulty=uses_difficulty,
+            power_kinds=power_kinds,
             auto_id=f"entry-{entry.pk}-%s",
         )
         form.entry_pk = entry.pk

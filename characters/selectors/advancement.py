@@ -39,10 +39,11 @@ SPENDS = (RAISE, LEARN, GIFT, POWER, BUY_OFF_FAULT, META_POINT)
 NAMED = (LEARN, GIFT, POWER)  # spends on something new, which the player names
 # The list a learned trait goes to, by the trait kind the page asks for.
 LEARN_LISTS = {Trait.Kind.SKILL: "skills", Trait.Kind.POWER: "powers"}
+
+
 def learn_words(ruleset: Ruleset, kind: str) -> str:
     """What experience learns new, in the ruleset's words: "fields of expertise"."""
     return ruleset.terms.plural(LEARN_LISTS[kind])
-
 
 
 MAX_AWARD = 100  # a typo guard: the rule texts suggest 1 to 4 a session

@@ -6,7 +6,13 @@ from dataclasses import dataclass, fields
 from django.db.models import OuterRef, Subquery
 from django.shortcuts import get_object_or_404
 
-from characters.adapters import character_file, character_to_rules, file_sha256, ruleset_for
+from characters.adapters import (
+    character_file,
+    character_to_rules,
+    file_sha256,
+    recorded_level,
+    ruleset_for,
+)
 from characters.errors import ServiceError
 from characters.models import (
     DIFFICULTY_CHOICES,
@@ -34,7 +40,6 @@ from characters.selectors.advancement import (
     with_requests,
 )
 from rules.diff import diff_files
-from rules.ladder import STANDARD, LevelError
 from rules.report import Report, build_report
 from rules.rule_names import in_words
 from rules.rulesets import BUILTIN, LEVELS, Ruleset
@@ -242,7 +247,7 @@ def _shown(key, value, ruleset: Ruleset) -> str:
     if value is None:
         return ""
     if key in LEVEL_FIELDS and isinstance(value, str):
-        return ruleset_words(value, ruleset)
+        return recorded_level(value, ruleset.ladder)
     if key == "sha256":
         return f"{value[:12]}…"  # the audit page's diff checks the whole digest
     if key == "ruleset" and value in BUILTIN:
@@ -252,16 +257,6 @@ def _shown(key, value, ruleset: Ruleset) -> str:
     if key == "state" and value in Character.State.values:
         return Character.State(value).label.lower()  # "changes requested"
     return in_words(value)
-
-
-def ruleset_words(word: str, ruleset: Ruleset) -> str:
-    """A level as the record keeps it (a standard ladder word: "Legendary" is +4) in the
-    ruleset's ladder ("Heroic" on fudge-rpg's Extended ladder); a word that is no level
-    stays as it was written."""
-    try:
-        return ruleset.word(STANDARD.parse(word))
-    except LevelError:
-        return word
 
 
 # -- the advancement page ------------------------------------------------------------------------

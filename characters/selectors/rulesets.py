@@ -29,6 +29,8 @@ class RulesetSummary:
     attribute_rows: list
     experience_rows: list
     experience_unit: str
+    # The experience table's columns in the ruleset's words: ("Skill", "Attribute", "GM")
+    experience_header: tuple[str, str, str] = ("Skill", "Attribute", "GM")
 
 
 def describe_budgets(r: Ruleset) -> list[tuple[str, str]]:
@@ -132,6 +134,11 @@ def summarize_ruleset(r: Ruleset) -> RulesetSummary:
         attribute_rows=tables.attribute_cost_table(r),
         experience_rows=tables.experience_table(r),
         experience_unit=r.advancement.unit if r.advancement else "",
+        experience_header=(
+            r.terms.noun("skills").capitalize(),
+            r.terms.noun("attributes").capitalize(),
+            r.terms.gm,
+        ),
     )
 
 

@@ -331,6 +331,7 @@ def builder_context(
         # An approved build changed behind the app (issue 31): only approved ones are hashed.
         "build_changed": build_changed(character),
         "pools": pools_of(report, ruleset),
+        "catalogue_title": catalogue_title(ruleset),
         "sections": sections,
         "equipment_rows": equipment_rows,
         "equipment_options": SimpleLazyObject(lambda: options().get("equipment", [])),
@@ -430,9 +431,21 @@ def _equipment_form(forms, item, ruleset, version) -> EquipmentForm:
     )
 
 
+def catalogue_title(ruleset: Ruleset) -> str:
+    """What the campaign's catalogue holds, in the ruleset's words: "The fields of
+    expertise, fields of power and equipment your Narrator lists, with their notes"."""
+    terms = ruleset.terms
+    lists = [terms.plural("skills")]
+    if ruleset.gifts_and_faults:
+        lists += [terms.plural("gifts"), terms.plural("faults")]
+    else:
+        lists.append(terms.plural("powers"))
+    return f"The {', '.join(lists)} and equipment your {terms.gm} lists, with their notes"
+
+
 def pool_label(pool: str, ruleset: Ruleset) -> str:
-    """A budget's pool in the ruleset's words: "Attribute levels", "Fields of expertise"
-    never (MicroFudged has one pool, "Tokens"), "Knack levels" in a GM's game of knacks."""
+    """A budget's pool in the ruleset's words: "Attribute levels", "Tokens", "Knack
+    levels" in a GM's game of knacks."""
     return ruleset.terms.pool_words(pool)[1].capitalize()
 
 

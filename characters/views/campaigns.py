@@ -480,17 +480,23 @@ def _catalog_groups(campaign, *, kinds=None, editing=None, add_form=None, saved=
 
 
 def _add_form(campaign, kind, data=None) -> CatalogEntryForm:
+    base = base_ruleset(campaign)
     return CatalogEntryForm(
         data,
         kind=kind,
-        uses_difficulty=base_ruleset(campaign).skill_difficulties,
+        uses_difficulty=base.skill_difficulties,
+        power_kinds=base.power_kinds,
         auto_id=f"add-{kind}-%s",
     )
 
 
 def _entry_form(campaign, entry, data=None) -> CatalogEntryForm:
+    base = base_ruleset(campaign)
     return CatalogEntryForm.for_entry(
-        entry, uses_difficulty=base_ruleset(campaign).skill_difficulties, data=data
+        entry,
+        uses_difficulty=base.skill_difficulties,
+        power_kinds=base.power_kinds,
+        data=data,
     )
 
 
