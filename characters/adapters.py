@@ -40,10 +40,10 @@ from rules.house_rules import (
     house_rules_to_json,
     json_number,
 )
-from rules.ladder import level_name, parse_level
+from rules.ladder import STANDARD, Ladder, LevelError, level_name, parse_level
 from rules.report import amount
 from rules.ruleset_file import character_file_with_ruleset, read_ruleset
-from rules.rulesets import BUILTIN, FUDGE_BASICS, Ruleset
+from rules.rulesets import BUILTIN, FUDGE_BASICS, Ruleset, Terms
 
 
 def ruleset_for(character: Character) -> Ruleset:
@@ -473,10 +473,13 @@ def build_changed(character: Character) -> bool:
     return bool(recorded) and build_sha256(character_to_rules(character)) != recorded
 
 
-def approval_summary(approval: Approval, override_reason: str | None = None) -> str:
+def approval_summary(
+    approval: Approval, override_reason: str | None = None, terms: Terms | None = None
+) -> str:
     """One line for the sheet: "approved", or what was overridden and why, e.g.
-    "approved over budget by 2 skill levels: a veteran of the siege". The reason comes from
-    the approval's event when the caller has it (the record that counts)."""
+    "approved over budget by 2 skill levels: a veteran of the siege" (in the ruleset's
+    `terms` where the caller has them). The reason comes from the approval's event when the
+    caller has it (the record that counts)."""
     reason = approval.override_reason if override_reason is None else override_reason
     if not reason:
         return "approved"
@@ -486,7 +489,7 @@ def approval_summary(approval: Approval, override_reason: str | None = None) -> 
     others = [e for e in report["errors"] if not (over and e["code"] == "over_budget")]
     parts = []
     if over:
-        parts.append(f"over budget by {amount(-balance, REPORT_POOLS[report['unit']])}")
+        parts.append(f"over budget by {amount(-balance, REPORT_POOLS[report['unit']], terms)}")
     if others:
         rules = f"{len(others)} {'other ' if over else ''}rule{'s' if len(others) != 1 else ''}"
         parts.append(f"despite {rules} broken")
@@ -512,6 +515,16 @@ def trait_state(trait: Trait) -> dict:
     if trait.defined_in_play:
         state["defined_in_play"] = True
     return state
+
+
+def recorded_level(word: str, ladder: Ladder) -> str:
+    """A level as the record keeps it (trait_state: a standard ladder word, "Legendary" is
+    +4) in a ruleset's `ladder` ("Heroic" on fudge-rpg's Extended ladder); a word that is no
+    level, or none on that ladder, stays as it was written."""
+    try:
+        return ladder.name(STANDARD.parse(word))
+    except LevelError:
+        return word
 
 
 def trait_fields(state: dict) -> dict:
@@ -553,14 +566,20 @@ BUILD_EDITS = (
 )
 
 
-def edit_label(action: str, before: dict | None, after: dict | None) -> str:
-    """What an edit changed, for the Undo and Redo buttons: "Climbing Fair → Good"."""
+def edit_label(
+    action: str, before: dict | None, after: dict | None, ladder: Ladder = STANDARD
+) -> str:
+    """What an edit changed, for the Undo and Redo buttons: "Climbing Fair → Good", in the
+    words of the character's ruleset's `ladder`."""
     if action in ("trait_added", "equipment_added"):
         return f"adding {after['name']}"
     if action in ("trait_removed", "equipment_removed"):
         return f"removing {before['name']}"
     if action == "trait_relevelled":
-        was, now = before.get("level", "no level"), after.get("level", "no level")
+        was, now = (
+            recorded_level(state["level"], ladder) if "level" in state else "no level"
+            for state in (before, after)
+        )
         return f"{after['name']} {was} → {now}"
     if action == "template_applied":
         return f"template {after['template']}"

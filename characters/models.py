@@ -443,12 +443,14 @@ class Equipment(models.Model):
         ordering = ["position", "id"]
 
 
-def target_label(target: str) -> str:
+def target_label(target: str, terms=None) -> str:
     """What an event or a comment is about, for people: "skill:Mimic Animal" is "Skill:
-    Mimic Animal", "house_rules" is "House rules", and no target is the whole build."""
+    Mimic Animal" (in a ruleset's `terms`, "Field of expertise: Mimic Animal"),
+    "house_rules" is "House rules", and no target is the whole build."""
     kind, _, name = target.partition(":")
     if name:
-        return f"{kind.capitalize()}: {name}"
+        said = terms.kind(kind) if terms is not None else kind
+        return f"{said[:1].upper()}{said[1:]}: {name}"
     return kind.replace("_", " ").capitalize() or "The build"
 
 

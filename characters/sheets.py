@@ -177,6 +177,8 @@ class Sheet:
     factors_note: str = ""  # an attribute the damage factors use that the character lacks
     reference_caption: str = ""
     dice_note: str = ""  # Mudge's damage die (3.22); nothing where there is none
+    dice_section: str = ""  # where the ruleset's text gives the odds of 4dF, if it does
+    skill_noun: str = "skill"  # one of the skills, in the ruleset's words ("knack")
     uncommitted: tuple[str, ...] = ()  # Mudge 1.7: one line per open slot
     consumables: tuple[Consumable, ...] = ()
     portrait: str = ""  # a data: URL (adapters.portrait_data_url): the PDF fetches nothing
@@ -298,6 +300,8 @@ def build_sheet(
         factors_note=_factors_note(factors, ruleset),
         reference_caption=f"Cost of a {terms.noun('skills')} at creation, in {terms.cost_unit}s",
         dice_note=terms.dice_note,
+        dice_section=ruleset.cites("dice"),
+        skill_noun=terms.noun("skills"),
         uncommitted=_uncommitted(character, ruleset),
         consumables=_consumables(facts, character, experience_unit),
     )
@@ -513,8 +517,9 @@ def reference_page(ruleset: Ruleset) -> ReferencePage:
 # -- stored characters ------------------------------------------------------------------------
 
 
-def approval_stamp(character: CharacterModel) -> ApprovalStamp | None:
-    """The latest approval of an approved character. Callers prefetch `approvals`."""
+def approval_stamp(character: CharacterModel, terms=None) -> ApprovalStamp | None:
+    """The latest approval of an approved character, said in its ruleset's `terms` where
+    the caller has them. Callers prefetch `approvals`."""
     if character.state != CharacterModel.State.APPROVED:
         return None
     approval = next(iter(character.approvals.all()), None)  # newest first (Meta.ordering)
@@ -531,7 +536,7 @@ def approval_stamp(character: CharacterModel) -> ApprovalStamp | None:
     changed = adapters.build_changed(character)
     return ApprovalStamp(
         sha256,
-        approval_summary(approval, event.reason),
+        approval_summary(approval, event.reason, terms),
         verified=file_sha256(approval.snapshot) == sha256 and not changed,
         build_changed=changed,
     )
@@ -545,10 +550,11 @@ def sheet_for_character(character: CharacterModel, *, with_ledger: bool = True) 
             LedgerRow(e.created_at.date(), e.amount, e.reason, e.pending)
             for e in character.ledger.all()
         ]
+    ruleset = adapters.ruleset_for(character)
     sheet = build_sheet(
         adapters.character_to_rules(character),
-        adapters.ruleset_for(character),
-        approval_stamp(character),
+        ruleset,
+        approval_stamp(character, ruleset.terms),
         ledger,
     )
     if not character.portrait_sha:

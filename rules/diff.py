@@ -7,7 +7,7 @@ Pure: both sides are plain dicts, as write_character makes them and as approvals
 
 from dataclasses import dataclass
 
-from rules.rulesets import BUILTIN
+from rules.rulesets import BUILTIN, Terms
 
 ADDED, REMOVED, CHANGED = "added", "removed", "changed"
 # The lists of a character file, with the word a change names its entries by.
@@ -54,11 +54,15 @@ class Change:
         return f"{self.title} changed"
 
 
-def diff_files(old: dict, new: dict) -> list[Change]:
+def diff_files(old: dict, new: dict, terms: Terms | None = None) -> list[Change]:
     """Every difference from `old` to `new`: details first, then each list in file order
-    (entries of `new` in their order, then what `old` had and `new` lost)."""
-    changes = _details(old, new)
+    (entries of `new` in their order, then what `old` had and `new` lost). With the
+    character's ruleset's `terms`, a change names its entry in the ruleset's words ("field
+    of expertise Riding", "luck points")."""
+    changes = _details(old, new, terms)
     for key, label in LISTS:
+        if terms is not None:
+            label = terms.kind(label)
         changes += _list(key, label, old.get(key, []), new.get(key, []))
     return changes
 
@@ -127,9 +131,11 @@ def _detail(file: dict, key: str):
     return None if value == "" else value
 
 
-def _details(old: dict, new: dict) -> list[Change]:
+def _details(old: dict, new: dict, terms: Terms | None) -> list[Change]:
     changes = []
     for key, label in DETAILS:
+        if key == "meta_points" and terms is not None and terms.points:
+            label = terms.points
         before, after = _detail(old, key), _detail(new, key)
         if before != after:
             shown = _ruleset_name if key == "ruleset" else _text

@@ -91,7 +91,7 @@ def harm_track(character: Character, ruleset: Ruleset) -> HarmTrack:
         levels=tuple(WoundLevel(*level) for level in MICROFUDGED_SETBACKS),
         rolls_up=False,
         heals_below=0,
-        section="MicroFudged DIP V.3",
+        section=ruleset.section("harm"),
         damage_label="successes",
     )
 
@@ -146,7 +146,7 @@ def record_blow(track: HarmTrack, marks: Marks, level: int) -> tuple[Marks, int]
             return _replace(marks, index, (*marks[index], level)), index
     raise PlayError(
         f"No open box is left at {track.levels[level].name} or above: what happens now is "
-        f"the GM's call ({track.section}; Mudge 4.55 leaves Dead to the GM)."
+        f"the GM's call ({track.section})."
     )
 
 
@@ -243,14 +243,14 @@ def rests(ruleset: Ruleset) -> tuple[Rest, ...]:
             "night",
             "A good night's rest",
             "field-of-power potential back",
-            "MicroFudged DIP VI",
+            ruleset.section("potential"),
             potential=True,
         ),
         Rest(
             "week",
             "A week of rest",
             "every lethal Setback one degree better; potential back",
-            "MicroFudged DIP V.3, VI",
+            ruleset.section("healing"),
             one_level=True,
             potential=True,
         ),
@@ -294,7 +294,7 @@ def table_pool(character: Character, ruleset: Ruleset) -> TablePool:
             section=ruleset.section("points_in_play"),
         )
     saved = build_report(character, ruleset).pools["tokens"]["saved"]
-    return TablePool("tokens", int(saved), None, "MicroFudged DIP II")
+    return TablePool("tokens", int(saved), None, ruleset.section("points_in_play"))
 
 
 def potentials(character: Character, ruleset: Ruleset) -> tuple[tuple[str, int], ...]:
@@ -394,14 +394,18 @@ def blow(
     wound = "" if index is None else track.levels[index].name
     note = ""
     if harm.graze_limits and margin == 1:
-        wound, note = _graze(track, index, total_factor, harm.graze_limits)
+        wound, note = _graze(
+            track, index, total_factor, harm.graze_limits, ruleset.section("graze")
+        )
     return Blow(max(damage, 0), wound, f"{working} = {damage}", note)
 
 
-def _graze(track: HarmTrack, index: int | None, total_factor: int, limits) -> tuple[str, str]:
+def _graze(
+    track: HarmTrack, index: int | None, total_factor: int, limits, section: str
+) -> tuple[str, str]:
     limit = next((name for floor, name in limits if total_factor >= floor), "")
     most = f"at most {limit}" if limit else "no damage"
-    note = f"a graze, Mudge 4.56: {most} at TDF {signed(total_factor)}"
+    note = f"a graze, {section}: {most} at TDF {signed(total_factor)}"
     if not limit or index is None:
         return "", note
     names = [level.name for level in track.levels]

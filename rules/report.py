@@ -226,6 +226,10 @@ class _Check:
     def warn(self, code, phrase, topic, trait=None, where=None):
         self.warnings.append(Issue(code, phrase, self.r.section(topic), trait, where))
 
+    def amount(self, value, pool: str) -> Phrase:
+        """'3 skill levels' in the ruleset's words ('3 knack levels'), as a phrase."""
+        return amount_phrase(value, pool, self.r.terms)
+
     def noun(self, list_name: str, count: int = 1, **form) -> Noun:
         """'attribute', 'fields of expertise': the ruleset's word for `count` of a list
         (`capital`, `article`: rules.words.Noun)."""
@@ -585,10 +589,12 @@ class _Check:
             self.error(
                 "over_budget",
                 say(
-                    "Over budget by {over}: lower or drop traits worth that much, or take a fault "
-                    "(1 fault = {fault_worth}).",
-                    over=amount_phrase(-balance, "skills"),
-                    fault_worth=amount_phrase(value["faults"], "skills"),
+                    "Over budget by {over}: lower or drop traits worth that much, or take "
+                    "{a_fault} (1 {fault} = {fault_worth}).",
+                    over=self.amount(-balance, "skills"),
+                    a_fault=self.noun("faults", article=True),
+                    fault=self.noun("faults"),
+                    fault_worth=self.amount(value["faults"], "skills"),
                 ),
                 "trading",
             )
@@ -597,7 +603,7 @@ class _Check:
                 "levels_unspent",
                 say(
                     "{left} left unspent: spend them now, or they are lost when play starts.",
-                    left=amount_phrase(balance, "skills"),
+                    left=self.amount(balance, "skills"),
                 ),
                 "creation",
             )
@@ -610,7 +616,7 @@ class _Check:
             unit=r.unit,
             pools=pools,
             balance=balance,
-            trades=find_trades(remaining, faults, value),
+            trades=find_trades(remaining, faults, value, r.terms),
             errors=self.errors,
             warnings=self.warnings,
             costs={
@@ -692,12 +698,14 @@ class _Check:
             self.error(
                 "lowered_with_levels_unspent",
                 say(
-                    "{name} is below its default ({default}) while {unspent} are unspent: a "
-                    "skill drops below its default only once all the free skill levels are used "
-                    "up. Raise it to {default}, or spend the levels first.",
+                    "{name} is below its default ({default}) while {unspent} are unspent: "
+                    "{a_skill} drops below its default only once all the free {skill} levels "
+                    "are used up. Raise it to {default}, or spend the levels first.",
                     name=trait.name,
                     default=self.level(self.skill_default(trait)),
-                    unspent=amount_phrase(balance, "skills"),
+                    unspent=self.amount(balance, "skills"),
+                    a_skill=self.noun("skills", article=True),
+                    skill=self.noun("skills"),
                 ),
                 "skills",
                 trait.name,
@@ -849,7 +857,7 @@ class _Check:
                 "over_budget",
                 say(
                     "Over budget by {over}: lower a trait by that many ranks.",
-                    over=amount_phrase(-left, "tokens"),
+                    over=self.amount(-left, "tokens"),
                 ),
                 "creation",
             )
@@ -876,9 +884,9 @@ class _Check:
                 say(
                     "{left} unspent, but only {carried} carry into play: spend {more} more or "
                     "lose them.",
-                    left=amount_phrase(left, "tokens"),
+                    left=self.amount(left, "tokens"),
                     carried=r.tokens_carried,
-                    more=amount_phrase(left - r.tokens_carried, "tokens"),
+                    more=self.amount(left - r.tokens_carried, "tokens"),
                 ),
                 "creation",
             )

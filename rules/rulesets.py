@@ -109,6 +109,17 @@ class Harm:
     graze_limits: tuple[tuple[int, str], ...] = ()
 
 
+# What a list is called where a ruleset does not name it (MicroFudged has no gifts or
+# faults): the levels system's words.
+LEVELS_LISTS = {
+    "attributes": ("Attributes", "attribute"),
+    "skills": ("Skills", "skill"),
+    "gifts": ("Gifts", "gift"),
+    "faults": ("Faults", "fault"),
+    "powers": ("Powers", "power"),
+}
+
+
 @dataclass(frozen=True)
 class Terms:
     """What a ruleset calls things, on pages and sheets."""
@@ -125,13 +136,38 @@ class Terms:
     dice_note: str = ""  # what the dice roller adds about the dice (Mudge's damage die)
 
     def title(self, list_name: str) -> str:
-        return self.lists[list_name][0]
+        return self._list(list_name)[0]
 
     def noun(self, list_name: str) -> str:
-        return self.lists[list_name][1]
+        return self._list(list_name)[1]
 
     def plural(self, list_name: str) -> str:
-        return self.lists[list_name][0].lower()
+        return self._list(list_name)[0].lower()
+
+    def _list(self, list_name: str) -> tuple[str, str]:
+        return self.lists.get(list_name) or LEVELS_LISTS[list_name]
+
+    def kind(self, kind: str) -> str:
+        """A trait's kind as the database and the events name it ("skill", "equipment")
+        in this ruleset's words: "field of expertise"."""
+        list_name = f"{kind}s"
+        return self.noun(list_name) if list_name in LEVELS_LISTS else kind
+
+    def pool_words(self, pool: str) -> tuple[str, str]:
+        """What one and many of a budget's pool are called: ("attribute level", "attribute
+        levels"), ("knack level", ...) where a GM's game calls skills knacks, ("gift",
+        "gifts"), ("token", "tokens")."""
+        if pool == "tokens":
+            return "token", "tokens"
+        if pool in ("attributes", "skills"):
+            one = f"{self.noun(pool)} level"
+            return one, f"{one}s"
+        return self.noun(pool), self.plural(pool)
+
+    @property
+    def point(self) -> str:
+        """One of the points: "meta point", "Fudge point"."""
+        return self.points.removesuffix("s") if self.points else "meta point"
 
 
 @dataclass(frozen=True)
@@ -213,6 +249,11 @@ class Ruleset:
     def section(self, topic: str) -> str:
         return self.sections.get(topic) or self.sections["creation"]
 
+    def cites(self, topic: str) -> str:
+        """The section of `topic` where this ruleset's text gives one, else "": a page then
+        names no section, rather than character creation's or another ruleset's."""
+        return self.sections.get(topic, "")
+
     @property
     def ladder_bottom(self) -> int:
         """The lowest word the ruleset's ladder uses: MicroFudged names Abysmal, the others
@@ -224,13 +265,6 @@ class Ruleset:
         return "gifts" in self.terms.lists
 
 
-LEVELS_LISTS = {
-    "attributes": ("Attributes", "attribute"),
-    "skills": ("Skills", "skill"),
-    "gifts": ("Gifts", "gift"),
-    "faults": ("Faults", "fault"),
-    "powers": ("Powers", "power"),
-}
 TOKENS_LISTS = {
     "attributes": ("Abilities", "ability"),
     "skills": ("Fields of expertise", "field of expertise"),
@@ -287,7 +321,8 @@ MUDGE_DICE_NOTE = (
     "it cannot bring positive damage below 1 (Mudge 4.61); and when an opposed action ties, "
     "the higher damage die wins."
 )
-LEVELS_PERSONALITY = "Mudge 1.35: answer what helps the character come alive; none is required."
+PERSONALITY = "Answer what helps the character come alive; none is required."
+MUDGE_PERSONALITY = f"Mudge 1.35: {PERSONALITY[0].lower()}{PERSONALITY[1:]}"
 TOKENS_TERMS = Terms(
     lists=TOKENS_LISTS,
     gm="Narrator",
@@ -327,10 +362,10 @@ FUDGE_BASICS = Ruleset(
     skill_difficulties=False,
     skill_default=POOR,
     skill_cost=1,
-    # Fudge Basics has no lists of its own: it borrows Mudge's, and its attributes (free in
-    # Fudge) start as Mudge's seven for the GM to rename, drop or extend.
+    # Fudge Basics has no lists of its own: it borrows Mudge's skills, gifts and faults, and
+    # its attributes (free in Fudge) start as Mudge's seven for the GM to rename, drop or
+    # extend; its equipment is its own damage factors. It has no class or race templates.
     catalog=fudge_basics.CATALOG,
-    templates=mudge.TEMPLATES,
     terms=Terms(
         lists=LEVELS_LISTS,
         points="Fudge points",
@@ -338,7 +373,7 @@ FUDGE_BASICS = Ruleset(
             "Weapons feed the offensive damage factor, armour the defensive one (Fudge "
             "Basics, Offensive and Defensive Damage Factors)."
         ),
-        personality_hint=LEVELS_PERSONALITY,
+        personality_hint=PERSONALITY,
     ),
     # Fudge Basics leaves the free levels to the GM; these are Fairsheet's starting values.
     attribute_levels=4,
@@ -363,7 +398,8 @@ FUDGE_BASICS = Ruleset(
         "trading": "Fudge Basics, Trading Values of Traits and Trait Levels",
         "legendary": "Fudge Basics, Characters and Traits",
         "limits": "Fudge Basics, Character Creation",
-        "scale": "Fudge Basics, Scale - Strength and Mass; costs from Mudge 2.34",
+        # Fudge Basics prices no Scale: the costs are Fairsheet's (as Mudge's, 2.34).
+        "scale": "Fudge Basics, Scale - Strength and Mass; the costs are Fairsheet's",
         "powers": "Fudge Basics, Characters and Traits (powers as potent gifts)",
         "meta_points": "Fudge Basics, Fudge Points and Experience",
         "advancement": "Fudge Basics, Experience",
@@ -371,6 +407,8 @@ FUDGE_BASICS = Ruleset(
         "healing": "Fudge Basics, Healing",
         "points_in_play": "Fudge Basics, In-Game Use of Fudge Points",
         "equipment": "Fudge Basics, Offensive and Defensive Damage Factors",
+        "damage": "Fudge Basics, Determining Wound Levels",
+        "dice": "Fudge Basics, Odds of Rolling Exactly on 4dF",
     },
     advancement=Advancement(
         unit="EP",
@@ -406,7 +444,7 @@ MUDGE = Ruleset(
         equipment_hint=(
             "Weapons feed the offensive damage factor, armour the defensive one (Mudge 4.54)."
         ),
-        personality_hint=LEVELS_PERSONALITY,
+        personality_hint=MUDGE_PERSONALITY,
         dice_note=MUDGE_DICE_NOTE,
     ),
     attribute_levels=6,
@@ -456,6 +494,10 @@ MUDGE = Ruleset(
         "healing": "Mudge 4.8",
         "points_in_play": "Mudge 1.36",
         "equipment": "Mudge 4.54",
+        "damage": "Mudge 4.55",
+        "graze": "Mudge 4.56",
+        "dice": "Mudge 3.24",
+        "damage_die": "Mudge 3.22",
     },
     advancement=Advancement(
         unit="XP",
@@ -497,7 +539,11 @@ MICROFUDGED_DIP = Ruleset(
         "limits": "MicroFudged DIP I",
         "advancement": "MicroFudged DIP II",
         "harm": "MicroFudged DIP V.3",
+        "healing": "MicroFudged DIP V.3, VI",
+        "potential": "MicroFudged DIP VI",
+        "points_in_play": "MicroFudged DIP II",
         "equipment": "MicroFudged DIP VII.2",
+        "dice": "MicroFudged DIP V, Tests and Conflicts",
     },
     advancement=Advancement(unit="token", section="MicroFudged DIP II"),
 )
@@ -532,7 +578,11 @@ MICROFUDGED_STREAMLINED = Ruleset(
         "limits": "MicroFudged DIP VIII.3",
         "advancement": "MicroFudged DIP VIII.3, Character development",
         "harm": "MicroFudged DIP V.3",
+        "healing": "MicroFudged DIP V.3, VI",
+        "potential": "MicroFudged DIP VI",
+        "points_in_play": "MicroFudged DIP II",
         "equipment": "MicroFudged DIP VII.2",
+        "dice": "MicroFudged DIP V, Tests and Conflicts",
     },
     advancement=Advancement(
         unit="token",

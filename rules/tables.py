@@ -49,7 +49,8 @@ def creation_cost_table(ruleset: Ruleset) -> tuple[str, tuple[str, ...], list[Ro
     unit); token rulesets: fields of expertise and abilities side by side, in tokens."""
     header, rows = skill_cost_table(ruleset)
     if ruleset.system == LEVELS:
-        return f"Cost of {ruleset.terms.plural('skills')}, in skill levels", header, rows
+        terms = ruleset.terms
+        return f"Cost of {terms.plural('skills')}, in {terms.cost_unit}s", header, rows
     attributes = attribute_cost_table(ruleset)
     return (
         "Cost at creation, in tokens",
@@ -75,16 +76,19 @@ def describe_rules(r: Ruleset) -> str:
     attributes, skills = r.terms.plural("attributes"), r.terms.plural("skills")
     named = f"{len(r.attribute_names)} {attributes}" if r.attribute_names else attributes
     if r.system == LEVELS:
-        tv = r.trade_values
+        tv, terms = r.trade_values, r.terms
+        attribute_level, attribute_levels = terms.pool_words("attributes")
+        skill_levels = terms.pool_words("skills")[1]
+        gift, fault = terms.noun("gifts"), terms.noun("faults")
         priced = (
             "priced by difficulty" if r.skill_difficulties else f"from {r.word(r.skill_default)}"
         )
         return (
             f"{named.capitalize()} from {r.word(r.attribute_default)} with "
-            f"{r.attribute_levels} free attribute levels; {r.skill_levels} skill levels, {skills} "
-            f"{priced}; {json_number(r.free_gifts)} free gifts; trades: 1 attribute level = "
-            f"{json_number(tv['attribute'])} skill levels, 1 gift = {json_number(tv['gift'])}, "
-            f"1 fault = {json_number(tv['fault'])}."
+            f"{r.attribute_levels} free {attribute_levels}; {r.skill_levels} {skill_levels}, "
+            f"{skills} {priced}; {json_number(r.free_gifts)} free {terms.plural('gifts')}; "
+            f"trades: 1 {attribute_level} = {json_number(tv['attribute'])} {skill_levels}, "
+            f"1 {gift} = {json_number(tv['gift'])}, 1 {fault} = {json_number(tv['fault'])}."
         )
     parts = [f"{r.tokens} tokens"]
     if r.power_levels:

@@ -18,12 +18,12 @@ group of pools that pays for itself can be settled with one trade fewer than it 
 each trade either emptying its source or exactly filling its target's shortfall.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
 
 from rules.house_rules import json_number
-from rules.words import Phrase, say_plural
+from rules.words import Noun, Phrase, plural_count, say, say_plural
 
 POOLS = ("attributes", "skills", "gifts")
 POOL_UNITS = {
@@ -48,6 +48,8 @@ class Trade:
     give: Fraction | int
     get_pool: str
     get: Fraction | int
+    # The ruleset's words for the pools (rules.rulesets.Terms), for people; not the trade.
+    terms: object = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict:
         return {
@@ -56,18 +58,24 @@ class Trade:
         }
 
     def __str__(self) -> str:
-        return f"{amount(self.give, self.give_pool)} → {amount(self.get, self.get_pool)}"
+        give, get = self.give_pool, self.get_pool
+        return f"{amount(self.give, give, self.terms)} → {amount(self.get, get, self.terms)}"
 
 
-def amount(value, pool: str) -> str:
-    """'3 skill levels', '1 gift', '0.5 faults'."""
-    one, many = POOL_UNITS[pool]
+def amount(value, pool: str, terms=None) -> str:
+    """'3 skill levels', '1 gift', '0.5 faults'; with a ruleset's `terms` (Terms.pool_words),
+    in its words: '3 knack levels'."""
+    one, many = terms.pool_words(pool) if terms is not None else POOL_UNITS[pool]
     return f"{json_number(value)} {one if value == 1 else many}"
 
 
-def amount_phrase(value, pool: str) -> Phrase:
-    """amount() as a phrase (rules.words), for a message another language can say."""
-    return _AMOUNTS[pool](value)
+def amount_phrase(value, pool: str, terms=None) -> Phrase:
+    """amount() as a phrase (rules.words), for a message another language can say. A pool
+    the ruleset names in its own words (a GM's "knack levels") is said as written."""
+    one, many = terms.pool_words(pool) if terms is not None else POOL_UNITS[pool]
+    if (one, many) == POOL_UNITS[pool]:
+        return _AMOUNTS[pool](value)
+    return say("{amount} {unit}", amount=value, unit=Noun(one, many, plural_count(value)))
 
 
 # One say_plural a pool, each with its words as literals: the translators' catalogue collects
@@ -83,7 +91,7 @@ _AMOUNTS = {
 }
 
 
-def find_trades(remaining: dict, faults, values: dict) -> list[Trade]:
+def find_trades(remaining: dict, faults, values: dict, terms=None) -> list[Trade]:
     """The fewest trades that cover every pool's shortfall. `remaining` is each pool's budget
     less what it spent (attributes, skills, gifts), `faults` the faults' value in gifts,
     `values` each pool's worth in skill levels. Empty when nothing is short, or when the
@@ -112,6 +120,7 @@ def find_trades(remaining: dict, faults, values: dict) -> list[Trade]:
                         _plain(Fraction(moved, unit[source])),
                         target,
                         _plain(Fraction(moved, unit[target])),
+                        terms,
                     )
                     for source, target, moved in found
                 ]

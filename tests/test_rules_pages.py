@@ -183,11 +183,14 @@ class TestTheGmsLimitsInTheForm:
         page = page_of(client, "campaign_house_rules", campaign.pk)
         assert "Lowest level at creation" in page and "Base: Poor." in page
         assert "Base: Great. A higher level breaks a rule" in page
-        assert "Base: no limit. Mudge 1.5: 10, 15 or 20; more breaks a rule" in page
-        assert "Mudge 1.5, Fudge Basics; fewer breaks a rule" in page
+        # Each rule cites the campaign's own ruleset, never another's (issue 24).
+        assert "Base: no limit. MicroFudged DIP VIII.3: more breaks a rule" in page
+        assert "MicroFudged DIP VIII.3: fewer breaks a rule" in page
         assert (
-            "Mudge 1.5: a traded slot is a warning; more than the caps allow breaks a rule" in page
+            "MicroFudged DIP VIII.3: a traded slot is a warning; more than the caps allow breaks "
+            "a rule" in page
         )
+        assert "Mudge 1.5" not in page
 
     def test_the_narrator_allows_terrible(self, client, gm):
         campaign = campaign_create(gm=gm, name="Limits", base_ruleset="microfudged-streamlined")

@@ -226,3 +226,54 @@ def test_an_approval_snapshot_validates(db, django_user_model):
     character = character_create(owner=player, name="Approved", campaign=campaign)
     approval = approved(character, gm, reason="a test build")
     assert errors(approval.snapshot) == []
+
+
+class TestADesignedLadder:
+    """A file that carries its designed ruleset (`ruleset_file`) is on that ruleset's ladder
+    (fudge-rpg's Extended ladder: Heroic +4, Legendary +5): the schema does not refuse its
+    words, and the reader checks them against that ladder. Without `ruleset_file`, every
+    level is still a word of the standard ladder."""
+
+    RULESET = json.loads((ROOT / "docs" / "examples" / "extended-ladder.ruleset.json").read_text())
+    HEROIC = {
+        "name": "Hrolf",
+        "attributes": [{"name": "Strength", "level": "Heroic"}],
+        "skills": [{"name": "Climbing", "level": "heroic"}],
+        "house_rules": {
+            "skill_caps": {"Heroic": 1},
+            "extra_attributes": [{"name": "Sanity", "default": "Heroic"}],
+        },
+        "experience": 0,
+        "advancement": [
+            {"award": 90},
+            {
+                "spend": 90,
+                "raise": {
+                    "list": "attributes",
+                    "name": "Strength",
+                    "from": "Superb",
+                    "to": "Heroic",
+                },
+            },
+        ],
+    }
+
+    def test_its_own_words_validate_and_the_reader_checks_them(self):
+        data = {"ruleset": self.RULESET["slug"], "ruleset_file": self.RULESET, **self.HEROIC}
+        assert errors(data) == []
+        assert read_character(data).character.skills[0].level == 4
+        data["skills"] = [{"name": "Climbing", "level": "Heroik"}]
+        assert errors(data) == []  # its shape is a level's; the reader knows its ladder
+        with pytest.raises(CharacterFileError, match="'Heroik' is not a level"):
+            read_character(data)
+
+    def test_without_it_every_level_is_the_standard_ladders(self):
+        data = {"ruleset": "fudge-basics", **self.HEROIC}
+        found = {tuple(e.absolute_path) for e in VALIDATOR.iter_errors(data)}
+        assert found == {
+            ("advancement", 1, "raise", "to"),
+            ("attributes", 0, "level"),
+            ("house_rules", "extra_attributes", 0, "default"),
+            ("house_rules", "skill_caps"),
+            ("skills", 0, "level"),
+        }

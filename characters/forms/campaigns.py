@@ -26,23 +26,22 @@ from characters.models import (
     Equipment,
 )
 from rules.house_rules import ATTRIBUTE_KEYS, BOOLEAN_KEYS, LEVEL_KEYS, json_number
-from rules.ladder import ABYSMAL, GOOD, GREAT, LEGENDARY, SUPERB, level_name, parse_level
+from rules.ladder import ABYSMAL, GOOD, STANDARD
 from rules.rulesets import DEFAULT, LEVELS, TOKENS, Ruleset, ruleset_choices
 
-CAP_LEVELS = (LEGENDARY, SUPERB, GREAT, GOOD)  # the levels a GM may cap, from the top
 TRADE_PARTS = {
-    "attribute": "1 attribute level",
-    "gift": "1 gift",
-    "fault": "1 fault",
+    "attribute": "1 {attribute} level",
+    "gift": "1 {gift}",
+    "fault": "1 {fault}",
 }
 COUNT_MAX = 999
 # The experience costs a GM may change here (the rest, e.g. skill_steps, in a file).
 ADVANCEMENT_PARTS = {
-    "attribute_multiplier": "Raising an attribute, times a skill's cost",
-    "gift": "A new gift",
-    "power": "A new power",
-    "meta_point": "A meta point",
-    "buy_off_fault": "Buying off a fault",
+    "attribute_multiplier": "Raising {an_attribute}, times {a_skill}'s cost",
+    "gift": "A new {gift}",
+    "power": "A new {power}",
+    "meta_point": "A {point}",
+    "buy_off_fault": "Buying off {a_fault}",
 }
 
 
@@ -59,40 +58,80 @@ class CampaignForm(forms.Form):
 @dataclass(frozen=True)
 class Knob:
     """One field of the house-rules form: which house rule it sets and how to show the base
-    ruleset's value next to it; `note` says what it checks (the report's code) and where the
-    rule comes from."""
+    ruleset's value next to it. `label` and `note` are said in the base ruleset's words
+    (rule_words: "Free {skill} levels" is "Free skill levels" in Mudge); `note` says what
+    the rule checks, after the section of `topic` where the base ruleset's text has one."""
 
     field: str
     key: str
     label: str
     part: str | int | None = None  # a level for caps, a trade key for trade_values
     note: str = ""
+    topic: str = ""
+    joiner: str = ": "  # between the section and the note
 
 
-def _knobs():
-    yield Knob("attribute_levels", "attribute_levels", "Free attribute levels")
-    yield Knob("skill_levels", "skill_levels", "Free skill levels")
-    yield Knob("free_gifts", "free_gifts", "Free gifts")
+def rule_words(ruleset: Ruleset) -> dict[str, str]:
+    """What a ruleset calls the things house rules count: its lists, points, GM and the top
+    of its ladder ("field of expertise", "Fudge points", "Narrator", "Legendary")."""
+    terms = ruleset.terms
+    words = {
+        "points": terms.points or "meta points",
+        "point": terms.point,
+        "gm": terms.gm,
+        "top": ruleset.ladder.words[-1],
+    }
+    for list_name in ("attributes", "skills", "gifts", "faults", "powers"):
+        one = terms.noun(list_name)
+        words[list_name[:-1]] = one
+        words[list_name] = terms.plural(list_name)
+        words[f"a_{list_name[:-1]}"] = f"{'an' if one[:1] in 'aeiouAEIOU' else 'a'} {one}"
+        words[f"an_{list_name[:-1]}"] = words[f"a_{list_name[:-1]}"]
+    return words
+
+
+def said(text: str, words: dict[str, str]) -> str:
+    """A label in the ruleset's words, its first letter a capital."""
+    text = text.format(**words)
+    return text[:1].upper() + text[1:]
+
+
+def cap_levels(ruleset: Ruleset) -> range:
+    """The levels a GM may cap, from the top word of the ruleset's ladder down to Good."""
+    return range(ruleset.ladder.top_word_level, GOOD - 1, -1)
+
+
+def cap_field(kind: str, level: int) -> str:
+    """A cap's form field, named by the level's standard word (names are for programs; the
+    label says the ruleset's own word): attribute_cap_superb, skill_cap_legendary_plus_1."""
+    return f"{kind}_cap_{STANDARD.name(level).lower().replace('+', '_plus_')}"
+
+
+def _knobs(ruleset: Ruleset):
+    yield Knob("attribute_levels", "attribute_levels", "Free {attribute} levels")
+    yield Knob("skill_levels", "skill_levels", "Free {skill} levels")
+    yield Knob("free_gifts", "free_gifts", "Free {gifts}")
     yield Knob("tokens", "tokens", "Starting tokens")
     yield Knob("tokens_carried", "tokens_carried", "Tokens carried into play, at most")
     for kind in ("attribute", "skill"):
-        for level in CAP_LEVELS:
-            name = level_name(level)
-            yield Knob(f"{kind}_cap_{name.lower()}", f"{kind}_caps", name, level)
+        for level in cap_levels(ruleset):
+            yield Knob(cap_field(kind, level), f"{kind}_caps", ruleset.word(level), level)
     for part, label in TRADE_PARTS.items():
         yield Knob(f"trade_{part}", "trade_values", label, part)
     yield Knob(
         "cap_trading",
         "cap_trading",
         "Trade cap slots two lower for one higher",
-        note="Mudge 1.5: a traded slot is a warning; more than the caps allow breaks a rule",
+        note="a traded slot is a warning; more than the caps allow breaks a rule",
+        topic="limits",
     )
-    yield Knob("legendary_at_creation", "legendary_at_creation", "Legendary at creation")
+    yield Knob("legendary_at_creation", "legendary_at_creation", "{top} at creation")
     yield Knob(
         "creation_min",
         "creation_min",
         "Lowest level at creation",
-        note="DIP VIII.3: unless the Narrator allows it; a lower level breaks a rule",
+        note="unless the {gm} allows it; a lower level breaks a rule",
+        topic="limits",
     )
     yield Knob(
         "creation_max",
@@ -100,74 +139,87 @@ def _knobs():
         "Highest level at creation",
         note="A higher level breaks a rule",
     )
-    yield Knob("max_lowered_skills", "max_lowered_skills", "Skills lowered below default")
     yield Knob(
-        "max_skills",
-        "max_skills",
-        "Skills, at most",
-        note="Mudge 1.5: 10, 15 or 20; more breaks a rule",
+        "max_lowered_skills", "max_lowered_skills", "{skills} lowered below default", topic="skills"
     )
     yield Knob(
-        "min_faults",
-        "min_faults",
-        "Faults, at least",
-        note="Mudge 1.5, Fudge Basics; fewer breaks a rule",
+        "max_skills", "max_skills", "{skills}, at most", note="more breaks a rule", topic="limits"
     )
-    yield Knob("meta_points_start", "meta_points_start", "Meta points at start")
-    yield Knob("meta_points_max", "meta_points_max", "Meta points, at most")
-    yield Knob("superpower_cost", "superpower_cost", "Superpower cost, in gifts")
+    yield Knob(
+        "min_faults", "min_faults", "{faults}, at least", note="fewer breaks a rule", topic="limits"
+    )
+    yield Knob("meta_points_start", "meta_points_start", "{points} at start")
+    yield Knob("meta_points_max", "meta_points_max", "{points}, at most", topic="meta_points")
+    yield Knob("superpower_cost", "superpower_cost", "Superpower cost, in {gifts}")
     yield Knob(
         "uncommitted_traits",
         "uncommitted_traits",
         "Uncommitted traits",
-        note="Mudge 1.7; more, or one set too high, breaks a rule",
+        note="more, or one set too high, breaks a rule",
+        topic="uncommitted",
+        joiner="; ",
     )
     yield Knob(
         "negative_scale_refund",
         "negative_scale_refund",
         "Scale below 0 gives levels back",
-        note="Mudge 2.34: only if the GM allows",
+        note="only if the {gm} allows",
+        topic="scale",
     )
     yield Knob(
         "damage_capacity_attribute",
         "damage_capacity_attribute",
-        "Attribute that soaks damage",
+        "{attribute} that soaks damage",
         note="The defensive damage factor on the sheet",
     )
     yield Knob(
         "muscle_attribute",
         "muscle_attribute",
-        "Attribute that adds to damage",
+        "{attribute} that adds to damage",
         note="The offensive damage factors on the sheet",
     )
-    yield Knob("extra_attributes", "extra_attributes", "Extra attributes")
+    yield Knob("extra_attributes", "extra_attributes", "Extra {attributes}")
     for part, label in ADVANCEMENT_PARTS.items():
         yield Knob(f"advancement_{part}", "advancement_costs", label, part)
 
 
-KNOBS = {knob.field: knob for knob in _knobs()}
+def knobs(ruleset: Ruleset) -> dict[str, Knob]:
+    return {knob.field: knob for knob in _knobs(ruleset)}
+
+
+def house_rule_label(ruleset: Ruleset, key: str) -> str:
+    """A house-rule key as the form labels it, in the ruleset's words ("Free field of
+    expertise levels"); a key with a field a part ("Trade values")."""
+    words = rule_words(ruleset)
+    labels = [said(k.label, words) for k in _knobs(ruleset) if k.key == key and k.part is None]
+    return labels[0] if labels else key.replace("_", " ").capitalize()
+
 
 # The form's sections, in order: a title, the system they matter for (None: both) and
-# their fields. A section for the other system is folded away, not hidden: a GM may still
-# want it.
+# their fields (a function of the ruleset: the caps follow its ladder). A section for the
+# other system is folded away, not hidden: a GM may still want it.
 SECTIONS = (
-    ("Budgets", LEVELS, ("attribute_levels", "skill_levels", "free_gifts")),
-    ("Tokens", TOKENS, ("tokens", "tokens_carried")),
+    ("Budgets", LEVELS, lambda r: ("attribute_levels", "skill_levels", "free_gifts")),
+    ("Tokens", TOKENS, lambda r: ("tokens", "tokens_carried")),
     (
         "How many {attributes} may stand at a level",
         None,
-        tuple(f"attribute_cap_{level_name(lv).lower()}" for lv in CAP_LEVELS),
+        lambda r: tuple(cap_field("attribute", lv) for lv in cap_levels(r)),
     ),
     (
         "How many {skills} may stand at a level",
         None,
-        tuple(f"skill_cap_{level_name(lv).lower()}" for lv in CAP_LEVELS),
+        lambda r: tuple(cap_field("skill", lv) for lv in cap_levels(r)),
     ),
-    ("Trade values, in skill levels", LEVELS, tuple(f"trade_{p}" for p in TRADE_PARTS)),
+    (
+        "Trade values, in {skill} levels",
+        LEVELS,
+        lambda r: tuple(f"trade_{p}" for p in TRADE_PARTS),
+    ),
     (
         "Limits at creation",
         None,
-        (
+        lambda r: (
             "cap_trading",
             "legendary_at_creation",
             "creation_min",
@@ -177,9 +229,9 @@ SECTIONS = (
         ),
     ),
     (
-        "Faults, meta points, powers and uncommitted traits",
+        "{faults}, {points}, {powers} and uncommitted traits",
         LEVELS,
-        (
+        lambda r: (
             "min_faults",
             "meta_points_start",
             "meta_points_max",
@@ -190,10 +242,14 @@ SECTIONS = (
     (
         "Scale and combat",
         LEVELS,
-        ("negative_scale_refund", "damage_capacity_attribute", "muscle_attribute"),
+        lambda r: ("negative_scale_refund", "damage_capacity_attribute", "muscle_attribute"),
     ),
-    ("Extra attributes", None, ("extra_attributes",)),
-    ("Experience costs", None, tuple(f"advancement_{part}" for part in ADVANCEMENT_PARTS)),
+    ("Extra {attributes}", None, lambda r: ("extra_attributes",)),
+    (
+        "Experience costs",
+        None,
+        lambda r: tuple(f"advancement_{part}" for part in ADVANCEMENT_PARTS),
+    ),
 )
 BOOLEAN_WORDS = {
     "legendary_at_creation": ("allowed", "not allowed"),
@@ -215,7 +271,8 @@ class Section:
 
 
 def base_value(ruleset: Ruleset, knob: Knob) -> str:
-    """The base ruleset's value for a knob, as the form shows it beside the field."""
+    """The base ruleset's value for a knob, as the form shows it beside the field, its
+    levels in the ruleset's ladder words."""
     if knob.key == "advancement_costs":
         value = getattr(ruleset.advancement, knob.part, None) if ruleset.advancement else None
         return "not given" if value is None else str(value)
@@ -228,11 +285,11 @@ def base_value(ruleset: Ruleset, knob: Knob) -> str:
         yes, no = BOOLEAN_WORDS[knob.key]
         return yes if value else no
     if knob.key in LEVEL_KEYS:
-        return level_name(value)
+        return ruleset.word(value)
     if knob.key == "extra_attributes":
-        return ", ".join(f"{name}: {level_name(d)}" for name, d in value) or "none"
+        return ", ".join(f"{name}: {ruleset.word(d)}" for name, d in value) or "none"
     if value is None:
-        return "no limit" if knob.key != "damage_capacity_attribute" else "none"
+        return "none" if knob.key in ATTRIBUTE_KEYS else "no limit"
     if isinstance(value, str):
         return value
     return str(json_number(value))
@@ -254,13 +311,8 @@ def _yes_no_field(yes: str = "Allowed", no: str = "Not allowed"):
 
 
 def _level_field():
-    levels = range(SUPERB, ABYSMAL - 1, -1)
-    return forms.TypedChoiceField(
-        required=False,
-        coerce=int,
-        empty_value=None,
-        choices=[("", "As the base"), *((lv, level_name(lv)) for lv in levels)],
-    )
+    # The choices are the base ruleset's ladder words (HouseRulesForm.__init__).
+    return forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
 
 
 def _attribute_field():
@@ -268,21 +320,15 @@ def _attribute_field():
 
 
 class HouseRulesForm(forms.Form):
-    """Every knob of rules.house_rules.HOUSE_RULE_KEYS; an empty field keeps the base value."""
+    """Every knob of rules.house_rules.HOUSE_RULE_KEYS; an empty field keeps the base value.
+    Labelled, explained and levelled in the base ruleset's own words: its lists ("fields of
+    expertise"), its points, its GM and its ladder ("Heroic" in a GM's extended ladder)."""
 
     attribute_levels = _count_field()
     skill_levels = _count_field()
     free_gifts = _amount_field()
     tokens = _count_field()
     tokens_carried = _count_field()
-    attribute_cap_legendary = _count_field()
-    attribute_cap_superb = _count_field()
-    attribute_cap_great = _count_field()
-    attribute_cap_good = _count_field()
-    skill_cap_legendary = _count_field()
-    skill_cap_superb = _count_field()
-    skill_cap_great = _count_field()
-    skill_cap_good = _count_field()
     trade_attribute = _amount_field()
     trade_gift = _amount_field()
     trade_fault = _amount_field()
@@ -306,51 +352,72 @@ class HouseRulesForm(forms.Form):
     advancement_meta_point = _count_field()
     advancement_buy_off_fault = _count_field()
     extra_attributes = forms.CharField(
-        required=False,
-        max_length=2000,
-        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "Sanity: Fair\nLuck: Mediocre"}),
-        help_text='One a line, as "Name: Default level"; the default is Fair if left out.',
+        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
     )
 
     def __init__(self, *args, base: Ruleset, overrides: dict | None = None, **kwargs):
         super().__init__(*args, initial=initial_from_overrides(base, overrides or {}), **kwargs)
         self.base = base
-        for name, knob in KNOBS.items():
+        self.knobs = knobs(base)
+        words = rule_words(base)
+        for name, knob in self.knobs.items():
+            if name not in self.fields:  # a cap: one field a level of the base's ladder
+                self.fields[name] = _count_field()
             field = self.fields[name]
-            field.label = knob.label
+            field.label = said(knob.label, words)
             field.base_value = base_value(base, knob)
-            if knob.note:
-                field.help_text = knob.note
+            field.help_text = self._note(knob, words)
             if isinstance(field, forms.IntegerField | forms.DecimalField) or (
                 knob.key in ATTRIBUTE_KEYS
             ):
                 field.widget.attrs["placeholder"] = field.base_value
+        ladder, levels = base.ladder, range(base.ladder.top_word_level - 1, ABYSMAL - 1, -1)
+        for name in LEVEL_KEYS:
+            self.fields[name].choices = [
+                ("", "As the base"),
+                *((lv, base.word(lv)) for lv in levels if lv >= ladder.bottom),
+            ]
+        fair, below = base.word(0), base.word(-1)
+        extras = self.fields["extra_attributes"]
+        extras.widget.attrs["placeholder"] = f"Sanity: {fair}\nLuck: {below}"
+        extras.help_text = (
+            f'One a line, as "Name: Default level"; the default is {fair} if left out.'
+        )
+
+    def _note(self, knob: Knob, words: dict[str, str]) -> str:
+        """What a knob checks, after where the base ruleset's text says it (nothing of
+        another ruleset's text: a Fudge Basics campaign is never told of Mudge)."""
+        note = knob.note.format(**words)
+        cited = self.base.cites(knob.topic) if knob.topic else ""
+        if cited and note:
+            return f"{cited}{knob.joiner}{note}"
+        return cited or (note[:1].upper() + note[1:])
 
     def sections(self) -> list[Section]:
         """The form's sections, titled in the base ruleset's words ("How many abilities
         may stand at a level")."""
-        terms = self.base.terms
-        words = {"attributes": terms.plural("attributes"), "skills": terms.plural("skills")}
+        words = rule_words(self.base)
         return [
             Section(
-                title.format(**words),
+                said(title, words),
                 system in (None, self.base.system),
-                [self[name] for name in names],
+                [self[name] for name in names(self.base)],
             )
             for title, system, names in SECTIONS
         ]
 
     def overrides(self) -> dict:
         """What the GM typed, as house rules: filled fields only. Caps are whole tables in
-        house rules, so a changed level is merged into the base ruleset's table."""
+        house rules, so a changed level is merged into the base ruleset's table. Levels are
+        written in the base ruleset's ladder words."""
         data, base, out = self.cleaned_data, self.base, {}
-        for name, knob in KNOBS.items():
+        for name, knob in self.knobs.items():
             value = data.get(name)
             if value is None or value == "":
                 continue
             if knob.key in ("attribute_caps", "skill_caps"):
-                caps = out.setdefault(knob.key, {level_name(lv): n for lv, n in _caps(base, knob)})
-                caps[level_name(knob.part)] = value
+                caps = out.setdefault(knob.key, {base.word(lv): n for lv, n in _caps(base, knob)})
+                caps[base.word(knob.part)] = value
             elif knob.key == "trade_values":
                 out.setdefault("trade_values", {})[knob.part] = _number(value)
             elif knob.key == "advancement_costs":
@@ -358,9 +425,9 @@ class HouseRulesForm(forms.Form):
             elif knob.key in BOOLEAN_KEYS:
                 out[knob.key] = value == "yes"
             elif knob.key in LEVEL_KEYS:
-                out[knob.key] = level_name(value)
+                out[knob.key] = base.word(value)
             elif knob.key == "extra_attributes":
-                out[knob.key] = _parse_extra_attributes(value)
+                out[knob.key] = _parse_extra_attributes(value, base.word(0))
             else:
                 out[knob.key] = _number(value)
         return out
@@ -368,7 +435,7 @@ class HouseRulesForm(forms.Form):
     def add_refusal(self, error: HouseRulesRefused) -> None:
         """Put each of the rules engine's refusals on the field it is about."""
         for key, message in error.problems:
-            field, message = field_for_key(key), self._labelled(message)
+            field, message = self.field_for_key(key), self._labelled(message)
             message = message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
             line = re.search(r"\[(\d+)\]", key)
             if line:
@@ -380,40 +447,41 @@ class HouseRulesForm(forms.Form):
         ("meta_points_max"); on this form they are the labels the GM sees."""
 
         def label(match):
-            field = self.fields.get(field_for_key(match.group()))
+            field = self.fields.get(self.field_for_key(match.group()))
             return f"“{field.label}”" if field is not None else match.group()
 
         return re.sub(r"\b[a-z]+(?:_[a-z]+)+\b", label, message)
 
-
-def field_for_key(key: str) -> str:
-    """The form field a house-rule key names: "skill_levels" -> skill_levels,
-    "attribute_caps.Superb" -> attribute_cap_superb, "trade_values.gift" -> trade_gift,
-    "extra_attributes[1]" -> extra_attributes."""
-    match = re.fullmatch(r"(\w+)(?:\.(\w+))?(?:\[\d+\])?", key)
-    if match is None:
-        return ""
-    top, part = match.groups()
-    if part and top in ("attribute_caps", "skill_caps"):
-        return f"{top.removesuffix('_caps')}_cap_{part.lower()}"
-    if part and top == "trade_values":
-        return f"trade_{part}"
-    if part and top == "advancement_costs":
-        return f"advancement_{part}"
-    return top
+    def field_for_key(self, key: str) -> str:
+        """The form field a house-rule key names: "skill_levels" -> skill_levels,
+        "attribute_caps.Superb" -> attribute_cap_superb (the word on the base ruleset's
+        ladder), "trade_values.gift" -> trade_gift, "extra_attributes[1]" ->
+        extra_attributes."""
+        match = re.fullmatch(r"(\w+)(?:\.([^.\[]+))?(?:\[\d+\])?", key)
+        if match is None:
+            return ""
+        top, part = match.groups()
+        if part and top in ("attribute_caps", "skill_caps"):
+            level = self.base.ladder.levels.get(part.casefold())
+            return "" if level is None else cap_field(top.removesuffix("_caps"), level)
+        if part and top == "trade_values":
+            return f"trade_{part}"
+        if part and top == "advancement_costs":
+            return f"advancement_{part}"
+        return top
 
 
 def initial_from_overrides(base: Ruleset, overrides: dict) -> dict:
     """The saved house rules as the form's initial values: only what differs from the base."""
     initial = {}
-    for name, knob in KNOBS.items():
+    for name, knob in knobs(base).items():
         if knob.key not in overrides:
             continue
         value = overrides[knob.key]
         if knob.key in ("attribute_caps", "skill_caps"):
-            word = level_name(knob.part)
-            if word in value and dict(_caps(base, knob)).get(knob.part) != value[word]:
-                initial[name] = value[word]
+            saved = {base.ladder.levels.get(word.casefold()): n for word, n in value.items()}
+            if knob.part in saved and dict(_caps(base, knob)).get(knob.part) != saved[knob.part]:
+                initial[name] = saved[knob.part]
         elif knob.key == "trade_values":
             if knob.part in value and value[knob.part] != json_number(base.trade_values[knob.part]):
                 initial[name] = value[knob.part]
@@ -423,9 +491,10 @@ def initial_from_overrides(base: Ruleset, overrides: dict) -> dict:
         elif knob.key in BOOLEAN_KEYS:
             initial[name] = "yes" if value else "no"
         elif knob.key in LEVEL_KEYS:
-            initial[name] = parse_level(value)
+            initial[name] = base.ladder.parse(value)
         elif knob.key == "extra_attributes":
-            initial[name] = "\n".join(f"{e['name']}: {e.get('default', 'Fair')}" for e in value)
+            fair = base.word(0)
+            initial[name] = "\n".join(f"{e['name']}: {e.get('default', fair)}" for e in value)
         else:
             initial[name] = value
     return initial
@@ -442,15 +511,15 @@ def _number(value):
     return value
 
 
-def _parse_extra_attributes(text: str) -> list[dict]:
+def _parse_extra_attributes(text: str, fair: str) -> list[dict]:
     extras = []
     for line in text.splitlines():
         if not line.strip():
             continue
         name, colon, default = line.rpartition(":")
         if not colon:
-            name, default = line, "Fair"
-        extras.append({"name": name.strip(), "default": default.strip() or "Fair"})
+            name, default = line, fair
+        extras.append({"name": name.strip(), "default": default.strip() or fair})
     return extras
 
 
@@ -472,7 +541,7 @@ class CatalogEntryForm(forms.Form):
     power_kind = forms.ChoiceField(choices=POWER_KIND_CHOICES, initial="spell", label="Kind")
     note = forms.CharField(max_length=CATALOG_NOTE_MAX, required=False)
 
-    def __init__(self, *args, kind: str, uses_difficulty: bool, **kwargs):
+    def __init__(self, *args, kind: str, uses_difficulty: bool, power_kinds=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.kind = kind
         keep = {"name", "note", *ENTRY_FIELDS[kind]}
@@ -483,9 +552,18 @@ class CatalogEntryForm(forms.Form):
                 del self.fields[name]
         if kind == CatalogEntry.Kind.FAULT:
             self.fields["cost"].label = "Value"
+        if "power_kind" in self.fields and power_kinds:
+            # The base ruleset's kinds (MicroFudged: fields of power only), and the entry's
+            # own if the GM gave it another.
+            kinds = list(power_kinds)
+            own = self.initial.get("power_kind")
+            if own and own not in kinds:
+                kinds.append(own)
+            self.fields["power_kind"].choices = [(k, k) for k in kinds]
+            self.fields["power_kind"].initial = kinds[0]
 
     @classmethod
-    def for_entry(cls, entry: CatalogEntry, *, uses_difficulty: bool, data=None):
+    def for_entry(cls, entry: CatalogEntry, *, uses_difficulty: bool, power_kinds=(), data=None):
         """The form of an existing entry, with ids unique on a page that lists them all."""
         initial = {
             "name": entry.name,
@@ -502,6 +580,7 @@ class CatalogEntryForm(forms.Form):
             initial=initial,
             kind=entry.kind,
             uses_difficulty=uses_difficulty,
+            power_kinds=power_kinds,
             auto_id=f"entry-{entry.pk}-%s",
         )
         form.entry_pk = entry.pk

@@ -23,7 +23,7 @@ from rules.advancement import (
     learnable,
     raise_cost,
 )
-from rules.ladder import ABYSMAL, level_name
+from rules.ladder import ABYSMAL
 from rules.ledger import unit_of
 from rules.rulesets import LEVELS, Ruleset
 
@@ -39,7 +39,13 @@ SPENDS = (RAISE, LEARN, GIFT, POWER, BUY_OFF_FAULT, META_POINT)
 NAMED = (LEARN, GIFT, POWER)  # spends on something new, which the player names
 # The list a learned trait goes to, by the trait kind the page asks for.
 LEARN_LISTS = {Trait.Kind.SKILL: "skills", Trait.Kind.POWER: "powers"}
-LEARN_WORDS = {Trait.Kind.SKILL: "skills", Trait.Kind.POWER: "fields of power"}
+
+
+def learn_words(ruleset: Ruleset, kind: str) -> str:
+    """What experience learns new, in the ruleset's words: "fields of expertise"."""
+    return ruleset.terms.plural(LEARN_LISTS[kind])
+
+
 MAX_AWARD = 100  # a typo guard: the rule texts suggest 1 to 4 a session
 
 
@@ -152,7 +158,8 @@ def price_spend(
             return _price_learn(ruleset, kind, name, difficulty)
         if what in (GIFT, POWER):
             cost = flat_cost(ruleset, what)
-            label = f"Add the {'gift' if what == GIFT else 'power'} {name}".rstrip()
+            noun = ruleset.terms.noun("gifts" if what == GIFT else "powers")
+            label = f"Add the {noun} {name}".rstrip()
             kind = Trait.Kind.GIFT if what == GIFT else Trait.Kind.POWER
             target = f"{kind}:{name}" if name else ""
             return Priced(
@@ -169,7 +176,7 @@ def price_spend(
             if trait is None or trait.kind != Trait.Kind.FAULT:
                 raise ServiceError("Choose one of the character's faults to buy off.")
             cost = flat_cost(ruleset, what)
-            label = f"Buy off the fault {trait.name}"
+            label = f"Buy off the {ruleset.terms.noun('faults')} {trait.name}"
             return Priced(
                 what,
                 trait_target(trait),
@@ -191,7 +198,7 @@ def price_spend(
             return Priced(
                 what,
                 "",
-                "Buy a meta point",
+                f"Buy a {points_name(ruleset).removesuffix('s')}",
                 cost.amount,
                 unit,
                 cost.needs_gm_permission,
@@ -241,7 +248,7 @@ def learnable_kinds(ruleset: Ruleset) -> list[str]:
 def _price_learn(ruleset: Ruleset, kind: str, name: str, difficulty: str) -> Priced:
     kinds = learnable_kinds(ruleset)
     if kind not in kinds:
-        learned = " and ".join(LEARN_WORDS[k] for k in kinds)
+        learned = " and ".join(learn_words(ruleset, k) for k in kinds)
         raise ServiceError(f"{ruleset.name} learns {learned} with experience: choose one.")
     if not ruleset.skill_difficulties or kind != Trait.Kind.SKILL:
         difficulty = ""
@@ -252,7 +259,8 @@ def _price_learn(ruleset: Ruleset, kind: str, name: str, difficulty: str) -> Pri
     return Priced(
         LEARN,
         f"{kind}:{name}" if name else "",
-        f"Learn {name or 'a new ' + kind}{how_hard} at {level_name(start + 1)}",
+        f"Learn {name or 'a new ' + ruleset.terms.kind(kind)}{how_hard} at "
+        f"{ruleset.word(start + 1)}",
         cost.amount,
         cost.unit,
         cost.needs_gm_permission,

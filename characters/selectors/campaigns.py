@@ -21,7 +21,7 @@ from characters.selectors.access import BUILD_ROWS
 from rules.house_rules import apply_house_rules, json_number
 from rules.report import build_report
 from rules.rule_names import in_words, rule_name
-from rules.rulesets import BUILTIN, Ruleset
+from rules.rulesets import BUILTIN, LEVELS, Ruleset
 
 # -- the preview of a house-rule change ----------------------------------------------------------
 
@@ -31,7 +31,7 @@ class CharacterImpact:
     """One character priced under the campaign's rules now and under the proposed ones."""
 
     character: Character
-    unit: str
+    unit: tuple[str, str]  # one and many of the balance's unit (balance_unit)
     balance_before: Fraction
     balance_after: Fraction
     errors_before: frozenset[str]
@@ -131,7 +131,7 @@ def _impact(character, value, now: Ruleset, proposed_value, then: Ruleset) -> Ch
     old, new = build_report(value, now), build_report(proposed_value, then)
     return CharacterImpact(
         character=character,
-        unit=now.unit,
+        unit=balance_unit(now),
         balance_before=old.balance,
         balance_after=new.balance,
         errors_before=frozenset(issue.code for issue in old.errors),
@@ -139,9 +139,16 @@ def _impact(character, value, now: Ruleset, proposed_value, then: Ruleset) -> Ch
     )
 
 
-def balance_words(balance: Fraction, unit: str) -> str:
+def balance_unit(ruleset: Ruleset) -> tuple[str, str]:
+    """What a build's balance counts, in the ruleset's words: ("skill level", "skill
+    levels"), ("token", "tokens"), ("knack level", ...) in a GM's game of knacks."""
+    return ruleset.terms.pool_words("skills" if ruleset.system == LEVELS else "tokens")
+
+
+def balance_words(balance: Fraction, unit: tuple[str, str]) -> str:
     """As the builder's balance panel says it: "-3 skill levels", "1 token"."""
-    return f"{json_number(balance)} {unit if abs(balance) == 1 else unit + 's'}"
+    one, many = unit
+    return f"{json_number(balance)} {one if abs(balance) == 1 else many}"
 
 
 # -- the campaign's history ----------------------------------------------------------------------

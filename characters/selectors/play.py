@@ -147,6 +147,11 @@ class AtTable:
         return rows
 
     @property
+    def potential_section(self) -> str:
+        """Where the ruleset's text says potential comes back (MicroFudged DIP VI)."""
+        return self.ruleset.cites("potential")
+
+    @property
     def potential_rows(self) -> list[tuple[str, int, int]]:
         """(field of power, potential, left)."""
         return [(name, most, self.potential_left(name)) for name, most in self.potentials]
@@ -259,6 +264,7 @@ def play_context(character: Character, user, *, fingerprint: str | None = None) 
         "traits": rollable_traits(sheet, table.penalty, table.ruleset),
         "weapons": [(name, f"{name} ({signed(total)})") for name, total in weapons(table)],
         "damage_die": _damage_die(table.ruleset),
+        "damage_section": table.ruleset.cites("damage"),
         "against": play.against_choices(table.ruleset),
         "dice_odds": DICE_ODDS,
         "at_least": " ".join(str(row.numerator * 81 // row.denominator) for row in _at_least()),
@@ -321,6 +327,7 @@ class LogLine:
     success: bool | None
     faces: tuple[str, ...]
     damage_die: bool  # the last face is Mudge's damage die (3.22)
+    damage_die_section: str = ""  # where the ruleset's text says so
 
 
 def log_entries(character: Character, limit: int = LOG_LENGTH) -> list[DiceRoll]:
@@ -367,7 +374,7 @@ def _line(entry: DiceRoll, ruleset: Ruleset) -> LogLine:
         chance = f"{float(Fraction(entry.chance, 81)) * 100:.1f}%"
         outcome = f"against {ladder.name(entry.against)}: {verdict} ({chance} to reach it)"
     faces = tuple("+" if die > 0 else "\u2212" if die < 0 else "0" for die in entry.dice)
-    return LogLine(entry, roll, outcome, success, faces, damage_die)
+    return LogLine(entry, roll, outcome, success, faces, damage_die, ruleset.cites("damage_die"))
 
 
 # -- live pages: what changed since the last poll ------------------------------------------------

@@ -6,7 +6,13 @@ from dataclasses import dataclass, fields
 from django.db.models import OuterRef, Subquery
 from django.shortcuts import get_object_or_404
 
-from characters.adapters import character_file, character_to_rules, file_sha256, ruleset_for
+from characters.adapters import (
+    character_file,
+    character_to_rules,
+    file_sha256,
+    recorded_level,
+    ruleset_for,
+)
 from characters.errors import ServiceError
 from characters.models import (
     DIFFICULTY_CHOICES,
@@ -15,12 +21,12 @@ from characters.models import (
     ExperienceEntry,
     Submission,
     Trait,
+    target_label,
 )
 from characters.selectors.access import BUILD_ROWS, is_gm_of
 from characters.selectors.advancement import (
     BUY_OFF_FAULT,
     GIFT,
-    LEARN_WORDS,
     META_POINT,
     POWER,
     RAISE,
@@ -124,6 +130,7 @@ class Version:
 class TimelineRow:
     event: CharacterEvent
     changes: list[tuple[str, str, str]]  # (field, before, after)
+    target: str = ""  # what the event is about, in the ruleset's words
 
     @property
     def title(self) -> str:
@@ -177,21 +184,30 @@ def default_comparison(versions: list[Version]) -> tuple[str | None, str]:
     return None, current.key
 
 
-def compare(versions: list[Version], old_key: str | None, new_key: str):
+def compare(versions: list[Version], old_key: str | None, new_key: str, ruleset: Ruleset):
     """(old, new, changes) for two keys of `versions`; a key not on the list is a 404. No
-    `old_key` compares with nothing: the whole build, as added."""
+    `old_key` compares with nothing: the whole build, as added. The changes name the lists
+    in the character's `ruleset`'s words (its files' levels are its ladder's already)."""
     by_key = {v.key: v for v in versions}
     if new_key not in by_key or (old_key is not None and old_key not in by_key):
         raise KeyError(old_key if new_key in by_key else new_key)
     old = by_key[old_key] if old_key else None
     new = by_key[new_key]
-    return old, new, diff_files(old.file if old else {}, new.file)
+    return old, new, diff_files(old.file if old else {}, new.file, ruleset.terms)
 
 
-def timeline(character: Character) -> list[TimelineRow]:
-    """The character's events, newest first, each with its changed fields."""
+def timeline(character: Character, ruleset: Ruleset) -> list[TimelineRow]:
+    """The character's events, newest first, each with its changed fields, said in the
+    character's `ruleset`'s words: its lists' names, its ladder's words."""
     events = character.events.select_related("actor").order_by("-created_at", "-id")
-    return [TimelineRow(e, _changes(e.before, e.after)) for e in events]
+    return [
+        TimelineRow(
+            e,
+            _changes(e.before, e.after, ruleset),
+            target_label(e.target, ruleset.terms) if e.target else "",
+        )
+        for e in events
+    ]
 
 
 # Recorded for the machinery, not for reading: a submitted build in full (the diff shows it),
@@ -201,24 +217,43 @@ MACHINERY = {"file", "entry"}
 SPEND_SPEC = {f.name for f in fields(Priced)} - {"cost"}
 
 
-def _changes(before, after) -> list[tuple[str, str, str]]:
+def _changes(before, after, ruleset: Ruleset) -> list[tuple[str, str, str]]:
     before, after = before or {}, after or {}
     hidden = MACHINERY | (SPEND_SPEC if "what" in before or "what" in after else set())
     keys = [k for k in dict.fromkeys([*before, *after]) if k not in hidden]
     return [
-        (in_words(key), _shown(key, before.get(key)), _shown(key, after.get(key)))
+        (
+            _field(key, ruleset),
+            _shown(key, before.get(key), ruleset),
+            _shown(key, after.get(key), ruleset),
+        )
         for key in keys
         if before.get(key) != after.get(key) or key not in before
     ]
 
 
-def _shown(key, value) -> str:
+# The keys of an event whose values are levels, recorded as words of the standard ladder
+# (adapters.trait_state): shown in the character's ruleset's words.
+LEVEL_FIELDS = ("level", "from", "to")
+
+
+def _field(key: str, ruleset: Ruleset) -> str:
+    if key == "meta_points" and ruleset.terms.points:
+        return ruleset.terms.points
+    return in_words(key)
+
+
+def _shown(key, value, ruleset: Ruleset) -> str:
     if value is None:
         return ""
+    if key in LEVEL_FIELDS and isinstance(value, str):
+        return recorded_level(value, ruleset.ladder)
     if key == "sha256":
         return f"{value[:12]}…"  # the audit page's diff checks the whole digest
     if key == "ruleset" and value in BUILTIN:
         return BUILTIN[value].name  # "MicroFudged DIP", not its slug
+    if key == "ruleset" and value == ruleset.slug:
+        return ruleset.name  # a GM's game by its name
     if key == "state" and value in Character.State.values:
         return Character.State(value).label.lower()  # "changes requested"
     return in_words(value)
@@ -242,6 +277,7 @@ class SpendOption:
     trait: Trait | None = None
     needs_gm: bool = False
     needs_name: bool = False
+    noun: str = ""  # what a purchase that needs a name is called: "gift"
 
 
 @dataclass(frozen=True)
@@ -280,7 +316,8 @@ def advancement_context(character: Character, user) -> dict:
         ),
         "pending": pending,
         "take_back": spend_to_take_back(character) if character.owner_id == user.pk else None,
-        "learn_kinds": [(kind, LEARN_WORDS[kind]) for kind in learnable_kinds(ruleset)],
+        # (kind, what one is called): ("skill", "field of expertise")
+        "learn_kinds": [(kind, ruleset.terms.kind(kind)) for kind in learnable_kinds(ruleset)],
         "difficulties": DIFFICULTY_CHOICES if ruleset.skill_difficulties else (),
         "ledger": list(character.ledger.select_related("actor").order_by("-created_at", "-id")),
         "points": points,
@@ -312,7 +349,14 @@ def spend_options(
         except ServiceError as error:
             options.append(
                 SpendOption(
-                    _group(what, trait), what, _label(what, trait), None, False, str(error), trait
+                    _group(ruleset, what, trait),
+                    what,
+                    _label(ruleset, what, trait),
+                    None,
+                    False,
+                    str(error),
+                    trait,
+                    noun=_noun(ruleset, what),
                 )
             )
             continue
@@ -323,7 +367,7 @@ def spend_options(
             why_not = f"needs {priced.cost} {priced.unit}; {available} unspent"
         options.append(
             SpendOption(
-                _group(what, trait),
+                _group(ruleset, what, trait),
                 what,
                 priced.label,
                 priced.cost,
@@ -332,20 +376,33 @@ def spend_options(
                 trait,
                 priced.needs_gm,
                 needs_name=what in (GIFT, POWER),
+                noun=_noun(ruleset, what),
             )
         )
     return options
 
 
-def _group(what: str, trait: Trait | None) -> str:
+def _group(ruleset: Ruleset, what: str, trait: Trait | None) -> str:
+    """The heading an option is listed under, in the ruleset's words."""
+    terms = ruleset.terms
     if trait is None:
-        return "New gifts, powers and meta points"
-    return {
-        Trait.Kind.ATTRIBUTE: "Attributes",
-        Trait.Kind.SKILL: "Skills",
-        Trait.Kind.POWER: "Powers",
-    }.get(trait.kind, "Faults")
+        new = [terms.plural("gifts"), terms.plural("powers"), points_name(ruleset)]
+        return f"New {new[0]}, {new[1]} and {new[2]}"
+    return terms.title(f"{trait.kind}s")
 
 
-def _label(what: str, trait: Trait | None) -> str:
-    return f"Raise {trait.name}" if what == RAISE else what.replace("_", " ").capitalize()
+# The list a purchase adds to or takes from, for its name in the ruleset's words.
+PURCHASE_LISTS = {GIFT: "gifts", POWER: "powers", BUY_OFF_FAULT: "faults"}
+
+
+def _noun(ruleset: Ruleset, what: str) -> str:
+    """What a purchase that needs a name is called: "gift", "field of power"."""
+    return ruleset.terms.noun(PURCHASE_LISTS[what]) if what in (GIFT, POWER) else ""
+
+
+def _label(ruleset: Ruleset, what: str, trait: Trait | None) -> str:
+    if what == RAISE:
+        return f"Raise {trait.name}"
+    if what == META_POINT:
+        return points_name(ruleset).removesuffix("s").capitalize()
+    return ruleset.terms.noun(PURCHASE_LISTS[what]).capitalize()

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from characters.adapters import TRAIT_LISTS, trait_target, traits_by_kind
 from characters.models import Character, Equipment, Trait
 from rules.house_rules import json_number
-from rules.ladder import level_name, signed
+from rules.ladder import signed
 from rules.numbers import number_text
-from rules.report import POOL_UNITS, POWER_DIFFICULTY, Report
+from rules.report import POWER_DIFFICULTY, Report
 from rules.rulesets import LEVELS, SKILL_DIFFICULTY, Ruleset
 from rules.templates import templates_for
 
@@ -25,6 +25,7 @@ class ReviewRow:
     cost: str  # what it cost at creation, in its pool's words; "" for equipment
     # How it stands against the campaign's catalogue: "" (as listed), else why it is marked
     catalogue: str = ""
+    label: str = ""  # its kind in the ruleset's words: "field of expertise"
 
 
 def review_rows(character: Character, ruleset: Ruleset, report: Report) -> list[ReviewRow]:
@@ -42,9 +43,10 @@ def review_rows(character: Character, ruleset: Ruleset, report: Report) -> list[
                     trait.name,
                     trait_target(trait),
                     f"trait_{trait.pk}",
-                    _trait_facts(trait),
+                    _trait_facts(trait, ruleset),
                     _cost_words(ruleset, trait, spent),
                     _trait_against_catalogue(ruleset, trait),
+                    ruleset.terms.kind(kind),
                 )
             )
     for item in character.equipment.all():
@@ -57,6 +59,7 @@ def review_rows(character: Character, ruleset: Ruleset, report: Report) -> list[
                 _equipment_facts(ruleset, item),
                 "",
                 _equipment_against_catalogue(ruleset, item),
+                "equipment",
             )
         )
     return rows
@@ -66,10 +69,10 @@ def equipment_target(item: Equipment) -> str:
     return f"equipment:{item.name}"
 
 
-def _trait_facts(trait: Trait) -> tuple[str, ...]:
+def _trait_facts(trait: Trait, ruleset: Ruleset) -> tuple[str, ...]:
     facts = []
     if trait.level is not None:
-        facts.append(level_name(trait.level))
+        facts.append(ruleset.word(trait.level))
     if trait.difficulty:
         facts.append(trait.difficulty.replace("_", " "))
     if trait.power_kind:
@@ -85,7 +88,7 @@ def _cost_words(ruleset: Ruleset, trait: Trait, spent) -> str:
         pool = "skills" if trait.power_kind in ruleset.power_gifts else "gifts"
     else:
         pool = TRAIT_LISTS[trait.kind]
-    one, many = POOL_UNITS[pool]
+    one, many = ruleset.terms.pool_words(pool)
     return f"{number_text(spent)} {one if 0 < abs(spent) <= 1 else many}"
 
 

@@ -29,20 +29,24 @@ class RulesetSummary:
     attribute_rows: list
     experience_rows: list
     experience_unit: str
+    # The experience table's columns in the ruleset's words: ("Skill", "Attribute", "GM")
+    experience_header: tuple[str, str, str] = ("Skill", "Attribute", "GM")
 
 
 def describe_budgets(r: Ruleset) -> list[tuple[str, str]]:
     if r.system == LEVELS:
-        tv = r.trade_values
+        tv, terms = r.trade_values, r.terms
+        attribute_level, attribute_levels = terms.pool_words("attributes")
+        skill_levels = terms.pool_words("skills")[1]
         rows = [
-            ("Attribute levels", str(r.attribute_levels)),
-            ("Skill levels", str(r.skill_levels)),
-            ("Free gifts", str(json_number(r.free_gifts))),
+            (attribute_levels.capitalize(), str(r.attribute_levels)),
+            (skill_levels.capitalize(), str(r.skill_levels)),
+            (f"Free {terms.plural('gifts')}", str(json_number(r.free_gifts))),
             (
                 "Trade values",
-                f"1 attribute level = {json_number(tv['attribute'])} skill levels; "
-                f"1 gift = {json_number(tv['gift'])}; "
-                f"1 fault = {json_number(tv['fault'])}",
+                f"1 {attribute_level} = {json_number(tv['attribute'])} {skill_levels}; "
+                f"1 {terms.noun('gifts')} = {json_number(tv['gift'])}; "
+                f"1 {terms.noun('faults')} = {json_number(tv['fault'])}",
             ),
         ]
         if r.has_scale:
@@ -85,14 +89,20 @@ def describe_caps(r: Ruleset) -> list[tuple[str, str]]:
     if r.max_skills is not None:
         rows.append((f"Number of {r.terms.plural('skills')}", f"at most {r.max_skills}"))
     if r.min_faults:
-        rows.append(("Faults", f"at least {r.min_faults}"))
+        rows.append((r.terms.title("faults"), f"at least {r.min_faults}"))
     if r.max_lowered_skills is not None:
-        rows.append(("Lowered skills", f"at most {r.max_lowered_skills}, one level each"))
+        rows.append(
+            (
+                f"Lowered {r.terms.plural('skills')}",
+                f"at most {r.max_lowered_skills}, one level each",
+            )
+        )
+    top = r.ladder.words[-1]
     rows.append(
         (
             "Levels at creation",
             f"{r.word(r.creation_min)} to {r.word(r.creation_max)}"
-            + ("" if not r.legendary_at_creation else ", Legendary allowed"),
+            + ("" if not r.legendary_at_creation else f", {top} allowed"),
         )
     )
     if r.uncommitted_traits:
@@ -119,11 +129,16 @@ def summarize_ruleset(r: Ruleset) -> RulesetSummary:
         cost_rows=rows,
         attribute_caption=(
             f"Cost of {r.terms.plural('attributes')}, in "
-            f"{'attribute levels' if r.system == LEVELS else 'tokens'}"
+            f"{r.terms.pool_words('attributes' if r.system == LEVELS else 'tokens')[1]}"
         ),
         attribute_rows=tables.attribute_cost_table(r),
         experience_rows=tables.experience_table(r),
         experience_unit=r.advancement.unit if r.advancement else "",
+        experience_header=(
+            r.terms.noun("skills").capitalize(),
+            r.terms.noun("attributes").capitalize(),
+            r.terms.gm,
+        ),
     )
 
 

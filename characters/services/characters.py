@@ -526,7 +526,7 @@ def trait_define_uncommitted(
         )
     if level > ruleset.uncommitted_max:
         raise ServiceError(
-            f"An uncommitted trait is defined as {level_name(ruleset.uncommitted_max)} or lower."
+            f"An uncommitted trait is defined as {ruleset.word(ruleset.uncommitted_max)} or lower."
         )
     if not difficulty and ruleset.skill_difficulties:
         entry = ruleset.catalog.skill(name)
@@ -747,7 +747,7 @@ def character_apply_template(
                     reason=f"template {template.name}",
                 )
             )
-            changed.append(f"{item.name} {trait_state(row)['level']}")
+            changed.append(f"{item.name} {ruleset.word(row.level)}")
     for kind, old_items, new_items in (
         (Trait.Kind.GIFT, before.gifts, after.gifts),
         (Trait.Kind.FAULT, before.faults, after.faults),

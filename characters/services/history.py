@@ -7,7 +7,7 @@ the edit's hot path, and a restore that gives back every row in its place."""
 
 from django.db.models import Q, Subquery
 
-from characters.adapters import BUILD_EDITS, DETAIL_FIELDS, edit_label
+from characters.adapters import BUILD_EDITS, DETAIL_FIELDS, character_base, edit_label
 from characters.errors import ServiceError
 from characters.models import BuildStep, Character, Equipment, Trait
 from characters.selectors.history import history_steps
@@ -109,7 +109,7 @@ def history_record(
     steps.filter(Q(undone=True) | ~Q(id__in=Subquery(kept))).delete()
     step = BuildStep.objects.create(
         character=character,
-        label=edit_label(action, before, after)[:300],
+        label=edit_label(action, before, after, character_base(character).ladder)[:300],
         target=target,
         before=build,
         version=character.version,

@@ -39,7 +39,7 @@ from characters.selectors.play import (
 )
 from characters.sheets import sheet_for_character
 from rules import play
-from rules.ladder import FAIR, signed
+from rules.ladder import FAIR, POOR, signed
 
 Randbelow = Callable[[int], int]
 
@@ -119,17 +119,18 @@ def play_potential_use(
     """Use a field of power once (count 1), or take back a use (count -1)."""
     table = _lock(character, actor, expected_revision)
     potentials = dict(table.potentials)
+    ruleset = table.ruleset
     if power not in potentials:
         raise ServiceError(
-            f"{character.name} has no field of power {power!r} raised to Poor or better "
-            "(MicroFudged DIP VIII.1)."
+            f"{character.name} has no {ruleset.terms.noun('powers')} {power!r} raised to "
+            f"{ruleset.word(POOR)} or better ({ruleset.section('powers')})."
         )
     used = dict(table.state.potential_used)
     now = used.get(power, 0) + count
     if not 0 <= now <= potentials[power]:
         raise ServiceError(
             f"{power} has {potentials[power]} potential; {used.get(power, 0)} used "
-            "(MicroFudged DIP VI): nothing changed."
+            f"({ruleset.section('potential')}): nothing changed."
         )
     used[power] = now
     action, note = (
@@ -253,7 +254,7 @@ def _damage(entry: DiceRoll, table: AtTable, weapon: str, defence: int | None) -
     if entry.against is None or defence is None:
         raise ServiceError(
             "For the damage of a hit, give what the roll is against (the defender's result) "
-            "and the defender's defensive damage factor (Mudge 4.55)."
+            f"and the defender's defensive damage factor ({table.ruleset.section('damage')})."
         )
     hit = play.blow(
         table.ruleset,

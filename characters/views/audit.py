@@ -5,7 +5,7 @@ The player sees their own character's record too; anyone else gets a 404."""
 from django.http import Http404
 from django.shortcuts import render
 
-from characters.adapters import build_changed
+from characters.adapters import build_changed, ruleset_for
 from characters.selectors.access import character_for_viewer
 from characters.selectors.review import (
     character_versions,
@@ -23,8 +23,9 @@ def character_audit(request, pk):
     default_old, default_new = default_comparison(versions)
     old_key = request.GET.get("old", default_old) or None  # "" picks "nothing before"
     new_key = request.GET.get("new", default_new)
+    ruleset = ruleset_for(character)
     try:
-        old, new, changes = compare(versions, old_key, new_key)
+        old, new, changes = compare(versions, old_key, new_key, ruleset)
     except KeyError:
         raise Http404("No such version of this character") from None
     context = {
@@ -36,7 +37,7 @@ def character_audit(request, pk):
     }
     if request.htmx:  # the version pickers swap the diff alone
         return render(request, f"{PAGE}#diff", context)
-    context["timeline"] = timeline(character)
+    context["timeline"] = timeline(character, ruleset)
     context["build_changed"] = build_changed(character)
     context["page"] = "audit"
     return render(request, PAGE, context)

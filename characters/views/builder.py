@@ -37,7 +37,6 @@ from characters.views.htmx import (
     reload_page,
     with_version,
 )
-from rules.ladder import level_name
 
 PAGE = "characters/builder.html"
 
@@ -192,10 +191,11 @@ def _brought(ruleset, gift) -> str:
     kind = next(
         (k for k, g in ruleset.power_gifts.items() if g.casefold() == gift.name.casefold()), ""
     )
+    noun, plural = ruleset.terms.noun("attributes"), ruleset.terms.plural("attributes")
     return (
-        f"{gift.name} brings the attribute {attribute} ({ruleset.section(kind or 'attributes')}): "
-        f"it is on your attributes at {level_name(ruleset.attribute_default)}, priced as any "
-        "attribute from there."
+        f"{gift.name} brings the {noun} {attribute} ({ruleset.section(kind or 'attributes')}): "
+        f"it is on your {plural} at {ruleset.word(ruleset.attribute_default)}, priced as any "
+        f"{noun} from there."
     )
 
 

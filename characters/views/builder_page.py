@@ -31,28 +31,21 @@ from characters.forms.builder import (
 )
 from characters.forms.row_controls import RowControls
 from characters.models import Character, Trait
-from characters.selectors.campaigns import balance_words
+from characters.selectors.campaigns import balance_unit, balance_words
 from characters.selectors.history import history_steps
 from characters.selectors.review_rows import equipment_target
 from characters.views.picker import EQUIPMENT, catalog_entries, catalog_picks
 from rules.character import PERSONALITY_QUESTIONS
 from rules.house_rules import json_number
-from rules.ladder import FAIR, level_name
+from rules.ladder import FAIR
 from rules.ledger import creation_build
 from rules.numbers import number_text
-from rules.report import POOL_UNITS, Report, build_report, scale_notes
+from rules.report import Report, build_report, scale_notes
 from rules.rulesets import LEVELS, Ruleset
 from rules.tables import creation_levels
 from rules.templates import apply_template, templates_for, unmet_minimums
 
 REPORT_KINDS = {name: kind for kind, name in TRAIT_LISTS.items()}
-POOL_LABELS = {
-    "attributes": "Attribute levels",
-    "skills": "Skill levels",
-    "gifts": "Gifts",
-    "faults": "Faults",
-    "tokens": "Tokens",
-}
 
 
 @dataclass
@@ -90,7 +83,7 @@ class Row:
         cost, amount = _cost_label(kind, self.trait, unit, r), number_text(unit)
         levels = creation_levels(r)
         return tuple(
-            Step(to, level_name(to), cost, amount) if to in levels else None
+            Step(to, r.word(to), cost, amount) if to in levels else None
             for to in (level - 1, level + 1)
         )
 
@@ -242,7 +235,7 @@ def _cost_label(kind, trait, cost, ruleset) -> str:
         pool = "skills" if trait.power_kind in ruleset.power_gifts else "gifts"
     else:
         pool = TRAIT_LISTS[kind]
-    one, many = POOL_UNITS[pool]
+    one, many = ruleset.terms.pool_words(pool)
     return f"{number_text(cost)} {one if 0 < abs(cost) <= 1 else many}"  # ½ gift, 2 gifts
 
 
@@ -356,7 +349,8 @@ def builder_context(
         "report": report,
         # An approved build changed behind the app (issue 31): only approved ones are hashed.
         "build_changed": build_changed(character),
-        "pools": pools_of(report),
+        "pools": pools_of(report, ruleset),
+        "catalogue_title": catalogue_title(ruleset),
         "sections": sections,
         "equipment_rows": equipment_rows,
         "row_urls": RowUrls(character.pk),
@@ -374,9 +368,9 @@ def builder_context(
         # Called by the page only when it renders the templates panel.
         "history": partial(history_steps, character),
         # Read only for an approved build, by the budget and review panels: once.
-        "approval_override": SimpleLazyObject(partial(approval_override, character)),
+        "approval_override": SimpleLazyObject(partial(approval_override, character, ruleset)),
         "uncommitted": uncommitted_slots(character, ruleset, viewer, forms.get("uncommitted")),
-        "balance_label": balance_words(report.balance, ruleset.unit),
+        "balance_label": balance_words(report.balance, balance_unit(ruleset)),
         "verdict": Verdict.of(issues, report),
         "broken_rules": broken_rules(issues, report),
         "scale_notes": scale_notes(value, ruleset),
@@ -471,7 +465,25 @@ class RowUrls:
         return f"{around[0]}{pk}{around[1]}"
 
 
-def pools_of(report: Report) -> list[Pool]:
+def catalogue_title(ruleset: Ruleset) -> str:
+    """What the campaign's catalogue holds, in the ruleset's words: "The fields of
+    expertise, fields of power and equipment your Narrator lists, with their notes"."""
+    terms = ruleset.terms
+    lists = [terms.plural("skills")]
+    if ruleset.gifts_and_faults:
+        lists += [terms.plural("gifts"), terms.plural("faults")]
+    else:
+        lists.append(terms.plural("powers"))
+    return f"The {', '.join(lists)} and equipment your {terms.gm} lists, with their notes"
+
+
+def pool_label(pool: str, ruleset: Ruleset) -> str:
+    """A budget's pool in the ruleset's words: "Attribute levels", "Tokens", "Knack
+    levels" in a GM's game of knacks."""
+    return ruleset.terms.pool_words(pool)[1].capitalize()
+
+
+def pools_of(report: Report, ruleset: Ruleset) -> list[Pool]:
     """Each pool spent against its budget; a pool is over only past what the trades bring
     it (3 skill levels → 1 attribute level covers a fourth attribute level)."""
     traded = dict.fromkeys(report.pools, 0)
@@ -484,14 +496,16 @@ def pools_of(report: Report) -> list[Pool]:
             pools.append(
                 Pool(
                     key,
-                    POOL_LABELS[key],
+                    pool_label(key, ruleset),
                     json_number(numbers["budget"]),
                     json_number(numbers["spent"]),
                     numbers["spent"] > numbers["budget"] + traded[key],
                 )
             )
         else:
-            pools.append(Pool(key, POOL_LABELS[key], None, json_number(numbers["value"]), False))
+            pools.append(
+                Pool(key, pool_label(key, ruleset), None, json_number(numbers["value"]), False)
+            )
     return pools
 
 
@@ -517,9 +531,9 @@ def template_check(value, ruleset: Ruleset, slug: str, report: Report) -> dict |
     return {
         "template": template,
         "unmet": unmet_minimums(value, template),
-        "changes": template_changes(value, after),
-        "balance_before": balance_words(report.balance, ruleset.unit),
-        "balance_after": balance_words(priced.balance, ruleset.unit),
+        "changes": template_changes(value, after, ruleset),
+        "balance_before": balance_words(report.balance, balance_unit(ruleset)),
+        "balance_after": balance_words(priced.balance, balance_unit(ruleset)),
         # The rules it would break, and those it would mend, each in words with its section.
         "breaks": _unique(i for i in priced.errors if _issue_key(i) not in before),
         "mends": _unique(i for i in report.errors if _issue_key(i) not in now),
@@ -543,7 +557,7 @@ def _unique(issues) -> list:
     return unique
 
 
-def template_changes(before, after) -> list[str]:
+def template_changes(before, after, ruleset: Ruleset) -> list[str]:
     """What a template changes, one line each: "Strength Fair → Good", "gift Night Vision",
     "Scale -2 / -2"."""
     lines = []
@@ -552,9 +566,10 @@ def template_changes(before, after) -> list[str]:
         for trait in getattr(after, name):
             old = was.get(trait.name.casefold())
             if old != trait.level:
-                start = "new" if old is None else level_name(old)
-                lines.append(f"{trait.name} {start} → {level_name(trait.level)}")
-    for name, noun in (("gifts", "gift"), ("faults", "fault")):
+                start = "new" if old is None else ruleset.word(old)
+                lines.append(f"{trait.name} {start} → {ruleset.word(trait.level)}")
+    for name in ("gifts", "faults"):
+        noun = ruleset.terms.noun(name)
         lines += [
             f"{noun} {item.name}" for item in getattr(after, name)[len(getattr(before, name)) :]
         ]
@@ -565,14 +580,14 @@ def template_changes(before, after) -> list[str]:
     return lines
 
 
-def approval_override(character: Character) -> str:
+def approval_override(character: Character, ruleset: Ruleset) -> str:
     """When the GM approved the build over broken rules, what the approval says, e.g.
     "approved over budget by 12 skill levels: a veteran of the siege"; else nothing. The
     approved build's panels say the GM chose so, and why."""
     approval = character.approvals.first()
     if approval is None or not approval.override_reason:
         return ""
-    return approval_summary(approval)
+    return approval_summary(approval, terms=ruleset.terms)
 
 
 @dataclass

@@ -25,6 +25,7 @@ from characters.forms.campaigns import (
     CatalogEntryForm,
     HouseRulesChangeForm,
     HouseRulesForm,
+    house_rule_label,
 )
 from characters.models import Campaign, CatalogEntry, Character
 from characters.selectors.access import campaign_for_gm, campaign_for_member, characters_visible_to
@@ -38,7 +39,7 @@ from characters.services import campaigns as services
 from characters.views.dashboard import join_throttles
 from characters.views.params import strict_number
 from rules.house_rules import LEVEL_KEYS, json_number
-from rules.ladder import level_name, signed
+from rules.ladder import signed
 from rules.rulesets import BUILTIN, DEFAULT, Ruleset
 
 FORM_PAGE = "campaigns/campaign_form.html"
@@ -268,7 +269,7 @@ def house_rule_changes(campaign: Campaign, ruleset: Ruleset) -> list[HouseRuleCh
     base = base_ruleset(campaign)
     return [
         HouseRuleChange(
-            label=key.replace("_", " ").capitalize(),
+            label=house_rule_label(base, key),
             value=describe_rule(ruleset, key),
             base=describe_rule(base, key),
         )
@@ -280,13 +281,14 @@ def describe_rule(ruleset: Ruleset, key: str) -> str:
     value = getattr(ruleset, key)
     if key in ("attribute_caps", "skill_caps"):
         caps = sorted(value.items(), reverse=True)
-        return ", ".join(f"{n} {level_name(level)}" for level, n in caps) or "no caps"
+        return ", ".join(f"{n} {ruleset.word(level)}" for level, n in caps) or "no caps"
     if key == "extra_attributes":
-        return ", ".join(f"{name} ({level_name(d)})" for name, d in value) or "none"
+        return ", ".join(f"{name} ({ruleset.word(d)})" for name, d in value) or "none"
     if key == "trade_values":
-        return ", ".join(f"{k} {json_number(v)}" for k, v in value.items())
+        terms = ruleset.terms
+        return ", ".join(f"{terms.noun(k + 's')} {json_number(v)}" for k, v in value.items())
     if key in LEVEL_KEYS:
-        return level_name(value)
+        return ruleset.word(value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, str):
@@ -478,17 +480,23 @@ def _catalog_groups(campaign, *, kinds=None, editing=None, add_form=None, saved=
 
 
 def _add_form(campaign, kind, data=None) -> CatalogEntryForm:
+    base = base_ruleset(campaign)
     return CatalogEntryForm(
         data,
         kind=kind,
-        uses_difficulty=base_ruleset(campaign).skill_difficulties,
+        uses_difficulty=base.skill_difficulties,
+        power_kinds=base.power_kinds,
         auto_id=f"add-{kind}-%s",
     )
 
 
 def _entry_form(campaign, entry, data=None) -> CatalogEntryForm:
+    base = base_ruleset(campaign)
     return CatalogEntryForm.for_entry(
-        entry, uses_difficulty=base_ruleset(campaign).skill_difficulties, data=data
+        entry,
+        uses_difficulty=base.skill_difficulties,
+        power_kinds=base.power_kinds,
+        data=data,
     )
 
 

@@ -4,9 +4,9 @@ and what adding it does to the budget, in words, before the player adds it."""
 from dataclasses import dataclass
 
 from characters.models import Trait
-from rules.ladder import FAIR, level_name, signed
+from rules.ladder import FAIR, signed
 from rules.numbers import number_text
-from rules.rulesets import LEVELS, MUDGE_SKILL_FAIR_COST, SKILL_DIFFICULTY, Ruleset
+from rules.rulesets import LEVELS, SKILL_DIFFICULTY, Ruleset
 
 EQUIPMENT = "equipment"
 
@@ -21,7 +21,8 @@ class Pick:
     section: str = ""  # where the text gives it, e.g. "Mudge 2.53"
 
 
-def _units(amount, one: str, many: str) -> str:
+def _units(amount, words: tuple[str, str]) -> str:
+    one, many = words
     return f"{number_text(amount)} {one if 0 < abs(amount) <= 1 else many}"
 
 
@@ -30,12 +31,14 @@ def _difficulty(difficulty: str) -> str:
 
 
 def _as_skill(ruleset: Ruleset, difficulty: str, what: str) -> str:
-    """The cost of a Mudge skill (or of a spell, priced as one) at Fair (Mudge 1.62)."""
-    cost = MUDGE_SKILL_FAIR_COST.get(difficulty or SKILL_DIFFICULTY, 2)
+    """The cost of a skill priced by difficulty (or of a spell, priced as one) at Fair
+    (Mudge 1.62), in the ruleset's words."""
+    cost = ruleset.difficulty_costs.get(difficulty or SKILL_DIFFICULTY, 2)
+    fair = ruleset.word(FAIR)
     return (
-        f"at {level_name(FAIR)} it takes {_units(cost, 'skill level', 'skill levels')} "
+        f"at {fair} it takes {_units(cost, ruleset.terms.pool_words('skills'))} "
         f"({what}, {ruleset.section('skills')}), one more or one fewer for each level above "
-        "or below Fair"
+        f"or below {fair}"
     )
 
 
@@ -43,20 +46,22 @@ def catalog_picks(ruleset: Ruleset, gift_names: set[str], kind: str) -> list[Pic
     """The picks of one list of the builder (a trait kind, or EQUIPMENT), from the
     character's catalogue (its campaign's, or its ruleset's own). `gift_names` (casefolded)
     says which gifts the character has, so a spell says when it needs Magery first."""
-    entries = catalog_entries(ruleset, kind)
+    entries, terms = catalog_entries(ruleset, kind), ruleset.terms
     levels = ruleset.system == LEVELS
     if kind == Trait.Kind.SKILL and levels and ruleset.skill_difficulties:
         return [
             Pick(
                 s.name,
                 (_difficulty(s.difficulty),),
-                _as_skill(ruleset, s.difficulty, f"{_difficulty(s.difficulty)} skill"),
+                _as_skill(
+                    ruleset, s.difficulty, f"{_difficulty(s.difficulty)} {terms.noun('skills')}"
+                ),
                 s.note,
             )
             for s in entries
         ]
     if kind == Trait.Kind.SKILL:
-        unit = "token a rank" if not levels else "skill level a level"
+        unit = "token a rank" if not levels else f"{terms.pool_words('skills')[0]} a level"
         return [
             Pick(s.name, (), f"1 {unit} above its default ({ruleset.section('skills')})", s.note)
             for s in entries
@@ -65,8 +70,8 @@ def catalog_picks(ruleset: Ruleset, gift_names: set[str], kind: str) -> list[Pic
         return [
             Pick(
                 g.name,
-                (_units(g.cost, "gift", "gifts"),),
-                f"takes {_units(g.cost, 'gift', 'gifts')} of your budget"
+                (_units(g.cost, terms.pool_words("gifts")),),
+                f"takes {_units(g.cost, terms.pool_words('gifts'))} of your budget"
                 + _brings(ruleset, g.name),
                 g.note,
             )
@@ -76,8 +81,8 @@ def catalog_picks(ruleset: Ruleset, gift_names: set[str], kind: str) -> list[Pic
         return [
             Pick(
                 f.name,
-                (_units(f.value, "fault", "faults"),),
-                f"gives back {_units(f.value, 'gift', 'gifts')} to spend "
+                (_units(f.value, terms.pool_words("faults")),),
+                f"gives back {_units(f.value, terms.pool_words('gifts'))} to spend "
                 f"({ruleset.section('gifts')})",
                 f.note,
             )
@@ -111,9 +116,10 @@ def _brings(ruleset: Ruleset, gift: str) -> str:
     )
     if attribute is None:
         return ""
+    noun = ruleset.terms.noun("attributes")
     return (
-        f"; brings the attribute {attribute} at {level_name(ruleset.attribute_default)}, "
-        "priced as any attribute from there"
+        f"; brings the {noun} {attribute} at {ruleset.word(ruleset.attribute_default)}, "
+        f"priced as any {noun} from there"
     )
 
 
@@ -121,16 +127,18 @@ def _power_pick(ruleset: Ruleset, power, gift_names: set[str]) -> Pick:
     facts = [power.kind]
     gift = ruleset.power_gifts.get(power.kind)
     if ruleset.system != LEVELS:
-        effect = f"1 token a rank from {level_name(ruleset.power_default)}"
+        effect = f"1 token a rank from {ruleset.word(ruleset.power_default)}"
     elif gift is not None:
         difficulty = power.difficulty or "hard"
         facts.insert(0, _difficulty(difficulty))
         effect = _as_skill(ruleset, difficulty, f"a {_difficulty(difficulty)} {power.kind}")
         if gift.casefold() not in gift_names:
-            effect += f"; needs the {gift} gift first ({ruleset.section(power.kind)})"
+            noun = ruleset.terms.noun("gifts")
+            effect += f"; needs the {gift} {noun} first ({ruleset.section(power.kind)})"
     else:
         cost = ruleset.superpower_cost
-        effect = f"takes {_units(cost, 'gift', 'gifts')} ({ruleset.section(power.kind)})"
+        gifts = ruleset.terms.pool_words("gifts")
+        effect = f"takes {_units(cost, gifts)} ({ruleset.section(power.kind)})"
     if power.group:
         facts.append(power.group)
     return Pick(power.name, tuple(facts), effect, "", power.details(), power.section)

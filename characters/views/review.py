@@ -81,7 +81,7 @@ def character_review(request, pk):
     value, ruleset = character_to_rules(character), ruleset_for(character)
     report = build_report(value, ruleset)
     versions = character_versions(character)
-    old, new, changes = compare(versions, *default_comparison(versions))
+    old, new, changes = compare(versions, *default_comparison(versions), ruleset)
     changed = build_changed(character)
     context = {
         "broad_template": broad_template_breaking_caps(character, ruleset, report),
@@ -92,13 +92,14 @@ def character_review(request, pk):
         "new": new,
         "changes": changes,
         "character": character,
+        "ruleset": ruleset,
         "report": report,
         "scale_notes": scale_notes(value, ruleset),
         "has_scale": ruleset.has_scale,
         "form": form,
         "comments": character.latest_comments,
         "approvals": [
-            (approval, approval_summary(approval))
+            (approval, approval_summary(approval, terms=ruleset.terms))
             for approval in character.approvals.select_related("approved_by")
         ],
         # An approved build changed behind the app is decided again: approved as it is now,
