@@ -13,6 +13,11 @@ from characters.models import Character, Membership
 from characters.services.campaigns import campaign_create
 from characters.services.characters import character_create, trait_add
 from characters.services.review import character_approve, character_submit, character_withdraw
+from characters.services.threads import (
+    comment_reply,
+    comment_thread_resolve,
+    comment_thread_start,
+)
 from rules.ladder import GOOD
 from tests.browser import DESKTOP, PHONE, log_in
 
@@ -42,6 +47,13 @@ def table(db):
         )
         character_submit(character=character, actor=player, expected_version=None)
     character_approve(character=brogo, actor=gm, expected_version=None, override_reason="")
+    # Threads on both, answered and resolved: their controls on the builder and review page.
+    climbing = tess.traits.get(name="Climbing")
+    thread = comment_thread_start(character=tess, actor=gm, body="Why Climbing?", about=climbing)
+    comment_reply(thread=thread, actor=player, body="She grew up on cliffs.")
+    comment_thread_start(character=tess, actor=gm, body="And her family?")
+    resolved = comment_thread_start(character=brogo, actor=gm, body="A fine build.")
+    comment_thread_resolve(thread=resolved, actor=player)
     return campaign, brogo, tess
 
 
@@ -54,6 +66,7 @@ def pages(campaign, brogo, tess) -> dict[str, list[str]]:
             "/characters/new/",
             "/characters/import/",
             f"/characters/{t}/",
+            f"/characters/{b}/",
             f"/characters/{b}/sheet/",
             f"/characters/{b}/advancement/",
             f"/characters/{b}/audit/",
