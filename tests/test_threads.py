@@ -241,6 +241,18 @@ def test_a_message_is_escaped_wherever_it_shows(login, character, climbing, gm, 
     assert escaped in pages[0]
 
 
+def test_a_write_without_its_csrf_token_is_refused(character, climbing, gm, player):
+    from django.test import Client
+
+    thread = comment_thread_start(character=character, actor=gm, body="Hello", about=climbing)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(player)
+    assert client.post(reply_url(thread), {"body": "Forged"}).status_code == 403
+    html = builder(client, character)
+    assert html.count('name="csrfmiddlewaretoken"') >= html.count('class="thread-reply"') > 0
+    assert list(thread.messages.values_list("body", flat=True)) == ["Hello"]
+
+
 def test_an_empty_or_long_message_is_refused(login, character, gm, player):
     thread = comment_thread_start(character=character, actor=gm, body="Hello")
     client = login(player)

@@ -8,7 +8,14 @@ from functools import cached_property
 from django.shortcuts import get_object_or_404
 
 from characters.adapters import trait_target
-from characters.models import Character, CommentThread, Equipment, ThreadMessage, Trait
+from characters.models import (
+    THREAD_MESSAGE_MAX,
+    Character,
+    CommentThread,
+    Equipment,
+    ThreadMessage,
+    Trait,
+)
 from characters.selectors.review_rows import equipment_target
 
 
@@ -39,6 +46,7 @@ class Threads:
     items: list[ThreadView] = field(default_factory=list)
     gm_id: int | None = None
     gm_word: str = "GM"  # the ruleset's: "Narrator" in MicroFudged
+    message_max: int = THREAD_MESSAGE_MAX  # the answer box's
 
     @cached_property
     def on_build(self) -> list[ThreadView]:
@@ -104,8 +112,9 @@ def threads_on(character: Character, gm_word: str = "GM") -> Threads:
 
 
 def thread_of(character: Character, pk: int) -> CommentThread:
-    """One of the character's threads; a 404 for any other id."""
-    return get_object_or_404(CommentThread.objects.filter(character=character), pk=pk)
+    """One of the character's threads (knowing its character: no query for it); a 404 for
+    any other id."""
+    return get_object_or_404(character.threads.all(), pk=pk)
 
 
 def thread_row(character: Character, thread: CommentThread) -> Trait | Equipment | None:
