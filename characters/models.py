@@ -1,5 +1,6 @@
 """Fairsheet's data: campaigns and their members, characters and their traits, and the
-record kept around a build (events, approvals, the experience ledger, review comments).
+record kept around a build (events, approvals, the experience ledger, review comments and
+the threads between GM and player).
 
 Models carry data and constraints; writes go through characters.services, which keep the
 audit trail in the same transaction. The rules themselves live in the pure `rules` package.
@@ -624,13 +625,64 @@ class ReviewComment(models.Model):
         return target_label(self.target)
 
 
+# -- a conversation: comment threads between the GM and the player (issue 26) -----------------
+
+
+class CommentThread(models.Model):
+    """A conversation between the campaign's GM and the character's player, on the whole
+    build or on one trait or piece of equipment. Its messages are on the audit trail too
+    (services.threads); this row and its messages are what the pages show.
+
+    What it is about is kept twice: `target` as the row was named when the thread started
+    ("skill:Sword"; "" for the whole build), and `row_pk`, the row's id, so a thread follows
+    its row through a rename, an undo or a redo (which put rows back with their ids). A row
+    that is gone leaves the thread reading "Sword (removed)" (selectors.threads)."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="threads")
+    target = models.CharField(max_length=200, blank=True)
+    # The Trait's id, or the Equipment row's for an "equipment:" target; no foreign key: the
+    # row may be deleted and put back, and the thread must outlive it.
+    row_pk = models.PositiveBigIntegerField(null=True, blank=True)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    @property
+    def is_resolved(self) -> bool:
+        return self.resolved_at is not None
+
+
+class ThreadMessage(models.Model):
+    """One message of a thread, by the GM or the player."""
+
+    thread = models.ForeignKey(CommentThread, on_delete=models.CASCADE, related_name="messages")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    body = models.TextField(max_length=5000)
+    version = models.PositiveIntegerField()  # the character's version when it was written
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+
+THREAD_MESSAGE_MAX = ThreadMessage._meta.get_field("body").max_length
+
+
 # -- notifications: what the GM did, for the player (issue 12) -------------------------------
 
 
 class Notification(models.Model):
     """What the GM did that a player should know: a build approved or sent back, experience
-    awarded. Counted in the header until read; e-mailed too when the player gave an address
-    (services.notifications)."""
+    awarded; and a thread's news, for the GM as well. Counted in the header until read;
+    e-mailed too when its reader gave an address (services.notifications)."""
 
     class Kind(models.TextChoices):
         APPROVED = "approved", _("Approved")
@@ -638,6 +690,10 @@ class Notification(models.Model):
         EXPERIENCE = "experience", _("Experience awarded")
         SPEND_ACCEPTED = "spend_accepted", _("Request accepted")
         SPEND_REFUSED = "spend_refused", _("Request refused")
+        # A thread's news goes to whichever side did not make it: the GM hears of it too.
+        MESSAGE = "message", _("Message")
+        THREAD_RESOLVED = "thread_resolved", _("Thread resolved")
+        THREAD_REOPENED = "thread_reopened", _("Thread reopened")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

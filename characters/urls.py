@@ -283,3 +283,27 @@ urlpatterns += [
     path("shared/<str:token>/", sharing.shared_sheet, name="shared_sheet"),
     path("shared/<str:token>/sheet.pdf", sharing.shared_sheet_pdf, name="shared_sheet_pdf"),
 ]
+
+# -- threads between the GM and the player (characters/views/threads.py) --
+from characters.views import threads  # noqa: E402
+
+urlpatterns += [
+    path("characters/<int:pk>/threads/", threads.thread_start, name="thread_start"),
+    path(
+        "characters/<int:pk>/threads/<int:thread_pk>/reply/",
+        threads.thread_reply,
+        name="thread_reply",
+    ),
+    path(
+        "characters/<int:pk>/threads/<int:thread_pk>/resolve/",
+        threads.thread_resolve,
+        {"resolved": True},
+        name="thread_resolve",
+    ),
+    path(
+        "characters/<int:pk>/threads/<int:thread_pk>/reopen/",
+        threads.thread_resolve,
+        {"resolved": False},
+        name="thread_reopen",
+    ),
+]

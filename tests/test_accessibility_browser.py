@@ -14,6 +14,11 @@ from characters.services.campaigns import campaign_create
 from characters.services.characters import character_create, trait_add
 from characters.services.review import character_approve, character_submit, character_withdraw
 from characters.services.rulesets import designed_ruleset_save
+from characters.services.threads import (
+    comment_reply,
+    comment_thread_resolve,
+    comment_thread_start,
+)
 from rules.ladder import GOOD
 from rules.ruleset_file import blank_ruleset_file
 from tests.browser import DESKTOP, PHONE, log_in
@@ -45,6 +50,13 @@ def table(db):
         character_submit(character=character, actor=player, expected_version=None)
     character_approve(character=brogo, actor=gm, expected_version=None, override_reason="")
     designed_ruleset_save(owner=gm, file=blank_ruleset_file())  # a game of her own
+    # Threads on both, answered and resolved: their controls on the builder and review page.
+    climbing = tess.traits.get(name="Climbing")
+    thread = comment_thread_start(character=tess, actor=gm, body="Why Climbing?", about=climbing)
+    comment_reply(thread=thread, actor=player, body="She grew up on cliffs.")
+    comment_thread_start(character=tess, actor=gm, body="And her family?")
+    resolved = comment_thread_start(character=brogo, actor=gm, body="A fine build.")
+    comment_thread_resolve(thread=resolved, actor=player)
     return campaign, brogo, tess
 
 
@@ -58,6 +70,7 @@ def pages(campaign, brogo, tess) -> dict[str, list[str]]:
             "/characters/new/",
             "/characters/import/",
             f"/characters/{t}/",
+            f"/characters/{b}/",
             f"/characters/{b}/sheet/",
             f"/characters/{b}/advancement/",
             f"/characters/{b}/audit/",

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import expect
 
+from characters.models import CommentThread
 from characters.services.review import character_submit
 from characters.services.rulesets import designed_ruleset_save
+from characters.services.threads import comment_thread_resolve, comment_thread_start
 from rules.ruleset_file import blank_ruleset_file
 from tests.browser import PHONE, log_in
 from tests.play_fixtures import *  # noqa: F403
@@ -117,6 +119,45 @@ def review(page, form):
 def refused_review(page, form):
     stale(page, form)
     review(page, form)
+
+
+def thread_answer(page, form):
+    typed(form, "body", "Because she climbed the sea walls.")
+    press(form, "Send")
+
+
+def thread_resolved_meanwhile(click):
+    """The GM resolves the thread while the page shows it open: the click is refused. The
+    thread is open again once the refusal shows, for the next load of the page."""
+
+    def refuse(page, form):
+        thread = CommentThread.objects.get(resolved_at__isnull=True)
+        gm = thread.character.campaign.gm
+        comment_thread_resolve(thread=thread, actor=gm)
+        kept = click(page, form)
+        expect(page.locator("[role=alert]:visible").last).to_be_visible()
+        comment_thread_resolve(thread=thread, actor=gm, resolved=False)
+        return kept
+
+    return refuse
+
+
+def refused_thread_answer(page, form):
+    thread_answer(page, form)
+    return "Because she climbed the sea walls."  # still typed
+
+
+def thread_start(text):
+    def start(page, form):
+        typed(form, "body", text)
+        press(form, "Start the thread")
+        return None
+
+    return start
+
+
+def resolve(page, form):
+    press(form, "Mark resolved")
 
 
 def house_rules(value):
@@ -246,6 +287,30 @@ WRITES = [
         review,
     ),
     Write(
+        "thread answer",
+        "player",
+        lambda w: f"/characters/{w['draft'].pk}/",
+        "form.thread-reply",
+        thread_resolved_meanwhile(refused_thread_answer),
+        thread_answer,
+    ),
+    Write(
+        "thread resolve",
+        "player",
+        lambda w: f"/characters/{w['draft'].pk}/",
+        "form.thread-resolve",
+        thread_resolved_meanwhile(resolve),
+        resolve,
+    ),
+    Write(
+        "thread start",
+        "gm",
+        lambda w: f"/characters/{w['submitted'].pk}/review/",
+        "#thread-start",
+        thread_start(""),
+        thread_start("Tell me about Cato's brother."),
+    ),
+    Write(
         "house rules",
         "gm",
         lambda w: f"/campaigns/{w['campaign'].pk}/house-rules/",
@@ -310,6 +375,8 @@ def world(campaign, tess, player, other_player, gm):
     draft = build(player, campaign, "Bree")
     submitted = build(other_player, campaign, "Cato")
     character_submit(character=submitted, actor=other_player, expected_version=None)
+    climbing = draft.traits.get(name="Climbing")
+    comment_thread_start(character=draft, actor=gm, body="Why Climbing?", about=climbing)
     design = designed_ruleset_save(owner=gm, file=blank_ruleset_file()).ruleset
     return {
         "campaign": campaign,

@@ -2,6 +2,8 @@
 (never read back from audit-event JSON), and an approval is checked against its append-only
 event, so a rewritten snapshot shows as tampered even with its own hash column recomputed."""
 
+from html.parser import HTMLParser
+
 import pytest
 from django.urls import reverse
 
@@ -25,6 +27,7 @@ from characters.services.review import (
     character_submit,
     character_withdraw,
 )
+from characters.services.threads import comment_thread_start
 from characters.sheets import approval_stamp
 from rules.house_rules import json_number
 from rules.ladder import GOOD, GREAT
@@ -199,14 +202,20 @@ def test_a_locked_build_renders_read_only(character, climbing, gm, player_client
         submit(character, character.owner)
     else:
         approved(character, gm)
+    thread = comment_thread_start(character=character, actor=gm, body="Hm?", about=climbing)
     html = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
-    # Every control of the build sits in one disabled fieldset: nothing posts, nothing snaps
-    # back. The side panel keeps what the state allows.
-    assert html.count('<fieldset disabled class="locked-build">') == 1
+    # Every control of the build sits in a disabled fieldset (one per part: the details,
+    # each row, the personality): nothing posts, nothing snaps back. A thread beside a row
+    # is outside them, open to answer. The side panel keeps what the state allows.
     start = html.index('<fieldset disabled class="locked-build">')
-    end = html.index("</fieldset>", start)
-    assert 'name="level"' in html[start:end]
-    assert "Remove" not in html[start:end]
+    main = html[start : html.index('<aside class="builder-panel"')]
+    controls = controls_of(main)
+    build = {name for name, _ in controls} - {"body"}
+    assert {"name", "level", "difficulty", "player", "notes"} <= build
+    assert all(locked for name, locked in controls if name in build)
+    assert ("body", False) in controls  # the thread's answer box
+    assert f'id="thread-{thread.pk}"' in main
+    assert "Remove" not in main
     aside = html[html.index('<aside class="builder-panel"') :]
     if state == "submitted":
         assert "Withdraw" in aside
@@ -214,6 +223,30 @@ def test_a_locked_build_renders_read_only(character, climbing, gm, player_client
     else:
         assert reverse("character_advancement", args=[character.pk]) in aside
         assert "ask your GM" in html
+
+
+def controls_of(html: str) -> list[tuple[str, bool]]:
+    """Each form control's name, and whether a disabled fieldset holds it."""
+
+    class Controls(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.fieldsets, self.found = [], []
+
+        def handle_starttag(self, tag, attrs):
+            attrs = dict(attrs)
+            if tag == "fieldset":
+                self.fieldsets.append("disabled" in attrs)
+            elif tag in ("input", "select", "textarea") and attrs.get("type") != "hidden":
+                self.found.append((attrs.get("name", ""), any(self.fieldsets)))
+
+        def handle_endtag(self, tag):
+            if tag == "fieldset":
+                self.fieldsets.pop()
+
+    parser = Controls()
+    parser.feed(html)
+    return parser.found
 
 
 def test_a_draft_is_not_locked(character, climbing, player_client):

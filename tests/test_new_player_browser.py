@@ -61,7 +61,7 @@ def test_invite_build_undo_and_the_gms_answer(open_page, viewport):
     expect(balance).to_have_text("75 skill levels")
     assert fits_the_screen(page)
 
-    # The GM answers: a notification in the header, the comment on the row.
+    # The GM answers: a notification in the header, the comment under the row.
     page.get_by_role("button", name="Submit for review").click()
     expect(page.locator("#review-status .state-badge")).to_have_text("Submitted")
     character_request_changes(
@@ -73,7 +73,8 @@ def test_invite_build_undo_and_the_gms_answer(open_page, viewport):
     page.reload()
     link = page.locator("#notifications-link")
     expect(link).to_have_attribute("aria-label", "Notifications, 1 unread")
-    expect(strength.locator(".row-comment")).to_have_text("Your GM: A porter needs Good Strength.")
+    beside = strength.locator("xpath=following-sibling::*[1]")  # the thread under the row
+    expect(beside.locator(".thread-body")).to_have_text("A porter needs Good Strength.")
     link.click()
     expect(page.locator(".notifications li.unread")).to_have_text(
         re.compile("Tess is back with you for changes: 1 comment from greta.")

@@ -27,6 +27,7 @@ from characters.services.portraits import portrait_set
 from characters.services.review import character_approve, character_submit
 from characters.services.rulesets import designed_ruleset_save
 from characters.services.sharing import share_link_create
+from characters.services.threads import comment_thread_start
 from rules.ruleset_file import blank_ruleset_file
 
 PUBLIC, USER, MEMBER, VIEWER, OWNER, GM = "public", "user", "member", "viewer", "owner", "gm"
@@ -140,6 +141,11 @@ ACCESS = {
     "share_link_revoke": (OWNER, "post"),
     "shared_sheet": (PUBLIC, "get"),
     "shared_sheet_pdf": (PUBLIC, "get"),
+    # threads between the GM and the player (issue 26): the GM starts one; both write in it
+    "thread_start": (GM, "post"),
+    "thread_reply": (VIEWER, "post"),
+    "thread_resolve": (VIEWER, "post"),
+    "thread_reopen": (VIEWER, "post"),
 }
 # Which roles each rule lets in; everyone else logged in gets a 404.
 ALLOWED = {
@@ -224,6 +230,7 @@ def world(db):
     )
     campaign_archive(campaign=old_campaign, actor=users["gm"])
     token, _ = api_token_create(user=users["owner"], name="walk")
+    thread = comment_thread_start(character=character, actor=users["gm"], body="Walk with me")
     design = designed_ruleset_save(owner=users["gm"], file=blank_ruleset_file()).ruleset
     args = {
         "ruleset_design": [design.pk],
@@ -264,6 +271,10 @@ def world(db):
         "campaign_leave": [campaign.pk],
         "shared_sheet": [link.token],
         "shared_sheet_pdf": [link.token],
+        **{
+            name: [character.pk, thread.pk]
+            for name in ("thread_reply", "thread_resolve", "thread_reopen")
+        },
         **{
             name: [campaign.pk]
             for name in (

@@ -10,9 +10,14 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from characters.models import Campaign, Character, Trait
+from characters.models import Campaign, Character, CommentThread, Trait
 from characters.services.characters import character_update_details, trait_add
 from characters.services.review import character_approve, character_submit
+from characters.services.threads import (
+    comment_reply,
+    comment_thread_resolve,
+    comment_thread_start,
+)
 from tests.pdf_helpers import texts
 
 pytestmark = pytest.mark.django_db
@@ -86,7 +91,14 @@ def demo(settings):
     )
     character_submit(character=brogo, actor=player, expected_version=None)
     character_approve(character=brogo, actor=gm, expected_version=None, override_reason="demo")
-    return {"player": player, "gm": gm}
+    # A conversation on the record: threads on a trait and on the whole build, answered,
+    # one of them resolved (issue 26).
+    alchemy = brogo.traits.get(name="Alchemy")
+    thread = comment_thread_start(character=brogo, actor=gm, body="Why Alchemy?", about=alchemy)
+    comment_reply(thread=thread, actor=player, body="His mother brewed.")
+    comment_thread_resolve(thread=thread, actor=gm)
+    comment_thread_start(character=brogo, actor=gm, body="Where was he born?")
+    return {"player": player, "gm": gm, "brogo": brogo}
 
 
 def pages_of(user) -> list[str]:
@@ -119,6 +131,14 @@ def fragments_of(user, client) -> list:
             client.post(
                 f"/campaigns/{gm_of.pk}/house-rules/",
                 {"skill_levels": "20", "preview": "1"},
+                headers={"HX-Request": "true"},
+            )
+        )
+    for thread in CommentThread.objects.filter(resolved_at__isnull=True):  # answered in place
+        answers.append(
+            client.post(
+                f"/characters/{thread.character_id}/threads/{thread.pk}/reply/",
+                {"body": f"An answer from {user.username}", "page": "builder"},
                 headers={"HX-Request": "true"},
             )
         )
@@ -170,6 +190,7 @@ def test_every_page_fragment_and_pdf_speaks_plain_words(client, demo, role):
         "player": ["This file is for Mudge, but MicroFudged one-shot plays MicroFudged DIP"],
         "gm": ["over budget", "Mudge 1.7; more, or one set too high, breaks a rule"],
     }[role]
-    said += ["Alchemy", "very hard"]
+    said += ["Alchemy", "very hard", "On Skill: Alchemy", "Resolved by", "thread started"]
+    said += ["reply added", "His mother brewed.", "Sent:"]
     for words in said:
         assert words in everything, words

@@ -167,10 +167,15 @@ def test_request_changes_goes_back_with_comments_per_trait_and_on_the_build(
         ("", "Looks thin.", character.version),
         ("skill:Climbing", "Raise it to Good", character.version),
     ]
+    # Each comment starts a thread the player can answer (tests/test_threads.py).
+    on_build, on_climbing = character.threads.order_by("id")
     events = list(character.events.filter(action="comment_added").values("target", "after"))
     assert events == [
-        {"target": "", "after": {"comment": "Looks thin."}},
-        {"target": "skill:Climbing", "after": {"comment": "Raise it to Good"}},
+        {"target": "", "after": {"comment": "Looks thin.", "thread": on_build.pk}},
+        {
+            "target": "skill:Climbing",
+            "after": {"comment": "Raise it to Good", "thread": on_climbing.pk},
+        },
     ]
     # Back with the player: the builder works again, and it can be submitted once more.
     trait_update(trait=climbing, actor=character.owner, expected_version=None, level=GOOD)

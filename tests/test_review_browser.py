@@ -78,13 +78,16 @@ def test_submit_review_fix_approve_then_advance(open_page, brogo):
     comment = player.locator('#review-status li[data-target="skill:Climbing"]')
     expect(comment).to_contain_text("raise it to Good")
     row = player.locator("form.trait-row", has=player.locator("input[name=name][value='Climbing']"))
-    # The comment also sits on the row it is about (issue 12), and stays there while the
-    # player answers it.
-    expect(row.locator(".row-comment")).to_have_text(
-        "Your GM: A scout climbs well: raise it to Good."
-    )
+    # The comment also sits under the row it is about (issue 12), a thread the player
+    # answers there (issue 26); it stays while the row changes.
+    thread = row.locator("xpath=following-sibling::*[1]")
+    expect(thread.locator(".thread-title")).to_have_text("On Skill: Climbing")
+    expect(thread.locator(".thread-body")).to_have_text("A scout climbs well: raise it to Good.")
     row.locator("select[name=level]").select_option(label="Good")
-    expect(row.locator(".row-comment")).to_contain_text("A scout climbs well")
+    thread.get_by_label("Your answer on Skill: Climbing").fill("Raised: he grew up on cliffs.")
+    thread.get_by_role("button", name="Send").click()
+    expect(thread.get_by_role("status")).to_have_text("Sent: gwen is told.")
+    expect(thread.locator(".thread-body").last).to_have_text("Raised: he grew up on cliffs.")
     # The builder saves on change and sends the new version to every form on the page,
     # the panel's Submit included: without it the submission would be refused as stale.
     expect(player.locator("#review-status input[name=version]")).to_have_value("5")
@@ -98,6 +101,7 @@ def test_submit_review_fix_approve_then_advance(open_page, brogo):
     expect(diff.locator("ins")).to_have_text("Good, average")
     expect(gm.locator(".timeline")).to_contain_text("raise it to Good")
     gm.goto(f"/characters/{brogo.pk}/review/")
+    expect(gm.locator("#threads")).to_contain_text("Raised: he grew up on cliffs.")
     gm.get_by_role("button", name="Approve", exact=True).click()
     gm.wait_for_url(re.compile(r"/campaigns/\d+/review/$"))
     expect(gm.locator(".messages")).to_contain_text("Brogo: approved.")

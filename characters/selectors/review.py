@@ -136,6 +136,11 @@ class TimelineRow:
     def title(self) -> str:
         return self.event.action.replace("_", " ")
 
+    @property
+    def message(self) -> str:
+        """A thread's message, in full, as it was written (services.threads)."""
+        return (self.event.after or {}).get("message", "")
+
 
 def character_versions(character: Character) -> list[Version]:
     """Every build on the record, newest first: each approval's snapshot, each submitted
@@ -211,9 +216,10 @@ def timeline(character: Character, ruleset: Ruleset) -> list[TimelineRow]:
 
 
 # Recorded for the machinery, not for reading: a submitted build in full (the diff shows it),
-# and what a spend request needs to be applied later (its reason says what it buys; its
-# cost is shown).
-MACHINERY = {"file", "entry"}
+# what a spend request needs to be applied later (its reason says what it buys; its cost is
+# shown), the thread a message belongs to (its target says what it is on) and the message
+# itself (TimelineRow.message shows it whole).
+MACHINERY = {"file", "entry", "thread", "message"}
 SPEND_SPEC = {f.name for f in fields(Priced)} - {"cost"}
 
 

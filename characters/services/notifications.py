@@ -1,9 +1,9 @@
-"""Telling a player what the GM did: a row they see in the header until they read it, and an
-e-mail when they gave an address. The e-mail is queued with the decision, in its
-transaction, and sent by the background worker (characters.tasks.send_notification_mail,
-the queue the campaign packs use): a mail server that is slow or down never holds up or
-fails a GM's decision. Django's e-mail backend sends it (the console's unless the
-deployment configures SMTP: README, "E-mail")."""
+"""Telling a player what the GM did, and either side of a thread what the other said: a
+row they see in the header until they read it, and an e-mail when they gave an address. The
+e-mail is queued with the write, in its transaction, and sent by the background worker
+(characters.tasks.send_notification_mail, the queue the campaign packs use): a mail server
+that is slow or down never holds up or fails a GM's decision. Django's e-mail backend sends
+it (the console's unless the deployment configures SMTP: README, "E-mail")."""
 
 import logging
 
@@ -23,25 +23,26 @@ from characters.selectors.accounts import account_language
 logger = logging.getLogger(__name__)
 
 
-def notify(*, character: Character, actor, kind: str, message) -> Notification | None:
-    """Tell the character's player, unless they did it themselves (a GM's own character).
-    The e-mail is queued in the same transaction: a refused write sends nothing. `message`
-    may be lazy (format_lazy of a gettext_lazy template): it is said, and kept, in the
-    player's language (their account's), whoever's request made it."""
+def notify(*, character: Character, actor, kind: str, message, to=None) -> Notification | None:
+    """Tell the character's player (or `to`, the GM when a thread's news is the player's),
+    unless they did it themselves (a GM's own character). The e-mail is queued in the same
+    transaction: a refused write sends nothing. `message` may be lazy (format_lazy of a
+    gettext_lazy template): it is said, and kept, in the reader's language (their
+    account's), whoever's request made it."""
     from characters.tasks import send_notification_mail  # characters.tasks imports services
 
-    owner = character.owner
-    if owner.pk == actor.pk:
+    reader = to or character.owner
+    if reader.pk == actor.pk:
         return None
-    language = account_language(owner) or settings.LANGUAGE_CODE
+    language = account_language(reader) or settings.LANGUAGE_CODE
     with translation.override(language):
         message = str(message)
     limit = Notification._meta.get_field("message").max_length
     if len(message) > limit:  # a long name or reason: the page it links to has it all
         message = message[: limit - 1] + "…"
-    note = Notification.objects.create(user=owner, character=character, kind=kind, message=message)
-    if owner.email:
-        send_notification_mail.enqueue(owner.email, message, character.pk, language)
+    note = Notification.objects.create(user=reader, character=character, kind=kind, message=message)
+    if reader.email:
+        send_notification_mail.enqueue(reader.email, message, character.pk, language)
     return note
 
 

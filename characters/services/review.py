@@ -30,8 +30,10 @@ from characters.adapters import (
 from characters.errors import NotAllowed, ServiceError
 from characters.models import Approval, Character, Notification, ReviewComment, Submission
 from characters.selectors.access import is_gm_of
+from characters.selectors.review_rows import equipment_target
 from characters.services.audit import commit_change, lock_character, record_event
 from characters.services.notifications import notify
+from characters.services.threads import open_thread
 from rules.charfile import write_character
 from rules.report import build_report
 
@@ -242,7 +244,7 @@ def _move(
 
 def _clean_comments(locked: Character, comments) -> list[tuple[str, str]]:
     targets = {trait_target(trait) for trait in locked.traits.all()}
-    targets |= {f"equipment:{item.name}" for item in locked.equipment.all()}
+    targets |= {equipment_target(item) for item in locked.equipment.all()}
     cleaned = []
     for target, text in comments:
         text = text.strip()
@@ -258,6 +260,10 @@ def _clean_comments(locked: Character, comments) -> list[tuple[str, str]]:
 
 
 def _add_comments(locked: Character, actor, comments) -> list[ReviewComment]:
+    """The review's comments, each kept with the review and each the start of a thread the
+    player can answer (services.threads)."""
+    rows = {trait_target(trait): trait for trait in locked.traits.all()}
+    rows |= {equipment_target(item): item for item in locked.equipment.all()}
     created = []
     for target, text in comments:
         created.append(
@@ -265,11 +271,12 @@ def _add_comments(locked: Character, actor, comments) -> list[ReviewComment]:
                 character=locked, author=actor, target=target, body=text, version=locked.version
             )
         )
+        thread = open_thread(locked, actor=actor, about=rows.get(target), body=text)
         record_event(
             character=locked,
             actor=actor,
             action="comment_added",
             target=target,
-            after={"comment": text},
+            after={"comment": text, "thread": thread.pk},
         )
     return created

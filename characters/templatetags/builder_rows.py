@@ -7,7 +7,6 @@ and the page's context, as the row's template did."""
 from html import escape
 
 from django import template
-from django.template.defaultfilters import linebreaksbr
 from django.template.defaulttags import CsrfTokenNode
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
@@ -77,7 +76,6 @@ def trait_row(context) -> SafeString:
         )
     if row.note:
         after.append(f'<p class="row-note"><small>Catalogue: {e(row.note)}</small></p>')
-    after.append(_comment(row))
     after.append(_errors(form))
     after.append(row_issues(context))
     swap = ' hx-swap-oob="true"' if context.get("saved_again") else ""
@@ -150,14 +148,6 @@ def _gift_remove(row, name: str, delete: str) -> str:
     )
 
 
-def _comment(row) -> str:
-    """The GM's comment on this row while the player answers it."""
-    if not row.comment:
-        return ""
-    body = linebreaksbr(row.comment.body, autoescape=True)
-    return f'<p class="row-comment"><strong>Your GM:</strong> {body}</p>'
-
-
 def _errors(form) -> str:
     """A refused form's messages under its row (partials/form_errors.html)."""
     if not form.errors:
@@ -207,5 +197,5 @@ def equipment_row(context) -> SafeString:
         f'<label class="trait-cost">{e(form["damage"].label)} {form["damage"]}</label>\n'
         f'<label class="trait-cost">{e(form["armour"].label)} {form["armour"]}</label>\n'
         f'<label class="trait-notes">Notes {form["notes"]}</label>{buttons}\n'
-        "</div>\n" + _comment(row) + _errors(form) + "\n</form>"
+        "</div>\n" + _errors(form) + "\n</form>"
     )

@@ -19,7 +19,6 @@ from characters.adapters import (
     build_changed,
     character_to_rules,
     ruleset_for,
-    trait_target,
     traits_by_kind,
 )
 from characters.forms.builder import (
@@ -33,7 +32,7 @@ from characters.forms.row_controls import RowControls
 from characters.models import Character, Trait
 from characters.selectors.campaigns import balance_unit, balance_words
 from characters.selectors.history import history_steps
-from characters.selectors.review_rows import equipment_target
+from characters.selectors.threads import threads_on
 from characters.views.picker import EQUIPMENT, catalog_entries, catalog_picks
 from rules.character import PERSONALITY_QUESTIONS
 from rules.house_rules import json_number
@@ -60,7 +59,6 @@ class Row:
     spent: object = 0  # what it cost at creation, in its pool's units
     issues: list = field(default_factory=list)
     in_play: str = ""  # what experience changed since creation; the cost stays creation's
-    comment: object = None  # the GM's comment on this trait when the build came back
 
     @cached_property
     def form(self):
@@ -297,10 +295,6 @@ def builder_context(
     version = {"version": character.version}
     by_kind = traits_by_kind(character)
     in_play = bought_in_play(value, ruleset)
-    # The GM's comments sit on the rows they are about while the player answers them.
-    comments = {}
-    if character.state == Character.State.CHANGES_REQUESTED:
-        comments = {c.target: c for c in character.latest_comments if c.target}
     issues = issues_by_trait(by_kind, report)
     gift_names = frozenset(g.name.casefold() for g in value.gifts)
     sections = []
@@ -318,7 +312,6 @@ def builder_context(
                 costs[index] if index < len(costs) else 0,
                 issues.get(trait.pk, []),
                 in_play.get((list_name, index), ""),
-                comments.get(trait_target(trait)),
             )
             for index, trait in enumerate(by_kind[kind])
         ]
@@ -336,11 +329,7 @@ def builder_context(
 
     controls = equipment_controls(ruleset)
     equipment_rows = [
-        Row(
-            item,
-            partial(_equipment_form, forms, item, controls, version),
-            comment=comments.get(equipment_target(item)),
-        )
+        Row(item, partial(_equipment_form, forms, item, controls, version))
         for item in character.equipment.all()
     ]
     return {
@@ -367,6 +356,8 @@ def builder_context(
         "template_check": template_check(value, ruleset, template_slug, report),
         # Called by the page only when it renders the templates panel.
         "history": partial(history_steps, character),
+        # The GM's and the player's threads: at the top and beside the rows they are on.
+        "threads": SimpleLazyObject(partial(threads_on, character, ruleset.terms.gm)),
         # Read only for an approved build, by the budget and review panels: once.
         "approval_override": SimpleLazyObject(partial(approval_override, character, ruleset)),
         "uncommitted": uncommitted_slots(character, ruleset, viewer, forms.get("uncommitted")),

@@ -20,6 +20,7 @@ from characters.adapters import (
 )
 from characters.errors import AlreadyDone, ServiceError
 from characters.forms.review import APPROVE, ReviewForm
+from characters.forms.threads import ThreadStartForm
 from characters.models import Campaign, Character
 from characters.selectors.access import campaign_for_gm, character_for_owner
 from characters.selectors.review import (
@@ -31,6 +32,7 @@ from characters.selectors.review import (
     review_queue,
 )
 from characters.selectors.review_rows import broad_template_breaking_caps, review_rows
+from characters.selectors.threads import threads_on
 from characters.services import review as services
 from characters.services.decisions import decision_once
 from characters.views.htmx import done, posted_decision_token, posted_version, refused
@@ -98,6 +100,9 @@ def character_review(request, pk):
         "has_scale": ruleset.has_scale,
         "form": form,
         "comments": character.latest_comments,
+        # The conversation with the player.
+        "threads": threads_on(character, ruleset.terms.gm),
+        "start_form": ThreadStartForm(character=character),
         "approvals": [
             (approval, approval_summary(approval, terms=ruleset.terms))
             for approval in character.approvals.select_related("approved_by")
