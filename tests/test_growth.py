@@ -233,3 +233,12 @@ def test_an_approved_builder_drops_the_advice_its_approval_settled(in_play, logi
     assert 'data-code="levels_unspent"' not in page
     assert 'data-code="gm_permission"' not in page
     assert "needs the GM's permission as well as experience" not in page
+
+
+def test_a_gift_bought_with_experience_is_on_the_sheet_without_a_price(in_play, login, player, gm):  # noqa: F811
+    """It cost nothing at creation, so the sheet says nothing of its cost, not "costs 0"."""
+    character = in_play("mudge", experience=4)
+    experience_spend(character=character, actor=gm, expected_version=None, what="gift", name="Luck")
+    sheet = login(player).get(reverse("character_sheet", args=[character.pk])).content.decode()
+    assert "<bdi>Luck</bdi>" in sheet
+    assert "costs 0" not in sheet
