@@ -56,18 +56,19 @@ def character_builder(request, pk):
 def _picker(request, character, context):
     """One catalogue picker with its whole list, as the builder page shows it open."""
     kind = context["open_picker"]
+    level, levels = None, ()
     if kind == "equipment":
         picks, noun, action = context["equipment_picks"], "equipment", "equipment_add"
-        args, level = [character.pk], None
+        args = [character.pk]
     else:
         section = next((s for s in context["sections"] if s.kind == kind), None)
         if section is None:
             raise Http404("There is no such list in this character's rules.")
         picks, noun, action = section.picks, section.noun, "trait_add"
-        args, level = (
-            [character.pk, kind],
-            section.add_form["level"].value() if ("level" in section.add_form.fields) else None,
-        )
+        args = [character.pk, kind]
+        if "level" in section.add_form.fields:
+            level = section.add_form["level"].value()
+            levels = section.add_form.fields["level"].choices
     context |= {
         "picks": picks,
         "kind": kind,
@@ -75,6 +76,7 @@ def _picker(request, character, context):
         "action": reverse(action, args=args),
         "target": f"add-{kind}",
         "level": level,
+        "levels": levels,
     }
     return render(request, "characters/picker.html", context)
 
