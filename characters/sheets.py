@@ -415,8 +415,10 @@ def _reference(ruleset: Ruleset, tokens: bool):
 
 
 def _cost_note(cost: Fraction) -> str:
-    """Gifts and faults usually count 1; the starred ones 2 (Mudge 1.33, 1.34)."""
-    return "" if cost == 1 else f"costs {number_text(cost)}"
+    """Gifts and faults usually count 1; the starred ones 2 (Mudge 1.33, 1.34). One bought
+    with experience costs nothing at creation (the report's 0): it says nothing, as one at
+    1 does, not "costs 0"."""
+    return "" if cost in (0, 1) else f"costs {number_text(cost)}"
 
 
 def _worth_note(value: Fraction) -> str:

@@ -14,6 +14,7 @@ urlpatterns = [
 urlpatterns += [
     path("table/", dashboard.dashboard, name="dashboard"),
     path("notifications/", notifications.notifications, name="notifications"),
+    path("notifications/<int:pk>/", notifications.notification_open, name="notification_open"),
     path("accounts/email/", notifications.notification_email, name="notification_email"),
     path("join/", dashboard.join_by_code, name="campaign_join_by_code"),
     path("join/<str:code>/", campaigns.campaign_join, name="campaign_join"),

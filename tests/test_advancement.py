@@ -3,6 +3,7 @@ Mudge 5.2 and 1.36, MicroFudged DIP II and VIII.3), the GM's permission, pending
 meta points and Fudge points, the ledger, concurrent spends, and the page for each role."""
 
 import json
+import re
 import threading
 
 import pytest
@@ -207,6 +208,25 @@ def test_a_refused_request_frees_its_experience_and_tells_the_player_why(in_play
         "gm refused Hero's request (Add the gift Luck): Not in this setting",
     )
     assert pending_spend_queue(gm) == []
+
+
+def test_a_request_counts_on_the_gms_table_until_decided(in_play, login, player, gm):
+    """The table's "to review" badge counts what the review queue lists: a build waiting
+    for approval, and a spend waiting for the GM's permission."""
+    character = in_play("mudge", experience=4)
+    table = login(gm)
+
+    def badge():
+        page = table.get(reverse("dashboard")).content.decode()
+        return re.findall(r'class="badge state-submitted">([^<]*)</a>', page)
+
+    assert badge() == []
+    request = experience_spend(
+        character=character, actor=player, expected_version=None, what=GIFT, name="Luck"
+    )
+    assert badge() == ["1 to review"]
+    spend_refuse(entry=request, actor=gm, reason="Not in this setting")
+    assert badge() == []
 
 
 def test_buying_off_a_fault_costs_9_ep_in_fudge_basics(in_play, player):

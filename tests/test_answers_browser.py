@@ -4,18 +4,21 @@ list: a new form is covered by adding it here), a refused and an accepted submis
 viewport, beside the form that sent it; a refused form keeps what was typed and a refused
 row shows the saved value again."""
 
+import io
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pytest
+from PIL import Image
 from playwright.sync_api import expect
 
 from characters.models import CommentThread
+from characters.services.advancement import experience_award
 from characters.services.review import character_submit
 from characters.services.rulesets import designed_ruleset_save
 from characters.services.threads import comment_thread_resolve, comment_thread_start
 from rules.ruleset_file import blank_ruleset_file
-from tests.browser import PHONE, log_in
+from tests.browser import DESKTOP, PHONE, log_in
 from tests.play_fixtures import *  # noqa: F403
 from tests.play_fixtures import PASSWORD, build, with_passwords
 
@@ -28,8 +31,9 @@ class Write:
     who: str  # "player" or "gm"
     url: Callable[[dict], str]
     form: str  # the form that is sent, a selector on that page
-    refuse: Callable  # (page, form) -> what must still show typed, or None
+    refuse: Callable | None  # (page, form) -> what must still show typed, or None
     accept: Callable  # (page, form)
+    viewport: dict = field(default_factory=lambda: PHONE)  # the GM's party view: a desktop
 
 
 def stale(page, form):
@@ -229,6 +233,70 @@ def password(old):
     return change
 
 
+def png() -> bytes:
+    picture = io.BytesIO()
+    Image.new("RGB", (64, 64), (120, 60, 30)).save(picture, "PNG")
+    return picture.getvalue()
+
+
+def template(page, form):
+    press(form, "Apply Beginning Fighter")
+
+
+def refused_template(page, form):
+    stale(page, form)
+    template(page, form)
+
+
+def upload(name, content):
+    def send(page, form):
+        page.locator("summary", has_text="Add a portrait").click()  # a closed <details>
+        form.locator("input[type=file]").set_input_files(
+            {"name": name, "mimeType": "image/png", "buffer": content}
+        )
+        press(form, "Upload")
+        return None
+
+    return send
+
+
+def share_and_revoke(page, form):
+    page.locator("summary", has_text="Share the sheet").click()
+    press(form, "Make a share link")
+    page.wait_for_load_state()
+    # Revoked, the link's <details> comes back closed: its answer is still shown.
+    press(page.locator("#share form"), "Revoke the link")
+
+
+def new_session(page, form):
+    page.once("dialog", lambda dialog: dialog.accept())
+    press(form, "New session")
+
+
+def confirm_spend(stale_first):
+    def spend(page, form):
+        form.get_by_role("button").click()
+        confirm = page.locator("#confirm-spend form")
+        expect(confirm).to_be_visible()
+        if stale_first:
+            stale(page, confirm)
+        press(confirm, "Spend 4 XP")
+        return None
+
+    return spend
+
+
+def spent_then_take_back(page, form):
+    confirm_spend(False)(page, form)
+    expect(page.locator("#take-back form")).to_be_visible()
+    stale(page, form)
+    press(page.locator("#take-back form"), "Take it back")
+
+
+def take_back(page, form):
+    press(page.locator("#take-back form"), "Take it back")
+
+
 WRITES = [
     Write(
         "builder row",
@@ -359,6 +427,55 @@ WRITES = [
         token("my laptop"),
     ),
     Write(
+        "template",
+        "player",
+        lambda w: f"/characters/{w['draft'].pk}/?template=beginning-fighter",
+        "#templates form[action$='/template/']",
+        refused_template,
+        template,
+    ),
+    Write(
+        "portrait",
+        "player",
+        lambda w: f"/characters/{w['draft'].pk}/",
+        "form[action$='/portrait/upload/']",
+        upload("notes.png", b"GIF89a, not a picture at all"),
+        upload("bree.png", png()),
+    ),
+    Write(
+        "share link",
+        "player",
+        lambda w: f"/characters/{w['draft'].pk}/",
+        "form[action$='/share/']",
+        None,
+        share_and_revoke,
+    ),
+    Write(
+        "new session",
+        "gm",
+        lambda w: f"/campaigns/{w['campaign'].pk}/party/",
+        "form[action$='/new-session/']",
+        None,
+        new_session,
+        DESKTOP,
+    ),
+    Write(
+        "experience spend",
+        "player",
+        lambda w: f"/characters/{w['tess'].pk}/advancement/",
+        ".spend-option:has-text('Raise Climbing') form",
+        confirm_spend(stale_first=True),
+        confirm_spend(stale_first=False),
+    ),
+    Write(
+        "experience take back",
+        "player",
+        lambda w: f"/characters/{w['tess'].pk}/advancement/",
+        ".spend-option:has-text('Raise Climbing') form",
+        spent_then_take_back,
+        take_back,
+    ),
+    Write(
         "account password",
         "player",
         lambda w: "/accounts/password/",
@@ -372,6 +489,7 @@ WRITES = [
 @pytest.fixture
 def world(campaign, tess, player, other_player, gm):
     with_passwords(gm, player)
+    experience_award(character=tess, actor=gm, amount=4, reason="Session 1")
     draft = build(player, campaign, "Bree")
     submitted = build(other_player, campaign, "Cato")
     character_submit(character=submitted, actor=other_player, expected_version=None)
@@ -387,36 +505,41 @@ def world(campaign, tess, player, other_player, gm):
     }
 
 
-def answer_in_view(page, role):
+def answer_in_view(page, role, viewport=PHONE):
     """The newest answer of that role is shown, inside the viewport, and has the focus or
-    holds it."""
+    holds it. A confirmation box is a line of its own, never squeezed in beside the
+    controls of a row (a select and its button, the buttons of a page's head); a word like
+    the catalogue's "Saved" stays beside its row."""
     answer = page.locator(f"[role={role}]:visible").last
     expect(answer).to_be_visible()
     expect(answer).to_be_in_viewport(ratio=1)
+    if role == "status" and answer.evaluate("a => a.classList.contains('message')"):
+        assert answer.bounding_box()["width"] > viewport["width"] * 0.6, answer.inner_text()
     return answer
 
 
 @pytest.mark.parametrize("write", WRITES, ids=[w.name for w in WRITES])
 def test_every_write_answers_in_view(open_page, world, write):
-    page = open_page(PHONE)
+    page = open_page(write.viewport)
     log_in(page, {"player": "pip", "gm": "gwen"}[write.who], PASSWORD)
     url = write.url(world)
 
-    page.goto(url)
-    form = page.locator(write.form).first
-    form.scroll_into_view_if_needed()
-    kept = write.refuse(page, form)
-    page.wait_for_load_state()
-    answer_in_view(page, "alert")
-    if kept is not None:  # a refused form keeps what was typed
-        assert kept in page.locator(write.form).first.evaluate(
-            "f => [...f.elements].map(e => e.value).join(' ')"
-        )
+    if write.refuse is not None:  # some writes have nothing to refuse
+        page.goto(url)
+        form = page.locator(write.form).first
+        form.scroll_into_view_if_needed()
+        kept = write.refuse(page, form)
+        page.wait_for_load_state()
+        answer_in_view(page, "alert")
+        if kept is not None:  # a refused form keeps what was typed
+            assert kept in page.locator(write.form).first.evaluate(
+                "f => [...f.elements].map(e => e.value).join(' ')"
+            )
 
     page.goto(url)
     form = page.locator(write.form).first
     form.scroll_into_view_if_needed()
     write.accept(page, form)
     page.wait_for_load_state()
-    answer_in_view(page, "status")
+    answer_in_view(page, "status", write.viewport)
     assert not page.locator("[role=alert]:visible").count(), write.name

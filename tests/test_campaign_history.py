@@ -10,6 +10,8 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, ProgrammingError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 
 from characters.errors import HouseRulesRefused, ServiceError
 from characters.models import Campaign, CampaignEvent, Character
@@ -485,6 +487,21 @@ def test_history_is_the_gms_alone(campaign, gm, player, outsider):
     assert client_for(player).post(
         reverse("campaign_settings", args=[campaign.pk])
     ).status_code == (404)
+
+
+def test_a_player_who_left_reads_with_the_date_they_joined_in_words(campaign, gm, player):
+    membership = campaign.memberships.get(user=player)
+    client_for(player).post(reverse("campaign_leave", args=[campaign.pk]))
+    response = client_for(gm).get(reverse("campaign_history", args=[campaign.pk]))
+    left = response.context["lines"][0]
+    joined = date_format(localtime(membership.joined_at), "j M Y H:i")
+    assert (left.title, [(f.name, f.before) for f in left.fields]) == (
+        "Player left",
+        [("User", "player"), ("Joined at", joined)],
+    )
+    html = response.content.decode()
+    assert f"<del>{joined}</del>" in html
+    assert membership.joined_at.isoformat() not in html
 
 
 def test_recorded_values_read_as_words():

@@ -316,7 +316,13 @@ def test_the_picker_shows_each_entrys_cost_and_what_adding_it_does(
     assert '<details class="picker" id="picker-power" open>' in powers and "<html" not in powers
     assert "Adding it: at Fair it takes 4 skill levels (a very hard spell, Mudge 1.62)" in powers
     assert "needs the Magery gift first (Mudge 2.5)" in powers
-    assert f'name="level" value="{FAIR}"' in powers
+    # The level an entry is added at is shown and chosen in the picker: the add row's.
+    chosen = re.search(r'Add at\s*<select name="level">.*?</select>', powers, re.S).group(0)
+    assert re.findall(r'<option value="(-?\d+)" selected>', chosen) == [str(FAIR)]
+    skills = player_client.get(builder + "?picker=skill", **HTMX).content.decode()
+    chosen = re.search(r'Add at\s*<select name="level">.*?</select>', skills, re.S).group(0)
+    assert re.findall(r'<option value="-?\d+" selected>([^<]+)<', chosen) == ["Mediocre"]
+    assert ">Good</option>" in chosen
     equipment = player_client.get(builder + "?picker=equipment", **HTMX).content.decode()
     assert "Damage +3" in equipment  # Sword (when new), Mudge 6.6
     assert player_client.get(builder + "?picker=nonsense", **HTMX).status_code == 404

@@ -13,6 +13,7 @@ from characters.selectors.advancement import LEARN, META_POINT, RAISE, spend_to_
 from characters.services.advancement import (
     experience_award,
     experience_spend,
+    spend_accept,
     spend_take_back,
     spend_withdraw,
 )
@@ -211,3 +212,33 @@ def test_a_gift_request_is_priced_as_a_request_in_the_confirmation(in_play, logi
     body = response.content.decode()
     assert "It goes to the GM as a request (Mudge 5.2: the GM's permission)" in body
     assert ">Ask the GM</button>" in body
+
+
+def test_an_approved_builder_drops_the_advice_its_approval_settled(in_play, login, player, gm):  # noqa: F811
+    """Creation's "left unspent: spend them now" and a bought gift's "needs the GM's
+    permission" are settled once the GM approved the build and accepted the request: the
+    panel of the character in play no longer says them. The report still has them."""
+    character = in_play("mudge", experience=4)
+    request = experience_spend(
+        character=character, actor=player, expected_version=None, what="gift", name="Luck"
+    )
+    spend_accept(entry=request, actor=gm)
+    character.refresh_from_db()
+    codes = {
+        i.code for i in build_report(character_to_rules(character), ruleset_for(character)).warnings
+    }
+    assert {"levels_unspent", "gm_permission"} <= codes
+    page = login(player).get(reverse("character_builder", args=[character.pk])).content.decode()
+    assert "Luck" in page
+    assert 'data-code="levels_unspent"' not in page
+    assert 'data-code="gm_permission"' not in page
+    assert "needs the GM's permission as well as experience" not in page
+
+
+def test_a_gift_bought_with_experience_is_on_the_sheet_without_a_price(in_play, login, player, gm):  # noqa: F811
+    """It cost nothing at creation, so the sheet says nothing of its cost, not "costs 0"."""
+    character = in_play("mudge", experience=4)
+    experience_spend(character=character, actor=gm, expected_version=None, what="gift", name="Luck")
+    sheet = login(player).get(reverse("character_sheet", args=[character.pk])).content.decode()
+    assert "<bdi>Luck</bdi>" in sheet
+    assert "costs 0" not in sheet

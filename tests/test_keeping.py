@@ -162,6 +162,13 @@ def test_the_table_sorts_and_filters(campaign, player, login):
     ]
     body = client.get(reverse("dashboard"), {"q": "nobody"}).content.decode()
     assert "None of your characters fits this filter." in body
+    assert 'aria-label="Sort and filter my characters"' in body
+
+
+def test_a_new_table_offers_no_sorting_before_the_first_character(gm, login):
+    body = login(gm).get(reverse("dashboard")).content.decode()
+    assert "No characters yet." in body
+    assert 'aria-label="Sort and filter my characters"' not in body
 
 
 def test_a_gm_archives_a_campaign_and_restores_it(campaign, character, gm, player, outsider, login):

@@ -60,6 +60,33 @@ def test_the_gms_answers_reach_the_player(character, gm, player, player_client):
     assert "<strong>New</strong>" not in page and "gm approved Brogo." in page
 
 
+def test_opening_a_notification_reads_it_and_goes_where_it_is_about(
+    character, gm, player, player_client, client
+):
+    """A notification's link counts it read (the header's count drops) and opens the page
+    it is about: the advancement page for experience, the builder for a decision."""
+    character_submit(character=character, actor=player, expected_version=None)
+    character_approve(character=character, actor=gm, expected_version=None, override_reason="ok")
+    experience_award(character=character, actor=gm, amount=3, reason="Session 1")
+    award, approval = Notification.objects.filter(user=player)  # newest first
+    assert 'aria-label="Notifications, 2 unread"' in header(player_client)
+    page = player_client.get(reverse("notifications")).content.decode()
+    assert reverse("notification_open", args=[award.pk]) in page
+
+    response = player_client.get(reverse("notification_open", args=[award.pk]))
+    assert response.url == reverse("character_advancement", args=[character.pk])
+    assert 'aria-label="Notifications, 1 unread"' in header(player_client)
+    response = player_client.get(reverse("notification_open", args=[approval.pk]))
+    assert response.url == reverse("character_builder", args=[character.pk])
+    assert "Notifications, " not in header(player_client)
+    # Opened again, it stays read; another's notification is not found.
+    assert player_client.get(reverse("notification_open", args=[award.pk])).status_code == 302
+    client.force_login(gm)
+    assert client.get(reverse("notification_open", args=[award.pk])).status_code == 404
+    award.refresh_from_db()
+    assert award.read_at is not None
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_player_with_an_address_gets_an_email_from_the_worker(
     character, gm, player, player_client

@@ -7,6 +7,10 @@ import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 
+from django.utils.dateparse import parse_datetime
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
+
 from characters.adapters import (
     CampaignCatalog,
     base_ruleset,
@@ -225,6 +229,9 @@ def show_value(value, key: str = "") -> str:
         return "none"
     if key == "base_ruleset" and value in BUILTIN:
         return BUILTIN[value].name
+    when = parse_datetime(value) if key.endswith("_at") and isinstance(value, str) else None
+    if when is not None:  # a member's joined_at, recorded as ISO 8601: as the page's dates
+        return date_format(localtime(when), "j M Y H:i")
     if isinstance(value, str | int | float):
         return str(value)
     return in_words(value)

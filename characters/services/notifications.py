@@ -76,9 +76,13 @@ def notification_mail_send(
 
 
 @transaction.atomic
-def notifications_mark_read(*, user) -> int:
-    """Every unread notification of `user`, read now; returns how many."""
-    return user.notifications.filter(read_at__isnull=True).update(read_at=timezone.now())
+def notifications_mark_read(*, user, pk: int | None = None) -> int:
+    """Every unread notification of `user` (or only the one `pk` names), read now; returns
+    how many."""
+    unread = user.notifications.filter(read_at__isnull=True)
+    if pk is not None:
+        unread = unread.filter(pk=pk)
+    return unread.update(read_at=timezone.now())
 
 
 @transaction.atomic

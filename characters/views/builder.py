@@ -68,12 +68,15 @@ def _picker(request, character, context):
     kind, picks = context["open_picker"], context["open_picks"]
     if picks is None:
         raise Http404("There is no such list in this character's rules.")
+    level, levels = None, ()
     if kind == "equipment":
-        noun, action, args, level = "equipment", "equipment_add", [character.pk], None
+        noun, action, args = "equipment", "equipment_add", [character.pk]
     else:
         section = next(s for s in context["sections"] if s.kind == kind)
         noun, action, args = section.noun, "trait_add", [character.pk, kind]
-        level = section.add_form["level"].value() if "level" in section.add_form.fields else None
+        if "level" in section.add_form.fields:
+            level = section.add_form["level"].value()
+            levels = section.add_form.fields["level"].choices
     context |= {
         "count": len(picks),
         "kind": kind,
@@ -81,6 +84,7 @@ def _picker(request, character, context):
         "action": reverse(action, args=args),
         "target": f"add-{kind}",
         "level": level,
+        "levels": levels,
     }
     return render(request, "characters/picker.html", context)
 

@@ -158,10 +158,19 @@ class Pool:
     over: bool
 
 
+# Advice the GM's approval settles: the creation build's unspent levels went when play
+# started (Mudge 1.6), and each spend the rules hand to the GM went through them (a request
+# they accepted, or their own spend). An approved character's panel no longer gives it.
+SETTLED_BY_APPROVAL = frozenset({"levels_unspent", "gm_permission"})
+
+
 def _priced(character: Character):
     ruleset = ruleset_for(character)
     value = character_to_rules(character)
-    return ruleset, value, build_report(value, ruleset)
+    report = build_report(value, ruleset)
+    if character.state == Character.State.APPROVED:
+        report.warnings = [w for w in report.warnings if w.code not in SETTLED_BY_APPROVAL]
+    return ruleset, value, report
 
 
 def bought_in_play(value, ruleset: Ruleset) -> dict[tuple[str, int], str]:

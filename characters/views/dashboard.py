@@ -75,6 +75,10 @@ def _dashboard(request, join_form, *, status=200):
             waiting_count=Count(
                 "characters", filter=Q(characters__state=Character.State.SUBMITTED), distinct=True
             ),
+            # A spend the rules hand to the GM (a gift, a power) waits in the same queue.
+            requests_waiting=Count(
+                "characters__ledger", filter=Q(characters__ledger__pending=True), distinct=True
+            ),
         ),
         "player_campaigns": Campaign.objects.played_by(user).current().select_related("gm"),
         "characters": table_characters(user, **table_form.filters()),

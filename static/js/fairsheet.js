@@ -72,8 +72,11 @@
     var anchor = where.anchor && document.getElementById(where.anchor);
     if (anchor) {
       if (anchor.tagName === "FORM") return anchor;
-      var forms = anchor.querySelectorAll("form");
-      return forms[where.index] || forms[0] || anchor;
+      // The same form, if it is still there; else the part of the page it was in (a
+      // confirmation that answered and went, a one-time button): never another form that
+      // took its place, which may sit in a row or a closed list.
+      var same = anchor.querySelectorAll("form")[where.index];
+      return same && (same.getAttribute("action") || "") === where.action ? same : anchor;
     }
     if (!where.action) return null;
     return Array.prototype.find.call(document.forms, function (form) {
@@ -84,11 +87,35 @@
   // The answer is scrolled into view; the focus goes to the field to fix when the form
   // marks one (a refusal about what was typed), else to the answer itself.
   function show(answer) {
+    // An answer inside a closed <details> (the portrait and share forms) is opened to.
+    for (var closed = answer.closest("details:not([open])"); closed; ) {
+      closed.open = true;
+      closed = closed.parentElement && closed.parentElement.closest("details:not([open])");
+    }
     if (!answer.hasAttribute("tabindex")) answer.setAttribute("tabindex", "-1");
     answer.scrollIntoView({ block: "center" });
     var form = answer.closest("form");
     var field = form && form.querySelector('[aria-invalid="true"], [autofocus]');
     (field || answer).focus({ preventScroll: true });
+  }
+
+  // A box laid out as a row: a select beside its button, buttons side by side. An answer
+  // put in one is squeezed in beside the controls, a word a line.
+  function inRow(box) {
+    var style = getComputedStyle(box);
+    if (style.display.indexOf("inline") === 0) return true;
+    return style.display.indexOf("flex") !== -1 && style.flexDirection.indexOf("row") === 0;
+  }
+
+  // At the end of the form, on a line of its own: after the form when the form is a row or
+  // sits in one (and after that row, when it sits in another).
+  function place(form, answer) {
+    var box = form;
+    while (box.parentElement && box.parentElement !== document.body && inRow(box.parentElement)) {
+      box = box.parentElement;
+    }
+    if (box === form && !inRow(form)) form.appendChild(answer);
+    else box.after(answer);
   }
 
   // The messages a page or #alerts holds, moved to the form; or the form's own errors.
@@ -97,7 +124,7 @@
     moved.forEach(function (old) { if (old !== messages) old.remove(); });
     if (messages && messages.querySelector(ANSWER)) {
       messages.classList.add("answer-placed");
-      if (form && messages.parentNode !== form) form.appendChild(messages);
+      if (form) place(form, messages);
       show(messages.querySelector(ANSWER));
       return;
     }
@@ -157,7 +184,7 @@
     var placed = document.createElement("div");
     placed.className = "answer";
     placed.append.apply(placed, Array.prototype.slice.call(alerts.childNodes));
-    (form || alerts).appendChild(placed);
+    alerts.appendChild(placed); // answerAt moves it to the form
     answerAt(form, placed);
   });
 })();
