@@ -46,6 +46,7 @@ ACCESS = {
     "dashboard": (USER, "get"),
     "notifications": (USER, "get"),
     "notification_email": (USER, "post"),
+    "notification_open": (OWNER, "get"),  # one's own notification: read, then its page
     "campaign_join_by_code": (USER, "post"),
     "campaign_join": (USER, "get"),
     "campaign_new": (USER, "get"),
@@ -270,6 +271,8 @@ def world(db):
         "campaign_restore": [old_campaign.pk],
         "campaign_leave": [campaign.pk],
         "shared_sheet": [link.token],
+        # The owner's notice of the GM's thread above.
+        "notification_open": [users["owner"].notifications.latest("pk").pk],
         "shared_sheet_pdf": [link.token],
         **{
             name: [character.pk, thread.pk]

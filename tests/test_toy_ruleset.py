@@ -91,7 +91,7 @@ def test_it_needs_no_migration(toy):
 def test_the_landing_page_and_the_new_character_form_offer_it(toy, player_client):
     home = player_client.get(reverse("home")).content.decode()
     assert "Toy Fudge" in home and "toy-fudge" in home
-    assert "2 qualities from Fair with 2 free attribute levels; 10 skill levels" in home
+    assert "2 qualities from Fair with 2 free quality levels; 10 knack levels" in home
     form = player_client.get(reverse("character_new")).content.decode()
     assert '<option value="toy-fudge">Toy Fudge</option>' in form
     assert player_client.get(reverse("ruleset", args=["toy-fudge"])).status_code == 200
@@ -122,9 +122,9 @@ def test_the_builder_works_for_it(toy, player_client):
         assert words in page, words
     assert "Toy rules 3: a weapon adds its bite." in page
     # 2 free qualities, 1 spent (x3 = 3 left); 10 knack levels; 1 boon, 2 spent (-6):
-    # 3 + 10 - 6 = 7, traded: 6 skill levels -> 1 gift
-    assert "7 skill levels" in page
-    assert "6 skill levels → 1 gift" in page
+    # 3 + 10 - 6 = 7, traded: 6 knack levels -> 1 boon, in the toy's own words
+    assert "7 knack levels" in page
+    assert "6 knack levels → 1 boon" in page
     main = page[page.index("<main") : page.index("</main>")]
     assert "Strength Scale" not in main and "Mudge" not in main  # no Scale, no templates
 
