@@ -21,10 +21,10 @@ from rules.rulesets import (
     Ruleset,
     skill_default,
 )
-from rules.trades import POOL_UNITS, POOLS, Trade, amount, amount_phrase, find_trades
+from rules.trades import POOLS, Trade, amount, amount_phrase, find_trades
 from rules.words import ENGLISH, Level, Noun, Phrase, Term, say, say_in
 
-__all__ = ["POOL_UNITS", "Issue", "Report", "Trade", "amount", "build_report", "power_potential"]
+__all__ = ["Issue", "Report", "Trade", "amount", "build_report", "power_potential"]
 
 # What a missing difficulty means (spec): an average skill (Mudge 1.62), and a spell or psi
 # power worth "one Hard or Very Hard skill" is Hard (Mudge 2.5, 2.7).

@@ -26,6 +26,7 @@ from rules.ladder import (
     TERRIBLE,
     Ladder,
 )
+from rules.words import Noun, plural_count
 
 LEVELS = "levels"
 TOKENS = "tokens"
@@ -163,6 +164,11 @@ class Terms:
             one = f"{self.noun(pool)} level"
             return one, f"{one}s"
         return self.noun(pool), self.plural(pool)
+
+    def pool_noun(self, pool: str, amount) -> Noun:
+        """What `amount` of a pool is counted in, one or many by the amount as
+        rules.words.plural_count picks it: "1 boon", "0.5 skill levels"."""
+        return Noun(*self.pool_words(pool), plural_count(amount))
 
     @property
     def point(self) -> str:
