@@ -2,6 +2,7 @@
 works in the builder, on the sheet and in check_character, with no migration and no code
 that knows its name (issue 10, "Measure it")."""
 
+import dataclasses
 import json
 
 import pytest
@@ -9,8 +10,9 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from characters.models import Character, Trait
+from characters.selectors.rulesets import describe_budgets
 from characters.services.campaigns import campaign_create
-from rules import play, rulesets
+from rules import play, rulesets, tables
 from rules.catalog import Catalog, CatalogFault, CatalogGift, CatalogSkill
 from rules.character import Character as Build
 from rules.ladder import FAIR, GOOD, POOR, SUPERB, TERRIBLE
@@ -95,6 +97,21 @@ def test_the_landing_page_and_the_new_character_form_offer_it(toy, player_client
     form = player_client.get(reverse("character_new")).content.decode()
     assert '<option value="toy-fudge">Toy Fudge</option>' in form
     assert player_client.get(reverse("ruleset", args=["toy-fudge"])).status_code == 200
+
+
+def test_its_summary_counts_in_its_own_words():
+    """One of a budget is said as one: "1 free boon", "1 knack level", "1 token"."""
+    even = dataclasses.replace(TOY, trade_values={**TOY.trade_values, "attribute": 1})
+    summary = tables.describe_rules(even)
+    assert "; 1 free boon; " in summary
+    assert "trades: 1 quality level = 1 knack level, 1 boon = 6" in summary
+    assert dict(describe_budgets(even))["Trade values"].startswith(
+        "1 quality level = 1 knack level; "
+    )
+    tokens = dataclasses.replace(
+        rulesets.BUILTIN["microfudged-streamlined"], tokens_carried=1, attribute_cost=1
+    )
+    assert "at most 1 token carried into play" in tables.describe_rules(tokens)
 
 
 def test_the_builder_works_for_it(toy, player_client):
