@@ -233,8 +233,7 @@ class _Check:
     def noun(self, list_name: str, count: int = 1, **form) -> Noun:
         """'attribute', 'fields of expertise': the ruleset's word for `count` of a list
         (`capital`, `article`: rules.words.Noun)."""
-        terms = self.r.terms
-        return Noun(terms.noun(list_name), terms.plural(list_name), count, **form)
+        return self.r.terms.list_noun(list_name, count, **form)
 
     def level(self, level: int) -> Level:
         """A level in the ruleset's ladder words."""
@@ -836,7 +835,7 @@ class _Check:
                         "{ruleset} has no {list}: make {name} {an_attribute} or {a_skill}, or "
                         "remove it.",
                         ruleset=Term(r.name, "ruleset"),
-                        list=Noun(*_LIST_NOUNS[list_name], 2),
+                        list=self.noun(list_name, 2),
                         name=item.name,
                         an_attribute=self.noun("attributes", article=True),
                         a_skill=self.noun("skills", article=True),
@@ -934,10 +933,6 @@ def _caps_fit_by_trading(counts: dict[int, int], caps: dict[int, int]) -> bool:
         else:
             carry = 0
     return True
-
-
-# What a list is called where a ruleset has no such list at all (MicroFudged's gifts).
-_LIST_NOUNS = {"gifts": ("gift", "gifts"), "faults": ("fault", "faults")}
 
 
 def _either(items: list):

@@ -23,7 +23,7 @@ from fractions import Fraction
 from math import lcm
 
 from rules.house_rules import json_number
-from rules.rulesets import LEVELS_LISTS, Terms
+from rules.rulesets import STANDARD_TERMS, Terms
 from rules.words import Phrase, say
 
 POOLS = ("attributes", "skills", "gifts")
@@ -34,9 +34,6 @@ TRADE_SOURCES = {
     "skills": ("faults", "attributes", "gifts"),
 }
 MAX_TRADES = 3
-# The pools' words where no ruleset's terms are at hand (a Foundry export's costs): the
-# levels system's, as a built-in ruleset says them.
-BUILT_IN_WORDS = Terms(LEVELS_LISTS)
 
 
 @dataclass(frozen=True)
@@ -69,7 +66,7 @@ def amount_phrase(value, pool: str, terms: Terms | None = None) -> Phrase:
     """amount() as a phrase (rules.words), for a message another language can say: the
     unit is a Noun, so the built-in rulesets' units are translated and a GM's own ("knack
     levels") is said as written (characters/wording.py)."""
-    unit = (terms or BUILT_IN_WORDS).pool_noun(pool, value)
+    unit = (terms or STANDARD_TERMS).pool_noun(pool, value)
     return say("{amount} {unit}", amount=value, unit=unit)
 
 
