@@ -640,7 +640,7 @@ class _Check:
         return skill_default(self.r, trait.name, trait.difficulty)
 
     def skill_cost(self, trait: Trait, index: int) -> int:
-        self.bounds(trait, ("skills", index), self.r.creation_min, Noun("skill", "skills"))
+        self.bounds(trait, ("skills", index), self.r.creation_min, self.noun("skills"))
         if self.r.skill_difficulties:
             return trait.level + self.r.difficulty_costs[trait.difficulty or SKILL_DIFFICULTY]
         return trait.level - self.skill_default(trait)
@@ -777,7 +777,7 @@ class _Check:
                 )
                 return "skills", 0
             trait = Trait(power.name, power.level, difficulty)
-            self.bounds(trait, ("powers", index), r.creation_min, Noun("power", "powers"))
+            self.bounds(trait, ("powers", index), r.creation_min, self.noun("powers"))
             return "skills", power.level + self.r.difficulty_costs[difficulty]
         return "gifts", power.cost if power.cost is not None else r.superpower_cost
 

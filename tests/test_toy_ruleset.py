@@ -15,7 +15,9 @@ from characters.services.campaigns import campaign_create
 from rules import play, rulesets, tables
 from rules.catalog import Catalog, CatalogFault, CatalogGift, CatalogSkill
 from rules.character import Character as Build
-from rules.ladder import FAIR, GOOD, POOR, SUPERB, TERRIBLE
+from rules.character import Trait as BuildTrait
+from rules.ladder import FAIR, GOOD, GREAT, POOR, SUPERB, TERRIBLE
+from rules.report import build_report
 from rules.rulesets import LEVELS, Harm, Ruleset, Terms, WoundLevel
 
 TOY_CATALOG = Catalog(
@@ -112,6 +114,13 @@ def test_its_summary_counts_in_its_own_words():
         rulesets.BUILTIN["microfudged-streamlined"], tokens_carried=1, attribute_cost=1
     )
     assert "at most 1 token carried into play" in tables.describe_rules(tokens)
+
+
+def test_its_report_names_a_skill_too_high_in_its_own_words():
+    capped = dataclasses.replace(TOY, creation_max=GREAT)
+    pip = Build("toy-fudge", "Pip", skills=(BuildTrait("Sneaking", SUPERB),))
+    [issue] = [i for i in build_report(pip, capped).errors if i.code == "level_out_of_range"]
+    assert issue.message == "No knack may start above Great; Sneaking is Superb. Lower it to Great."
 
 
 def test_the_builder_works_for_it(toy, player_client):
