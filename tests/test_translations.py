@@ -191,6 +191,17 @@ def test_a_gms_own_ladder_and_words_stay_as_written():
         assert SPEAKER.level(Level(6, BUILTIN["mudge"].ladder)) == "Légendaire+2"
 
 
+def test_a_gms_own_noun_keeps_its_english_article_on_an_english_page():
+    phrase = say(
+        "make it {a_skill} or {an_attribute}",
+        a_skill=Noun("knack", "knacks", 1, article=True),
+        an_attribute=Noun("attribute", "attributes", 1, article=True),
+    )
+    assert said(phrase) == str(phrase) == "make it a knack or an attribute"
+    with translation.override("fr"):  # no English article in a French sentence
+        assert said(phrase) == "make it knack or une caractéristique"
+
+
 def test_plural_forms_follow_the_language():
     half = amount_phrase(Fraction(3, 2), "faults")
     assert str(half) == "1.5 faults"
