@@ -44,8 +44,7 @@ class Speaker:
         return vocabulary.ladder_word(top) + word[len(top) :]
 
     def term(self, value: Term) -> str:
-        word = vocabulary.term(value.text, value.kind)
-        return _capitalised(word) if value.capital else word
+        return vocabulary.term(value.text, value.kind)
 
     def noun(self, value: Noun) -> str:
         if value.article and value.count == 1:
