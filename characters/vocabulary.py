@@ -27,8 +27,8 @@ LADDER = {
     "Legendary": pgettext_lazy("trait ladder", "Legendary"),
 }
 
-# What one of a list is called, by its English (one, many): the count picks the form, by the
-# language's own plural rule.
+# What one of a list (or of a budget's unit) is called, by its English (one, many): the
+# count picks the form, by the language's own plural rule.
 NOUNS = {
     ("attribute", "attributes"): lambda n: npgettext("list", "attribute", "attributes", n),
     ("skill", "skills"): lambda n: npgettext("list", "skill", "skills", n),
@@ -42,6 +42,14 @@ NOUNS = {
     ("field of power", "fields of power"): lambda n: npgettext(
         "list", "field of power", "fields of power", n
     ),
+    # What a budget is counted in (Terms.pool_words), beside the gifts and faults above.
+    ("attribute level", "attribute levels"): lambda n: npgettext(
+        "budget", "attribute level", "attribute levels", n
+    ),
+    ("skill level", "skill levels"): lambda n: npgettext(
+        "budget", "skill level", "skill levels", n
+    ),
+    ("token", "tokens"): lambda n: npgettext("budget", "token", "tokens", n),
 }
 # One of a list with its article, which only the language knows ("une compétence").
 WITH_ARTICLE = {

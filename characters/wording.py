@@ -18,7 +18,7 @@ from django.utils import formats, translation
 from django.utils.translation import gettext, ngettext
 
 from characters import vocabulary
-from rules.words import Level, Noun, Phrase, Term, number_text, say_in
+from rules.words import ENGLISH, Level, Noun, Phrase, Term, number_text, say_in
 
 
 class Speaker:
@@ -44,16 +44,17 @@ class Speaker:
         return vocabulary.ladder_word(top) + word[len(top) :]
 
     def term(self, value: Term) -> str:
-        word = vocabulary.term(value.text, value.kind)
-        return _capitalised(word) if value.capital else word
+        return vocabulary.term(value.text, value.kind)
 
     def noun(self, value: Noun) -> str:
         if value.article and value.count == 1:
             word = vocabulary.noun_with_article(value.one)
         else:
             word = vocabulary.noun(value.one, value.many, value.count)
-        if word is None:  # the GM's own words: said as written, without an English article
-            word = value.one if value.count == 1 else value.many
+        if word is None:  # the GM's own words: said as written
+            if _in_english():  # with the engine's "a" or "an", as the English report says it
+                return ENGLISH.noun(value)
+            word = value.one if value.count == 1 else value.many  # no English article
         return _capitalised(word) if value.capital else word
 
     def number(self, value) -> str:
@@ -74,6 +75,11 @@ def report_json(report, language: str) -> dict:
     """The build report's JSON with its messages in `language`."""
     with translation.override(language):
         return report.to_json(SPEAKER)
+
+
+def _in_english() -> bool:
+    """Whether the active language is English, the engine's own (None: translation off)."""
+    return (translation.get_language() or "en").split("-")[0] == "en"
 
 
 def _fields(template: str) -> set:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from rules.advancement import NotAvailable, flat_cost, learn_cost, learnable, raise_cost
 from rules.character import Character, Fault, Gift, Power, Trait
 from rules.ladder import STANDARD
-from rules.rulesets import LISTS, TOKENS, Ruleset
+from rules.rulesets import LISTS, STANDARD_TERMS, TOKENS, Ruleset
 from rules.words import Level, Noun, Phrase, Term, say, say_plural
 
 # The lists a ledger entry may name, and the advancement cost kind of a raise in each.
@@ -23,14 +23,6 @@ ADD_LISTS = ("skills", "gifts", "powers")
 
 REMOVE_LISTS = ("faults",)
 FILE_SECTION = "Fairsheet character file, Advancement"
-# A list by its key in the character file, as a message names it: "skills".
-LIST_NOUNS = {
-    "attributes": ("attribute", "attributes"),
-    "skills": ("skill", "skills"),
-    "gifts": ("gift", "gifts"),
-    "faults": ("fault", "faults"),
-    "powers": ("power", "powers"),
-}
 
 
 @dataclass(frozen=True)
@@ -219,8 +211,8 @@ def _undo(bought, lists, positions) -> Phrase | None:
 
 
 def list_noun(list_name: str, count: int = 2) -> Noun:
-    """A list as a message names it by its key: "skills" (LIST_NOUNS)."""
-    return Noun(*LIST_NOUNS[list_name], count)
+    """A list as a message names it by its key in the character file: "skills"."""
+    return STANDARD_TERMS.list_noun(list_name, count)
 
 
 def _level(level: int) -> Level:

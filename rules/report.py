@@ -21,10 +21,10 @@ from rules.rulesets import (
     Ruleset,
     skill_default,
 )
-from rules.trades import POOL_UNITS, POOLS, Trade, amount, amount_phrase, find_trades
+from rules.trades import POOLS, Trade, amount, amount_phrase, find_trades
 from rules.words import ENGLISH, Level, Noun, Phrase, Term, say, say_in
 
-__all__ = ["POOL_UNITS", "Issue", "Report", "Trade", "amount", "build_report", "power_potential"]
+__all__ = ["Issue", "Report", "Trade", "amount", "build_report", "power_potential"]
 
 # What a missing difficulty means (spec): an average skill (Mudge 1.62), and a spell or psi
 # power worth "one Hard or Very Hard skill" is Hard (Mudge 2.5, 2.7).
@@ -233,8 +233,7 @@ class _Check:
     def noun(self, list_name: str, count: int = 1, **form) -> Noun:
         """'attribute', 'fields of expertise': the ruleset's word for `count` of a list
         (`capital`, `article`: rules.words.Noun)."""
-        terms = self.r.terms
-        return Noun(terms.noun(list_name), terms.plural(list_name), count, **form)
+        return self.r.terms.list_noun(list_name, count, **form)
 
     def level(self, level: int) -> Level:
         """A level in the ruleset's ladder words."""
@@ -641,7 +640,7 @@ class _Check:
         return skill_default(self.r, trait.name, trait.difficulty)
 
     def skill_cost(self, trait: Trait, index: int) -> int:
-        self.bounds(trait, ("skills", index), self.r.creation_min, Noun("skill", "skills"))
+        self.bounds(trait, ("skills", index), self.r.creation_min, self.noun("skills"))
         if self.r.skill_difficulties:
             return trait.level + self.r.difficulty_costs[trait.difficulty or SKILL_DIFFICULTY]
         return trait.level - self.skill_default(trait)
@@ -778,7 +777,7 @@ class _Check:
                 )
                 return "skills", 0
             trait = Trait(power.name, power.level, difficulty)
-            self.bounds(trait, ("powers", index), r.creation_min, Noun("power", "powers"))
+            self.bounds(trait, ("powers", index), r.creation_min, self.noun("powers"))
             return "skills", power.level + self.r.difficulty_costs[difficulty]
         return "gifts", power.cost if power.cost is not None else r.superpower_cost
 
@@ -836,7 +835,7 @@ class _Check:
                         "{ruleset} has no {list}: make {name} {an_attribute} or {a_skill}, or "
                         "remove it.",
                         ruleset=Term(r.name, "ruleset"),
-                        list=Noun(*_LIST_NOUNS[list_name], 2),
+                        list=self.noun(list_name, 2),
                         name=item.name,
                         an_attribute=self.noun("attributes", article=True),
                         a_skill=self.noun("skills", article=True),
@@ -934,10 +933,6 @@ def _caps_fit_by_trading(counts: dict[int, int], caps: dict[int, int]) -> bool:
         else:
             carry = 0
     return True
-
-
-# What a list is called where a ruleset has no such list at all (MicroFudged's gifts).
-_LIST_NOUNS = {"gifts": ("gift", "gifts"), "faults": ("fault", "faults")}
 
 
 def _either(items: list):

@@ -26,6 +26,7 @@ from rules.ladder import (
     TERRIBLE,
     Ladder,
 )
+from rules.words import Noun, plural_count
 
 LEVELS = "levels"
 TOKENS = "tokens"
@@ -164,10 +165,25 @@ class Terms:
             return one, f"{one}s"
         return self.noun(pool), self.plural(pool)
 
+    def list_noun(self, list_name: str, count: int = 1, **form) -> Noun:
+        """What `count` of a list are called, for a sentence: "attribute", "fields of
+        expertise" (`capital`, `article`: rules.words.Noun)."""
+        return Noun(self.noun(list_name), self.plural(list_name), count, **form)
+
+    def pool_noun(self, pool: str, amount) -> Noun:
+        """What `amount` of a pool is counted in, one or many by the amount as
+        rules.words.plural_count picks it: "1 boon", "0.5 skill levels"."""
+        return Noun(*self.pool_words(pool), plural_count(amount))
+
     @property
     def point(self) -> str:
         """One of the points: "meta point", "Fudge point"."""
         return self.points.removesuffix("s") if self.points else "meta point"
+
+
+# The levels system's words, where no ruleset's are at hand: a character file's list keys
+# ("skills"), a Foundry export's costs.
+STANDARD_TERMS = Terms(LEVELS_LISTS)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from rules.advancement import NotAvailable, raise_cost
 from rules.house_rules import json_number
 from rules.ladder import FAIR, TERRIBLE, card_rating, signed
 from rules.rulesets import DIFFICULTIES, LEVELS, Ruleset
+from rules.trades import amount
 
 
 @dataclass(frozen=True)
@@ -77,20 +78,20 @@ def describe_rules(r: Ruleset) -> str:
     named = f"{len(r.attribute_names)} {attributes}" if r.attribute_names else attributes
     if r.system == LEVELS:
         tv, terms = r.trade_values, r.terms
-        attribute_level, attribute_levels = terms.pool_words("attributes")
-        skill_levels = terms.pool_words("skills")[1]
+        attribute_level = terms.pool_noun("attributes", 1)
         gift, fault = terms.noun("gifts"), terms.noun("faults")
         priced = (
             "priced by difficulty" if r.skill_difficulties else f"from {r.word(r.skill_default)}"
         )
         return (
             f"{named.capitalize()} from {r.word(r.attribute_default)} with "
-            f"{r.attribute_levels} free {attribute_levels}; {r.skill_levels} {skill_levels}, "
-            f"{skills} {priced}; {json_number(r.free_gifts)} free {terms.plural('gifts')}; "
-            f"trades: 1 {attribute_level} = {json_number(tv['attribute'])} {skill_levels}, "
+            f"{r.attribute_levels} free {terms.pool_noun('attributes', r.attribute_levels)}; "
+            f"{amount(r.skill_levels, 'skills', terms)}, {skills} {priced}; "
+            f"{json_number(r.free_gifts)} free {terms.pool_noun('gifts', r.free_gifts)}; "
+            f"trades: 1 {attribute_level} = {amount(tv['attribute'], 'skills', terms)}, "
             f"1 {gift} = {json_number(tv['gift'])}, 1 {fault} = {json_number(tv['fault'])}."
         )
-    parts = [f"{r.tokens} tokens"]
+    parts = [amount(r.tokens, "tokens")]
     if r.power_levels:
         parts[0] += f" (power levels {', '.join(map(str, r.power_levels))})"
     parts.append(
@@ -102,12 +103,12 @@ def describe_rules(r: Ruleset) -> str:
     if r.must_spend_and_save:
         parts.append("spend at least one token and save at least one for play")
     if r.tokens_carried is not None:
-        parts.append(f"at most {r.tokens_carried} tokens carried into play")
+        parts.append(f"at most {amount(r.tokens_carried, 'tokens')} carried into play")
     return "; ".join(parts) + "."
 
 
 def _per_rank(cost: int) -> str:
-    return f"{cost} token{'' if cost == 1 else 's'} a rank"
+    return f"{amount(cost, 'tokens')} a rank"
 
 
 def ladder_table(ruleset: Ruleset) -> list[Row]:

@@ -23,16 +23,10 @@ from fractions import Fraction
 from math import lcm
 
 from rules.house_rules import json_number
-from rules.words import Noun, Phrase, plural_count, say, say_plural
+from rules.rulesets import STANDARD_TERMS, Terms
+from rules.words import Phrase, say
 
 POOLS = ("attributes", "skills", "gifts")
-POOL_UNITS = {
-    "attributes": ("attribute level", "attribute levels"),
-    "skills": ("skill level", "skill levels"),
-    "gifts": ("gift", "gifts"),
-    "faults": ("fault", "faults"),
-    "tokens": ("token", "tokens"),
-}
 # Which surplus pays for which shortfall first: faults before levels (Mudge 1.63).
 TRADE_SOURCES = {
     "gifts": ("faults", "skills", "attributes"),
@@ -49,7 +43,7 @@ class Trade:
     get_pool: str
     get: Fraction | int
     # The ruleset's words for the pools (rules.rulesets.Terms), for people; not the trade.
-    terms: object = field(default=None, compare=False, repr=False)
+    terms: Terms | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict:
         return {
@@ -62,33 +56,18 @@ class Trade:
         return f"{amount(self.give, give, self.terms)} → {amount(self.get, get, self.terms)}"
 
 
-def amount(value, pool: str, terms=None) -> str:
+def amount(value, pool: str, terms: Terms | None = None) -> str:
     """'3 skill levels', '1 gift', '0.5 faults'; with a ruleset's `terms` (Terms.pool_words),
     in its words: '3 knack levels'."""
-    one, many = terms.pool_words(pool) if terms is not None else POOL_UNITS[pool]
-    return f"{json_number(value)} {one if value == 1 else many}"
+    return str(amount_phrase(value, pool, terms))
 
 
-def amount_phrase(value, pool: str, terms=None) -> Phrase:
-    """amount() as a phrase (rules.words), for a message another language can say. A pool
-    the ruleset names in its own words (a GM's "knack levels") is said as written."""
-    one, many = terms.pool_words(pool) if terms is not None else POOL_UNITS[pool]
-    if (one, many) == POOL_UNITS[pool]:
-        return _AMOUNTS[pool](value)
-    return say("{amount} {unit}", amount=value, unit=Noun(one, many, plural_count(value)))
-
-
-# One say_plural a pool, each with its words as literals: the translators' catalogue collects
-# them (POOL_UNITS has the same words, for pages that name a pool's unit alone).
-_AMOUNTS = {
-    "attributes": lambda n: say_plural(
-        "{amount} attribute level", "{amount} attribute levels", n, amount=n
-    ),
-    "skills": lambda n: say_plural("{amount} skill level", "{amount} skill levels", n, amount=n),
-    "gifts": lambda n: say_plural("{amount} gift", "{amount} gifts", n, amount=n),
-    "faults": lambda n: say_plural("{amount} fault", "{amount} faults", n, amount=n),
-    "tokens": lambda n: say_plural("{amount} token", "{amount} tokens", n, amount=n),
-}
+def amount_phrase(value, pool: str, terms: Terms | None = None) -> Phrase:
+    """amount() as a phrase (rules.words), for a message another language can say: the
+    unit is a Noun, so the built-in rulesets' units are translated and a GM's own ("knack
+    levels") is said as written (characters/wording.py)."""
+    unit = (terms or STANDARD_TERMS).pool_noun(pool, value)
+    return say("{amount} {unit}", amount=value, unit=unit)
 
 
 def find_trades(remaining: dict, faults, values: dict, terms=None) -> list[Trade]:

@@ -56,10 +56,9 @@ class Term:
 
     text: str
     kind: str
-    capital: bool = False  # the first letter capitalised: it opens the sentence
 
     def __str__(self) -> str:
-        return self.text.capitalize() if self.capital else self.text
+        return self.text
 
 
 @dataclass(frozen=True)

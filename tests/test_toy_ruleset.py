@@ -2,6 +2,7 @@
 works in the builder, on the sheet and in check_character, with no migration and no code
 that knows its name (issue 10, "Measure it")."""
 
+import dataclasses
 import json
 
 import pytest
@@ -9,11 +10,14 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from characters.models import Character, Trait
+from characters.selectors.rulesets import describe_budgets
 from characters.services.campaigns import campaign_create
-from rules import play, rulesets
+from rules import play, rulesets, tables
 from rules.catalog import Catalog, CatalogFault, CatalogGift, CatalogSkill
 from rules.character import Character as Build
-from rules.ladder import FAIR, GOOD, POOR, SUPERB, TERRIBLE
+from rules.character import Trait as BuildTrait
+from rules.ladder import FAIR, GOOD, GREAT, POOR, SUPERB, TERRIBLE
+from rules.report import build_report
 from rules.rulesets import LEVELS, Harm, Ruleset, Terms, WoundLevel
 
 TOY_CATALOG = Catalog(
@@ -95,6 +99,28 @@ def test_the_landing_page_and_the_new_character_form_offer_it(toy, player_client
     form = player_client.get(reverse("character_new")).content.decode()
     assert '<option value="toy-fudge">Toy Fudge</option>' in form
     assert player_client.get(reverse("ruleset", args=["toy-fudge"])).status_code == 200
+
+
+def test_its_summary_counts_in_its_own_words():
+    """One of a budget is said as one: "1 free boon", "1 knack level", "1 token"."""
+    even = dataclasses.replace(TOY, trade_values={**TOY.trade_values, "attribute": 1})
+    summary = tables.describe_rules(even)
+    assert "; 1 free boon; " in summary
+    assert "trades: 1 quality level = 1 knack level, 1 boon = 6" in summary
+    assert dict(describe_budgets(even))["Trade values"].startswith(
+        "1 quality level = 1 knack level; "
+    )
+    tokens = dataclasses.replace(
+        rulesets.BUILTIN["microfudged-streamlined"], tokens_carried=1, attribute_cost=1
+    )
+    assert "at most 1 token carried into play" in tables.describe_rules(tokens)
+
+
+def test_its_report_names_a_skill_too_high_in_its_own_words():
+    capped = dataclasses.replace(TOY, creation_max=GREAT)
+    pip = Build("toy-fudge", "Pip", skills=(BuildTrait("Sneaking", SUPERB),))
+    [issue] = [i for i in build_report(pip, capped).errors if i.code == "level_out_of_range"]
+    assert issue.message == "No knack may start above Great; Sneaking is Superb. Lower it to Great."
 
 
 def test_the_builder_works_for_it(toy, player_client):

@@ -25,8 +25,9 @@ from characters.services.review import character_approve, character_submit
 from characters.wording import SPEAKER, said
 from rules.check import check_file, check_text
 from rules.ladder import WORDS
-from rules.rulesets import BUILTIN, DIFFICULTIES
-from rules.words import Level, Noun, say, say_plural
+from rules.rulesets import BUILTIN, DIFFICULTIES, LEVELS, Terms
+from rules.trades import amount_phrase
+from rules.words import Level, Noun, say
 from tests.builder_fixtures import *  # noqa: F403
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,6 +120,22 @@ def test_every_word_of_the_builtin_rulesets_has_a_translation():
     }
     assert nouns <= set(vocabulary.NOUNS)
     assert {one for one, _many in nouns} <= set(vocabulary.WITH_ARTICLE)
+    # What the budgets are counted in: '3 skill levels' is '3 niveaux de compétence'.
+    units = {
+        r.terms.pool_words(pool)
+        for r in BUILTIN.values()
+        for pool in (("attributes", "skills", "gifts", "faults") if r.system == LEVELS else ())
+    } | {BUILTIN["microfudged-dip"].terms.pool_words("tokens")}
+    assert units <= set(vocabulary.NOUNS)
+
+
+def test_an_amount_is_said_in_the_languages_words_and_a_gms_as_written():
+    knacks = Terms(lists={"skills": ("Knacks", "knack")})
+    with translation.override("fr"):
+        assert said(amount_phrase(3, "skills")) == "3 niveaux de compétence"
+        assert said(amount_phrase(1, "tokens")) == "1 jeton"
+        assert said(amount_phrase(2, "skills", knacks)) == "2 knack levels"
+    assert str(amount_phrase(1, "skills", knacks)) == "1 knack level"
 
 
 @pytest.mark.parametrize(
@@ -174,8 +191,19 @@ def test_a_gms_own_ladder_and_words_stay_as_written():
         assert SPEAKER.level(Level(6, BUILTIN["mudge"].ladder)) == "Légendaire+2"
 
 
+def test_a_gms_own_noun_keeps_its_english_article_on_an_english_page():
+    phrase = say(
+        "make it {a_skill} or {an_attribute}",
+        a_skill=Noun("knack", "knacks", 1, article=True),
+        an_attribute=Noun("attribute", "attributes", 1, article=True),
+    )
+    assert said(phrase) == str(phrase) == "make it a knack or an attribute"
+    with translation.override("fr"):  # no English article in a French sentence
+        assert said(phrase) == "make it knack or une caractéristique"
+
+
 def test_plural_forms_follow_the_language():
-    half = say_plural("{amount} fault", "{amount} faults", Fraction(3, 2), amount=Fraction(3, 2))
+    half = amount_phrase(Fraction(3, 2), "faults")
     assert str(half) == "1.5 faults"
     with translation.override("fr"):
         assert said(half) == "1,5 défaut"  # French: below 2 is singular

@@ -198,7 +198,7 @@ def price_spend(
             return Priced(
                 what,
                 "",
-                f"Buy a {points_name(ruleset).removesuffix('s')}",
+                f"Buy a {ruleset.terms.point}",
                 cost.amount,
                 unit,
                 cost.needs_gm_permission,

@@ -22,8 +22,8 @@ from characters.adapters import (
 )
 from characters.models import Campaign, CampaignEvent, Character
 from characters.selectors.access import BUILD_ROWS
-from rules.house_rules import apply_house_rules, json_number
-from rules.report import build_report
+from rules.house_rules import apply_house_rules
+from rules.report import amount, build_report
 from rules.rule_names import in_words, rule_name
 from rules.rulesets import BUILTIN, LEVELS, Ruleset
 
@@ -35,7 +35,7 @@ class CharacterImpact:
     """One character priced under the campaign's rules now and under the proposed ones."""
 
     character: Character
-    unit: tuple[str, str]  # one and many of the balance's unit (balance_unit)
+    ruleset: Ruleset  # the rules now, whose words say the balance (balance_words)
     balance_before: Fraction
     balance_after: Fraction
     errors_before: frozenset[str]
@@ -61,9 +61,8 @@ class CharacterImpact:
 
     @property
     def balance_text(self) -> str:
-        return f"{balance_words(self.balance_before, self.unit)} → " + balance_words(
-            self.balance_after, self.unit
-        )
+        before = balance_words(self.balance_before, self.ruleset)
+        return f"{before} → {balance_words(self.balance_after, self.ruleset)}"
 
 
 @dataclass(frozen=True)
@@ -135,7 +134,7 @@ def _impact(character, value, now: Ruleset, proposed_value, then: Ruleset) -> Ch
     old, new = build_report(value, now), build_report(proposed_value, then)
     return CharacterImpact(
         character=character,
-        unit=balance_unit(now),
+        ruleset=now,
         balance_before=old.balance,
         balance_after=new.balance,
         errors_before=frozenset(issue.code for issue in old.errors),
@@ -143,16 +142,10 @@ def _impact(character, value, now: Ruleset, proposed_value, then: Ruleset) -> Ch
     )
 
 
-def balance_unit(ruleset: Ruleset) -> tuple[str, str]:
-    """What a build's balance counts, in the ruleset's words: ("skill level", "skill
-    levels"), ("token", "tokens"), ("knack level", ...) in a GM's game of knacks."""
-    return ruleset.terms.pool_words("skills" if ruleset.system == LEVELS else "tokens")
-
-
-def balance_words(balance: Fraction, unit: tuple[str, str]) -> str:
-    """As the builder's balance panel says it: "-3 skill levels", "1 token"."""
-    one, many = unit
-    return f"{json_number(balance)} {one if abs(balance) == 1 else many}"
+def balance_words(balance: Fraction, ruleset: Ruleset) -> str:
+    """As the builder's balance panel says it, in the ruleset's words: "-3 skill levels",
+    "1 token", "2 knack levels" in a GM's game of knacks."""
+    return amount(balance, "skills" if ruleset.system == LEVELS else "tokens", ruleset.terms)
 
 
 # -- the campaign's history ----------------------------------------------------------------------

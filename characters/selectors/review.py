@@ -410,5 +410,5 @@ def _label(ruleset: Ruleset, what: str, trait: Trait | None) -> str:
     if what == RAISE:
         return f"Raise {trait.name}"
     if what == META_POINT:
-        return points_name(ruleset).removesuffix("s").capitalize()
+        return ruleset.terms.point.capitalize()
     return ruleset.terms.noun(PURCHASE_LISTS[what]).capitalize()

@@ -10,7 +10,7 @@ from characters.sheets import build_sheet
 from rules import tables
 from rules.character import Character, Fault, Gift, Trait
 from rules.house_rules import json_number
-from rules.report import build_report
+from rules.report import amount, build_report
 from rules.rulesets import BUILTIN, LEVELS, Ruleset, skill_default
 
 
@@ -37,14 +37,13 @@ def describe_budgets(r: Ruleset) -> list[tuple[str, str]]:
     if r.system == LEVELS:
         tv, terms = r.trade_values, r.terms
         attribute_level, attribute_levels = terms.pool_words("attributes")
-        skill_levels = terms.pool_words("skills")[1]
         rows = [
             (attribute_levels.capitalize(), str(r.attribute_levels)),
-            (skill_levels.capitalize(), str(r.skill_levels)),
+            (terms.pool_words("skills")[1].capitalize(), str(r.skill_levels)),
             (f"Free {terms.plural('gifts')}", str(json_number(r.free_gifts))),
             (
                 "Trade values",
-                f"1 {attribute_level} = {json_number(tv['attribute'])} {skill_levels}; "
+                f"1 {attribute_level} = {amount(tv['attribute'], 'skills', terms)}; "
                 f"1 {terms.noun('gifts')} = {json_number(tv['gift'])}; "
                 f"1 {terms.noun('faults')} = {json_number(tv['fault'])}",
             ),
@@ -66,7 +65,7 @@ def describe_budgets(r: Ruleset) -> list[tuple[str, str]]:
         rows.append(
             (
                 f"{r.terms.title('attributes')} cost",
-                f"{r.attribute_cost} tokens a rank, from {r.word(r.attribute_default)}",
+                f"{amount(r.attribute_cost, 'tokens')} a rank, from {r.word(r.attribute_default)}",
             )
         )
     if r.tokens_carried is not None:

@@ -30,7 +30,7 @@ from characters.forms.builder import (
 )
 from characters.forms.row_controls import RowControls
 from characters.models import Character, Trait
-from characters.selectors.campaigns import balance_unit, balance_words
+from characters.selectors.campaigns import balance_words
 from characters.selectors.history import history_steps
 from characters.selectors.threads import threads_on
 from characters.views.picker import EQUIPMENT, catalog_entries, catalog_picks
@@ -370,7 +370,7 @@ def builder_context(
         # Read only for an approved build, by the budget and review panels: once.
         "approval_override": SimpleLazyObject(partial(approval_override, character, ruleset)),
         "uncommitted": uncommitted_slots(character, ruleset, viewer, forms.get("uncommitted")),
-        "balance_label": balance_words(report.balance, balance_unit(ruleset)),
+        "balance_label": balance_words(report.balance, ruleset),
         "verdict": Verdict.of(issues, report),
         "broken_rules": broken_rules(issues, report),
         "scale_notes": scale_notes(value, ruleset),
@@ -532,8 +532,8 @@ def template_check(value, ruleset: Ruleset, slug: str, report: Report) -> dict |
         "template": template,
         "unmet": unmet_minimums(value, template),
         "changes": template_changes(value, after, ruleset),
-        "balance_before": balance_words(report.balance, balance_unit(ruleset)),
-        "balance_after": balance_words(priced.balance, balance_unit(ruleset)),
+        "balance_before": balance_words(report.balance, ruleset),
+        "balance_after": balance_words(priced.balance, ruleset),
         # The rules it would break, and those it would mend, each in words with its section.
         "breaks": _unique(i for i in priced.errors if _issue_key(i) not in before),
         "mends": _unique(i for i in report.errors if _issue_key(i) not in now),
