@@ -7,11 +7,14 @@ from django.shortcuts import get_object_or_404
 
 from characters.models import DesignedRuleset
 from characters.sheets import build_sheet
+from characters.wording import SPEAKER
 from rules import tables
 from rules.character import Character, Fault, Gift, Trait
 from rules.house_rules import json_number
+from rules.ladder import LevelError
 from rules.report import amount, build_report
 from rules.rulesets import BUILTIN, LEVELS, Ruleset, skill_default
+from rules.words import Level, Noun, plural_count
 
 
 @dataclass(frozen=True)
@@ -165,11 +168,15 @@ def designed_for_owner(user, pk) -> DesignedRuleset:
 
 @dataclass(frozen=True)
 class DesignPreview:
-    """A sample character priced under a design, and the sheet it prints."""
+    """A sample character priced under a design, and the sheet it prints, in the reader's
+    language: the report's messages, its unit for the balance, each row's level word."""
 
     character: Character
     report: dict
     sheet: object  # characters.sheets.Sheet
+    unit: str  # the balance's unit, for its count: "skill levels", "tokens"
+    attributes: list[tuple[str, str, str]]  # (name, level, rating)
+    skills: list[tuple[str, str, str]]
 
 
 def sample_character(ruleset: Ruleset) -> Character:
@@ -198,5 +205,29 @@ def sample_character(ruleset: Ruleset) -> Character:
 
 def design_preview(ruleset: Ruleset) -> DesignPreview:
     character = sample_character(ruleset)
-    report = build_report(character, ruleset).to_json()
-    return DesignPreview(character, report, build_sheet(character, ruleset))
+    built = build_report(character, ruleset)
+    sheet = build_sheet(character, ruleset)
+    count = plural_count(built.balance)
+    if count == 1 and built.balance != 1:  # English says "-1 skill levels", as it always has
+        count = 2
+    unit = Noun(built.unit, f"{built.unit}s", count)
+
+    def rows(traits):
+        return [(row.name, _level_word(row.level, ruleset), row.rating) for row in traits]
+
+    return DesignPreview(
+        character,
+        built.to_json(SPEAKER),
+        sheet,
+        SPEAKER.noun(unit),
+        rows(sheet.attributes),
+        rows(sheet.skills),
+    )
+
+
+def _level_word(word: str, ruleset: Ruleset) -> str:
+    """A sheet's level word in the reader's language (a GM's own ladder as written)."""
+    try:
+        return SPEAKER.level(Level(ruleset.ladder.parse(word), ruleset.ladder))
+    except LevelError:
+        return word
