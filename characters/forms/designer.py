@@ -17,7 +17,7 @@ from functools import cache
 from django import forms
 from django.http import QueryDict
 from django.utils.text import capfirst, format_lazy, slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from characters.forms.fields import AmountField
@@ -280,6 +280,7 @@ class Section(forms.Form):
     """One section of the ruleset file as a form, bound to the file it changes."""
 
     key = ""  # its address: /games/<pk>/<key>/
+    # English, said in the reader's language where shown ({% translate section.title %})
     title = ""
     intro = ""
     parts: tuple = ()
@@ -677,10 +678,10 @@ def describe(where: str) -> str:
     if found is None:  # the file's shape, not a field of it: its part, by the section's title
         top = re.split(r"[.\[]", where, maxsplit=1)[0]
         section = SECTIONS.get(FILE_PARTS.get(top, ""))
-        return section.title if section else PART_TITLES.get(top, _("The file"))
+        return gettext(section.title) if section else PART_TITLES.get(top, _("The file"))
     section, spot, match = found
     key = match.groupdict().get("key") or ""
-    parts = [section.title]
+    parts = [gettext(section.title)]
     if spot.rows:
         rows = section.rows_named(spot.rows)
         if spot.field:
@@ -728,8 +729,8 @@ def _signed(value) -> str:
 
 class GameSection(Section):
     key = "game"
-    title = _("The game")
-    intro = _("What players see when they pick your game, and how characters are built in it.")
+    title = gettext_noop("The game")
+    intro = gettext_noop("What players see when they pick your game, and how characters are built in it.")
     name = text(_("Name"), _("What players and campaigns call the game."))
     description = text(
         _("Description"), _("One short paragraph: what the game is about."), long=True, limit=2000
@@ -770,8 +771,8 @@ class WordRow(RowForm):
 
 class LadderSection(Section):
     key = "ladder"
-    title = _("Trait ladder")
-    intro = _(
+    title = gettext_noop("Trait ladder")
+    intro = gettext_noop(
         "The words a trait is rated in, from lowest to highest. One of them is Fair: the level "
         "everything is counted from. Renaming a word, or adding one at the top or the bottom, "
         "keeps every default, bound, cap and cost at the level it was."
@@ -885,8 +886,8 @@ def _caps_fields(section: Section, prefix: str) -> None:
 
 class NumbersSection(Section):
     key = "numbers"
-    title = _("Budgets and limits")
-    intro = _(
+    title = gettext_noop("Budgets and limits")
+    intro = gettext_noop(
         "What a new character has to spend, and the limits on spending it. A campaign's house "
         "rules change these numbers as they change a built-in ruleset's."
     )
@@ -1057,8 +1058,8 @@ WHO_NAMES = [
 
 class AttributesSection(Section):
     key = "attributes"
-    title = _("Attributes")
-    intro = _("The traits every character has, what they cost, and which ones damage reads.")
+    title = gettext_noop("Attributes")
+    intro = gettext_noop("The traits every character has, what they cost, and which ones damage reads.")
     who = choice(_("Who names them"), "", WHO_NAMES)
     default = level(_("Default level"), _("The level an attribute costs nothing at."))
     cost = number(
@@ -1186,8 +1187,8 @@ class NamedDefaultRow(RowForm):
 
 class SkillsSection(Section):
     key = "skills"
-    title = _("Skills")
-    intro = _("How skills are priced, and where a skill stands when a character has not taken it.")
+    title = gettext_noop("Skills")
+    intro = gettext_noop("How skills are priced, and where a skill stands when a character has not taken it.")
     pricing = choice(
         _("How skills are priced"),
         _(
@@ -1284,8 +1285,8 @@ SkillsSection.paths = {
 
 class PowersSection(Section):
     key = "powers"
-    title = _("Powers")
-    intro = _(
+    title = gettext_noop("Powers")
+    intro = gettext_noop(
         "The kinds of power characters may have, the gift each needs first, and what they cost."
     )
     superpower_cost = amount(_("A superpower costs"), _("In gifts (Mudge 2.8: 2)."))
@@ -1416,8 +1417,8 @@ TERM_FIELDS = {
 
 class TermsSection(Section):
     key = "terms"
-    title = _("Names of things")
-    intro = _("What your game calls its lists and things, on every page and sheet.")
+    title = gettext_noop("Names of things")
+    intro = gettext_noop("What your game calls its lists and things, on every page and sheet.")
     parts = (
         Group(
             _("The lists"),
@@ -1492,8 +1493,8 @@ class GrazeRow(RowForm):
 
 class HarmSection(Section):
     key = "harm"
-    title = _("Wound track")
-    intro = _(
+    title = gettext_noop("Wound track")
+    intro = gettext_noop(
         "The track a character marks when hurt (or set back), lightest row first, and what "
         "a blow does."
     )
@@ -1651,8 +1652,8 @@ ADVANCEMENT_COSTS = {
 
 class AdvancementSection(Section):
     key = "advancement"
-    title = _("Advancement")
-    intro = _("What experience buys after approval, and what it costs.")
+    title = gettext_noop("Advancement")
+    intro = gettext_noop("What experience buys after approval, and what it costs.")
     has_advancement = yes(_("Characters advance"), _("Untick for a game without experience."))
     unit = text(_("Unit"), _("What experience is counted in: XP, EP, token."))
     section = text(
@@ -1822,8 +1823,8 @@ PowerRow.base_fields.update(
 class SkillListSection(CatalogueSection):
     key = list_key = "skills"
     key = "skill-list"
-    title = _("Skill list")
-    intro = _("The skills a campaign's catalogue starts with, for players to pick from.")
+    title = gettext_noop("Skill list")
+    intro = gettext_noop("The skills a campaign's catalogue starts with, for players to pick from.")
     parts = (
         _catalogue_rows(
             "skills",
@@ -1839,8 +1840,8 @@ class SkillListSection(CatalogueSection):
 class GiftListSection(CatalogueSection):
     list_key = "gifts"
     key = "gift-list"
-    title = _("Gift list")
-    intro = _("The gifts a campaign's catalogue starts with.")
+    title = gettext_noop("Gift list")
+    intro = gettext_noop("The gifts a campaign's catalogue starts with.")
     parts = (
         _catalogue_rows(
             "gifts",
@@ -1856,8 +1857,8 @@ class GiftListSection(CatalogueSection):
 class FaultListSection(CatalogueSection):
     list_key = "faults"
     key = "fault-list"
-    title = _("Fault list")
-    intro = _("The faults a campaign's catalogue starts with.")
+    title = gettext_noop("Fault list")
+    intro = gettext_noop("The faults a campaign's catalogue starts with.")
     parts = (
         _catalogue_rows(
             "faults",
@@ -1873,8 +1874,8 @@ class FaultListSection(CatalogueSection):
 class EquipmentListSection(CatalogueSection):
     list_key = "equipment"
     key = "equipment"
-    title = _("Equipment")
-    intro = _("The weapons, armour and gear a campaign's catalogue starts with.")
+    title = gettext_noop("Equipment")
+    intro = gettext_noop("The weapons, armour and gear a campaign's catalogue starts with.")
     parts = (
         _catalogue_rows(
             "equipment",
@@ -1890,8 +1891,8 @@ class EquipmentListSection(CatalogueSection):
 class PowerListSection(CatalogueSection):
     list_key = "powers"
     key = "power-list"
-    title = _("Sample powers")
-    intro = _("Spells, psionic powers and superpowers written out, for players to pick from.")
+    title = gettext_noop("Sample powers")
+    intro = gettext_noop("Spells, psionic powers and superpowers written out, for players to pick from.")
     parts = (
         _catalogue_rows(
             "powers",
@@ -1943,8 +1944,8 @@ TEMPLATE_PAIRS = ("minimum_attributes", "minimum_skills")
 
 class TemplatesSection(Section):
     key = "templates"
-    title = _("Templates")
-    intro = _(
+    title = gettext_noop("Templates")
+    intro = gettext_noop(
         "Class and race templates (Mudge 6.4): the least a character of the kind has, and "
         "what a race brings."
     )
@@ -2026,8 +2027,8 @@ def _whole(value: str) -> int:
 
 class SourcesSection(Section):
     key = "sources"
-    title = _("Rule sections")
-    intro = _(
+    title = gettext_noop("Rule sections")
+    intro = gettext_noop(
         "What a check cites for each topic: your game's own text (My game, p. 3). Character "
         "creation is required: every check falls back to it."
     )
