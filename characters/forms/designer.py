@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from characters.forms.fields import AmountField
 from characters.vocabulary import TERMS
+from characters.wording import said
 from rules.catalog import POWER_DETAILS
 from rules.ladder import Ladder
 from rules.ruleset_file import (
@@ -461,11 +462,11 @@ class Section(forms.Form):
             spot, match = _best(spots, where)
             if spot is None:
                 self.elsewhere.append(
-                    (describe(where), sentence(plain(message)), section_of(where))
+                    (describe(where), sentence(plain(said(message))), section_of(where))
                 )
                 continue
             start = _item(match.group("rest"), self.field_at(spot))
-            self.place(spot, match, sentence(start + plain(message)))
+            self.place(spot, match, sentence(start + plain(said(message))))
 
     def place(self, spot: Spot, match: re.Match, message: str) -> None:
         key = match.groupdict().get("key")
@@ -730,7 +731,9 @@ def _signed(value) -> str:
 class GameSection(Section):
     key = "game"
     title = gettext_noop("The game")
-    intro = gettext_noop("What players see when they pick your game, and how characters are built in it.")
+    intro = gettext_noop(
+        "What players see when they pick your game, and how characters are built in it."
+    )
     name = text(_("Name"), _("What players and campaigns call the game."))
     description = text(
         _("Description"), _("One short paragraph: what the game is about."), long=True, limit=2000
@@ -1059,7 +1062,9 @@ WHO_NAMES = [
 class AttributesSection(Section):
     key = "attributes"
     title = gettext_noop("Attributes")
-    intro = gettext_noop("The traits every character has, what they cost, and which ones damage reads.")
+    intro = gettext_noop(
+        "The traits every character has, what they cost, and which ones damage reads."
+    )
     who = choice(_("Who names them"), "", WHO_NAMES)
     default = level(_("Default level"), _("The level an attribute costs nothing at."))
     cost = number(
@@ -1188,7 +1193,9 @@ class NamedDefaultRow(RowForm):
 class SkillsSection(Section):
     key = "skills"
     title = gettext_noop("Skills")
-    intro = gettext_noop("How skills are priced, and where a skill stands when a character has not taken it.")
+    intro = gettext_noop(
+        "How skills are priced, and where a skill stands when a character has not taken it."
+    )
     pricing = choice(
         _("How skills are priced"),
         _(
@@ -1892,7 +1899,9 @@ class PowerListSection(CatalogueSection):
     list_key = "powers"
     key = "power-list"
     title = gettext_noop("Sample powers")
-    intro = gettext_noop("Spells, psionic powers and superpowers written out, for players to pick from.")
+    intro = gettext_noop(
+        "Spells, psionic powers and superpowers written out, for players to pick from."
+    )
     parts = (
         _catalogue_rows(
             "powers",

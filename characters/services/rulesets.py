@@ -21,7 +21,7 @@ def checked_ruleset(file) -> Ruleset:
     try:
         ruleset = read_ruleset(file)
     except RulesetFileError as error:
-        raise RulesetRefused(error.problems) from None
+        raise RulesetRefused(error.phrases) from None  # said in the reader's language
     if ruleset.slug in BUILTIN:
         raise RulesetRefused(
             [

@@ -21,6 +21,7 @@ from characters.selectors.campaigns import ruleset_move_preview
 from characters.selectors.rulesets import design_preview, designed_for_owner, designed_rulesets_of
 from characters.services import campaigns as campaign_services
 from characters.services import rulesets as services
+from characters.wording import said
 from rules.charfile import CharacterFileError, load_json
 from rules.check import MAX_FILE_BYTES
 from rules.ruleset_file import blank_ruleset_file, dumps_ruleset, ruleset_to_json
@@ -66,7 +67,9 @@ def design_list(request):
             for where, message in error.problems:
                 form.add_error(
                     None,
-                    _("{where}: {problem}").format(where=describe(where), problem=plain(message)),
+                    _("{where}: {problem}").format(
+                        where=describe(where), problem=plain(said(message))
+                    ),
                 )
         status = 400
     context = {
