@@ -35,16 +35,11 @@ def text(response) -> str:
 
 
 def labels(section, language: str) -> set[str]:
-    """The section's own labels (its fields and its rows' fields) in `language`."""
+    """The section's own labels (its fields, and its lists' titles) in `language`."""
     fields = [f for f in section.base_fields.values() if not isinstance(f.widget, HiddenInput)]
-    for part in section.parts:
-        form = getattr(part, "form", None)
-        if form is not None:
-            fields += [
-                f for f in form.base_fields.values() if not isinstance(f.widget, HiddenInput)
-            ]
+    rows = [part.title for part in section.parts if hasattr(part, "form")]
     with translation.override(language):
-        return {str(f.label) for f in fields if f.label}
+        return {str(f.label) for f in fields if f.label} | {str(title) for title in rows}
 
 
 @pytest.mark.parametrize("section", list(SECTIONS))

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from django.db.models import Max
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 
 from characters.models import DesignedRuleset
 from characters.sheets import build_sheet
@@ -186,7 +187,7 @@ def sample_character(ruleset: Ruleset) -> Character:
     skill_names = [s.name for s in ruleset.catalog.skills[:3]] or ["Climbing", "Riding"]
     return Character(
         ruleset=ruleset.slug,
-        name="Sample character",
+        name=gettext("Sample character"),
         attributes=tuple(
             Trait(name, ruleset.attribute_default + (index == 0))
             for index, name in enumerate(attributes)
