@@ -120,6 +120,9 @@ def test_a_new_game_is_announced_in_french(gm):
 def test_the_rules_page_reads_in_spanish(client):
     body = text(client.get(reverse("ruleset", args=["mudge"]), **SPANISH))
     assert "Presupuestos" in body and "Topes y límites" in body
-    assert "Coste de los Atributos" in body
-    assert "Budgets" not in body and "Caps and bounds" not in body
-    assert "Mudge" in body  # the game's own name
+    assert "Coste de habilidades, en niveles de habilidad" in body
+    assert "7 atributos desde Normal con 6 niveles de atributo gratuitos" in body
+    assert '<th scope="col">Muy difícil</th>' in body and "+3 Excelente" in body
+    assert "Progreso (PX)" in body and "Permiso del DJ" in body
+    assert "Caps and bounds" not in body and "Cost of skills" not in body
+    assert "Superb" not in body and "free attribute levels" not in body
