@@ -49,6 +49,7 @@ from rules.rulesets import (
     WoundLevel,
 )
 from rules.text import first_text_problem, name_problem
+from rules.words import Level, Phrase, Term, say
 
 FORMAT = "fairsheet.ruleset/1"
 SYSTEMS = (LEVELS, TOKENS)
@@ -63,6 +64,12 @@ PRICING_NAMES = {
     "per_rank": "tokens a rank",
 }
 DIFFICULTY_NAMES = {d: d.replace("_", " ") for d in DIFFICULTIES}
+# The same, for a message another language says (rules.words).
+PRICING_WORDS = {
+    "flat": say("flat from a default"),
+    "by_difficulty": say("by difficulty"),
+    "per_rank": say("tokens a rank"),
+}
 # Keys of the `ladder` section that are house-rule keys too.
 LADDER_RULES = ("creation_min", "creation_max", "legendary_at_creation")
 # House-rule keys that live in a section of their own: the ladder's bounds, the attributes'
@@ -101,9 +108,12 @@ TOP_KEYS = (
 class RulesetFileError(ValueError):
     """A ruleset file that cannot be used: every problem, each (where, what is wrong)."""
 
-    def __init__(self, problems: list[tuple[str, str]]):
-        self.problems = problems
-        super().__init__("; ".join(f"{w}: {m}" if w else m for w, m in problems))
+    def __init__(self, problems: list[tuple[str, Phrase | str]]):
+        # Each message as a Phrase (or a string another module made), for another language
+        # (characters.wording), and in English, as the file's readers have always had it.
+        self.phrases = problems
+        self.problems = [(w, str(m)) for w, m in problems]
+        super().__init__("; ".join(f"{w}: {m}" if w else m for w, m in self.problems))
 
 
 # -- writing -------------------------------------------------------------------------------
@@ -394,7 +404,7 @@ class _Reader:
         # A refused ladder refuses no level word elsewhere: which words it meant is unclear.
         self.ladder_refused = False
 
-    def refuse(self, where: str, message: str):
+    def refuse(self, where: str, message: Phrase | str):
         self.problems.append((where, message))
         raise _Refused
 
@@ -411,40 +421,53 @@ class _Reader:
         if value is None and not required:
             return {}
         if value is None:
-            self.refuse(where, "is required: an object")
+            self.refuse(where, say("is required: an object"))
         if not isinstance(value, dict):
-            self.refuse(where, f"must be an object, not {_kind(value)}")
+            self.refuse(where, say("must be an object, not {kind}", kind=_kind(value)))
         if known is not None:
             unknown = [k for k in value if k not in known]
             if unknown:
                 self.refuse(
                     f"{where}.{unknown[0]}" if where else unknown[0],
-                    f"is not a field of the ruleset file here: use {', '.join(known)}",
+                    say(
+                        "is not a field of the ruleset file here: use {fields}",
+                        fields=", ".join(known),
+                    ),
                 )
         return value
 
     def list(self, value, where, *, limit=MAX_ENTRIES):
         if not isinstance(value, list):
-            self.refuse(where, f"must be a list, not {_kind(value)}")
+            self.refuse(where, say("must be a list, not {kind}", kind=_kind(value)))
         if len(value) > limit:
-            self.refuse(where, f"has {len(value)} entries; the most is {limit}")
+            self.refuse(
+                where,
+                say("has {count} entries; the most is {limit}", count=len(value), limit=limit),
+            )
         return value
 
     def text(self, value, where, *, limit=MAX_TEXT, required=False):
         if not isinstance(value, str):
-            self.refuse(where, f"must be text, not {_kind(value)}")
+            self.refuse(where, say("must be text, not {kind}", kind=_kind(value)))
         value = value.strip()
         if required and not value:
-            self.refuse(where, "must not be empty")
+            self.refuse(where, say("must not be empty"))
         if len(value) > limit:
-            self.refuse(where, f"is {len(value)} characters long; the most is {limit}")
+            self.refuse(
+                where,
+                say(
+                    "is {count} characters long; the most is {limit}",
+                    count=len(value),
+                    limit=limit,
+                ),
+            )
         return value
 
     def name(self, value, where):
         name = self.text(value, where, limit=MAX_NAME, required=True)
         problem = name_problem(name)
         if problem:
-            self.refuse(where, f"the name {problem}")
+            self.refuse(where, say("the name {problem}", problem=problem))
         return name
 
     def names(self, value, where, *, limit=MAX_ENTRIES) -> tuple[str, ...]:
@@ -461,26 +484,34 @@ class _Reader:
         seen = set()
         for index, name in enumerate(names):
             if name and name.casefold() in seen:
-                self.problems.append((f"{where}[{index}]{field}", f"'{name}' appears twice"))
+                self.problems.append(
+                    (f"{where}[{index}]{field}", say("'{name}' appears twice", name=name))
+                )
             seen.add(name.casefold())
 
     def boolean(self, value, where):
         if not isinstance(value, bool):
-            self.refuse(where, f"must be true or false, not {_kind(value)}")
+            self.refuse(where, say("must be true or false, not {kind}", kind=_kind(value)))
         return value
 
     def integer(self, value, where, low=-MAX_NUMBER, high=MAX_NUMBER):
         if isinstance(value, bool) or not isinstance(value, int):
-            self.refuse(where, f"must be a whole number, not {_kind(value)}")
+            self.refuse(where, say("must be a whole number, not {kind}", kind=_kind(value)))
         if not low <= value <= high:
-            self.refuse(where, f"must be from {low} to {high}, not {value}")
+            self.refuse(
+                where,
+                say("must be from {low} to {high}, not {value}", low=low, high=high, value=value),
+            )
         return value
 
     def amount(self, value, where):
         if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-            self.refuse(where, f"must be a number, not {_kind(value)}")
+            self.refuse(where, say("must be a number, not {kind}", kind=_kind(value)))
         if not 0 <= value <= MAX_NUMBER:
-            self.refuse(where, f"must be from 0 to {MAX_NUMBER}, not {value}")
+            self.refuse(
+                where,
+                say("must be from 0 to {high}, not {value}", high=MAX_NUMBER, value=str(value)),
+            )
         amount = Fraction(value).limit_denominator(100)
         return amount.numerator if amount.denominator == 1 else amount
 
@@ -494,7 +525,14 @@ class _Reader:
 
     def choice(self, value, where, choices):
         if value not in choices:
-            self.refuse(where, f"must be one of {', '.join(choices)}, not {value!r}")
+            self.refuse(
+                where,
+                say(
+                    "must be one of {choices}, not {value}",
+                    choices=", ".join(choices),
+                    value=repr(value),
+                ),
+            )
         return value
 
     # -- the file --
@@ -506,7 +544,12 @@ class _Reader:
             return None
         fmt = obj.get("format")
         if fmt != FORMAT:
-            self.problems.append(("format", f"must be {FORMAT!r}, not {fmt!r}"))
+            self.problems.append(
+                (
+                    "format",
+                    say("must be {format}, not {value}", format=repr(FORMAT), value=repr(fmt)),
+                )
+            )
         slug = self.field(self.slug, obj.get("slug"), "slug", fallback="ruleset")
         name = self.field(self.name, obj.get("name"), "name", fallback=slug)
         description = self.field(self.text, obj.get("description", ""), "description", fallback="")
@@ -574,24 +617,34 @@ class _Reader:
     def slug(self, value, where):
         slug = self.text(value, where, limit=40, required=True)
         if not all(c.isascii() and (c.isalnum() or c == "-") for c in slug) or slug != slug.lower():
-            self.refuse(where, f"'{slug}' must be lowercase letters, digits and hyphens")
+            self.refuse(
+                where, say("'{slug}' must be lowercase letters, digits and hyphens", slug=slug)
+            )
         return slug
 
     def read_ladder(self, value) -> Ladder:
         obj = self.object(value, "ladder", ("words", "fair", *LADDER_RULES))
         words = self.names(obj.get("words"), "ladder.words", limit=MAX_WORDS)
         if len(words) < 3:
-            self.refuse("ladder.words", "needs at least 3 words: one below Fair, Fair, one above")
+            self.refuse(
+                "ladder.words", say("needs at least 3 words: one below Fair, Fair, one above")
+            )
         fair = self.name(obj.get("fair"), "ladder.fair")
         folded = [w.casefold() for w in words]
         if folded.count(fair.casefold()) != 1:
-            self.refuse("ladder.fair", f"'{fair}' must be one of the ladder's words, exactly once")
+            self.refuse(
+                "ladder.fair",
+                say("'{fair}' must be one of the ladder's words, exactly once", fair=fair),
+            )
         index = folded.index(fair.casefold())
         if index == 0 or index == len(words) - 1:
-            self.refuse("ladder.fair", f"'{fair}' needs a word below it and one above it")
+            self.refuse(
+                "ladder.fair", say("'{fair}' needs a word below it and one above it", fair=fair)
+            )
         if any(not w[-1:].isalpha() for w in words):
             self.refuse(
-                "ladder.words", "each word must end in a letter (a '+2' is added past the top)"
+                "ladder.words",
+                say("each word must end in a letter (a '+2' is added past the top)"),
             )
         return Ladder(words, index)
 
@@ -661,8 +714,20 @@ class _Reader:
     def pricing(self, value, system) -> str:
         where = "skills.pricing"
         if value in PRICING_NAMES and value not in PRICINGS[system]:
-            fits = " or ".join(PRICING_NAMES[p] for p in PRICINGS[system])
-            self.refuse(where, f"{PRICING_NAMES[value]} is not for the {system} system: use {fits}")
+            fits = [PRICING_WORDS[p] for p in PRICINGS[system]]
+            fits = (
+                fits[0] if len(fits) == 1 else say("{one} or {other}", one=fits[0], other=fits[1])
+            )
+            pricing = PRICING_WORDS[value]
+            if system == LEVELS:
+                why = say(
+                    "{pricing} is not for the levels system: use {fits}", pricing=pricing, fits=fits
+                )
+            else:
+                why = say(
+                    "{pricing} is not for the tokens system: use {fits}", pricing=pricing, fits=fits
+                )
+            self.refuse(where, why)
         return self.choice(value, where, PRICINGS[system])
 
     def difficulties(self, value) -> tuple[dict, dict]:
@@ -672,7 +737,9 @@ class _Reader:
         obj = self.object(value, where, DIFFICULTIES)
         missing = [d for d in DIFFICULTIES if d not in obj]
         if missing:
-            self.refuse(where, f"needs every difficulty: {', '.join(missing)} missing")
+            self.refuse(
+                where, say("needs every difficulty: {missing} missing", missing=", ".join(missing))
+            )
         costs, defaults = {}, {}
         for d in DIFFICULTIES:
             row = self.object(obj[d], f"{where}.{d}", ("default", "cost_at_fair"))
@@ -695,9 +762,14 @@ class _Reader:
                 self.problems.append(
                     (
                         f"{where}.{harder}.cost_at_fair",
-                        f"the cost table must increase with difficulty: "
-                        f"{DIFFICULTY_NAMES[harder]} costs {costs[harder]}, no more than "
-                        f"{DIFFICULTY_NAMES[easier]} ({costs[easier]})",
+                        say(
+                            "the cost table must increase with difficulty: {harder} costs "
+                            "{cost}, no more than {easier} ({easier_cost})",
+                            harder=Term(DIFFICULTY_NAMES[harder], "difficulty"),
+                            cost=costs[harder],
+                            easier=Term(DIFFICULTY_NAMES[easier], "difficulty"),
+                            easier_cost=costs[easier],
+                        ),
                     )
                 )
         return costs, defaults
@@ -719,14 +791,21 @@ class _Reader:
         lists = self.object(obj.get("lists"), "terms.lists", LISTS)
         for needed in ("attributes", "skills"):
             if needed not in lists:
-                self.problems.append(("terms.lists", f"needs '{needed}': every ruleset has them"))
+                self.problems.append(
+                    ("terms.lists", say("needs '{list}': every ruleset has them", list=needed))
+                )
         read = {}
         for key, pair in lists.items():
             at = f"terms.lists.{key}"
             pair = self.field(self.list, pair, at, fallback=[])
             if len(pair) != 2:
                 self.problems.append(
-                    (at, "must be two names: the list's title and one of them, e.g. Gifts, gift")
+                    (
+                        at,
+                        say(
+                            "must be two names: the list's title and one of them, e.g. Gifts, gift"
+                        ),
+                    )
                 )
                 continue
             read[key] = (self.name(pair[0], f"{at}[0]"), self.name(pair[1], f"{at}[1]"))
@@ -744,7 +823,7 @@ class _Reader:
         obj = self.object(value, where)
         track_rows = self.list(obj.get("track"), f"{where}.track", limit=20)
         if not track_rows:
-            self.refuse(f"{where}.track", "needs at least one row: a wound or setback level")
+            self.refuse(f"{where}.track", say("needs at least one row: a wound or setback level"))
         track = tuple(
             self.field(self.wound, row, f"{where}.track[{i}]") for i, row in enumerate(track_rows)
         )
@@ -761,7 +840,9 @@ class _Reader:
             row = self.object(row, at, ("from", "wound"))
             wound = self.name(row.get("wound"), f"{at}.wound")
             if wound not in wounds:
-                self.problems.append((f"{at}.wound", f"'{wound}' is not a row of the track"))
+                self.problems.append(
+                    (f"{at}.wound", say("'{wound}' is not a row of the track", wound=wound))
+                )
             grazes.append((self.integer(row.get("from"), f"{at}.from", 0, 100), wound))
         harm = Harm(
             title=self.name(obj.get("title"), f"{where}.title"),
@@ -833,9 +914,13 @@ class _Reader:
                     self.problems.append(
                         (
                             f"{where}.skill_steps.{self.ladder.name(high)}",
-                            f"the cost table must not fall as the level rises: "
-                            f"{high_cost} is less than {low_cost} at "
-                            f"{self.ladder.name(low)}",
+                            say(
+                                "the cost table must not fall as the level rises: {cost} is "
+                                "less than {lower} at {level}",
+                                cost=high_cost,
+                                lower=low_cost,
+                                level=Level(low, self.ladder),
+                            ),
                         )
                     )
             steps = read
@@ -1008,7 +1093,7 @@ class _Reader:
         if not out.get("creation"):
             self.refuse(
                 "sections.creation",
-                "is required: the rule section every check falls back to cite",
+                say("is required: the rule section every check falls back to cite"),
             )
         return out
 
@@ -1032,7 +1117,7 @@ class _Reader:
                 for i, n in enumerate(levels)
             )
             if any(b <= a for a, b in itertools.pairwise(read)):
-                self.problems.append(("numbers.power_levels", "must increase, e.g. 6, 11, 16"))
+                self.problems.append(("numbers.power_levels", say("must increase, e.g. 6, 11, 16")))
             out["power_levels"] = read
         return {k: v for k, v in out.items() if v is not None}
 
@@ -1052,19 +1137,22 @@ class _Reader:
                 name = getattr(r, key)
                 if name is not None and name.casefold() not in known:
                     self.problems.append(
-                        (f"harm.{key}", f"'{name}' is not one of the ruleset's attributes")
+                        (
+                            f"harm.{key}",
+                            say("'{name}' is not one of the ruleset's attributes", name=name),
+                        )
                     )
         for kind in r.power_gifts:
             if kind not in r.power_kinds:
                 self.problems.append(
                     (
                         f"powers.need_gifts.{kind}",
-                        f"'{kind}' is not one of the game's kinds of power",
+                        say("'{kind}' is not one of the game's kinds of power", kind=kind),
                     )
                 )
         if r.system == LEVELS and r.skill_cost != 1:
             self.problems.append(
-                ("skills.cost", "must be 1 in the levels system: a skill level is the unit")
+                ("skills.cost", say("must be 1 in the levels system: a skill level is the unit"))
             )
 
 
@@ -1082,12 +1170,16 @@ def _lenient_ladder(value) -> Ladder:
     return Ladder(tuple(unique.values()), index)
 
 
-def _kind(value) -> str:
+def _kind(value) -> Phrase:
     if value is None:  # null in the file, a field left empty in the designer
-        return "empty"
-    return {bool: "true or false", int: "a number", float: "a number", str: "text"}.get(
-        type(value), "a list" if isinstance(value, list) else "an object"
-    )
+        return say("empty")
+    if isinstance(value, bool):
+        return say("true or false")
+    if isinstance(value, int | float):
+        return say("a number")
+    if isinstance(value, str):
+        return say("text")
+    return say("a list") if isinstance(value, list) else say("an object")
 
 
 # The ruleset every number of house_rules_to_json is compared with: nothing set.

@@ -4,10 +4,10 @@ the printed sheet: the same numbers the report prices with, never typed in twice
 from dataclasses import dataclass
 
 from rules.advancement import NotAvailable, raise_cost
-from rules.house_rules import json_number
 from rules.ladder import FAIR, TERRIBLE, card_rating, signed
 from rules.rulesets import DIFFICULTIES, LEVELS, Ruleset
-from rules.trades import amount
+from rules.trades import amount_phrase
+from rules.words import Level, Noun, Phrase, say
 
 
 @dataclass(frozen=True)
@@ -44,17 +44,22 @@ def skill_cost_table(ruleset: Ruleset) -> tuple[tuple[str, ...], list[Row]]:
     ]
 
 
-def creation_cost_table(ruleset: Ruleset) -> tuple[str, tuple[str, ...], list[Row]]:
+def creation_cost_table(ruleset: Ruleset) -> tuple[Phrase, tuple[str, ...], list[Row]]:
     """(caption, header, rows): what a trait costs at each level creation allows, in the
     numbers in force. Levels rulesets: skills, by difficulty (attributes have their own
     unit); token rulesets: fields of expertise and abilities side by side, in tokens."""
     header, rows = skill_cost_table(ruleset)
     if ruleset.system == LEVELS:
         terms = ruleset.terms
-        return f"Cost of {terms.plural('skills')}, in {terms.cost_unit}s", header, rows
+        caption = say(
+            "Cost of {skills}, in {units}",
+            skills=terms.list_noun("skills", 2),
+            units=Noun(terms.cost_unit, f"{terms.cost_unit}s", 2),
+        )
+        return caption, header, rows
     attributes = attribute_cost_table(ruleset)
     return (
-        "Cost at creation, in tokens",
+        say("Cost at creation, in tokens"),
         (ruleset.terms.title("skills"), ruleset.terms.title("attributes")),
         [
             Row(row.label, (*row.cells, ability.cells[0]))
@@ -74,41 +79,92 @@ def attribute_cost_table(ruleset: Ruleset) -> list[Row]:
 
 def describe_rules(r: Ruleset) -> str:
     """The ruleset in one sentence, from the numbers in force (house rules applied)."""
-    attributes, skills = r.terms.plural("attributes"), r.terms.plural("skills")
-    named = f"{len(r.attribute_names)} {attributes}" if r.attribute_names else attributes
+    return "; ".join(map(str, rules_summary(r))) + "."
+
+
+def rules_summary(r: Ruleset) -> tuple[Phrase, ...]:
+    """describe_rules' sentence as phrases (rules.words), its parts, for another language:
+    joined with "; " and ended with a full stop."""
+    terms = r.terms
+    count = len(r.attribute_names) if r.attribute_names else 0
+    skills = terms.list_noun("skills", 2)
+    if count:
+        named = say(
+            "{count} {attributes}", count=count, attributes=terms.list_noun("attributes", 2)
+        )
+    else:
+        named = terms.list_noun("attributes", 2, capital=r.system == LEVELS)
     if r.system == LEVELS:
-        tv, terms = r.trade_values, r.terms
-        attribute_level = terms.pool_noun("attributes", 1)
-        gift, fault = terms.noun("gifts"), terms.noun("faults")
-        priced = (
-            "priced by difficulty" if r.skill_difficulties else f"from {r.word(r.skill_default)}"
-        )
+        tv = r.trade_values
+        if r.skill_difficulties:
+            priced = say("priced by difficulty")
+        else:
+            priced = say("from {level}", level=Level(r.skill_default, r.ladder))
         return (
-            f"{named.capitalize()} from {r.word(r.attribute_default)} with "
-            f"{r.attribute_levels} free {terms.pool_noun('attributes', r.attribute_levels)}; "
-            f"{amount(r.skill_levels, 'skills', terms)}, {skills} {priced}; "
-            f"{json_number(r.free_gifts)} free {terms.pool_noun('gifts', r.free_gifts)}; "
-            f"trades: 1 {attribute_level} = {amount(tv['attribute'], 'skills', terms)}, "
-            f"1 {gift} = {json_number(tv['gift'])}, 1 {fault} = {json_number(tv['fault'])}."
+            say(
+                "{attributes} from {default} with {levels} free {attribute_levels}",
+                attributes=named,
+                default=Level(r.attribute_default, r.ladder),
+                levels=r.attribute_levels,
+                attribute_levels=terms.pool_noun("attributes", r.attribute_levels),
+            ),
+            say(
+                "{skill_levels}, {skills} {priced}",
+                skill_levels=amount_phrase(r.skill_levels, "skills", terms),
+                skills=skills,
+                priced=priced,
+            ),
+            say(
+                "{count} free {gifts}",
+                count=r.free_gifts,
+                gifts=terms.pool_noun("gifts", r.free_gifts),
+            ),
+            say(
+                "trades: 1 {attribute_level} = {attribute_worth}, 1 {gift} = {gift_worth}, "
+                "1 {fault} = {fault_worth}",
+                attribute_level=terms.pool_noun("attributes", 1),
+                attribute_worth=amount_phrase(tv["attribute"], "skills", terms),
+                gift=terms.list_noun("gifts"),
+                gift_worth=tv["gift"],
+                fault=terms.list_noun("faults"),
+                fault_worth=tv["fault"],
+            ),
         )
-    parts = [amount(r.tokens, "tokens")]
+    tokens = amount_phrase(r.tokens, "tokens")
     if r.power_levels:
-        parts[0] += f" (power levels {', '.join(map(str, r.power_levels))})"
-    parts.append(
-        f"{named} from {r.word(r.attribute_default)} at {_per_rank(r.attribute_cost)}, "
-        f"{skills} from {r.word(r.skill_default)} at {_per_rank(r.skill_cost)}"
-    )
-    bounds = f"{r.word(r.creation_min)} or above {r.word(r.creation_max)}"
-    parts.append(f"nothing below {bounds}")
+        tokens = say(
+            "{tokens} (power levels {levels})",
+            tokens=tokens,
+            levels=", ".join(map(str, r.power_levels)),
+        )
+    parts = [
+        tokens,
+        say(
+            "{attributes} from {attribute_default} at {attribute_cost} a rank, {skills} from "
+            "{skill_default} at {skill_cost} a rank",
+            attributes=named,
+            attribute_default=Level(r.attribute_default, r.ladder),
+            attribute_cost=amount_phrase(r.attribute_cost, "tokens"),
+            skills=skills,
+            skill_default=Level(r.skill_default, r.ladder),
+            skill_cost=amount_phrase(r.skill_cost, "tokens"),
+        ),
+        say(
+            "nothing below {lowest} or above {highest}",
+            lowest=Level(r.creation_min, r.ladder),
+            highest=Level(r.creation_max, r.ladder),
+        ),
+    ]
     if r.must_spend_and_save:
-        parts.append("spend at least one token and save at least one for play")
+        parts.append(say("spend at least one token and save at least one for play"))
     if r.tokens_carried is not None:
-        parts.append(f"at most {amount(r.tokens_carried, 'tokens')} carried into play")
-    return "; ".join(parts) + "."
-
-
-def _per_rank(cost: int) -> str:
-    return f"{amount(cost, 'tokens')} a rank"
+        parts.append(
+            say(
+                "at most {tokens} carried into play",
+                tokens=amount_phrase(r.tokens_carried, "tokens"),
+            )
+        )
+    return tuple(parts)
 
 
 def ladder_table(ruleset: Ruleset) -> list[Row]:

@@ -16,16 +16,19 @@ from functools import cache
 
 from django import forms
 from django.http import QueryDict
-from django.utils.text import slugify
+from django.utils.text import capfirst, format_lazy, slugify
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
 
 from characters.forms.fields import AmountField
+from characters.vocabulary import TERMS
+from characters.wording import said
 from rules.catalog import POWER_DETAILS
 from rules.ladder import Ladder
 from rules.ruleset_file import (
     DIFFICULTY_NAMES,
     EQUIPMENT_KINDS,
     MAX_ENTRIES,
-    PRICING_NAMES,
     move_to_ladder,
     ruleset_to_json,
 )
@@ -35,40 +38,60 @@ MAX_ROWS = MAX_ENTRIES
 SEPARATOR = " \u203a "  # a single right-pointing angle quotation mark, between a title and a label
 NAME_LENGTH = 100
 POWER_KINDS = {
-    "spell": "Spells",
-    "psi": "Psionic powers",
-    "superpower": "Superpowers",
-    "field": "Fields of power",
+    "spell": _("Spells"),
+    "psi": _("Psionic powers"),
+    "superpower": _("Superpowers"),
+    "field": _("Fields of power"),
+}
+# Each kind's checkbox, a sentence of its own (a language may not lower-case a title).
+POWER_KINDS_USED = {
+    "spell": _("The game has spells"),
+    "psi": _("The game has psionic powers"),
+    "superpower": _("The game has superpowers"),
+    "field": _("The game has fields of power"),
 }
 SYSTEM_CHOICES = [
-    (LEVELS, "Levels: free attribute and skill levels, gifts and faults, traded (Fudge, Mudge)"),
-    (TOKENS, "Tokens: one pool of tokens for everything (MicroFudged)"),
+    (LEVELS, _("Levels: free attribute and skill levels, gifts and faults, traded (Fudge, Mudge)")),
+    (TOKENS, _("Tokens: one pool of tokens for everything (MicroFudged)")),
 ]
-DIFFICULTY_CHOICES = [(d, DIFFICULTY_NAMES[d].capitalize()) for d in DIFFICULTIES]
-EQUIPMENT_CHOICES = [(k, k.capitalize()) for k in EQUIPMENT_KINDS]
-TEMPLATE_KIND_CHOICES = [("class", "Class"), ("race", "Race")]
+# A difficulty in words, "Very hard", in the reader's language (the rules vocabulary's).
+DIFFICULTY_WORDS = {d: capfirst(TERMS["difficulty"][DIFFICULTY_NAMES[d]]) for d in DIFFICULTIES}
+DIFFICULTY_CHOICES = list(DIFFICULTY_WORDS.items())
+EQUIPMENT_WORDS = {
+    "weapon": _("Weapon"),
+    "armour": _("Armour"),
+    "shield": _("Shield"),
+    "gear": _("Gear"),
+}
+EQUIPMENT_CHOICES = [(k, EQUIPMENT_WORDS[k]) for k in EQUIPMENT_KINDS]
+PRICING_CHOICES = [
+    ("flat", _("Flat from a default")),
+    ("by_difficulty", _("By difficulty")),
+    ("per_rank", _("Tokens a rank")),
+]
+TEMPLATE_KIND_CHOICES = [("class", _("Class")), ("race", _("Race"))]
 # The rule sections a check may cite, each in words (a game's file may name others: kept).
 TOPICS = {
-    "creation": "Character creation",
-    "attributes": "Attributes",
-    "attribute_names": "The attributes' names",
-    "skills": "Skills",
-    "gifts": "Gifts and faults",
-    "trading": "Trading",
-    "limits": "Limits",
-    "uncommitted": "Uncommitted traits",
-    "legendary": "Legendary",
-    "scale": "Scale",
-    "spell": "Spells",
-    "psi": "Psionic powers",
-    "superpower": "Superpowers",
-    "powers": "Powers",
-    "meta_points": "Meta points",
-    "points_in_play": "Points in play",
-    "advancement": "Advancement",
-    "harm": "Wounds",
-    "healing": "Healing",
-    "equipment": "Equipment",
+    "creation": _("Character creation"),
+    "attributes": _("Attributes"),
+    "attribute_names": _("The attributes' names"),
+    "skills": _("Skills"),
+    "gifts": _("Gifts and faults"),
+    "trading": _("Trading"),
+    "limits": _("Limits"),
+    "uncommitted": _("Uncommitted traits"),
+    "legendary": _("Legendary"),
+    "scale": _("Scale"),
+    "spell": _("Spells"),
+    "psi": _("Psionic powers"),
+    "superpower": _("Superpowers"),
+    "powers": _("Powers"),
+    "meta_points": _("Meta points"),
+    "points_in_play": _("Points in play"),
+    "advancement": _("Advancement"),
+    "harm": _("Wounds"),
+    "healing": _("Healing"),
+    "equipment": _("Equipment"),
 }
 
 
@@ -84,7 +107,10 @@ def text(label, help_text="", *, long=False, limit=NAME_LENGTH):
     return forms.CharField(label=label, help_text=help_text, required=False, widget=widget)
 
 
-def lines(label, help_text="", *, item="Line"):
+LINE = _("Line")
+
+
+def lines(label, help_text="", *, item=LINE):
     """Names or text, one a line: a list in the file."""
     field = forms.CharField(
         label=label,
@@ -102,7 +128,7 @@ def number(label, help_text="", *, required=False):
         help_text=help_text,
         required=required,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-        error_messages={"required": "Give a whole number."},
+        error_messages={"required": _("Give a whole number.")},
     )
 
 
@@ -114,7 +140,7 @@ def amount(label, help_text=""):
         max_digits=12,
         decimal_places=4,
         widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
-        error_messages={"required": "Give a number."},
+        error_messages={"required": _("Give a number.")},
     )
 
 
@@ -146,12 +172,18 @@ def _pairs(value: str, field: str, convert=str) -> dict:
             continue
         name, colon, rest = line.rpartition(":")
         if not colon or not name.strip() or not rest.strip():
-            raise forms.ValidationError(f"Line {number_}: write it as “Name: {field}”.")
+            raise forms.ValidationError(
+                gettext("Line {number}: write it as “Name: {value}”.").format(
+                    number=number_, value=field
+                )
+            )
         try:
             out[name.strip()] = convert(rest.strip())
         except ValueError:
             raise forms.ValidationError(
-                f"Line {number_}: “{rest.strip()}” is not a whole number."
+                gettext("Line {number}: “{value}” is not a whole number.").format(
+                    number=number_, value=rest.strip()
+                )
             ) from None
     return out
 
@@ -249,6 +281,7 @@ class Section(forms.Form):
     """One section of the ruleset file as a form, bound to the file it changes."""
 
     key = ""  # its address: /games/<pk>/<key>/
+    # English, said in the reader's language where shown ({% translate section.title %})
     title = ""
     intro = ""
     parts: tuple = ()
@@ -262,8 +295,8 @@ class Section(forms.Form):
     note = forms.CharField(
         required=False,
         max_length=500,
-        label="What changed",
-        help_text="Kept with the new version, for you and your campaigns' history.",
+        label=_("What changed"),
+        help_text=_("Kept with the new version, for you and your campaigns' history."),
     )
 
     def __init__(
@@ -429,11 +462,11 @@ class Section(forms.Form):
             spot, match = _best(spots, where)
             if spot is None:
                 self.elsewhere.append(
-                    (describe(where), sentence(plain(message)), section_of(where))
+                    (describe(where), sentence(plain(said(message))), section_of(where))
                 )
                 continue
             start = _item(match.group("rest"), self.field_at(spot))
-            self.place(spot, match, sentence(start + plain(message)))
+            self.place(spot, match, sentence(start + plain(said(message))))
 
     def place(self, spot: Spot, match: re.Match, message: str) -> None:
         key = match.groupdict().get("key")
@@ -524,7 +557,9 @@ class Section(forms.Form):
                 key = str(form[part.key].value() or "") if part.key else ""
                 row = part.row.format(n=index + 1, key=key)
                 for name, errors in form.errors.items():
-                    label = row if name not in form.fields else row + SEPARATOR + form[name].label
+                    label = (
+                        row if name not in form.fields else f"{row}{SEPARATOR}{form[name].label}"
+                    )
                     out += [(label, error) for error in errors]
         return out + [(where, message) for where, message, _ in self.elsewhere]
 
@@ -590,7 +625,7 @@ def _item(rest: str, field=None) -> str:
         return ""
     index = re.match(r"\[(\d+)\]", rest)
     if index:
-        return f"{getattr(field, 'item', 'Line')} {int(index.group(1)) + 1}: "
+        return f"{getattr(field, 'item', LINE)} {int(index.group(1)) + 1}: "
     return f"{rest.lstrip('.')}: "
 
 
@@ -644,10 +679,10 @@ def describe(where: str) -> str:
     if found is None:  # the file's shape, not a field of it: its part, by the section's title
         top = re.split(r"[.\[]", where, maxsplit=1)[0]
         section = SECTIONS.get(FILE_PARTS.get(top, ""))
-        return section.title if section else PART_TITLES.get(top, "The file")
+        return gettext(section.title) if section else PART_TITLES.get(top, _("The file"))
     section, spot, match = found
     key = match.groupdict().get("key") or ""
-    parts = [section.title]
+    parts = [gettext(section.title)]
     if spot.rows:
         rows = section.rows_named(spot.rows)
         if spot.field:
@@ -660,7 +695,7 @@ def describe(where: str) -> str:
     else:
         parts.append(spot.label.format(key=key))
     rest = _item(match.group("rest"), section.field_at(spot)).rstrip(": ")
-    return SEPARATOR.join(p for p in (*parts, rest) if p)
+    return SEPARATOR.join(str(p) for p in (*parts, rest) if p)
 
 
 def _declare(section: type[Section], fields: dict) -> None:
@@ -695,16 +730,20 @@ def _signed(value) -> str:
 
 class GameSection(Section):
     key = "game"
-    title = "The game"
-    intro = "What players see when they pick your game, and how characters are built in it."
-    name = text("Name", "What players and campaigns call the game.")
+    title = gettext_noop("The game")
+    intro = gettext_noop(
+        "What players see when they pick your game, and how characters are built in it."
+    )
+    name = text(_("Name"), _("What players and campaigns call the game."))
     description = text(
-        "Description", "One short paragraph: what the game is about.", long=True, limit=2000
+        _("Description"), _("One short paragraph: what the game is about."), long=True, limit=2000
     )
     system = choice(
-        "How characters are built",
-        "Free levels (Fudge, Mudge) or one pool of tokens (MicroFudged). Skills are priced to "
-        "fit: tokens a rank in the tokens system.",
+        _("How characters are built"),
+        _(
+            "Free levels (Fudge, Mudge) or one pool of tokens (MicroFudged). Skills are priced to "
+            "fit: tokens a rank in the tokens system."
+        ),
         SYSTEM_CHOICES,
     )
     parts = (Group("", ("name", "description", "system")),)
@@ -730,53 +769,57 @@ class GameSection(Section):
 
 
 class WordRow(RowForm):
-    word = text("Word")
+    word = text(_("Word"))
 
 
 class LadderSection(Section):
     key = "ladder"
-    title = "Trait ladder"
-    intro = (
+    title = gettext_noop("Trait ladder")
+    intro = gettext_noop(
         "The words a trait is rated in, from lowest to highest. One of them is Fair: the level "
         "everything is counted from. Renaming a word, or adding one at the top or the bottom, "
         "keeps every default, bound, cap and cost at the level it was."
     )
     fair = forms.IntegerField(
-        label="Which word is Fair",
+        label=_("Which word is Fair"),
         required=False,
         widget=forms.HiddenInput,
     )
     creation_min = forms.TypedChoiceField(
-        label="Lowest level at creation",
-        help_text="The lowest a new character's trait may start at.",
+        label=_("Lowest level at creation"),
+        help_text=_("The lowest a new character's trait may start at."),
         coerce=int,
-        error_messages={"required": "Choose a level."},
+        error_messages={"required": _("Choose a level.")},
     )
     creation_max = forms.TypedChoiceField(
-        label="Highest level at creation",
-        help_text="The highest a new character's trait may start at: below the top word.",
+        label=_("Highest level at creation"),
+        help_text=_("The highest a new character's trait may start at: below the top word."),
         coerce=int,
-        error_messages={"required": "Choose a level."},
+        error_messages={"required": _("Choose a level.")},
     )
     legendary_at_creation = yes(
-        "The top word is allowed at creation",
-        "Whether a new character may start a trait at the top word after all.",
+        _("The top word is allowed at creation"),
+        _("Whether a new character may start a trait at the top word after all."),
     )
     parts = (
         Rows(
             "words",
-            "Words",
-            "From lowest to highest, each once, each ending in a letter. Choose the one that "
-            "is Fair: it needs a word below it and one above it.",
+            _("Words"),
+            _(
+                "From lowest to highest, each once, each ending in a letter. Choose the one that "
+                "is Fair: it needs a word below it and one above it."
+            ),
             WordRow,
             "ladder.words",
             {"word": ""},
-            "Add a word at the top",
-            "Word {n}",
-            add_bottom="Add a word at the bottom",
+            _("Add a word at the top"),
+            _("Word {n}"),
+            add_bottom=_("Add a word at the bottom"),
             choice="fair",
         ),
-        Group("At character creation", ("creation_min", "creation_max", "legendary_at_creation")),
+        Group(
+            _("At character creation"), ("creation_min", "creation_max", "legendary_at_creation")
+        ),
     )
     paths = {
         "fair": "ladder.fair",
@@ -814,7 +857,7 @@ class LadderSection(Section):
     def clean_fair(self):
         fair = self.cleaned_data.get("fair")
         if fair is None:
-            raise forms.ValidationError("Choose the word that is Fair.")
+            raise forms.ValidationError(_("Choose the word that is Fair."))
         return fair
 
     @classmethod
@@ -846,58 +889,66 @@ def _caps_fields(section: Section, prefix: str) -> None:
 
 class NumbersSection(Section):
     key = "numbers"
-    title = "Budgets and limits"
-    intro = (
+    title = gettext_noop("Budgets and limits")
+    intro = gettext_noop(
         "What a new character has to spend, and the limits on spending it. A campaign's house "
         "rules change these numbers as they change a built-in ruleset's."
     )
     attribute_levels = number(
-        "Free attribute levels",
-        "Levels above the default to spread over the attributes.",
+        _("Free attribute levels"),
+        _("Levels above the default to spread over the attributes."),
         required=True,
     )
-    skill_levels = number("Free skill levels", "Levels to spend on skills.", required=True)
-    free_gifts = amount("Free gifts", "Gifts a character takes without paying for them.")
+    skill_levels = number(_("Free skill levels"), _("Levels to spend on skills."), required=True)
+    free_gifts = amount(_("Free gifts"), _("Gifts a character takes without paying for them."))
     trade_attribute = amount(
-        "An attribute level is worth", "In skill levels, when traded (Fudge: 3)."
+        _("An attribute level is worth"), _("In skill levels, when traded (Fudge: 3).")
     )
-    trade_gift = amount("A gift is worth", "In skill levels, when traded (Fudge: 6).")
-    trade_fault = amount("A fault is worth", "In skill levels, when traded (Fudge: 6).")
+    trade_gift = amount(_("A gift is worth"), _("In skill levels, when traded (Fudge: 6)."))
+    trade_fault = amount(_("A fault is worth"), _("In skill levels, when traded (Fudge: 6)."))
     meta_points_start = number(
-        "Points at the start", "Meta or Fudge points a new character starts with.", required=True
+        _("Points at the start"),
+        _("Meta or Fudge points a new character starts with."),
+        required=True,
     )
-    meta_points_max = number("Most points held", "Empty: no limit.")
+    meta_points_max = number(_("Most points held"), _("Empty: no limit."))
     has_scale = yes(
-        "Characters have a Scale",
-        "Strength and Mass scale for races bigger or smaller than human (Mudge 2.34).",
+        _("Characters have a Scale"),
+        _("Strength and Mass scale for races bigger or smaller than human (Mudge 2.34)."),
     )
     negative_scale_refund = yes(
-        "A Scale below 0 gives levels back", "Only if you allow it (Mudge 2.34)."
+        _("A Scale below 0 gives levels back"), _("Only if you allow it (Mudge 2.34).")
     )
-    tokens = number("Tokens", "The one pool a new character spends on everything.", required=True)
+    tokens = number(
+        _("Tokens"), _("The one pool a new character spends on everything."), required=True
+    )
     tokens_carried = number(
-        "Tokens carried into play", "The most unspent tokens kept. Empty: no limit."
+        _("Tokens carried into play"), _("The most unspent tokens kept. Empty: no limit.")
     )
     must_spend_and_save = yes(
-        "Spend one, save one",
-        "A new character spends at least one token and saves at least one (MicroFudged DIP).",
+        _("Spend one, save one"),
+        _("A new character spends at least one token and saves at least one (MicroFudged DIP)."),
     )
     cap_trading = yes(
-        "Two lower for one higher",
-        "A place at a capped level may be traded for two a level lower, and back (Mudge 1.5).",
+        _("Two lower for one higher"),
+        _("A place at a capped level may be traded for two a level lower, and back (Mudge 1.5)."),
     )
     max_lowered_skills = number(
-        "Most skills lowered",
-        "Skills that may drop one level below their default. Empty: no limit.",
+        _("Most skills lowered"),
+        _("Skills that may drop one level below their default. Empty: no limit."),
     )
-    max_skills = number("Most skills", "The most skills a new character takes. Empty: no limit.")
-    min_faults = number("Fewest faults", "The fewest faults a new character takes.", required=True)
+    max_skills = number(
+        _("Most skills"), _("The most skills a new character takes. Empty: no limit.")
+    )
+    min_faults = number(
+        _("Fewest faults"), _("The fewest faults a new character takes."), required=True
+    )
     uncommitted_traits = number(
-        "Uncommitted traits", "Traits left to define in play (Mudge 1.7).", required=True
+        _("Uncommitted traits"), _("Traits left to define in play (Mudge 1.7)."), required=True
     )
     parts = (
         Group(
-            "What a new character gets",
+            _("What a new character gets"),
             (
                 "attribute_levels",
                 "skill_levels",
@@ -909,26 +960,26 @@ class NumbersSection(Section):
             system=LEVELS,
         ),
         Group(
-            "What a new character gets",
+            _("What a new character gets"),
             ("tokens", "tokens_carried", "must_spend_and_save"),
             system=TOKENS,
         ),
         Group(
-            "How many attributes may stand at a level",
+            _("How many attributes may stand at a level"),
             ("attribute_cap_*",),
-            "Empty: no limit at that level.",
+            _("Empty: no limit at that level."),
         ),
         Group(
-            "How many skills may stand at a level",
+            _("How many skills may stand at a level"),
             ("skill_cap_*",),
-            "Empty: no limit at that level.",
+            _("Empty: no limit at that level."),
         ),
         Group(
-            "Other limits",
+            _("Other limits"),
             ("cap_trading", "max_lowered_skills", "max_skills", "min_faults", "uncommitted_traits"),
         ),
-        Group("Points", ("meta_points_start", "meta_points_max")),
-        Group("Scale", ("has_scale", "negative_scale_refund"), system=LEVELS),
+        Group(_("Points"), ("meta_points_start", "meta_points_max")),
+        Group(_("Scale"), ("has_scale", "negative_scale_refund"), system=LEVELS),
     )
     TRADES = {"trade_attribute": "attribute", "trade_gift": "gift", "trade_fault": "fault"}
     paths = {
@@ -955,8 +1006,8 @@ class NumbersSection(Section):
         **{name: f"numbers.trade_values.{key}" for name, key in TRADES.items()},
     }
     keyed = {
-        "attribute_cap_": ("numbers.attribute_caps.*", "Attributes at {key}"),
-        "skill_cap_": ("numbers.skill_caps.*", "Skills at {key}"),
+        "attribute_cap_": ("numbers.attribute_caps.*", _("Attributes at {key}")),
+        "skill_cap_": ("numbers.skill_caps.*", _("Skills at {key}")),
     }
 
     def add_fields(self):
@@ -989,82 +1040,85 @@ class NumbersSection(Section):
 
 
 class NameRow(RowForm):
-    name = text("Name")
+    name = text(_("Name"))
 
 
 class ExtraRow(RowForm):
-    name = text("Name")
-    default = level("Default")
+    name = text(_("Name"))
+    default = level(_("Default"))
 
 
 class OpenedRow(RowForm):
-    gift = text("Gift")
-    attribute = text("Attribute it opens")
+    gift = text(_("Gift"))
+    attribute = text(_("Attribute it opens"))
 
 
 WHO_NAMES = [
-    ("fixed", "Every character has the attributes below"),
-    ("own", "Each player names their own: the list below is a suggestion"),
+    ("fixed", _("Every character has the attributes below")),
+    ("own", _("Each player names their own: the list below is a suggestion")),
 ]
 
 
 class AttributesSection(Section):
     key = "attributes"
-    title = "Attributes"
-    intro = "The traits every character has, what they cost, and which ones damage reads."
-    who = choice("Who names them", "", WHO_NAMES)
-    default = level("Default level", "The level an attribute costs nothing at.")
+    title = gettext_noop("Attributes")
+    intro = gettext_noop(
+        "The traits every character has, what they cost, and which ones damage reads."
+    )
+    who = choice(_("Who names them"), "", WHO_NAMES)
+    default = level(_("Default level"), _("The level an attribute costs nothing at."))
     cost = number(
-        "Cost a level",
-        "Each level above the default: attribute levels, or tokens in the tokens system.",
+        _("Cost a level"),
+        _("Each level above the default: attribute levels, or tokens in the tokens system."),
         required=True,
     )
     uncommitted_max = level(
-        "Uncommitted traits up to", "The highest an uncommitted trait is defined at in play."
+        _("Uncommitted traits up to"), _("The highest an uncommitted trait is defined at in play.")
     )
     damage_capacity_attribute = text(
-        "Damage capacity", "The attribute that soaks damage (Mudge: Constitution). Empty: none."
+        _("Damage capacity"),
+        _("The attribute that soaks damage (Mudge: Constitution). Empty: none."),
     )
     muscle_attribute = text(
-        "Muscle", "The attribute that adds to a blow's damage (Mudge: Strength). Empty: none."
+        _("Muscle"), _("The attribute that adds to a blow's damage (Mudge: Strength). Empty: none.")
     )
     parts = (
         Rows(
             "names",
-            "The attributes",
-            "Each once.",
+            _("The attributes"),
+            _("Each once."),
             NameRow,
             "attributes.names",
             {"name": ""},
-            "Add an attribute",
-            "Attribute {n}",
+            _("Add an attribute"),
+            _("Attribute {n}"),
             also=("catalogue.attributes",),
         ),
         Group("", ("who", "default", "cost", "uncommitted_max")),
         Group(
-            "Damage factors",
+            _("Damage factors"),
             ("damage_capacity_attribute", "muscle_attribute"),
-            "The attributes the wound track's damage factors read.",
+            _("The attributes the wound track's damage factors read."),
         ),
         Rows(
             "extra",
-            "Attributes added beside the list",
-            "Each with its own default level (a house rule's extra attributes).",
+            _("Attributes added beside the list"),
+            _("Each with its own default level (a house rule's extra attributes)."),
             ExtraRow,
             "attributes.extra",
             {"name": "name", "default": "default"},
-            "Add an extra attribute",
-            "Extra attribute {n}",
+            _("Add an extra attribute"),
+            _("Extra attribute {n}"),
         ),
         Rows(
             "opened",
-            "Attributes a gift opens",
-            "A character with the gift has the attribute too (Mudge: Magery opens Mana).",
+            _("Attributes a gift opens"),
+            _("A character with the gift has the attribute too (Mudge: Magery opens Mana)."),
             OpenedRow,
             "attributes.opened_by_gifts",
             {"gift": None, "attribute": ""},
-            "Add a gift that opens an attribute",
-            "Gift {key}",
+            _("Add a gift that opens an attribute"),
+            _("Gift {key}"),
             key="gift",
         ),
     )
@@ -1132,45 +1186,51 @@ def _mapping(rows: list[dict], key: str, value: str) -> dict:
 
 
 class NamedDefaultRow(RowForm):
-    skill = text("Skill")
-    level = level("Default")
+    skill = text(_("Skill"))
+    level = level(_("Default"))
 
 
 class SkillsSection(Section):
     key = "skills"
-    title = "Skills"
-    intro = "How skills are priced, and where a skill stands when a character has not taken it."
+    title = gettext_noop("Skills")
+    intro = gettext_noop(
+        "How skills are priced, and where a skill stands when a character has not taken it."
+    )
     pricing = choice(
-        "How skills are priced",
-        "Flat: each level above the default costs a skill level (Fudge). By difficulty: the "
-        "table below (Mudge 1.62). Tokens a rank: the tokens system.",
-        [(key, name.capitalize()) for key, name in PRICING_NAMES.items()],
+        _("How skills are priced"),
+        _(
+            "Flat: each level above the default costs a skill level (Fudge). By difficulty: the "
+            "table below (Mudge 1.62). Tokens a rank: the tokens system."
+        ),
+        PRICING_CHOICES,
     )
     default = level(
-        "Default level", "Where a skill stands when not taken (a difficulty's default first)."
+        _("Default level"), _("Where a skill stands when not taken (a difficulty's default first).")
     )
     cost = number(
-        "Tokens a rank",
-        "What each rank above the default costs, in tokens. 1 in the levels system.",
+        _("Tokens a rank"),
+        _("What each rank above the default costs, in tokens. 1 in the levels system."),
         required=True,
     )
     parts = (
         Group("", ("pricing", "default", "cost")),
         Group(
-            "By difficulty",
+            _("By difficulty"),
             tuple(f"{d}_{k}" for d in DIFFICULTIES for k in ("default", "cost")),
-            "Each difficulty's default, and its cost at Fair; each level up or down costs one "
-            "more or less. The costs must rise with the difficulty.",
+            _(
+                "Each difficulty's default, and its cost at Fair; each level up or down costs one "
+                "more or less. The costs must rise with the difficulty."
+            ),
         ),
         Rows(
             "named",
-            "Skills with a default of their own",
-            "Streamlined MicroFudged: Science and Medicine start at Terrible.",
+            _("Skills with a default of their own"),
+            _("Streamlined MicroFudged: Science and Medicine start at Terrible."),
             NamedDefaultRow,
             "skills.named_defaults",
             {"skill": None, "level": ""},
-            "Add a skill with its own default",
-            "Skill {key}",
+            _("Add a skill with its own default"),
+            _("Skill {key}"),
             key="skill",
         ),
     )
@@ -1206,8 +1266,20 @@ _declare(
         f"{d}_{k}": field
         for d in DIFFICULTIES
         for k, field in (
-            ("default", level(f"{DIFFICULTY_NAMES[d].capitalize()}: default", none="No default")),
-            ("cost", number(f"{DIFFICULTY_NAMES[d].capitalize()}: cost at Fair", required=True)),
+            (
+                "default",
+                level(
+                    format_lazy(_("{difficulty}: default"), difficulty=DIFFICULTY_WORDS[d]),
+                    none=_("No default"),
+                ),
+            ),
+            (
+                "cost",
+                number(
+                    format_lazy(_("{difficulty}: cost at Fair"), difficulty=DIFFICULTY_WORDS[d]),
+                    required=True,
+                ),
+            ),
         )
     },
 )
@@ -1220,22 +1292,26 @@ SkillsSection.paths = {
 
 class PowersSection(Section):
     key = "powers"
-    title = "Powers"
-    intro = "The kinds of power characters may have, the gift each needs first, and what they cost."
-    superpower_cost = amount("A superpower costs", "In gifts (Mudge 2.8: 2).")
-    power_default = level("Power default", "The level a power costs nothing at.")
-    power_levels = text(
-        "Token steps",
-        "MicroFudged DIP: the tokens each power level costs in all, rising, e.g. 6, 11, 16, 21. "
-        "Empty: none.",
+    title = gettext_noop("Powers")
+    intro = gettext_noop(
+        "The kinds of power characters may have, the gift each needs first, and what they cost."
     )
-    power_levels.item = "Number"
+    superpower_cost = amount(_("A superpower costs"), _("In gifts (Mudge 2.8: 2)."))
+    power_default = level(_("Power default"), _("The level a power costs nothing at."))
+    power_levels = text(
+        _("Token steps"),
+        _(
+            "MicroFudged DIP: the tokens each power level costs in all, rising, e.g. 6, 11, 16, "
+            "21. Empty: none."
+        ),
+    )
+    power_levels.item = _("Number")
     parts = (
         *(
             Group(title, (f"{kind}_used", f"{kind}_gift", f"{kind}_note"))
             for kind, title in POWER_KINDS.items()
         ),
-        Group("Costs", ("superpower_cost", "power_default", "power_levels")),
+        Group(_("Costs"), ("superpower_cost", "power_default", "power_levels")),
     )
     paths = {
         "superpower_cost": "numbers.superpower_cost",
@@ -1264,7 +1340,11 @@ class PowersSection(Section):
         value = self.cleaned_data["power_levels"]
         for index, part in enumerate(p for p in re.split(r"[,\s]+", value) if p):
             if not _whole_number(part):
-                raise forms.ValidationError(f"Number {index + 1}: “{part}” is not a whole number.")
+                raise forms.ValidationError(
+                    gettext("Number {number}: “{value}” is not a whole number.").format(
+                        number=index + 1, value=part
+                    )
+                )
         return value
 
     def write(self, file, v, rows):
@@ -1289,57 +1369,73 @@ _declare(
         name: field
         for kind, title in POWER_KINDS.items()
         for name, field in (
-            (f"{kind}_used", yes(f"The game has {title.lower()}")),
-            (f"{kind}_gift", text("Gift needed first", "Empty: none (Mudge: Magery for spells).")),
+            (f"{kind}_used", yes(POWER_KINDS_USED[kind])),
+            (
+                f"{kind}_gift",
+                text(_("Gift needed first"), _("Empty: none (Mudge: Magery for spells).")),
+            ),
             (
                 f"{kind}_note",
-                text("Note in the catalogue", "What the campaign's list says of them.", limit=2000),
+                text(
+                    _("Note in the catalogue"),
+                    _("What the campaign's list says of them."),
+                    limit=2000,
+                ),
             ),
         )
     },
 )
 
 LIST_NAMES = {
-    "attributes": "Attributes",
-    "skills": "Skills",
-    "gifts": "Gifts",
-    "faults": "Faults",
-    "powers": "Powers",
+    "attributes": TERMS["list title"]["Attributes"],
+    "skills": TERMS["list title"]["Skills"],
+    "gifts": TERMS["list title"]["Gifts"],
+    "faults": TERMS["list title"]["Faults"],
+    "powers": TERMS["list title"]["Powers"],
 }
 TERM_FIELDS = {
     "points": text(
-        "Points", "What meta points are called (Fudge points, luck). Empty: the game has none."
+        _("Points"),
+        _("What meta points are called (Fudge points, luck). Empty: the game has none."),
     ),
-    "gm": text("The GM", "What the game master is called (MicroFudged: Narrator)."),
+    "gm": text(_("The GM"), _("What the game master is called (MicroFudged: Narrator).")),
     "cost_unit": text(
-        "A skill's cost", "What the reference table prices skills in: skill level, token."
+        _("A skill's cost"), _("What the reference table prices skills in: skill level, token.")
     ),
-    "weapon_value": text("A weapon's value", "What the sheet calls it: Damage."),
-    "armour_value": text("An armour's value", "What the sheet calls it: Armour."),
+    "weapon_value": text(_("A weapon's value"), _("What the sheet calls it: Damage.")),
+    "armour_value": text(_("An armour's value"), _("What the sheet calls it: Armour.")),
     "equipment_hint": text(
-        "About equipment", "A line the builder shows beside equipment.", long=True, limit=2000
+        _("About equipment"), _("A line the builder shows beside equipment."), long=True, limit=2000
     ),
     "personality_hint": text(
-        "About personality", "A line the builder shows beside personality.", long=True, limit=2000
+        _("About personality"),
+        _("A line the builder shows beside personality."),
+        long=True,
+        limit=2000,
     ),
     "dice_note": text(
-        "About the dice", "What the dice roller adds (Mudge's damage die).", long=True, limit=2000
+        _("About the dice"),
+        _("What the dice roller adds (Mudge's damage die)."),
+        long=True,
+        limit=2000,
     ),
 }
 
 
 class TermsSection(Section):
     key = "terms"
-    title = "Names of things"
-    intro = "What your game calls its lists and things, on every page and sheet."
+    title = gettext_noop("Names of things")
+    intro = gettext_noop("What your game calls its lists and things, on every page and sheet.")
     parts = (
         Group(
-            "The lists",
+            _("The lists"),
             tuple(f"{name}_{k}" for name in LISTS for k in ("title", "one")),
-            "Each list's title and what one of them is called (Knacks, knack). Gifts, faults "
-            "and powers: leave both empty for a game without them.",
+            _(
+                "Each list's title and what one of them is called (Knacks, knack). Gifts, faults "
+                "and powers: leave both empty for a game without them."
+            ),
         ),
-        Group("Other words", tuple(TERM_FIELDS)),
+        Group(_("Other words"), tuple(TERM_FIELDS)),
     )
     paths = {
         **{
@@ -1381,8 +1477,8 @@ _declare(
             name: field
             for list_name, title in LIST_NAMES.items()
             for name, field in (
-                (f"{list_name}_title", text(f"{title}: title")),
-                (f"{list_name}_one", text(f"{title}: one of them")),
+                (f"{list_name}_title", text(format_lazy(_("{list}: title"), list=title))),
+                (f"{list_name}_one", text(format_lazy(_("{list}: one of them"), list=title))),
             )
         },
         **TERM_FIELDS,
@@ -1391,59 +1487,69 @@ _declare(
 
 
 class TrackRow(RowForm):
-    name = text("Name")
-    damage = text("Damage")
-    penalty = number("Penalty")
-    boxes = number("Boxes")
+    name = text(_("Name"))
+    damage = text(_("Damage"))
+    penalty = number(_("Penalty"))
+    boxes = number(_("Boxes"))
 
 
 class GrazeRow(RowForm):
-    start = number("From damage")
-    wound = text("Worst row")
+    start = number(_("From damage"))
+    wound = text(_("Worst row"))
 
 
 class HarmSection(Section):
     key = "harm"
-    title = "Wound track"
-    intro = (
+    title = gettext_noop("Wound track")
+    intro = gettext_noop(
         "The track a character marks when hurt (or set back), lightest row first, and what "
         "a blow does."
     )
-    has_track = yes("The game has a wound track", "Untick for a game without one.")
-    track_title = text("Title", "What the sheet calls it: Wounds, Setbacks.")
-    caused_by = text("Its first column", "What inflicts a row: Damage, Successes.")
+    has_track = yes(_("The game has a wound track"), _("Untick for a game without one."))
+    track_title = text(_("Title"), _("What the sheet calls it: Wounds, Setbacks."))
+    caused_by = text(_("Its first column"), _("What inflicts a row: Damage, Successes."))
     penalty_unit = choice(
-        "The penalty applies to",
+        _("The penalty applies to"),
         "",
-        [("", "Every action"), ("card", "Every card drawn (MicroFudged)")],
+        [("", _("Every action")), ("card", _("Every card drawn (MicroFudged)"))],
     )
-    damage_factors = yes("The sheet prints damage factors", "Offensive and defensive (Mudge 4.54).")
-    damage_die = yes("A damage die", "The odd-coloured fourth die adds to damage (Mudge 4.61).")
+    damage_factors = yes(
+        _("The sheet prints damage factors"), _("Offensive and defensive (Mudge 4.54).")
+    )
+    damage_die = yes(
+        _("A damage die"), _("The odd-coloured fourth die adds to damage (Mudge 4.61).")
+    )
     unarmed = number(
-        "Bare hands", "The damage of a blow with bare hands (Mudge: -1).", required=True
+        _("Bare hands"), _("The damage of a blow with bare hands (Mudge: -1)."), required=True
     )
     unarmed_trained = number(
-        "Bare hands, trained", "With a martial art among the skills (Mudge: 0).", required=True
+        _("Bare hands, trained"),
+        _("With a martial art among the skills (Mudge: 0)."),
+        required=True,
     )
-    martial_arts = lines("Martial arts", "Skills that train bare hands, one a line.")
-    more_scratch = lines("One more light box", "Gifts that add a box to the first row, one a line.")
-    fewer_scratch = lines("One light box fewer", "Faults that take one away, one a line.")
-    track_note = text("A line under the track", "How it heals, say.", limit=2000)
+    martial_arts = lines(_("Martial arts"), _("Skills that train bare hands, one a line."))
+    more_scratch = lines(
+        _("One more light box"), _("Gifts that add a box to the first row, one a line.")
+    )
+    fewer_scratch = lines(_("One light box fewer"), _("Faults that take one away, one a line."))
+    track_note = text(_("A line under the track"), _("How it heals, say."), limit=2000)
     parts = (
         Group("", ("has_track", "track_title", "caused_by", "penalty_unit")),
         Rows(
             "track",
-            "Rows",
-            "Lightest first. Damage: what inflicts it (1,2 or 3-4 or 9+). Penalty: 0 or less, "
-            "to every action while it is the worst. Boxes: 1 to 20.",
+            _("Rows"),
+            _(
+                "Lightest first. Damage: what inflicts it (1,2 or 3-4 or 9+). Penalty: 0 or less, "
+                "to every action while it is the worst. Boxes: 1 to 20."
+            ),
             TrackRow,
             "harm.track",
             {"name": "name", "damage": "damage", "penalty": "penalty", "boxes": "boxes"},
-            "Add a row",
-            "Row {n}",
+            _("Add a row"),
+            _("Row {n}"),
         ),
         Group(
-            "Damage",
+            _("Damage"),
             (
                 "damage_factors",
                 "damage_die",
@@ -1457,13 +1563,16 @@ class HarmSection(Section):
         ),
         Rows(
             "grazes",
-            "Grazes",
-            "The worst row a graze reaches, from a total damage up (Mudge 4.56). Empty: no limit.",
+            _("Grazes"),
+            _(
+                "The worst row a graze reaches, from a total damage up (Mudge 4.56). Empty: no "
+                "limit."
+            ),
             GrazeRow,
             "harm.graze_limits",
             {"start": "from", "wound": "wound"},
-            "Add a graze limit",
-            "Graze limit {n}",
+            _("Add a graze limit"),
+            _("Graze limit {n}"),
         ),
     )
     paths = {
@@ -1533,41 +1642,49 @@ class HarmSection(Section):
 
 ADVANCEMENT_COSTS = {
     "attribute_multiplier": number(
-        "An attribute costs", "Times a skill's cost at the same level (Fudge: 3).", required=True
+        _("An attribute costs"),
+        _("Times a skill's cost at the same level (Fudge: 3)."),
+        required=True,
     ),
-    "beyond": number("Each level past the table", "Empty: none past it."),
-    "gift": number("A gift", "Empty: gifts are not bought."),
-    "power": number("A power", "Empty: powers are not bought."),
-    "meta_point": number("A meta point", "Empty: not bought."),
-    "buy_off_fault": number("Buying off a fault", "Empty: faults are not bought off."),
+    "beyond": number(_("Each level past the table"), _("Empty: none past it.")),
+    "gift": number(_("A gift"), _("Empty: gifts are not bought.")),
+    "power": number(_("A power"), _("Empty: powers are not bought.")),
+    "meta_point": number(_("A meta point"), _("Empty: not bought.")),
+    "buy_off_fault": number(_("Buying off a fault"), _("Empty: faults are not bought off.")),
     "points_per_unit": number(
-        "Points for one unit", "Fudge points that make one (Fudge: 3). Empty: none."
+        _("Points for one unit"), _("Fudge points that make one (Fudge: 3). Empty: none.")
     ),
 }
 
 
 class AdvancementSection(Section):
     key = "advancement"
-    title = "Advancement"
-    intro = "What experience buys after approval, and what it costs."
-    has_advancement = yes("Characters advance", "Untick for a game without experience.")
-    unit = text("Unit", "What experience is counted in: XP, EP, token.")
-    section = text("Rule section", "Where the costs come from, e.g. My game, p. 4.", limit=2000)
-    gm_permission_from = level(
-        "The GM's permission from", "Raising a skill from this level on needs the GM.", none="Never"
+    title = gettext_noop("Advancement")
+    intro = gettext_noop("What experience buys after approval, and what it costs.")
+    has_advancement = yes(_("Characters advance"), _("Untick for a game without experience."))
+    unit = text(_("Unit"), _("What experience is counted in: XP, EP, token."))
+    section = text(
+        _("Rule section"), _("Where the costs come from, e.g. My game, p. 4."), limit=2000
     )
-    approve_gift = yes("A new gift needs the GM's approval")
-    approve_power = yes("A new power needs the GM's approval")
+    gm_permission_from = level(
+        _("The GM's permission from"),
+        _("Raising a skill from this level on needs the GM."),
+        none=_("Never"),
+    )
+    approve_gift = yes(_("A new gift needs the GM's approval"))
+    approve_power = yes(_("A new power needs the GM's approval"))
     parts = (
         Group("", ("has_advancement", "unit", "section")),
         Group(
-            "Raising a skill one level",
+            _("Raising a skill one level"),
             ("step_*",),
-            "From each level, in the unit; the costs must not fall as the level rises. All "
-            "empty: one unit a rank.",
+            _(
+                "From each level, in the unit; the costs must not fall as the level rises. All "
+                "empty: one unit a rank."
+            ),
         ),
         Group(
-            "Other costs",
+            _("Other costs"),
             (*ADVANCEMENT_COSTS, "gm_permission_from", "approve_gift", "approve_power"),
         ),
     )
@@ -1579,12 +1696,12 @@ class AdvancementSection(Section):
         "approve_gift": "advancement.gm_approval",
         **{key: f"advancement.{key}" for key in ADVANCEMENT_COSTS},
     }
-    keyed = {"step_": ("advancement.skill_steps.*", "From {key}")}
+    keyed = {"step_": ("advancement.skill_steps.*", _("From {key}"))}
 
     def add_fields(self):
         super().add_fields()
         for index, word in enumerate(self.ladder.words):
-            self.made[f"step_{index}"] = number(f"From {word}")
+            self.made[f"step_{index}"] = number(gettext("From {key}").format(key=word))
             self.by_key[("step_", word)] = f"step_{index}"
 
     def read(self, file):
@@ -1658,50 +1775,50 @@ def _catalogue_rows(list_key, title, help_text, form, add, row) -> Rows:
 
 
 class SkillRow(RowForm):
-    name = text("Name")
+    name = text(_("Name"))
     difficulty = forms.ChoiceField(
-        label="Difficulty", choices=DIFFICULTY_CHOICES, initial="average"
+        label=_("Difficulty"), choices=DIFFICULTY_CHOICES, initial="average"
     )
-    note = text("Note", limit=2000)
+    note = text(_("Note"), limit=2000)
 
 
 class GiftRow(RowForm):
-    name = text("Name")
-    cost = amount("Cost")
-    note = text("Note", limit=2000)
+    name = text(_("Name"))
+    cost = amount(_("Cost"))
+    note = text(_("Note"), limit=2000)
 
 
 class FaultRow(RowForm):
-    name = text("Name")
-    value = amount("Value")
-    note = text("Note", limit=2000)
+    name = text(_("Name"))
+    value = amount(_("Value"))
+    note = text(_("Note"), limit=2000)
 
 
 class EquipmentRow(RowForm):
-    name = text("Name")
-    kind = forms.ChoiceField(label="Kind", choices=EQUIPMENT_CHOICES, initial="gear")
-    damage = number("Weapon value")
-    armour = number("Armour value")
-    note = text("Note", limit=2000)
+    name = text(_("Name"))
+    kind = forms.ChoiceField(label=_("Kind"), choices=EQUIPMENT_CHOICES, initial="gear")
+    damage = number(_("Weapon value"))
+    armour = number(_("Armour value"))
+    note = text(_("Note"), limit=2000)
 
 
 POWER_DETAIL_LABELS = {
-    "section": "Rule section",
-    "cost": "Cost of a use",
-    "target": "Target",
-    "damage_factor": "Damage factor",
-    "range": "Range",
-    "duration": "Duration",
-    "effect": "Effect",
-    "group": "Group",
+    "section": _("Rule section"),
+    "cost": _("Cost of a use"),
+    "target": _("Target"),
+    "damage_factor": _("Damage factor"),
+    "range": _("Range"),
+    "duration": _("Duration"),
+    "effect": _("Effect"),
+    "group": _("Group"),
 }
 
 
 class PowerRow(RowForm):
-    name = text("Name")
-    kind = forms.ChoiceField(label="Kind", choices=list(POWER_KINDS.items()))
+    name = text(_("Name"))
+    kind = forms.ChoiceField(label=_("Kind"), choices=list(POWER_KINDS.items()))
     difficulty = forms.ChoiceField(
-        label="Difficulty", choices=[("", "None"), *DIFFICULTY_CHOICES], required=False
+        label=_("Difficulty"), choices=[("", _("None")), *DIFFICULTY_CHOICES], required=False
     )
 
 
@@ -1713,16 +1830,16 @@ PowerRow.base_fields.update(
 class SkillListSection(CatalogueSection):
     key = list_key = "skills"
     key = "skill-list"
-    title = "Skill list"
-    intro = "The skills a campaign's catalogue starts with, for players to pick from."
+    title = gettext_noop("Skill list")
+    intro = gettext_noop("The skills a campaign's catalogue starts with, for players to pick from.")
     parts = (
         _catalogue_rows(
             "skills",
-            "Skills",
-            "Each name once. Difficulty: what the skill costs when priced by difficulty.",
+            _("Skills"),
+            _("Each name once. Difficulty: what the skill costs when priced by difficulty."),
             SkillRow,
-            "Add a skill",
-            "Skill {n}",
+            _("Add a skill"),
+            _("Skill {n}"),
         ),
     )
 
@@ -1730,16 +1847,16 @@ class SkillListSection(CatalogueSection):
 class GiftListSection(CatalogueSection):
     list_key = "gifts"
     key = "gift-list"
-    title = "Gift list"
-    intro = "The gifts a campaign's catalogue starts with."
+    title = gettext_noop("Gift list")
+    intro = gettext_noop("The gifts a campaign's catalogue starts with.")
     parts = (
         _catalogue_rows(
             "gifts",
-            "Gifts",
-            "Each name once. Cost: in gifts (2 for a costly one).",
+            _("Gifts"),
+            _("Each name once. Cost: in gifts (2 for a costly one)."),
             GiftRow,
-            "Add a gift",
-            "Gift {n}",
+            _("Add a gift"),
+            _("Gift {n}"),
         ),
     )
 
@@ -1747,16 +1864,16 @@ class GiftListSection(CatalogueSection):
 class FaultListSection(CatalogueSection):
     list_key = "faults"
     key = "fault-list"
-    title = "Fault list"
-    intro = "The faults a campaign's catalogue starts with."
+    title = gettext_noop("Fault list")
+    intro = gettext_noop("The faults a campaign's catalogue starts with.")
     parts = (
         _catalogue_rows(
             "faults",
-            "Faults",
-            "Each name once. Value: in gifts (2 for a grave one).",
+            _("Faults"),
+            _("Each name once. Value: in gifts (2 for a grave one)."),
             FaultRow,
-            "Add a fault",
-            "Fault {n}",
+            _("Add a fault"),
+            _("Fault {n}"),
         ),
     )
 
@@ -1764,16 +1881,16 @@ class FaultListSection(CatalogueSection):
 class EquipmentListSection(CatalogueSection):
     list_key = "equipment"
     key = "equipment"
-    title = "Equipment"
-    intro = "The weapons, armour and gear a campaign's catalogue starts with."
+    title = gettext_noop("Equipment")
+    intro = gettext_noop("The weapons, armour and gear a campaign's catalogue starts with.")
     parts = (
         _catalogue_rows(
             "equipment",
-            "Equipment",
-            "Each name once. Weapon value: what it adds to damage; armour: what it takes off.",
+            _("Equipment"),
+            _("Each name once. Weapon value: what it adds to damage; armour: what it takes off."),
             EquipmentRow,
-            "Add an item",
-            "Item {n}",
+            _("Add an item"),
+            _("Item {n}"),
         ),
     )
 
@@ -1781,44 +1898,48 @@ class EquipmentListSection(CatalogueSection):
 class PowerListSection(CatalogueSection):
     list_key = "powers"
     key = "power-list"
-    title = "Sample powers"
-    intro = "Spells, psionic powers and superpowers written out, for players to pick from."
+    title = gettext_noop("Sample powers")
+    intro = gettext_noop(
+        "Spells, psionic powers and superpowers written out, for players to pick from."
+    )
     parts = (
         _catalogue_rows(
             "powers",
-            "Powers",
-            "Each name once, of a kind the game has. Cost of a use: what one use lowers "
-            "(Mudge 2.51), as the rules word it.",
+            _("Powers"),
+            _(
+                "Each name once, of a kind the game has. Cost of a use: what one use lowers "
+                "(Mudge 2.51), as the rules word it."
+            ),
             PowerRow,
-            "Add a power",
-            "Power {n}",
+            _("Add a power"),
+            _("Power {n}"),
         ),
     )
 
 
 class TemplateRow(RowForm):
-    name = text("Name")
-    kind = forms.ChoiceField(label="Kind", choices=TEMPLATE_KIND_CHOICES, initial="class")
-    section = text("Rule section", limit=2000)
-    description = text("Description", long=True, limit=2000)
-    minimum_attributes = lines("Least attributes", "One a line: Strength: Good.")
-    minimum_skills = lines("Least skills", "One a line: Bow: Good.")
-    recommended_gifts = lines("Gifts it suggests", "One a line.")
-    required_gifts = lines("Gifts it needs", "One a line.")
-    required_faults = lines("Faults it needs", "One a line.")
-    scale_strength = number("Strength scale", "Races: 0 is human.")
-    scale_mass = number("Mass scale", "Races: 0 is human.")
-    racial_bonuses = lines("Racial bonuses", "One a line: Dexterity: +1.")
-    notes = lines("Notes", "One a line.")
-    broad = yes("Broad groups", "The least skills are groups, for a loose game (Mudge 6.42).")
+    name = text(_("Name"))
+    kind = forms.ChoiceField(label=_("Kind"), choices=TEMPLATE_KIND_CHOICES, initial="class")
+    section = text(_("Rule section"), limit=2000)
+    description = text(_("Description"), long=True, limit=2000)
+    minimum_attributes = lines(_("Least attributes"), _("One a line: Strength: Good."))
+    minimum_skills = lines(_("Least skills"), _("One a line: Bow: Good."))
+    recommended_gifts = lines(_("Gifts it suggests"), _("One a line."))
+    required_gifts = lines(_("Gifts it needs"), _("One a line."))
+    required_faults = lines(_("Faults it needs"), _("One a line."))
+    scale_strength = number(_("Strength scale"), _("Races: 0 is human."))
+    scale_mass = number(_("Mass scale"), _("Races: 0 is human."))
+    racial_bonuses = lines(_("Racial bonuses"), _("One a line: Dexterity: +1."))
+    notes = lines(_("Notes"), _("One a line."))
+    broad = yes(_("Broad groups"), _("The least skills are groups, for a loose game (Mudge 6.42)."))
     slug = forms.CharField(required=False, widget=forms.HiddenInput)
 
     def clean_minimum_attributes(self):
-        _pairs(self.cleaned_data["minimum_attributes"], "level")
+        _pairs(self.cleaned_data["minimum_attributes"], gettext("level"))
         return self.cleaned_data["minimum_attributes"]
 
     def clean_minimum_skills(self):
-        _pairs(self.cleaned_data["minimum_skills"], "level")
+        _pairs(self.cleaned_data["minimum_skills"], gettext("level"))
         return self.cleaned_data["minimum_skills"]
 
     def clean_racial_bonuses(self):
@@ -1832,21 +1953,21 @@ TEMPLATE_PAIRS = ("minimum_attributes", "minimum_skills")
 
 class TemplatesSection(Section):
     key = "templates"
-    title = "Templates"
-    intro = (
+    title = gettext_noop("Templates")
+    intro = gettext_noop(
         "Class and race templates (Mudge 6.4): the least a character of the kind has, and "
         "what a race brings."
     )
     parts = (
         Rows(
             "templates",
-            "Templates",
-            "Each name once. Levels are words of the game's ladder.",
+            _("Templates"),
+            _("Each name once. Levels are words of the game's ladder."),
             TemplateRow,
             "templates",
             {name: name for name in TemplateRow.base_fields if name != "slug"} | {"slug": "slug"},
-            "Add a template",
-            "Template {n}",
+            _("Add a template"),
+            _("Template {n}"),
         ),
     )
 
@@ -1915,17 +2036,17 @@ def _whole(value: str) -> int:
 
 class SourcesSection(Section):
     key = "sources"
-    title = "Rule sections"
-    intro = (
+    title = gettext_noop("Rule sections")
+    intro = gettext_noop(
         "What a check cites for each topic: your game's own text (My game, p. 3). Character "
         "creation is required: every check falls back to it."
     )
     catalogue_section = text(
-        "Where the lists come from", "The source of the seed catalogue.", limit=2000
+        _("Where the lists come from"), _("The source of the seed catalogue."), limit=2000
     )
     parts = (
-        Group("Topics", tuple(f"topic_{t}" for t in TOPICS)),
-        Group("The lists", ("catalogue_section",)),
+        Group(_("Topics"), tuple(f"topic_{t}" for t in TOPICS)),
+        Group(_("The lists"), ("catalogue_section",)),
     )
     paths = {
         **{f"topic_{t}": f"sections.{t}" for t in TOPICS},
@@ -1970,7 +2091,11 @@ FILE_PARTS = {
     "templates": "templates",
     "sections": "sources",
 }
-PART_TITLES = {"catalogue": "The lists", "slug": "The game's name in files", "format": "The file"}
+PART_TITLES = {
+    "catalogue": _("The lists"),
+    "slug": _("The game's name in files"),
+    "format": _("The file"),
+}
 SECTIONS = {
     section.key: section
     for section in (

@@ -2,8 +2,10 @@
 edited section by section: characters.forms.designer."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from characters.forms.fields import NameField
+from characters.vocabulary import term
 from rules.rulesets import ruleset_choices
 
 BLANK = "blank"
@@ -13,15 +15,18 @@ class DesignStartForm(forms.Form):
     """Where a new design starts: a built-in ruleset, nothing, or an uploaded file."""
 
     start = forms.ChoiceField(
-        label="Start from",
-        choices=lambda: [*ruleset_choices(), (BLANK, "Nothing: a blank game")],
-        help_text="A built-in ruleset gives every number of it to change.",
+        label=_("Start from"),
+        choices=lambda: [
+            *((slug, term(name, "ruleset")) for slug, name in ruleset_choices()),
+            (BLANK, _("Nothing: a blank game")),
+        ],
+        help_text=_("A built-in ruleset gives every number of it to change."),
     )
-    name = NameField(max_length=100, label="Your game's name")
+    name = NameField(max_length=100, label=_("Your game's name"))
 
 
 class DesignImportForm(forms.Form):
     file = forms.FileField(
-        label="Ruleset file",
-        help_text="A ruleset file, e.g. one exported here or by another Fairsheet.",
+        label=_("Ruleset file"),
+        help_text=_("A ruleset file, e.g. one exported here or by another Fairsheet."),
     )

@@ -1,17 +1,24 @@
 """What the rule pages and the campaign form say of each ruleset: budgets, caps and cost tables."""
 
+import dataclasses
 from dataclasses import dataclass
 
 from django.db.models import Max
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 
+from characters import vocabulary
 from characters.models import DesignedRuleset
 from characters.sheets import build_sheet
+from characters.wording import SPEAKER, said
 from rules import tables
 from rules.character import Character, Fault, Gift, Trait
 from rules.house_rules import json_number
-from rules.report import amount, build_report
+from rules.ladder import LevelError
+from rules.report import build_report
 from rules.rulesets import BUILTIN, LEVELS, Ruleset, skill_default
+from rules.trades import amount_phrase
+from rules.words import Level, Noun, plural_count
 
 
 @dataclass(frozen=True)
@@ -34,111 +41,195 @@ class RulesetSummary:
 
 
 def describe_budgets(r: Ruleset) -> list[tuple[str, str]]:
+    """A ruleset's budgets, label and value, in the reader's language (its own words as
+    written)."""
+    terms = r.terms
     if r.system == LEVELS:
-        tv, terms = r.trade_values, r.terms
-        attribute_level, attribute_levels = terms.pool_words("attributes")
+        tv = r.trade_values
         rows = [
-            (attribute_levels.capitalize(), str(r.attribute_levels)),
-            (terms.pool_words("skills")[1].capitalize(), str(r.skill_levels)),
-            (f"Free {terms.plural('gifts')}", str(json_number(r.free_gifts))),
+            (_noun(terms.pool_noun("attributes", 2), capital=True), str(r.attribute_levels)),
+            (_noun(terms.pool_noun("skills", 2), capital=True), str(r.skill_levels)),
             (
-                "Trade values",
-                f"1 {attribute_level} = {amount(tv['attribute'], 'skills', terms)}; "
-                f"1 {terms.noun('gifts')} = {json_number(tv['gift'])}; "
-                f"1 {terms.noun('faults')} = {json_number(tv['fault'])}",
+                gettext("Free {gifts}").format(gifts=_noun(terms.list_noun("gifts", 2))),
+                _number(json_number(r.free_gifts)),
+            ),
+            (
+                gettext("Trade values"),
+                gettext(
+                    "1 {attribute_level} = {attribute_worth}; 1 {gift} = {gift_worth}; "
+                    "1 {fault} = {fault_worth}"
+                ).format(
+                    attribute_level=_noun(terms.pool_noun("attributes", 1)),
+                    attribute_worth=said(amount_phrase(tv["attribute"], "skills", terms)),
+                    gift=_noun(terms.list_noun("gifts")),
+                    gift_worth=_number(json_number(tv["gift"])),
+                    fault=_noun(terms.list_noun("faults")),
+                    fault_worth=_number(json_number(tv["fault"])),
+                ),
             ),
         ]
         if r.has_scale:
+            refund = r.negative_scale_refund
             rows.append(
                 (
-                    "Scale below 0",
-                    "gives levels back" if r.negative_scale_refund else "gives nothing back",
+                    gettext("Scale below 0"),
+                    gettext("gives levels back") if refund else gettext("gives nothing back"),
                 )
             )
-        if r.terms.points:
-            rows.append((f"{r.terms.points.capitalize()} at start", str(r.meta_points_start)))
-        return rows
-    rows = [("Tokens", str(r.tokens))]
+        if terms.points:
+            points = _capitalised(vocabulary.term(terms.points, "points"))
+            rows.append(
+                (gettext("{points} at start").format(points=points), str(r.meta_points_start))
+            )
+        return [(_capitalised(label), value) for label, value in rows]
+    rows = [(gettext("Tokens"), str(r.tokens))]
     if r.power_levels:
-        rows.append(("Power levels", " / ".join(map(str, r.power_levels))))
+        rows.append((gettext("Power levels"), " / ".join(map(str, r.power_levels))))
     if r.attribute_cost != r.skill_cost:
         rows.append(
             (
-                f"{r.terms.title('attributes')} cost",
-                f"{amount(r.attribute_cost, 'tokens')} a rank, from {r.word(r.attribute_default)}",
+                gettext("{attributes} cost").format(attributes=_title(r, "attributes")),
+                gettext("{cost} a rank, from {level}").format(
+                    cost=said(amount_phrase(r.attribute_cost, "tokens")),
+                    level=_level(r, r.attribute_default),
+                ),
             )
         )
     if r.tokens_carried is not None:
-        rows.append(("Tokens carried into play", f"at most {r.tokens_carried}"))
+        rows.append(
+            (
+                gettext("Tokens carried into play"),
+                gettext("at most {count}").format(count=r.tokens_carried),
+            )
+        )
     if r.must_spend_and_save:
-        rows.append(("At creation", "spend at least 1 token, save at least 1"))
-    return rows
+        rows.append((gettext("At creation"), gettext("spend at least 1 token, save at least 1")))
+    return [(_capitalised(label), value) for label, value in rows]
 
 
 def describe_caps(r: Ruleset) -> list[tuple[str, str]]:
-    def caps(c):
-        return ", ".join(f"{n} {r.word(lv)}" for lv, n in sorted(c.items(), reverse=True))
+    """A ruleset's caps and bounds, label and value, in the reader's language."""
 
-    traded = " (two lower for one higher)" if r.cap_trading else ""
+    def caps(c):
+        return ", ".join(f"{n} {_level(r, lv)}" for lv, n in sorted(c.items(), reverse=True))
+
+    def at_most(c):
+        if r.cap_trading:
+            return gettext("at most {caps} (two lower for one higher)").format(caps=caps(c))
+        return gettext("at most {caps}").format(caps=caps(c))
+
+    terms = r.terms
     rows = []
     if r.attribute_caps:
-        rows.append((r.terms.title("attributes"), f"at most {caps(r.attribute_caps)}{traded}"))
+        rows.append((_title(r, "attributes"), at_most(r.attribute_caps)))
     if r.skill_caps:
-        rows.append((r.terms.title("skills"), f"at most {caps(r.skill_caps)}{traded}"))
+        rows.append((_title(r, "skills"), at_most(r.skill_caps)))
     if r.max_skills is not None:
-        rows.append((f"Number of {r.terms.plural('skills')}", f"at most {r.max_skills}"))
+        rows.append(
+            (
+                gettext("Number of {skills}").format(skills=_noun(terms.list_noun("skills", 2))),
+                gettext("at most {count}").format(count=r.max_skills),
+            )
+        )
     if r.min_faults:
-        rows.append((r.terms.title("faults"), f"at least {r.min_faults}"))
+        rows.append((_title(r, "faults"), gettext("at least {count}").format(count=r.min_faults)))
     if r.max_lowered_skills is not None:
         rows.append(
             (
-                f"Lowered {r.terms.plural('skills')}",
-                f"at most {r.max_lowered_skills}, one level each",
+                gettext("Lowered {skills}").format(skills=_noun(terms.list_noun("skills", 2))),
+                gettext("at most {count}, one level each").format(count=r.max_lowered_skills),
             )
         )
-    top = r.ladder.words[-1]
-    rows.append(
-        (
-            "Levels at creation",
-            f"{r.word(r.creation_min)} to {r.word(r.creation_max)}"
-            + ("" if not r.legendary_at_creation else f", {top} allowed"),
-        )
+    levels = gettext("{lowest} to {highest}").format(
+        lowest=_level(r, r.creation_min), highest=_level(r, r.creation_max)
     )
+    if r.legendary_at_creation:
+        top = _level(r, r.ladder.top_word_level)
+        levels = gettext("{lowest} to {highest}, {top} allowed").format(
+            lowest=_level(r, r.creation_min), highest=_level(r, r.creation_max), top=top
+        )
+    rows.append((gettext("Levels at creation"), levels))
     if r.uncommitted_traits:
         rows.append(
             (
-                "Uncommitted traits",
-                f"{r.uncommitted_traits}, defined in play at {r.word(r.uncommitted_max)} or lower",
+                gettext("Uncommitted traits"),
+                gettext("{count}, defined in play at {level} or lower").format(
+                    count=r.uncommitted_traits, level=_level(r, r.uncommitted_max)
+                ),
             )
         )
-    return rows
+    return [(_capitalised(label), value) for label, value in rows]
 
 
 def summarize_ruleset(r: Ruleset) -> RulesetSummary:
+    """What a page shows of a ruleset, in the reader's language: said when asked for, so
+    each request gets its own (the ruleset's own words as written)."""
     caption, header, rows = tables.creation_cost_table(r)
+    terms = r.terms
+    pool = "attributes" if r.system == LEVELS else "tokens"
     return RulesetSummary(
         slug=r.slug,
-        name=r.name,
-        summary=tables.describe_rules(r),
+        name=vocabulary.term(r.name, "ruleset"),
+        summary="; ".join(said(part) for part in tables.rules_summary(r)) + ".",
         ruleset=r,
         budgets=describe_budgets(r),
         caps=describe_caps(r),
-        cost_caption=caption,
-        cost_header=header,
-        cost_rows=rows,
-        attribute_caption=(
-            f"Cost of {r.terms.plural('attributes')}, in "
-            f"{r.terms.pool_words('attributes' if r.system == LEVELS else 'tokens')[1]}"
+        cost_caption=said(caption),
+        cost_header=tuple(_heading(h) for h in header),
+        cost_rows=[_row(r, row) for row in rows],
+        attribute_caption=gettext("Cost of {attributes}, in {units}").format(
+            attributes=_noun(terms.list_noun("attributes", 2)),
+            units=_noun(terms.pool_noun(pool, 2)),
         ),
-        attribute_rows=tables.attribute_cost_table(r),
-        experience_rows=tables.experience_table(r),
-        experience_unit=r.advancement.unit if r.advancement else "",
+        attribute_rows=[_row(r, row) for row in tables.attribute_cost_table(r)],
+        experience_rows=[_row(r, row) for row in tables.experience_table(r)],
+        experience_unit=(
+            vocabulary.term(r.advancement.unit, "experience unit") if r.advancement else ""
+        ),
         experience_header=(
-            r.terms.noun("skills").capitalize(),
-            r.terms.noun("attributes").capitalize(),
-            r.terms.gm,
+            _noun(terms.list_noun("skills"), capital=True),
+            _noun(terms.list_noun("attributes"), capital=True),
+            vocabulary.term(terms.gm, "game master"),
         ),
     )
+
+
+def _noun(noun: Noun, capital: bool = False) -> str:
+    return SPEAKER.noun(dataclasses.replace(noun, capital=capital))
+
+
+def _title(r: Ruleset, list_name: str) -> str:
+    return vocabulary.term(r.terms.title(list_name), "list title")
+
+
+def _level(r: Ruleset, level: int) -> str:
+    return SPEAKER.level(Level(level, r.ladder))
+
+
+def _number(value) -> str:
+    return SPEAKER.number(value)
+
+
+def _capitalised(word: str) -> str:
+    return word[:1].upper() + word[1:]
+
+
+def _heading(text: str) -> str:
+    """A cost table's column: a difficulty ("Very Hard"), a list's title, or "Cost"."""
+    if text == "Cost":
+        return gettext("Cost")
+    return vocabulary.term(vocabulary.term(text, "difficulty"), "list title")
+
+
+def _row(r: Ruleset, row: tables.Row) -> tables.Row:
+    """A table's row with its level words in the reader's language: "Good", "+1 Good",
+    "Fair → Good"."""
+    words = []
+    for part in row.label.split(" → "):
+        sign, _, word = part.rpartition(" ")
+        said_word = _level_word(word, r)
+        words.append(f"{sign} {said_word}" if sign else said_word)
+    return tables.Row(" → ".join(words), row.cells)
 
 
 def ruleset_summaries() -> tuple[RulesetSummary, ...]:
@@ -165,11 +256,15 @@ def designed_for_owner(user, pk) -> DesignedRuleset:
 
 @dataclass(frozen=True)
 class DesignPreview:
-    """A sample character priced under a design, and the sheet it prints."""
+    """A sample character priced under a design, and the sheet it prints, in the reader's
+    language: the report's messages, its unit for the balance, each row's level word."""
 
     character: Character
     report: dict
     sheet: object  # characters.sheets.Sheet
+    unit: str  # the balance's unit, for its count: "skill levels", "tokens"
+    attributes: list[tuple[str, str, str]]  # (name, level, rating)
+    skills: list[tuple[str, str, str]]
 
 
 def sample_character(ruleset: Ruleset) -> Character:
@@ -179,7 +274,7 @@ def sample_character(ruleset: Ruleset) -> Character:
     skill_names = [s.name for s in ruleset.catalog.skills[:3]] or ["Climbing", "Riding"]
     return Character(
         ruleset=ruleset.slug,
-        name="Sample character",
+        name=gettext("Sample character"),
         attributes=tuple(
             Trait(name, ruleset.attribute_default + (index == 0))
             for index, name in enumerate(attributes)
@@ -198,5 +293,29 @@ def sample_character(ruleset: Ruleset) -> Character:
 
 def design_preview(ruleset: Ruleset) -> DesignPreview:
     character = sample_character(ruleset)
-    report = build_report(character, ruleset).to_json()
-    return DesignPreview(character, report, build_sheet(character, ruleset))
+    built = build_report(character, ruleset)
+    sheet = build_sheet(character, ruleset)
+    count = plural_count(built.balance)
+    if count == 1 and built.balance != 1:  # English says "-1 skill levels", as it always has
+        count = 2
+    unit = Noun(built.unit, f"{built.unit}s", count)
+
+    def rows(traits):
+        return [(row.name, _level_word(row.level, ruleset), row.rating) for row in traits]
+
+    return DesignPreview(
+        character,
+        built.to_json(SPEAKER),
+        sheet,
+        SPEAKER.noun(unit),
+        rows(sheet.attributes),
+        rows(sheet.skills),
+    )
+
+
+def _level_word(word: str, ruleset: Ruleset) -> str:
+    """A sheet's level word in the reader's language (a GM's own ladder as written)."""
+    try:
+        return SPEAKER.level(Level(ruleset.ladder.parse(word), ruleset.ladder))
+    except LevelError:
+        return word

@@ -6,6 +6,7 @@ the campaign's history like a house-rule change, and previewed the same way
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from characters.adapters import base_ruleset, normalized_house_rules
 from characters.errors import RulesetRefused, ServiceError
@@ -20,13 +21,15 @@ def checked_ruleset(file) -> Ruleset:
     try:
         ruleset = read_ruleset(file)
     except RulesetFileError as error:
-        raise RulesetRefused(error.problems) from None
+        raise RulesetRefused(error.phrases) from None  # said in the reader's language
     if ruleset.slug in BUILTIN:
         raise RulesetRefused(
             [
                 (
                     "slug",
-                    f"'{ruleset.slug}' is a built-in ruleset's: give your game a name of its own",
+                    _("'{slug}' is a built-in ruleset's: give your game a name of its own").format(
+                        slug=ruleset.slug
+                    ),
                 )
             ]
         )
@@ -62,9 +65,9 @@ def campaign_move_ruleset(
     kept where the new version still takes them; characters are priced under it from their
     next report, and approved ones keep the snapshot they were approved with."""
     if campaign.ruleset_version_id is None:
-        raise ServiceError("This campaign plays a built-in ruleset: it has no versions.")
+        raise ServiceError(_("This campaign plays a built-in ruleset: it has no versions."))
     if version.ruleset_id != campaign.ruleset_version.ruleset_id:
-        raise ServiceError("Choose a version of the campaign's own ruleset.")
+        raise ServiceError(_("Choose a version of the campaign's own ruleset."))
     old = campaign.ruleset_version
     if version.pk == old.pk:
         return campaign

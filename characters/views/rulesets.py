@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from characters.errors import HouseRulesRefused, RulesetRefused, ServiceError
@@ -20,6 +21,7 @@ from characters.selectors.campaigns import ruleset_move_preview
 from characters.selectors.rulesets import design_preview, designed_for_owner, designed_rulesets_of
 from characters.services import campaigns as campaign_services
 from characters.services import rulesets as services
+from characters.wording import said
 from rules.charfile import CharacterFileError, load_json
 from rules.check import MAX_FILE_BYTES
 from rules.ruleset_file import blank_ruleset_file, dumps_ruleset, ruleset_to_json
@@ -46,21 +48,29 @@ def design_list(request):
                     owner=request.user, file=_started(start_form.cleaned_data)
                 )
                 messages.success(
-                    request, f"{version.ruleset.name} is yours: change it section by section."
+                    request,
+                    _("{name} is yours: change it section by section.").format(
+                        name=version.ruleset.name
+                    ),
                 )
                 return redirect("ruleset_design", version.ruleset_id)
             if import_form.is_bound and import_form.is_valid():
                 version = services.designed_ruleset_save(
                     owner=request.user,
                     file=_uploaded(import_form.cleaned_data["file"]),
-                    note="imported from a file",
+                    note=_("imported from a file"),
                 )
-                messages.success(request, f"Imported {version.ruleset.name}.")
+                messages.success(request, _("Imported {name}.").format(name=version.ruleset.name))
                 return redirect("ruleset_design", version.ruleset_id)
         except RulesetRefused as error:
             form = import_form if import_form.is_bound else start_form
             for where, message in error.problems:
-                form.add_error(None, f"{describe(where)}: {plain(message)}")
+                form.add_error(
+                    None,
+                    _("{where}: {problem}").format(
+                        where=describe(where), problem=plain(said(message))
+                    ),
+                )
         status = 400
     context = {
         "designs": designed_rulesets_of(request.user),
@@ -83,7 +93,7 @@ def _started(data) -> dict:
 
 def _uploaded(upload) -> dict:
     if upload.size > MAX_FILE_BYTES:
-        raise RulesetRefused([("", "the file is larger than 16 MB")])
+        raise RulesetRefused([("", _("the file is larger than 16 MB"))])
     try:
         return load_json(upload.read())
     except CharacterFileError as error:
@@ -115,7 +125,7 @@ def design_section(request, pk, section):
     designed = designed_for_owner(request.user, pk)
     kind = SECTIONS.get(section)
     if kind is None:
-        raise Http404("No such section.")
+        raise Http404(_("No such section."))
     latest = designed.latest
     ruleset = services.checked_ruleset(latest.file)
     data = request.POST if request.method == "POST" else None
@@ -141,8 +151,10 @@ def design_section(request, pk, section):
         if stale:
             form.add_error(
                 None,
-                f"Version {latest.number} was saved after you opened this page: look the "
-                "values over and save again to save them onto it.",
+                _(
+                    "Version {number} was saved after you opened this page: look the values "
+                    "over and save again to save them onto it."
+                ).format(number=latest.number),
             )
         if not form.has_problems():
             if saving:
@@ -150,9 +162,14 @@ def design_section(request, pk, section):
                     owner=request.user, file=file, note=form.cleaned_data["note"]
                 )
                 if version.number == latest.number:
-                    messages.info(request, f"Nothing changed: still version {latest.number}.")
+                    messages.info(
+                        request,
+                        _("Nothing changed: still version {number}.").format(number=latest.number),
+                    )
                 else:
-                    messages.success(request, f"Saved as version {version.number}.")
+                    messages.success(
+                        request, _("Saved as version {number}.").format(number=version.number)
+                    )
                 return redirect("ruleset_design_section", designed.pk, kind.key)
             preview = design_preview(checked)
         elif saving:
@@ -192,7 +209,10 @@ def design_campaign(request, pk):
     except (ServiceError, HouseRulesRefused) as error:
         messages.error(request, str(error))
         return redirect("ruleset_design", designed.pk)
-    messages.success(request, f"{campaign.name} is ready. Invite your players with the link below.")
+    messages.success(
+        request,
+        _("{name} is ready. Invite your players with the link below.").format(name=campaign.name),
+    )
     return redirect("campaign_detail", campaign.pk)
 
 
@@ -209,7 +229,10 @@ def campaign_ruleset_move(request, pk, number):
         preview = ruleset_move_preview(campaign, version)
     except HouseRulesRefused as error:
         messages.error(
-            request, f"Version {number} does not take the house rules: {error}. Change them first."
+            request,
+            _(
+                "Version {number} does not take the house rules: {reason}. Change them first."
+            ).format(number=number, reason=error),
         )
         return redirect("campaign_detail", campaign.pk)
     if request.method == "POST":
@@ -219,7 +242,12 @@ def campaign_ruleset_move(request, pk, number):
             version=version,
             reason=request.POST.get("reason", ""),
         )
-        messages.success(request, f"{campaign.name} now plays {version}.")
+        messages.success(
+            request,
+            _("{name} now plays {ruleset}, version {number}.").format(
+                name=campaign.name, ruleset=version.ruleset.name, number=version.number
+            ),
+        )
         return redirect("campaign_detail", campaign.pk)
     context = {"campaign": campaign, "version": version, "preview": preview}
     return render(request, MOVE_PAGE, context)
