@@ -8,17 +8,16 @@ and catalogue names (docs/translations.md: never translated), rule-section citat
 ("Mudge 1.62") and the product's name.
 
 With I18N_CRAWL_OUT set to a file name, each crawl also appends what it found there as JSON
-lines, for the report that groups it by the file that says it (/work/wt/crawl-report.py)."""
+lines (each run with its names taken out), for a report that groups the runs by the template
+or module that says them."""
 
 import dataclasses
 import json
 import os
 import re
-from html.parser import HTMLParser
 
 import pytest
 from django.apps import apps
-from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
@@ -27,49 +26,57 @@ from characters.models import Campaign, Character, ShareLink
 from characters.services.sharing import share_link_create
 from rules.rulesets import BUILTIN
 from rules.templates import templates_for
+from tests import test_plain_words
 from tests.pdf_helpers import pages
-from tests.test_plain_words import Text, demo, fragments_of, pages_of  # noqa: F401 (a fixture)
+from tests.test_plain_words import Text, fragments_of, pages_of
 
 pytestmark = pytest.mark.django_db
+demo = test_plain_words.demo  # the demo table, as test_plain_words crawls it
 
 LANGUAGES = ("fr", "es")
+APOSTROPHE, EN_DASH = "\u2019", "\u2013"
 ROLES = ("player", "gm", "visitor")
 
 # -- the detector ------------------------------------------------------------------------------
 
+
+def _set(words: str) -> frozenset:
+    return frozenset(words.split())
+
+
 # Words only English has: none is a word of French or Spanish ("a", "an", "on", "or", "no",
 # "es", "he", "has", "as", "me" are, so they are never counted).
-ENGLISH = frozenset(
+ENGLISH = _set(
     """the and your you you're yours with this that these those will would should could
     have having from which what when where there their they them is isn't are aren't was
     were been being be for of to it it's its by each not can cannot can't don't doesn't
     does did won't into than then any every all who how why here only also our we my his
-    her him she at up do about after before until while again yet just must""".split()
+    her him she at up do about after before until while again yet just must"""
 )
 # Words of the page's language: a run with as many of them as English words is theirs.
 LOCAL = {
-    "fr": frozenset(
+    "fr": _set(
         """le la les l des du un une et est sont pour avec dans vous votre vos ce cet cette
         ces sur par pas ne n qui que qu au aux il ils elle elles son sa ses ou où plus sans
-        tous tout toute toutes être été peut d de en se s c j je mon ma mes leur leurs lui""".split()
+        tous tout toute toutes être été peut d de en se s c j je mon ma mes leur leurs lui"""
     ),
-    "es": frozenset(
+    "es": _set(
         """el los las del y con para por una un su sus que es se esta este estos estas
         está están tu tus al en de sin más ya ha han o lo le les mi mis sí ni como pero
-        cuando donde todo todos toda todas ser sido puede hay usted""".split()
+        cuando donde todo todos toda todas ser sido puede hay usted"""
     ),
 }
-WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+WORD = re.compile(rf"[^\W\d_]+(?:['{APOSTROPHE}][^\W\d_]+)*")
 CITATION = re.compile(
     r"\b(?:Fudge|Mudge|MicroFudged|DIP|Streamlined)\s+(?:[IVX]+\b\.?\d*|\d+(?:\.\d+)*)"
-    r"(?:\s*(?:[-–,]|and|or)\s*(?:[IVX]+\b\.?\d*|\d+(?:\.\d+)*))*"
+    rf"(?:\s*(?:[-{EN_DASH},]|and|or)\s*(?:[IVX]+\b\.?\d*|\d+(?:\.\d+)*))*"
 )
 NAME = "Zzz"  # stands for a name taken out: a word of no language
 PRODUCT = ("Fairsheet", "Fudge © Steffan O'Sullivan")
 
 
 def _words(text: str) -> list[str]:
-    return [word.replace("’", "'") for word in WORD.findall(text.lower())]
+    return [word.replace(APOSTROPHE, "'") for word in WORD.findall(text.lower())]
 
 
 def is_english(run: str, language: str) -> bool:
@@ -111,10 +118,10 @@ class Runs(Text):
     button, option, heading...) is one run, inline tags (a link, <bdi>, <strong>) inside a
     sentence keep it whole; each title, label and placeholder is a run of its own."""
 
-    BLOCKS = frozenset(
+    BLOCKS = _set(
         """p div li td th h1 h2 h3 h4 h5 h6 section article header footer nav main aside
         form label button option select textarea dt dd tr table caption ul ol br hr
-        summary details fieldset legend figure figcaption dialog input title""".split()
+        summary details fieldset legend figure figcaption dialog input title"""
     )
 
     def __init__(self):
