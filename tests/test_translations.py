@@ -96,6 +96,9 @@ def builtin_words():
         yield "cost unit", terms.cost_unit
         yield "equipment value", terms.weapon_value
         yield "equipment value", terms.armour_value
+        for note in (terms.equipment_hint, terms.personality_hint, terms.dice_note):
+            if note:
+                yield "ruleset note", note
         for title, _noun in terms.lists.values():
             yield "list title", title
         for kind in ruleset.power_kinds:
@@ -107,6 +110,8 @@ def builtin_words():
             yield "harm", ruleset.harm.caused_by
             for wound in ruleset.harm.track:
                 yield "wound", wound.name
+            if ruleset.harm.note:
+                yield "ruleset note", ruleset.harm.note
     for difficulty in DIFFICULTIES:
         yield "difficulty", difficulty.replace("_", " ")
 
