@@ -393,3 +393,12 @@ def test_the_detector_finds_nothing_in_french_or_spanish_with_allowed_names():
     assert english_runs(html_runs(FRENCH_PAGE % ""), "fr", ALLOWED[:2]) == [
         "Why Alchemy? His mother brewed."
     ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_language_form_names_each_language_in_its_own_words(client, language):
+    choose_language(client, language)
+    page = client.get("/").content.decode()
+    for name in ("English", "Français", "Español"):
+        assert f">{name}</option>" in page
+    assert "Anglais" not in page and "Inglés" not in page
