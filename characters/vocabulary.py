@@ -194,6 +194,36 @@ TERMS = {
             "card a day, lethal wounds 1 a week.",
         ),
     },
+    # The character file's personality questions and summaries (rules.character
+    # PERSONALITY_QUESTIONS, Mudge 1.35): a form's labels and a sheet's headings.
+    "personality question": {
+        "What really matters to you? Anything you would give your life for?": pgettext_lazy(
+            "personality question",
+            "What really matters to you? Anything you would give your life for?",
+        ),
+        "What do you want? Which one thing do you desire most?": pgettext_lazy(
+            "personality question", "What do you want? Which one thing do you desire most?"
+        ),
+        "For each thing desired, why?": pgettext_lazy(
+            "personality question", "For each thing desired, why?"
+        ),
+        "How might getting what you want change you?": pgettext_lazy(
+            "personality question", "How might getting what you want change you?"
+        ),
+        "Personality summary": pgettext_lazy("personality question", "Personality summary"),
+        "History and background": pgettext_lazy("personality question", "History and background"),
+    },
+    # The labels of a sample power's rule-text lines (rules.catalog.CatalogPower.details).
+    "power detail": {
+        "Mana a casting lowers": pgettext_lazy("power detail", "Mana a casting lowers"),
+        "Psyche a use lowers": pgettext_lazy("power detail", "Psyche a use lowers"),
+        "Cost of a use": pgettext_lazy("power detail", "Cost of a use"),
+        "Target": pgettext_lazy("power detail", "Target"),
+        "Damage factor": pgettext_lazy("power detail", "Damage factor"),
+        "Range": pgettext_lazy("power detail", "Range"),
+        "Duration": pgettext_lazy("power detail", "Duration"),
+        "Effect": pgettext_lazy("power detail", "Effect"),
+    },
     "equipment value": {
         "Damage": pgettext_lazy("equipment value", "Damage"),
         "Armour": pgettext_lazy("equipment value", "Armour"),
