@@ -22,8 +22,11 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
 
-from characters.models import Campaign, Character, ShareLink
+from characters.forms.designer import SECTIONS
+from characters.models import Campaign, Character, DesignedRuleset, RulesetVersion, ShareLink
+from characters.services.rulesets import designed_ruleset_save
 from characters.services.sharing import share_link_create
+from rules.ruleset_file import blank_ruleset_file
 from rules.rulesets import BUILTIN
 from rules.templates import templates_for
 from tests import test_plain_words
@@ -262,14 +265,24 @@ def choose_language(client, language: str) -> None:
 
 
 def more_pages_of(user) -> list[str]:
-    """What test_plain_words' crawl leaves out: the error pages, the review queue, the games,
-    the rulesets, a campaign's settings and dice log, changing a password, a shared sheet."""
+    """What test_plain_words' crawl leaves out: the error pages, the review queues, the games
+    and each section of one, the rulesets, a campaign's settings, dice log, pack and invite
+    link, leaving it, deleting a draft, changing a password."""
     urls = ["/review/", "/games/", "/campaigns/new/", "/accounts/password/", "/no-such-page/"]
     urls += [f"/rulesets/{slug}/" for slug in BUILTIN]
     for campaign in Campaign.objects.all():
-        urls += [f"/campaigns/{campaign.pk}/log/"]
+        base = f"/campaigns/{campaign.pk}/"
+        urls += [base + "log/", f"/join/{campaign.invite_code}/"]
         if campaign.gm_id == user.pk:
-            urls += [f"/campaigns/{campaign.pk}/settings/"]
+            urls += [base + "settings/", base + "pack/", base + "review/"]
+        else:
+            urls += [base + "leave/"]
+    for design in DesignedRuleset.objects.filter(owner=user):
+        urls += [f"/games/{design.pk}/", f"/games/{design.pk}/campaign/"]
+        urls += [f"/games/{design.pk}/{key}/" for key in SECTIONS]
+    draft = Character.objects.filter(owner=user, state=Character.State.DRAFT).first()
+    if draft is not None:
+        urls += [f"/characters/{draft.pk}/delete/"]
     brogo = Character.objects.get(name="Brogo the Scout")
     urls += [f"/characters/{brogo.pk}/submit/"]  # a GET: the 405 page
     return urls
@@ -295,6 +308,8 @@ def crawl(client, demo, role: str, language: str) -> list[tuple[str, object]]:
         responses.append(("(no CSRF token) /accounts/login/", strict.post("/accounts/login/")))
         return responses
     user = demo[role]
+    if role == "gm":  # a game of the GM's own design, from nothing
+        designed_ruleset_save(owner=user, file=blank_ruleset_file())
     client.force_login(user)
     choose_language(client, language)  # stored on the account too
     urls = pages_of(user) + more_pages_of(user)
@@ -309,12 +324,21 @@ def error_page(language: str) -> tuple[str, str]:
         return "(template) 500.html", render_to_string("500.html")
 
 
+def designed_words() -> list[str]:
+    """A GM's own game, as written: on its own pages only, since a game designed from a
+    built-in starts with that ruleset's English, which the built-in's pages translate."""
+    texts = {t for v in RulesetVersion.objects.values_list("file", flat=True) for t in _strings(v)}
+    return sorted((t for t in texts if len(t.strip()) > 2), key=len, reverse=True)
+
+
 def english_found(responses, language: str) -> dict[str, list[str]]:
     allowed = allowed_english()
+    in_games = sorted({*allowed, *designed_words()}, key=len, reverse=True)
     found = {}
     for url, response in responses:
         runs = html_runs(response) if isinstance(response, str) else runs_of(response)
-        english = english_runs(runs, language, allowed)
+        here = in_games if url.startswith("/games/") else allowed
+        english = english_runs(runs, language, here)
         if english:
             found.setdefault(url, [])
             found[url] += [run for run in english if run not in found[url]]
