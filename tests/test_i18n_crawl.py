@@ -288,6 +288,27 @@ def more_pages_of(user) -> list[str]:
     return urls
 
 
+def more_fragments_of(user, client) -> list:
+    """At the table: a roll, a blow, a condition, a refused roll, the live panels."""
+    hx = {"HX-Request": "true"}
+    answers = []
+    for character in Character.objects.filter(state=Character.State.APPROVED):
+        if character.owner_id == user.pk:
+            base = f"/characters/{character.pk}/play/"
+            answers.append(
+                client.post(base + "roll/", {"quick": "Alchemy", "against": "1"}, headers=hx)
+            )
+            answers.append(client.post(base + "blow/", {"damage": "3"}, headers=hx))
+            answers.append(client.post(base + "conditions/", {"text": "Dazed"}, headers=hx))
+            answers.append(client.post(base + "roll/", {"modifier": "999"}, headers=hx))
+            answers.append(client.get(base + "live/", {"fp": "stale"}, headers=hx))
+    for campaign in Campaign.objects.filter(gm=user):
+        base = f"/campaigns/{campaign.pk}/"
+        answers.append(client.get(base + "party/live/", {"fp": "stale"}, headers=hx))
+        answers.append(client.get(base + "log/live/", {"after": "0"}, headers=hx))
+    return answers
+
+
 def visitor_pages() -> list[str]:
     link = ShareLink.objects.first()
     urls = ["/", "/accounts/login/", "/accounts/signup/", "/no-such-page/", "/language/"]
@@ -314,7 +335,8 @@ def crawl(client, demo, role: str, language: str) -> list[tuple[str, object]]:
     choose_language(client, language)  # stored on the account too
     urls = pages_of(user) + more_pages_of(user)
     responses = [(url, client.get(url, follow=True)) for url in urls]
-    responses += [(r.request["PATH_INFO"], r) for r in fragments_of(user, client)]
+    answers = fragments_of(user, client) + more_fragments_of(user, client)
+    responses += [(r.request["PATH_INFO"], r) for r in answers]
     return responses
 
 
