@@ -23,7 +23,15 @@ from django.test import Client
 from django.utils import translation
 
 from characters.forms.designer import SECTIONS
-from characters.models import Campaign, Character, DesignedRuleset, RulesetVersion, ShareLink
+from characters.models import (
+    DIFFICULTY_CHOICES,
+    Campaign,
+    Character,
+    DesignedRuleset,
+    RulesetVersion,
+    ShareLink,
+    target_label,
+)
 from characters.services.rulesets import designed_ruleset_save
 from characters.services.sharing import share_link_create
 from rules.ruleset_file import blank_ruleset_file
@@ -448,3 +456,29 @@ def test_the_language_form_names_each_language_in_its_own_words(client, language
     for name in ("English", "Français", "Español"):
         assert f">{name}</option>" in page
     assert "Anglais" not in page and "Inglés" not in page
+
+
+@pytest.mark.parametrize(
+    "language, said",
+    [
+        ("en-gb", ["Skill: Alchemy", "Field of expertise: Riding", "The build", "Very hard"]),
+        (
+            "fr",
+            [
+                "Compétence : Alchemy",
+                f"Domaine d{APOSTROPHE}expertise : Riding",
+                "Le personnage",
+                "Très difficile",
+            ],
+        ),
+        ("es", ["Habilidad: Alchemy", "Campo de pericia: Riding", "El personaje", "Muy difícil"]),
+    ],
+)
+def test_what_an_event_is_about_and_a_difficulty_are_said_in_the_readers_language(language, said):
+    with translation.override(language):
+        assert [
+            target_label("skill:Alchemy"),
+            target_label("skill:Riding", BUILTIN["microfudged-dip"].terms),
+            target_label(""),
+            str(dict(DIFFICULTY_CHOICES)["very_hard"]),
+        ] == said
