@@ -197,7 +197,7 @@ WRITTEN = {
     "auth.User": ("username", "first_name", "last_name"),
     "characters.DesignedRuleset": ("name",),
     "characters.RulesetVersion": ("note",),
-    "characters.Campaign": ("name", "house_rules"),
+    "characters.Campaign": ("name", "house_rules", "invite_code"),  # a code: as it is
     "characters.CatalogEntry": ("name", "note", "details"),
     "characters.Character": ("name", "player", "concept", "race", "notes", "personality"),
     "characters.Trait": ("name",),
