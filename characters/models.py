@@ -17,13 +17,21 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext, npgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from characters.print_options import PrintOptions
 from rules.ladder import ABYSMAL, TOP
-from rules.rulesets import BUILTIN, DIFFICULTIES
+from rules.rulesets import BUILTIN, DIFFICULTIES, LEVELS_LISTS, STANDARD_TERMS
 
-DIFFICULTY_CHOICES = [(d, d.replace("_", " ").capitalize()) for d in DIFFICULTIES]
+# A skill's difficulty as a form or a page offers it (Mudge 1.62): "Very hard".
+DIFFICULTY_LABELS = {
+    "easy": pgettext_lazy("difficulty", "Easy"),
+    "average": pgettext_lazy("difficulty", "Average"),
+    "hard": pgettext_lazy("difficulty", "Hard"),
+    "very_hard": pgettext_lazy("difficulty", "Very hard"),
+}
+DIFFICULTY_CHOICES = [(d, DIFFICULTY_LABELS[d]) for d in DIFFICULTIES]
 LEVEL_MIN, LEVEL_MAX = ABYSMAL, TOP  # Abysmal .. Legendary+20: bounds for stored levels
 
 
@@ -36,7 +44,7 @@ def validate_ruleset(slug: str) -> None:
     is the engine's data (rules.rulesets.BUILTIN), so a new ruleset needs no migration."""
     if slug not in BUILTIN and not DesignedRuleset.objects.filter(slug=slug).exists():
         raise ValidationError(
-            "Unknown ruleset %(slug)s: use one of %(known)s.",
+            _("Unknown ruleset %(slug)s: use one of %(known)s."),
             params={"slug": slug, "known": ", ".join(BUILTIN)},
             code="unknown_ruleset",
         )
@@ -131,7 +139,7 @@ class Campaign(models.Model):
     )
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     spends_need_approval = models.BooleanField(
-        default=False, help_text="Experience spends wait for the GM before they apply."
+        default=False, help_text=_("Experience spends wait for the GM before they apply.")
     )
     # One step up with every change to the catalogue: a process keeps the catalogue it read
     # under this number (characters.adapters), so a builder edit does not read it again.
@@ -178,13 +186,13 @@ class CatalogEntry(models.Model):
     or fault with its cost, a power kind, or a piece of equipment."""
 
     class Kind(models.TextChoices):
-        ATTRIBUTE = "attribute", "attribute"
-        SKILL = "skill", "skill"
-        GIFT = "gift", "gift"
-        FAULT = "fault", "fault"
-        POWER_KIND = "power_kind", "power kind"
-        POWER = "power", "power"
-        EQUIPMENT = "equipment", "equipment"
+        ATTRIBUTE = "attribute", pgettext_lazy("catalogue line", "attribute")
+        SKILL = "skill", pgettext_lazy("catalogue line", "skill")
+        GIFT = "gift", pgettext_lazy("catalogue line", "gift")
+        FAULT = "fault", pgettext_lazy("catalogue line", "fault")
+        POWER_KIND = "power_kind", pgettext_lazy("catalogue line", "power kind")
+        POWER = "power", pgettext_lazy("catalogue line", "power")
+        EQUIPMENT = "equipment", pgettext_lazy("catalogue line", "equipment")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="catalog")
     kind = models.CharField(max_length=12, choices=Kind.choices)
@@ -384,11 +392,11 @@ class Trait(models.Model):
     loads every row with one query and edits every kind the same way."""
 
     class Kind(models.TextChoices):
-        ATTRIBUTE = "attribute", "attribute"
-        SKILL = "skill", "skill"
-        GIFT = "gift", "gift"
-        FAULT = "fault", "fault"
-        POWER = "power", "power"
+        ATTRIBUTE = "attribute", pgettext_lazy("catalogue line", "attribute")
+        SKILL = "skill", pgettext_lazy("catalogue line", "skill")
+        GIFT = "gift", pgettext_lazy("catalogue line", "gift")
+        FAULT = "fault", pgettext_lazy("catalogue line", "fault")
+        POWER = "power", pgettext_lazy("catalogue line", "power")
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="traits")
     kind = models.CharField(max_length=10, choices=Kind.choices)
@@ -425,10 +433,10 @@ TRAIT_NAME_MAX = Trait._meta.get_field("name").max_length
 
 class Equipment(models.Model):
     class Kind(models.TextChoices):
-        WEAPON = "weapon", "Weapon"
-        ARMOUR = "armour", "Armour"
-        SHIELD = "shield", "Shield"
-        GEAR = "gear", "Gear"
+        WEAPON = "weapon", pgettext_lazy("equipment kind", "Weapon")
+        ARMOUR = "armour", pgettext_lazy("equipment kind", "Armour")
+        SHIELD = "shield", pgettext_lazy("equipment kind", "Shield")
+        GEAR = "gear", pgettext_lazy("equipment kind", "Gear")
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="equipment")
     name = models.CharField(max_length=100)
@@ -444,15 +452,41 @@ class Equipment(models.Model):
         ordering = ["position", "id"]
 
 
+# What an event or a comment is about when it names no trait (characters.services' targets).
+TARGETS = {
+    "": pgettext_lazy("about", "The build"),
+    "house_rules": pgettext_lazy("about", "House rules"),
+    "portrait": pgettext_lazy("about", "Portrait"),
+    "ruleset": pgettext_lazy("about", "Ruleset"),
+    "share_link": pgettext_lazy("about", "Share link"),
+}
+# ... and the kinds of what it names beside a ruleset's lists: "Equipment: Sword".
+TARGET_KINDS = {
+    "equipment": pgettext_lazy("about", "equipment"),
+    "template": pgettext_lazy("about", "template"),
+    "user": pgettext_lazy("about", "user"),
+}
+
+
 def target_label(target: str, terms=None) -> str:
-    """What an event or a comment is about, for people: "skill:Mimic Animal" is "Skill:
-    Mimic Animal" (in a ruleset's `terms`, "Field of expertise: Mimic Animal"),
-    "house_rules" is "House rules", and no target is the whole build."""
-    kind, _, name = target.partition(":")
-    if name:
-        said = terms.kind(kind) if terms is not None else kind
-        return f"{said[:1].upper()}{said[1:]}: {name}"
-    return kind.replace("_", " ").capitalize() or "The build"
+    """What an event or a comment is about, for people, in the reader's language:
+    "skill:Mimic Animal" is "Skill: Mimic Animal" (in a ruleset's `terms`, "Field of
+    expertise: Mimic Animal"), "house_rules" is "House rules", and no target is the whole
+    build. A list's noun is the catalogue's (characters.vocabulary's "list" words); a GM's own
+    noun is said as written."""
+    kind, _colon, name = target.partition(":")
+    if not name:
+        said = TARGETS.get(kind)
+        return str(said) if said is not None else kind.replace("_", " ").capitalize()
+    list_name = f"{kind}s"
+    if kind in TARGET_KINDS:
+        said = str(TARGET_KINDS[kind])
+    elif list_name in LEVELS_LISTS:
+        terms = terms or STANDARD_TERMS
+        said = npgettext("list", terms.noun(list_name), terms.plural(list_name), 1)
+    else:
+        said = kind
+    return gettext("{kind}: {name}").format(kind=f"{said[:1].upper()}{said[1:]}", name=name)
 
 
 class CharacterEvent(models.Model):
@@ -555,10 +589,10 @@ class Submission(models.Model):
     the append-only record."""
 
     class Outcome(models.TextChoices):
-        WAITING = "waiting", "Waiting for the GM"
-        WITHDRAWN = "withdrawn", "Withdrawn"
-        CHANGES_REQUESTED = "changes_requested", "Changes requested"
-        APPROVED = "approved", "Approved"
+        WAITING = "waiting", _("Waiting for the GM")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+        CHANGES_REQUESTED = "changes_requested", _("Changes requested")
+        APPROVED = "approved", _("Approved")
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="submissions")
     version = models.PositiveIntegerField()  # the character's version once submitted
@@ -786,8 +820,8 @@ class DiceRoll(models.Model):
     own. The words are copied in, so the log reads the same after a rename."""
 
     class Kind(models.TextChoices):
-        ROLL = "roll", "roll"
-        SESSION = "session", "session"
+        ROLL = "roll", pgettext_lazy("dice log line", "roll")
+        SESSION = "session", pgettext_lazy("dice log line", "session")
 
     campaign = models.ForeignKey(
         Campaign, on_delete=models.CASCADE, null=True, blank=True, related_name="dice_log"
@@ -851,10 +885,10 @@ class PackJob(models.Model):
     while it runs, then the PDF."""
 
     class State(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Rendering"
-        DONE = "done", "Ready"
-        FAILED = "failed", "Failed"
+        QUEUED = "queued", pgettext_lazy("campaign pack", "Queued")
+        RUNNING = "running", pgettext_lazy("campaign pack", "Rendering")
+        DONE = "done", pgettext_lazy("campaign pack", "Ready")
+        FAILED = "failed", pgettext_lazy("campaign pack", "Failed")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="pack_jobs")
     requested_by = models.ForeignKey(

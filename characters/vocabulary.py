@@ -141,6 +141,89 @@ TERMS = {
             "wound", "Extreme Setback (Grievous injury)"
         ),
     },
+    # The built-in rulesets' own notes under a list, a track or the dice (Terms.equipment_hint,
+    # personality_hint, dice_note; Harm.note): sentences of the rules, their citations kept.
+    "ruleset note": {
+        "Weapons feed the offensive damage factor, armour the defensive one (Fudge Basics, "
+        "Offensive and Defensive Damage Factors).": pgettext_lazy(
+            "ruleset note",
+            "Weapons feed the offensive damage factor, armour the defensive one (Fudge "
+            "Basics, Offensive and Defensive Damage Factors).",
+        ),
+        "Weapons feed the offensive damage factor, armour the defensive one (Mudge 4.54).": (
+            pgettext_lazy(
+                "ruleset note",
+                "Weapons feed the offensive damage factor, armour the defensive one (Mudge 4.54).",
+            )
+        ),
+        "Gear adds or subtracts cards: a weapon's cards go to Attack or Defence, armour's "
+        "always and only to Defence (MicroFudged DIP VII.2).": pgettext_lazy(
+            "ruleset note",
+            "Gear adds or subtracts cards: a weapon's cards go to Attack or Defence, armour's "
+            "always and only to Defence (MicroFudged DIP VII.2).",
+        ),
+        "Answer what helps the character come alive; none is required.": pgettext_lazy(
+            "ruleset note", "Answer what helps the character come alive; none is required."
+        ),
+        "Mudge 1.35: answer what helps the character come alive; none is required.": (
+            pgettext_lazy(
+                "ruleset note",
+                "Mudge 1.35: answer what helps the character come alive; none is required.",
+            )
+        ),
+        "MicroFudged DIP I: one sentence says who the character is (the concept), another "
+        "what they want; the rest helps them come alive.": pgettext_lazy(
+            "ruleset note",
+            "MicroFudged DIP I: one sentence says who the character is (the concept), another "
+            "what they want; the rest helps them come alive.",
+        ),
+        "The odd-coloured fourth die is the damage die (Mudge 3.22). It counts in the roll "
+        "like the other three; in combat its result (-1, 0 or +1) is also added to the "
+        "damage, though it cannot bring positive damage below 1 (Mudge 4.61); and when an "
+        "opposed action ties, the higher damage die wins.": pgettext_lazy(
+            "ruleset note",
+            "The odd-coloured fourth die is the damage die (Mudge 3.22). It counts in the roll "
+            "like the other three; in combat its result (-1, 0 or +1) is also added to the "
+            "damage, though it cannot bring positive damage below 1 (Mudge 4.61); and when an "
+            "opposed action ties, the higher damage die wins.",
+        ),
+        "Use only the largest Setback of its type (MicroFudged DIP V.3): setbacks heal 1 card "
+        "a day, lethal wounds 1 a week.": pgettext_lazy(
+            "ruleset note",
+            "Use only the largest Setback of its type (MicroFudged DIP V.3): setbacks heal 1 "
+            "card a day, lethal wounds 1 a week.",
+        ),
+    },
+    # The character file's personality questions and summaries (rules.character
+    # PERSONALITY_QUESTIONS, Mudge 1.35): a form's labels and a sheet's headings.
+    "personality question": {
+        "What really matters to you? Anything you would give your life for?": pgettext_lazy(
+            "personality question",
+            "What really matters to you? Anything you would give your life for?",
+        ),
+        "What do you want? Which one thing do you desire most?": pgettext_lazy(
+            "personality question", "What do you want? Which one thing do you desire most?"
+        ),
+        "For each thing desired, why?": pgettext_lazy(
+            "personality question", "For each thing desired, why?"
+        ),
+        "How might getting what you want change you?": pgettext_lazy(
+            "personality question", "How might getting what you want change you?"
+        ),
+        "Personality summary": pgettext_lazy("personality question", "Personality summary"),
+        "History and background": pgettext_lazy("personality question", "History and background"),
+    },
+    # The labels of a sample power's rule-text lines (rules.catalog.CatalogPower.details).
+    "power detail": {
+        "Mana a casting lowers": pgettext_lazy("power detail", "Mana a casting lowers"),
+        "Psyche a use lowers": pgettext_lazy("power detail", "Psyche a use lowers"),
+        "Cost of a use": pgettext_lazy("power detail", "Cost of a use"),
+        "Target": pgettext_lazy("power detail", "Target"),
+        "Damage factor": pgettext_lazy("power detail", "Damage factor"),
+        "Range": pgettext_lazy("power detail", "Range"),
+        "Duration": pgettext_lazy("power detail", "Duration"),
+        "Effect": pgettext_lazy("power detail", "Effect"),
+    },
     "equipment value": {
         "Damage": pgettext_lazy("equipment value", "Damage"),
         "Armour": pgettext_lazy("equipment value", "Armour"),

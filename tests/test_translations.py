@@ -23,6 +23,8 @@ from characters.models import Notification, Profile
 from characters.services.accounts import account_language_set
 from characters.services.review import character_approve, character_submit
 from characters.wording import SPEAKER, said
+from rules.catalog import POWER_DETAILS, USE_COST_LABELS, CatalogPower
+from rules.character import PERSONALITY_QUESTIONS
 from rules.check import check_file, check_text
 from rules.ladder import WORDS
 from rules.rulesets import BUILTIN, DIFFICULTIES, LEVELS, Terms
@@ -96,6 +98,9 @@ def builtin_words():
         yield "cost unit", terms.cost_unit
         yield "equipment value", terms.weapon_value
         yield "equipment value", terms.armour_value
+        for note in (terms.equipment_hint, terms.personality_hint, terms.dice_note):
+            if note:
+                yield "ruleset note", note
         for title, _noun in terms.lists.values():
             yield "list title", title
         for kind in ruleset.power_kinds:
@@ -107,8 +112,16 @@ def builtin_words():
             yield "harm", ruleset.harm.caused_by
             for wound in ruleset.harm.track:
                 yield "wound", wound.name
+            if ruleset.harm.note:
+                yield "ruleset note", ruleset.harm.note
     for difficulty in DIFFICULTIES:
         yield "difficulty", difficulty.replace("_", " ")
+    for _key, question in PERSONALITY_QUESTIONS:
+        yield "personality question", question
+    for kind in USE_COST_LABELS:  # every line of a sample power, labelled
+        lines = {name: "x" for name in POWER_DETAILS}
+        for label, _value in CatalogPower("Sample", kind, **lines).details():
+            yield "power detail", label
 
 
 def test_every_word_of_the_builtin_rulesets_has_a_translation():

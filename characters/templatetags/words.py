@@ -1,6 +1,7 @@
 """Plain words on every page: an enum value or snake_case word ("very_hard") as it is said."""
 
 from django import template
+from django.conf import settings
 
 from characters.models import target_label
 from rules.rule_names import in_words
@@ -14,3 +15,10 @@ def target_in(target: str, ruleset) -> str:
     """What an event or a comment is about, in the character's ruleset's words:
     "skill:Riding" is "Field of expertise: Riding" in MicroFudged."""
     return target_label(target, ruleset.terms if ruleset else None)
+
+
+@register.filter
+def language_name(code: str) -> str:
+    """A language in its own words, as settings.LANGUAGES names it, whatever the page's
+    language: "English" on a French page too ({% get_available_languages %} says "Anglais")."""
+    return dict(settings.LANGUAGES).get(code, code)
