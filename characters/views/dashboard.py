@@ -39,7 +39,8 @@ def join_by_code(request):
                     user=request.user, code=form.cleaned_data["code"]
                 )
             except OwnCampaign as own:  # the GM trying their own code: not a guess
-                messages.info(request, str(own))
+                message = gettext("You run {name}: this code is for your players.")
+                messages.info(request, message.format(name=own.campaign.name))
                 return redirect("campaign_detail", own.campaign.pk)
             except ServiceError as error:
                 form.add_error("code", str(error))
