@@ -10,7 +10,10 @@ from fractions import Fraction
 from django.utils.dateparse import parse_datetime
 from django.utils.formats import date_format
 from django.utils.timezone import localtime
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext, pgettext_lazy
 
+from characters import vocabulary
 from characters.adapters import (
     CampaignCatalog,
     base_ruleset,
@@ -22,10 +25,12 @@ from characters.adapters import (
 )
 from characters.models import Campaign, CampaignEvent, Character
 from characters.selectors.access import BUILD_ROWS
+from characters.wording import said
 from rules.house_rules import apply_house_rules
-from rules.report import amount, build_report
+from rules.report import build_report
 from rules.rule_names import in_words, rule_name
 from rules.rulesets import BUILTIN, LEVELS, Ruleset
+from rules.trades import amount_phrase
 
 # -- the preview of a house-rule change ----------------------------------------------------------
 
@@ -143,31 +148,74 @@ def _impact(character, value, now: Ruleset, proposed_value, then: Ruleset) -> Ch
 
 
 def balance_words(balance: Fraction, ruleset: Ruleset) -> str:
-    """As the builder's balance panel says it, in the ruleset's words: "-3 skill levels",
-    "1 token", "2 knack levels" in a GM's game of knacks."""
-    return amount(balance, "skills" if ruleset.system == LEVELS else "tokens", ruleset.terms)
+    """As the builder's balance panel says it, in the ruleset's words and the reader's
+    language: "-3 skill levels", "1 token", "2 knack levels" in a GM's game of knacks."""
+    pool = "skills" if ruleset.system == LEVELS else "tokens"
+    return said(amount_phrase(balance, pool, ruleset.terms))
 
 
 # -- the campaign's history ----------------------------------------------------------------------
 
 ACTIONS = {
-    "campaign_created": "Campaign created",
-    "house_rules_changed": "House rules changed",
-    "settings_changed": "Settings changed",
-    "catalog_entry_added": "Catalogue entry added",
-    "catalog_entry_changed": "Catalogue entry changed",
-    "catalog_entry_removed": "Catalogue entry removed",
-    "member_joined": "Player joined",
-    "member_left": "Player left",
-    "member_removed": "Member removed",
-    "campaign_archived": "Campaign archived",
-    "campaign_restored": "Campaign restored",
-    "invite_regenerated": "New invite link",
-    "ruleset_moved": "Moved to another version of the ruleset",
+    "campaign_created": _("Campaign created"),
+    "house_rules_changed": _("House rules changed"),
+    "settings_changed": _("Settings changed"),
+    "catalog_entry_added": _("Catalogue entry added"),
+    "catalog_entry_changed": _("Catalogue entry changed"),
+    "catalog_entry_removed": _("Catalogue entry removed"),
+    "member_joined": _("Player joined"),
+    "member_left": _("Player left"),
+    "member_removed": _("Member removed"),
+    "campaign_archived": _("Campaign archived"),
+    "campaign_restored": _("Campaign restored"),
+    "invite_regenerated": _("New invite link"),
+    "ruleset_moved": _("Moved to another version of the ruleset"),
 }
 # What a side without the key means, per action: a house rule left out is the base value.
-ABSENT = {"house_rules_changed": "as the base ruleset"}
-NOTES = {"invite_regenerated": "The old invite link and code stopped working."}
+ABSENT = {"house_rules_changed": _("as the base ruleset")}
+NOTES = {"invite_regenerated": _("The old invite link and code stopped working.")}
+# The recorded keys by name, in the reader's language; a key not here as it is written.
+FIELD_NAMES = {
+    "name": pgettext_lazy("history field", "Name"),
+    "base_ruleset": pgettext_lazy("history field", "Base ruleset"),
+    "ruleset_version": pgettext_lazy("history field", "Ruleset version"),
+    "house_rules": pgettext_lazy("history field", "House rules"),
+    "catalogue_entries": pgettext_lazy("history field", "Catalogue entries"),
+    "spends_need_approval": pgettext_lazy("history field", "Spends need approval"),
+    "user": pgettext_lazy("history field", "User"),
+    "joined_at": pgettext_lazy("history field", "Joined at"),
+    "difficulty": pgettext_lazy("history field", "Difficulty"),
+    "cost": pgettext_lazy("history field", "Cost"),
+    "damage": pgettext_lazy("history field", "Damage"),
+    "armour": pgettext_lazy("history field", "Armour"),
+    "equipment_kind": pgettext_lazy("history field", "Equipment kind"),
+    "power_kind": pgettext_lazy("history field", "Power kind"),
+    "note": pgettext_lazy("history field", "Note"),
+    "attribute_levels": pgettext_lazy("history field", "Attribute levels"),
+    "skill_levels": pgettext_lazy("history field", "Skill levels"),
+    "free_gifts": pgettext_lazy("history field", "Free gifts"),
+    "tokens": pgettext_lazy("history field", "Tokens"),
+    "attribute_caps": pgettext_lazy("history field", "Attribute caps"),
+    "skill_caps": pgettext_lazy("history field", "Skill caps"),
+    "legendary_at_creation": pgettext_lazy("history field", "Legendary at creation"),
+    "trade_values": pgettext_lazy("history field", "Trade values"),
+    "max_lowered_skills": pgettext_lazy("history field", "Max lowered skills"),
+    "tokens_carried": pgettext_lazy("history field", "Tokens carried"),
+    "extra_attributes": pgettext_lazy("history field", "Extra attributes"),
+    "meta_points_start": pgettext_lazy("history field", "Meta points start"),
+    "meta_points_max": pgettext_lazy("history field", "Meta points max"),
+    "superpower_cost": pgettext_lazy("history field", "Superpower cost"),
+    "negative_scale_refund": pgettext_lazy("history field", "Negative scale refund"),
+    "max_skills": pgettext_lazy("history field", "Max skills"),
+    "min_faults": pgettext_lazy("history field", "Min faults"),
+    "cap_trading": pgettext_lazy("history field", "Cap trading"),
+    "creation_min": pgettext_lazy("history field", "Creation min"),
+    "creation_max": pgettext_lazy("history field", "Creation max"),
+    "uncommitted_traits": pgettext_lazy("history field", "Uncommitted traits"),
+    "damage_capacity_attribute": pgettext_lazy("history field", "Damage capacity attribute"),
+    "muscle_attribute": pgettext_lazy("history field", "Muscle attribute"),
+    "advancement_costs": pgettext_lazy("history field", "Advancement costs"),
+}
 
 
 @dataclass(frozen=True)
@@ -195,10 +243,10 @@ def _line(event: CampaignEvent) -> HistoryLine:
     before, after = event.before or {}, event.after or {}
     # An empty side is still a side: every key of the other one was the base value there.
     has_before, has_after = event.before is not None, event.after is not None
-    absent = ABSENT.get(event.action, "")
+    absent = str(ABSENT.get(event.action, ""))
     fields = [
         Field(
-            key.replace("_", " ").capitalize(),
+            str(FIELD_NAMES.get(key) or key.replace("_", " ").capitalize()),
             show_value(before[key], key) if key in before else (absent if has_before else ""),
             show_value(after[key], key) if key in after else (absent if has_after else ""),
         )
@@ -206,9 +254,9 @@ def _line(event: CampaignEvent) -> HistoryLine:
     ]
     return HistoryLine(
         event=event,
-        title=ACTIONS.get(event.action, event.action.replace("_", " ").capitalize()),
+        title=str(ACTIONS.get(event.action) or event.action.replace("_", " ").capitalize()),
         fields=fields,
-        note=NOTES.get(event.action, ""),
+        note=str(NOTES.get(event.action, "")),
     )
 
 
@@ -217,11 +265,11 @@ def show_value(value, key: str = "") -> str:
     they are, nothing as "none", the rest in words (a cap table "Superb: 1; Great: 2", a
     list of extra attributes)."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return pgettext("recorded value", "yes") if value else pgettext("recorded value", "no")
     if value is None or value == {} or value == []:
-        return "none"
+        return pgettext("recorded value", "none")
     if key == "base_ruleset" and value in BUILTIN:
-        return BUILTIN[value].name
+        return vocabulary.term(BUILTIN[value].name, "ruleset")
     when = parse_datetime(value) if key.endswith("_at") and isinstance(value, str) else None
     if when is not None:  # a member's joined_at, recorded as ISO 8601: as the page's dates
         return date_format(localtime(when), "j M Y H:i")
