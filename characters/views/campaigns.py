@@ -21,12 +21,15 @@ from characters import throttle, vocabulary
 from characters.adapters import base_ruleset, campaign_ruleset, power_from_entry
 from characters.errors import HouseRulesRefused, ServiceError
 from characters.forms.campaigns import (
+    EQUIPMENT_KINDS,
     CampaignForm,
     CampaignSettingsForm,
     CatalogEntryForm,
     HouseRulesChangeForm,
     HouseRulesForm,
+    difficulty_word,
     house_rule_label,
+    level_word,
 )
 from characters.models import Campaign, CatalogEntry, Character
 from characters.selectors.access import campaign_for_gm, campaign_for_member, characters_visible_to
@@ -43,7 +46,6 @@ from characters.wording import SPEAKER
 from rules.house_rules import LEVEL_KEYS, json_number
 from rules.ladder import signed
 from rules.rulesets import BUILTIN, DEFAULT, Ruleset
-from rules.words import Level
 
 FORM_PAGE = "campaigns/campaign_form.html"
 CATALOG_PAGE = "campaigns/catalog.html"
@@ -67,13 +69,6 @@ OWN_TITLES = {
 OWN_ADD_LABELS = {
     "kind of power": pgettext_lazy("catalogue group", "Add kind of power"),
     "equipment": pgettext_lazy("catalogue group", "Add equipment"),
-}
-# What a catalogue row says of a piece of equipment's kind (the stored value is English).
-EQUIPMENT_KINDS = {
-    "weapon": pgettext_lazy("equipment kind", "weapon"),
-    "armour": pgettext_lazy("equipment kind", "armour"),
-    "shield": pgettext_lazy("equipment kind", "shield"),
-    "gear": pgettext_lazy("equipment kind", "gear"),
 }
 
 
@@ -335,12 +330,6 @@ def describe_rule(ruleset: Ruleset, key: str) -> str:
     return SPEAKER.number(json_number(value))
 
 
-def level_word(ruleset: Ruleset, level: int) -> str:
-    """A level in the ruleset's ladder words, said in the reader's language when the ladder
-    is the standard one (a GM's own ladder as written)."""
-    return SPEAKER.level(Level(level, ruleset.ladder))
-
-
 def list_word(ruleset: Ruleset, list_name: str) -> str:
     """What one of a list is called, in the reader's language ("compétence"); a GM's own
     word as written."""
@@ -398,14 +387,8 @@ def kind_word(entry: CatalogEntry) -> str:
     power as written."""
     if entry.equipment_kind:
         found = EQUIPMENT_KINDS.get(entry.equipment_kind)
-        return entry.equipment_kind if found is None else str(found)
+        return entry.equipment_kind if found is None else str(found).lower()
     return vocabulary.term(entry.power_kind, "power kind")
-
-
-def difficulty_word(difficulty: str) -> str:
-    """A skill's difficulty as the catalogue shows it: "Very hard", "Très difficile"."""
-    word = vocabulary.term(difficulty.replace("_", " "), "difficulty")
-    return word[:1].upper() + word[1:]
 
 
 def add_label(noun: str) -> str:
