@@ -23,7 +23,7 @@ from characters.adapters import (
     normalized_house_rules,
     version_ruleset,
 )
-from characters.models import Campaign, CampaignEvent, Character
+from characters.models import Campaign, CampaignEvent, Character, target_label
 from characters.selectors.access import BUILD_ROWS
 from characters.wording import said
 from rules.house_rules import apply_house_rules
@@ -231,6 +231,7 @@ class HistoryLine:
     title: str
     fields: list[Field]
     note: str = ""
+    target: str = ""  # what the event is about, for people: "Skill: Climbing"
 
 
 def campaign_history(campaign: Campaign) -> list[HistoryLine]:
@@ -257,7 +258,34 @@ def _line(event: CampaignEvent) -> HistoryLine:
         title=str(ACTIONS.get(event.action) or event.action.replace("_", " ").capitalize()),
         fields=fields,
         note=str(NOTES.get(event.action, "")),
+        target=target_words(event.target),
     )
+
+
+# What an event is about, by the kind its target names ("skill:Climbing", "house_rules").
+TARGET_KINDS = {
+    "user": pgettext_lazy("history target", "User"),
+    "attribute": pgettext_lazy("history target", "Attribute"),
+    "skill": pgettext_lazy("history target", "Skill"),
+    "gift": pgettext_lazy("history target", "Gift"),
+    "fault": pgettext_lazy("history target", "Fault"),
+    "power_kind": pgettext_lazy("history target", "Power kind"),
+    "power": pgettext_lazy("history target", "Power"),
+    "equipment": pgettext_lazy("history target", "Equipment"),
+    "house_rules": pgettext_lazy("history target", "House rules"),
+}
+
+
+def target_words(target: str) -> str:
+    """An event's target in the reader's language: "Skill: Climbing", "Compétence : Climbing"
+    (the name as written); a kind not listed as the model says it."""
+    kind, _, name = target.partition(":")
+    said = TARGET_KINDS.get(kind)
+    if said is None:
+        return target_label(target) if target else ""
+    if not name:
+        return str(said)
+    return pgettext("history target", "{kind}: {name}").format(kind=said, name=name)
 
 
 def show_value(value, key: str = "") -> str:
