@@ -5,8 +5,11 @@ catalogue's names) stays as written; the ruleset's words are the vocabulary's.""
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
+from characters.selectors.campaigns import BROKEN_RULES, broken_rule
 from characters.services.campaigns import campaign_update_house_rules, catalog_entry_add
+from rules.rule_names import RULE_NAMES
 from tests.builder_fixtures import *  # noqa: F403
 
 NBSP = "\u00a0"
@@ -166,3 +169,25 @@ def test_the_tables_messages_are_in_the_language(client, outsider, player, campa
     assert "Brogo está archivado: lo encontrarás en Archivados en tu mesa" in html
     left = client.post(reverse("campaign_leave", args=[campaign.pk]), follow=True, **SPANISH)
     assert "Has dejado The Watch." in left.content.decode()
+
+
+def test_the_previews_broken_rules_are_the_engines_in_english():
+    assert {code: str(name) for code, name in BROKEN_RULES.items()} == RULE_NAMES
+    with translation.override("fr"):
+        assert broken_rule("too_many_skills") == "trop de compétences"
+        assert broken_rule("a_new_code") == "a new code"  # not listed yet: as words
+
+
+def test_the_house_rules_table_reads_in_the_language(client, gm, player, campaign):
+    campaign_update_house_rules(
+        campaign=campaign,
+        actor=gm,
+        house_rules={"skill_caps": {"Superb": 3}, "advancement_costs": {"gift": 5}},
+    )
+    url = reverse("campaign_detail", args=[campaign.pk])
+    english = page(client, gm, url, "en")
+    assert '<th scope="row">Advancement costs</th>' in english and "A new gift: 5" in english
+    french = page(client, player, url, "fr")
+    assert "Plafonds de compétences" in french and "3 Excellent, 4 Très bon" in french
+    assert f"Nouveau don{NBSP}: 5" in french and f"Nouveau don{NBSP}: 4" in french
+    assert "Mudge, avec des règles maison" in french

@@ -240,7 +240,18 @@ def house_rule_label(ruleset: Ruleset, key: str) -> str:
     expertise levels"); a key with a field a part ("Trade values")."""
     words = rule_words(ruleset)
     labels = [said(k.label, words) for k in _knobs(ruleset) if k.key == key and k.part is None]
-    return labels[0] if labels else key.replace("_", " ").capitalize()
+    if labels:
+        return labels[0]
+    return str(PART_KEY_LABELS.get(key) or key.replace("_", " ").capitalize())
+
+
+# The keys whose fields are their parts (a cap a level, a trade a list), by name.
+PART_KEY_LABELS = {
+    "attribute_caps": _("Attribute caps"),
+    "skill_caps": _("Skill caps"),
+    "trade_values": _("Trade values"),
+    "advancement_costs": _("Advancement costs"),
+}
 
 
 # The form's sections, in order: a title, the system they matter for (None: both) and

@@ -52,11 +52,11 @@ class CharacterImpact:
 
     @property
     def new_errors(self) -> list[str]:
-        return sorted(rule_name(code) for code in self.errors_after - self.errors_before)
+        return sorted(broken_rule(code) for code in self.errors_after - self.errors_before)
 
     @property
     def resolved_errors(self) -> list[str]:
-        return sorted(rule_name(code) for code in self.errors_before - self.errors_after)
+        return sorted(broken_rule(code) for code in self.errors_before - self.errors_after)
 
     @property
     def keeps_approval(self) -> bool:
@@ -68,6 +68,45 @@ class CharacterImpact:
     def balance_text(self) -> str:
         before = balance_words(self.balance_before, self.ruleset)
         return f"{before} → {balance_words(self.balance_after, self.ruleset)}"
+
+
+# rules.rule_names.RULE_NAMES in the reader's language (tests/test_i18n_campaigns.py keeps
+# the two tables the same in English).
+BROKEN_RULES = {
+    "amount": pgettext_lazy("broken rule", "an amount that is not a number"),
+    "attribute_names": pgettext_lazy("broken rule", "attributes the rules do not list"),
+    "cap_exceeded": pgettext_lazy("broken rule", "too many traits at a high level"),
+    "cap_slots_traded": pgettext_lazy("broken rule", "high-level slots traded for lower ones"),
+    "difficulty_not_allowed": pgettext_lazy("broken rule", "a difficulty the rules do not use"),
+    "duplicate_trait": pgettext_lazy("broken rule", "the same trait twice"),
+    "level_missing": pgettext_lazy("broken rule", "a trait with no level"),
+    "level_out_of_range": pgettext_lazy("broken rule", "a level out of range at creation"),
+    "levels_unspent": pgettext_lazy("broken rule", "levels left unspent"),
+    "lowered_with_levels_unspent": pgettext_lazy(
+        "broken rule", "a trait lowered while levels are unspent"
+    ),
+    "meta_points_out_of_range": pgettext_lazy("broken rule", "meta points out of range"),
+    "must_save_token": pgettext_lazy("broken rule", "a token that must be saved"),
+    "must_spend_token": pgettext_lazy("broken rule", "a token that must be spent"),
+    "not_in_ruleset": pgettext_lazy("broken rule", "a trait these rules do not have"),
+    "over_budget": pgettext_lazy("broken rule", "over budget"),
+    "power_potential": pgettext_lazy("broken rule", "a power's potential"),
+    "power_requires_gift": pgettext_lazy("broken rule", "a power without the gift it needs"),
+    "tokens_lost": pgettext_lazy("broken rule", "tokens lost"),
+    "too_few_faults": pgettext_lazy("broken rule", "too few faults"),
+    "too_many_lowered": pgettext_lazy("broken rule", "too many skills lowered below their default"),
+    "too_many_skills": pgettext_lazy("broken rule", "too many skills"),
+    "too_many_uncommitted": pgettext_lazy("broken rule", "too many uncommitted traits"),
+    "uncommitted_too_high": pgettext_lazy("broken rule", "an uncommitted trait set too high"),
+    "unknown_field": pgettext_lazy("broken rule", "a field the character file does not have"),
+    "unknown_trait": pgettext_lazy("broken rule", "a trait the rules do not know"),
+}
+
+
+def broken_rule(code: str) -> str:
+    """A broken rule in words, in the reader's language (a code not listed: rule_name's)."""
+    found = BROKEN_RULES.get(code)
+    return rule_name(code) if found is None else str(found)
 
 
 @dataclass(frozen=True)

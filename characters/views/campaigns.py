@@ -21,6 +21,7 @@ from characters import throttle, vocabulary
 from characters.adapters import base_ruleset, campaign_ruleset, power_from_entry
 from characters.errors import HouseRulesRefused, ServiceError
 from characters.forms.campaigns import (
+    ADVANCEMENT_PARTS,
     EQUIPMENT_KINDS,
     CampaignForm,
     CampaignSettingsForm,
@@ -30,6 +31,8 @@ from characters.forms.campaigns import (
     difficulty_word,
     house_rule_label,
     level_word,
+    rule_words,
+    said,
 )
 from characters.models import Campaign, CatalogEntry, Character
 from characters.selectors.access import campaign_for_gm, campaign_for_member, characters_visible_to
@@ -306,6 +309,8 @@ def house_rule_changes(campaign: Campaign, ruleset: Ruleset) -> list[HouseRuleCh
 def describe_rule(ruleset: Ruleset, key: str) -> str:
     """A house rule's value in the reader's language: the ruleset's levels and lists in its
     words (characters.vocabulary), numbers as the language writes them."""
+    if key == "advancement_costs":  # no attribute of its own: the ruleset's advancement
+        return advancement_words(ruleset)
     value = getattr(ruleset, key)
     if key in ("attribute_caps", "skill_caps"):
         caps = sorted(value.items(), reverse=True)
@@ -328,6 +333,19 @@ def describe_rule(ruleset: Ruleset, key: str) -> str:
     if value is None:
         return pgettext("house rule value", "no limit")
     return SPEAKER.number(json_number(value))
+
+
+def advancement_words(ruleset: Ruleset) -> str:
+    """The experience costs a GM may change, each by the form's label: "A new gift: 4"."""
+    costs, words = ruleset.advancement, rule_words(ruleset)
+    described = "; ".join(
+        pgettext("house rule value", "{label}: {value}").format(
+            label=said(label, words), value=getattr(costs, part)
+        )
+        for part, label in ADVANCEMENT_PARTS.items()
+        if costs is not None and getattr(costs, part, None) is not None
+    )
+    return described or pgettext("house rule value", "none")
 
 
 def list_word(ruleset: Ruleset, list_name: str) -> str:
