@@ -63,8 +63,19 @@ def test_the_campaign_page_reads_in_spanish(client, gm, player, campaign):
 
 
 def test_the_catalogue_says_the_rulesets_words_in_the_language(client, gm, player, campaign):
+    catalog_entry_add(
+        campaign=campaign,
+        actor=gm,
+        kind="power",
+        name="Fire Bolt",
+        power_kind="spell",
+        difficulty="hard",
+        details={"section": "Mudge 2.52", "range": "Near", "effect": "Burns"},
+    )
     url = reverse("campaign_catalog", args=[campaign.pk])
     french = page(client, gm, url, "fr")
+    assert f"Mudge 2.52{NBSP}: ce que dit le texte" in french
+    assert "<dt>Portée</dt><dd>Near</dd>" in french  # the text's own line, quoted
     assert "Ajouter une compétence" in french and "Ajouter un don" in french
     assert "Acrobatics" in french and "Difficile" in french  # the entry's name as written
     assert "coût 2" in french and 'aria-label="Retirer Acrobatics"' in french
