@@ -25,7 +25,7 @@ from characters.adapters import (
 )
 from characters.models import Campaign, CampaignEvent, Character, target_label
 from characters.selectors.access import BUILD_ROWS
-from characters.wording import said
+from characters.wording import SPEAKER, said
 from rules.house_rules import apply_house_rules
 from rules.report import build_report
 from rules.rule_names import in_words, rule_name
@@ -328,9 +328,9 @@ def target_words(target: str) -> str:
 
 
 def show_value(value, key: str = "") -> str:
-    """A recorded JSON value in words: yes/no, a ruleset by its name, numbers and text as
-    they are, nothing as "none", the rest in words (a cap table "Superb: 1; Great: 2", a
-    list of extra attributes)."""
+    """A recorded JSON value in words, in the reader's language: yes/no, a ruleset by its
+    name, numbers as the language writes them, text as it is, nothing as "none", the rest
+    in the file's words (a cap table "Superb: 1; Great: 2", a list of extra attributes)."""
     if isinstance(value, bool):
         return pgettext("recorded value", "yes") if value else pgettext("recorded value", "no")
     if value is None or value == {} or value == []:
@@ -340,8 +340,10 @@ def show_value(value, key: str = "") -> str:
     when = parse_datetime(value) if key.endswith("_at") and isinstance(value, str) else None
     if when is not None:  # a member's joined_at, recorded as ISO 8601: as the page's dates
         return date_format(localtime(when), "j M Y H:i")
-    if isinstance(value, str | int | float):
-        return str(value)
+    if isinstance(value, int | float):  # as the reader's language writes it: 2,5
+        return SPEAKER.number(value)
+    if isinstance(value, str):
+        return value
     return in_words(value)
 
 
