@@ -25,7 +25,7 @@ def page(client, user, url, language, **kwargs):
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("fr", ["Nouvelle campagne", "Nom de la campagne", "Niveaux de compétence gratuits"]),
+        ("fr", ["Nouvelle campagne", "Nom de la campagne", "Niveaux gratuits en compétence"]),
         ("es", ["Nueva campaña", "Nombre de la campaña", "Niveles de habilidad gratuitos"]),
     ],
 )
@@ -93,12 +93,12 @@ def test_the_catalogue_says_the_rulesets_words_in_the_language(client, gm, playe
         (
             "fr",
             "Saisissez un nombre entier.",
-            ["Ce que fait ce changement", "1 personnage au coût différent"],
+            ["Ce que fait ce changement", "1 personnage change de prix"],
         ),
         (
             "es",
             "Introduzca un número entero.",
-            ["Qué hace este cambio", "1 personaje con otro coste"],
+            ["Qué hace este cambio", "1 personaje cambia de precio"],
         ),
     ],
 )
@@ -122,12 +122,12 @@ def test_the_house_rules_form_refuses_and_previews_in_the_language(
 
 def test_the_house_rules_labels_keep_the_rulesets_words(client, gm, campaign):
     html = page(client, gm, reverse("campaign_house_rules", args=[campaign.pk]), "fr")
-    assert "Combien de compétences à chaque niveau" in html
+    assert "Compétences à chaque niveau, au plus" in html
     assert "Méta-points, au plus" in html and "Racheter un défaut" in html
     assert f"Base{NBSP}: 45" in html and "Excellent" in html  # the ladder's French word
     assert "Mudge 1.5" in html  # a rule-section citation keeps its number
     spanish = page(client, gm, reverse("campaign_house_rules", args=[campaign.pk]), "es")
-    assert "Cuántas habilidades puede haber en cada nivel" in spanish
+    assert "Número de habilidades que puede haber en cada nivel" in spanish
     assert "Metapuntos, como máximo" in spanish and "Eliminar una limitación" in spanish
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django import forms
-from django.utils.translation import get_language, gettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from characters import vocabulary
@@ -340,10 +340,12 @@ def base_value(ruleset: Ruleset, knob: Knob) -> str:
     field takes them (0.5, "Luck: Poor"): a placeholder shows what to type."""
     if knob.key == "advancement_costs":
         value = getattr(ruleset.advancement, knob.part, None) if ruleset.advancement else None
-        return gettext("not given") if value is None else str(value)
+        return pgettext("house rule value", "not given") if value is None else str(value)
     value = getattr(ruleset, knob.key)
     if knob.key in ("attribute_caps", "skill_caps"):
-        return str(value[knob.part]) if knob.part in value else gettext("no cap")
+        return (
+            str(value[knob.part]) if knob.part in value else pgettext("house rule value", "no cap")
+        )
     if knob.key == "trade_values":
         return str(json_number(value[knob.part]))
     if knob.key in BOOLEAN_KEYS:
@@ -353,9 +355,11 @@ def base_value(ruleset: Ruleset, knob: Knob) -> str:
         return level_word(ruleset, value)
     if knob.key == "extra_attributes":
         described = ", ".join(f"{name}: {ruleset.word(d)}" for name, d in value)
-        return described or gettext("none")
+        return described or pgettext("house rule value", "none")
     if value is None:
-        return gettext("none") if knob.key in ATTRIBUTE_KEYS else gettext("no limit")
+        if knob.key in ATTRIBUTE_KEYS:
+            return pgettext("house rule value", "none")
+        return pgettext("house rule value", "no limit")
     if isinstance(value, str):
         return value
     return str(json_number(value))
@@ -621,9 +625,15 @@ class CatalogEntryForm(forms.Form):
         label=pgettext_lazy("catalogue field", "Armour"),
     )
     equipment_kind = forms.ChoiceField(
-        choices=Equipment.Kind.choices, initial="gear", label=_("Kind")
+        choices=Equipment.Kind.choices,
+        initial="gear",
+        label=pgettext_lazy("catalogue field", "Kind"),
     )
-    power_kind = forms.ChoiceField(choices=POWER_KIND_CHOICES, initial="spell", label=_("Kind"))
+    power_kind = forms.ChoiceField(
+        choices=POWER_KIND_CHOICES,
+        initial="spell",
+        label=pgettext_lazy("catalogue field", "Kind"),
+    )
     note = forms.CharField(max_length=CATALOG_NOTE_MAX, required=False, label=_("Note"))
 
     def __init__(self, *args, kind: str, uses_difficulty: bool, power_kinds=(), **kwargs):
