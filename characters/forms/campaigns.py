@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django import forms
+from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from characters import vocabulary
 from characters.errors import HouseRulesRefused
 from characters.forms.fields import AmountField, NameField
 from characters.models import (
@@ -25,23 +27,39 @@ from characters.models import (
     CatalogEntry,
     Equipment,
 )
+from characters.wording import SPEAKER
 from rules.house_rules import ATTRIBUTE_KEYS, BOOLEAN_KEYS, LEVEL_KEYS, json_number
 from rules.ladder import ABYSMAL, GOOD, STANDARD
 from rules.rulesets import DEFAULT, LEVELS, TOKENS, Ruleset, ruleset_choices
+from rules.words import Level
 
+# Labels, notes and titles are sentences in the reader's language around the base
+# ruleset's own words (rule_words): "Free {skill} levels", "Niveaux de {skill} gratuits".
 TRADE_PARTS = {
-    "attribute": "1 {attribute} level",
-    "gift": "1 {gift}",
-    "fault": "1 {fault}",
+    "attribute": _("1 {attribute} level"),
+    "gift": _("1 {gift}"),
+    "fault": _("1 {fault}"),
 }
 COUNT_MAX = 999
 # The experience costs a GM may change here (the rest, e.g. skill_steps, in a file).
 ADVANCEMENT_PARTS = {
-    "attribute_multiplier": "Raising {an_attribute}, times {a_skill}'s cost",
-    "gift": "A new {gift}",
-    "power": "A new {power}",
-    "meta_point": "A {point}",
-    "buy_off_fault": "Buying off {a_fault}",
+    "attribute_multiplier": _("Raising {an_attribute}, times {a_skill}'s cost"),
+    "gift": _("A new {gift}"),
+    "power": _("A new {power}"),
+    "meta_point": _("A {point}"),
+    "buy_off_fault": _("Buying off {a_fault}"),
+}
+# One of the built-in rulesets' points, for "A {point}" (a GM's own as written).
+ONE_POINT = {
+    "meta point": pgettext_lazy("one of the points", "meta point"),
+    "Fudge point": pgettext_lazy("one of the points", "Fudge point"),
+}
+# A piece of equipment's kind (the stored value is its English key).
+EQUIPMENT_KINDS = {
+    "weapon": pgettext_lazy("equipment kind", "Weapon"),
+    "armour": pgettext_lazy("equipment kind", "Armour"),
+    "shield": pgettext_lazy("equipment kind", "Shield"),
+    "gear": pgettext_lazy("equipment kind", "Gear"),
 }
 
 
@@ -50,8 +68,8 @@ class CampaignForm(forms.Form):
     base_ruleset = forms.ChoiceField(
         choices=ruleset_choices,
         initial=DEFAULT.slug,
-        label="Base ruleset",
-        help_text="Every number below starts from this ruleset. It cannot change later.",
+        label=_("Base ruleset"),
+        help_text=_("Every number below starts from this ruleset. It cannot change later."),
     )
 
 
@@ -73,26 +91,45 @@ class Knob:
 
 def rule_words(ruleset: Ruleset) -> dict[str, str]:
     """What a ruleset calls the things house rules count: its lists, points, GM and the top
-    of its ladder ("field of expertise", "Fudge points", "Narrator", "Legendary")."""
+    of its ladder ("field of expertise", "Fudge points", "Narrator", "Legendary"), in the
+    reader's language (characters.vocabulary); a GM's own words as written."""
     terms = ruleset.terms
+    english = (get_language() or "en").startswith("en")
     words = {
-        "points": terms.points or "meta points",
-        "point": terms.point,
-        "gm": terms.gm,
-        "top": ruleset.ladder.words[-1],
+        "points": vocabulary.term(terms.points or "meta points", "points"),
+        "point": str(ONE_POINT.get(terms.point, terms.point)),
+        "gm": vocabulary.term(terms.gm, "game master"),
+        "top": level_word(ruleset, ruleset.ladder.top_word_level),
     }
     for list_name in ("attributes", "skills", "gifts", "faults", "powers"):
-        one = terms.noun(list_name)
-        words[list_name[:-1]] = one
-        words[list_name] = terms.plural(list_name)
-        words[f"a_{list_name[:-1]}"] = f"{'an' if one[:1] in 'aeiouAEIOU' else 'a'} {one}"
-        words[f"an_{list_name[:-1]}"] = words[f"a_{list_name[:-1]}"]
+        one, many = terms.noun(list_name), terms.plural(list_name)
+        words[list_name[:-1]] = vocabulary.noun(one, many, 1) or one
+        words[list_name] = vocabulary.noun(one, many, 2) or many
+        if english:
+            with_article = f"{'an' if one[:1] in 'aeiouAEIOU' else 'a'} {one}"
+        else:  # only the language knows the article ("une compétence")
+            with_article = vocabulary.noun_with_article(one) or words[list_name[:-1]]
+        words[f"a_{list_name[:-1]}"] = with_article
+        words[f"an_{list_name[:-1]}"] = with_article
     return words
+
+
+def level_word(ruleset: Ruleset, level: int) -> str:
+    """A level in the ruleset's ladder words, in the reader's language when the ladder is
+    the standard one; a GM's own ladder as written."""
+    return SPEAKER.level(Level(level, ruleset.ladder))
+
+
+def difficulty_word(difficulty: str) -> str:
+    """A skill's difficulty as a form and the catalogue show it: "Very hard", "Très
+    difficile"."""
+    word = vocabulary.term(difficulty.replace("_", " "), "difficulty")
+    return word[:1].upper() + word[1:]
 
 
 def said(text: str, words: dict[str, str]) -> str:
     """A label in the ruleset's words, its first letter a capital."""
-    text = text.format(**words)
+    text = str(text).format(**words)
     return text[:1].upper() + text[1:]
 
 
@@ -108,77 +145,88 @@ def cap_field(kind: str, level: int) -> str:
 
 
 def _knobs(ruleset: Ruleset):
-    yield Knob("attribute_levels", "attribute_levels", "Free {attribute} levels")
-    yield Knob("skill_levels", "skill_levels", "Free {skill} levels")
-    yield Knob("free_gifts", "free_gifts", "Free {gifts}")
-    yield Knob("tokens", "tokens", "Starting tokens")
-    yield Knob("tokens_carried", "tokens_carried", "Tokens carried into play, at most")
+    yield Knob("attribute_levels", "attribute_levels", _("Free {attribute} levels"))
+    yield Knob("skill_levels", "skill_levels", _("Free {skill} levels"))
+    yield Knob("free_gifts", "free_gifts", _("Free {gifts}"))
+    yield Knob("tokens", "tokens", _("Starting tokens"))
+    yield Knob("tokens_carried", "tokens_carried", _("Tokens carried into play, at most"))
     for kind in ("attribute", "skill"):
         for level in cap_levels(ruleset):
-            yield Knob(cap_field(kind, level), f"{kind}_caps", ruleset.word(level), level)
+            yield Knob(cap_field(kind, level), f"{kind}_caps", level_word(ruleset, level), level)
     for part, label in TRADE_PARTS.items():
         yield Knob(f"trade_{part}", "trade_values", label, part)
     yield Knob(
         "cap_trading",
         "cap_trading",
-        "Trade cap slots two lower for one higher",
-        note="a traded slot is a warning; more than the caps allow breaks a rule",
+        _("Trade cap slots two lower for one higher"),
+        note=_("a traded slot is a warning; more than the caps allow breaks a rule"),
         topic="limits",
     )
-    yield Knob("legendary_at_creation", "legendary_at_creation", "{top} at creation")
+    yield Knob("legendary_at_creation", "legendary_at_creation", _("{top} at creation"))
     yield Knob(
         "creation_min",
         "creation_min",
-        "Lowest level at creation",
-        note="unless the {gm} allows it; a lower level breaks a rule",
+        _("Lowest level at creation"),
+        note=_("unless the {gm} allows it; a lower level breaks a rule"),
         topic="limits",
     )
     yield Knob(
         "creation_max",
         "creation_max",
-        "Highest level at creation",
-        note="A higher level breaks a rule",
+        _("Highest level at creation"),
+        note=_("A higher level breaks a rule"),
     )
     yield Knob(
-        "max_lowered_skills", "max_lowered_skills", "{skills} lowered below default", topic="skills"
+        "max_lowered_skills",
+        "max_lowered_skills",
+        _("{skills} lowered below default"),
+        topic="skills",
     )
     yield Knob(
-        "max_skills", "max_skills", "{skills}, at most", note="more breaks a rule", topic="limits"
+        "max_skills",
+        "max_skills",
+        _("{skills}, at most"),
+        note=_("more breaks a rule"),
+        topic="limits",
     )
     yield Knob(
-        "min_faults", "min_faults", "{faults}, at least", note="fewer breaks a rule", topic="limits"
+        "min_faults",
+        "min_faults",
+        _("{faults}, at least"),
+        note=_("fewer breaks a rule"),
+        topic="limits",
     )
-    yield Knob("meta_points_start", "meta_points_start", "{points} at start")
-    yield Knob("meta_points_max", "meta_points_max", "{points}, at most", topic="meta_points")
-    yield Knob("superpower_cost", "superpower_cost", "Superpower cost, in {gifts}")
+    yield Knob("meta_points_start", "meta_points_start", _("{points} at start"))
+    yield Knob("meta_points_max", "meta_points_max", _("{points}, at most"), topic="meta_points")
+    yield Knob("superpower_cost", "superpower_cost", _("Superpower cost, in {gifts}"))
     yield Knob(
         "uncommitted_traits",
         "uncommitted_traits",
-        "Uncommitted traits",
-        note="more, or one set too high, breaks a rule",
+        _("Uncommitted traits"),
+        note=_("more, or one set too high, breaks a rule"),
         topic="uncommitted",
         joiner="; ",
     )
     yield Knob(
         "negative_scale_refund",
         "negative_scale_refund",
-        "Scale below 0 gives levels back",
-        note="only if the {gm} allows",
+        _("Scale below 0 gives levels back"),
+        note=_("only if the {gm} allows"),
         topic="scale",
     )
     yield Knob(
         "damage_capacity_attribute",
         "damage_capacity_attribute",
-        "{attribute} that soaks damage",
-        note="The defensive damage factor on the sheet",
+        _("{attribute} that soaks damage"),
+        note=_("The defensive damage factor on the sheet"),
     )
     yield Knob(
         "muscle_attribute",
         "muscle_attribute",
-        "{attribute} that adds to damage",
-        note="The offensive damage factors on the sheet",
+        _("{attribute} that adds to damage"),
+        note=_("The offensive damage factors on the sheet"),
     )
-    yield Knob("extra_attributes", "extra_attributes", "Extra {attributes}")
+    yield Knob("extra_attributes", "extra_attributes", _("Extra {attributes}"))
     for part, label in ADVANCEMENT_PARTS.items():
         yield Knob(f"advancement_{part}", "advancement_costs", label, part)
 
@@ -192,32 +240,43 @@ def house_rule_label(ruleset: Ruleset, key: str) -> str:
     expertise levels"); a key with a field a part ("Trade values")."""
     words = rule_words(ruleset)
     labels = [said(k.label, words) for k in _knobs(ruleset) if k.key == key and k.part is None]
-    return labels[0] if labels else key.replace("_", " ").capitalize()
+    if labels:
+        return labels[0]
+    return str(PART_KEY_LABELS.get(key) or key.replace("_", " ").capitalize())
+
+
+# The keys whose fields are their parts (a cap a level, a trade a list), by name.
+PART_KEY_LABELS = {
+    "attribute_caps": _("Attribute caps"),
+    "skill_caps": _("Skill caps"),
+    "trade_values": _("Trade values"),
+    "advancement_costs": _("Advancement costs"),
+}
 
 
 # The form's sections, in order: a title, the system they matter for (None: both) and
 # their fields (a function of the ruleset: the caps follow its ladder). A section for the
 # other system is folded away, not hidden: a GM may still want it.
 SECTIONS = (
-    ("Budgets", LEVELS, lambda r: ("attribute_levels", "skill_levels", "free_gifts")),
-    ("Tokens", TOKENS, lambda r: ("tokens", "tokens_carried")),
+    (_("Budgets"), LEVELS, lambda r: ("attribute_levels", "skill_levels", "free_gifts")),
+    (_("Tokens"), TOKENS, lambda r: ("tokens", "tokens_carried")),
     (
-        "How many {attributes} may stand at a level",
+        _("How many {attributes} may stand at a level"),
         None,
         lambda r: tuple(cap_field("attribute", lv) for lv in cap_levels(r)),
     ),
     (
-        "How many {skills} may stand at a level",
+        _("How many {skills} may stand at a level"),
         None,
         lambda r: tuple(cap_field("skill", lv) for lv in cap_levels(r)),
     ),
     (
-        "Trade values, in {skill} levels",
+        _("Trade values, in {skill} levels"),
         LEVELS,
         lambda r: tuple(f"trade_{p}" for p in TRADE_PARTS),
     ),
     (
-        "Limits at creation",
+        _("Limits at creation"),
         None,
         lambda r: (
             "cap_trading",
@@ -229,7 +288,7 @@ SECTIONS = (
         ),
     ),
     (
-        "{faults}, {points}, {powers} and uncommitted traits",
+        _("{faults}, {points}, {powers} and uncommitted traits"),
         LEVELS,
         lambda r: (
             "min_faults",
@@ -240,21 +299,26 @@ SECTIONS = (
         ),
     ),
     (
-        "Scale and combat",
+        _("Scale and combat"),
         LEVELS,
         lambda r: ("negative_scale_refund", "damage_capacity_attribute", "muscle_attribute"),
     ),
-    ("Extra {attributes}", None, lambda r: ("extra_attributes",)),
+    (_("Extra {attributes}"), None, lambda r: ("extra_attributes",)),
     (
-        "Experience costs",
+        _("Experience costs"),
         None,
         lambda r: tuple(f"advancement_{part}" for part in ADVANCEMENT_PARTS),
     ),
 )
+ALLOWED = pgettext_lazy("house rule value", "allowed")
+NOT_ALLOWED = pgettext_lazy("house rule value", "not allowed")
 BOOLEAN_WORDS = {
-    "legendary_at_creation": ("allowed", "not allowed"),
-    "cap_trading": ("allowed", "not allowed"),
-    "negative_scale_refund": ("refunds", "no refund"),
+    "legendary_at_creation": (ALLOWED, NOT_ALLOWED),
+    "cap_trading": (ALLOWED, NOT_ALLOWED),
+    "negative_scale_refund": (
+        pgettext_lazy("house rule value", "refunds"),
+        pgettext_lazy("house rule value", "no refund"),
+    ),
 }
 
 
@@ -272,24 +336,30 @@ class Section:
 
 def base_value(ruleset: Ruleset, knob: Knob) -> str:
     """The base ruleset's value for a knob, as the form shows it beside the field, its
-    levels in the ruleset's ladder words."""
+    levels in the ruleset's ladder words. Numbers and extra attributes are written as the
+    field takes them (0.5, "Luck: Poor"): a placeholder shows what to type."""
     if knob.key == "advancement_costs":
         value = getattr(ruleset.advancement, knob.part, None) if ruleset.advancement else None
-        return "not given" if value is None else str(value)
+        return pgettext("house rule value", "not given") if value is None else str(value)
     value = getattr(ruleset, knob.key)
     if knob.key in ("attribute_caps", "skill_caps"):
-        return str(value[knob.part]) if knob.part in value else "no cap"
+        return (
+            str(value[knob.part]) if knob.part in value else pgettext("house rule value", "no cap")
+        )
     if knob.key == "trade_values":
         return str(json_number(value[knob.part]))
     if knob.key in BOOLEAN_KEYS:
         yes, no = BOOLEAN_WORDS[knob.key]
-        return yes if value else no
+        return str(yes if value else no)
     if knob.key in LEVEL_KEYS:
-        return ruleset.word(value)
+        return level_word(ruleset, value)
     if knob.key == "extra_attributes":
-        return ", ".join(f"{name}: {ruleset.word(d)}" for name, d in value) or "none"
+        described = ", ".join(f"{name}: {ruleset.word(d)}" for name, d in value)
+        return described or pgettext("house rule value", "none")
     if value is None:
-        return "none" if knob.key in ATTRIBUTE_KEYS else "no limit"
+        if knob.key in ATTRIBUTE_KEYS:
+            return pgettext("house rule value", "none")
+        return pgettext("house rule value", "no limit")
     if isinstance(value, str):
         return value
     return str(json_number(value))
@@ -304,10 +374,11 @@ def _amount_field():
     return AmountField(required=False, max_digits=5, decimal_places=2)
 
 
-def _yes_no_field(yes: str = "Allowed", no: str = "Not allowed"):
-    return forms.ChoiceField(
-        required=False, choices=[("", "As the base"), ("yes", yes), ("no", no)]
-    )
+AS_THE_BASE, YES, NO = _("As the base"), _("Allowed"), _("Not allowed")
+
+
+def _yes_no_field(yes=YES, no=NO):
+    return forms.ChoiceField(required=False, choices=[("", AS_THE_BASE), ("yes", yes), ("no", no)])
 
 
 def _level_field():
@@ -343,7 +414,7 @@ class HouseRulesForm(forms.Form):
     meta_points_max = _count_field()
     superpower_cost = _amount_field()
     uncommitted_traits = _count_field()
-    negative_scale_refund = _yes_no_field("Refunds", "No refund")
+    negative_scale_refund = _yes_no_field(_("Refunds"), _("No refund"))
     damage_capacity_attribute = _attribute_field()
     muscle_attribute = _attribute_field()
     advancement_attribute_multiplier = _count_field()
@@ -374,23 +445,29 @@ class HouseRulesForm(forms.Form):
         ladder, levels = base.ladder, range(base.ladder.top_word_level - 1, ABYSMAL - 1, -1)
         for name in LEVEL_KEYS:
             self.fields[name].choices = [
-                ("", "As the base"),
-                *((lv, base.word(lv)) for lv in levels if lv >= ladder.bottom),
+                ("", AS_THE_BASE),
+                *((lv, level_word(base, lv)) for lv in levels if lv >= ladder.bottom),
             ]
+        # Typed levels are read in the base ruleset's own ladder words: the example and the
+        # default name them so, whatever the language of the sentence around them.
         fair, below = base.word(0), base.word(-1)
         extras = self.fields["extra_attributes"]
-        extras.widget.attrs["placeholder"] = f"Sanity: {fair}\nLuck: {below}"
-        extras.help_text = (
-            f'One a line, as "Name: Default level"; the default is {fair} if left out.'
+        extras.widget.attrs["placeholder"] = gettext("Sanity: {fair}\nLuck: {below}").format(
+            fair=fair, below=below
         )
+        extras.help_text = gettext(
+            'One a line, as "Name: Default level"; the default is {fair} if left out.'
+        ).format(fair=fair)
 
     def _note(self, knob: Knob, words: dict[str, str]) -> str:
         """What a knob checks, after where the base ruleset's text says it (nothing of
         another ruleset's text: a Fudge Basics campaign is never told of Mudge)."""
-        note = knob.note.format(**words)
+        note = str(knob.note).format(**words)
         cited = self.base.cites(knob.topic) if knob.topic else ""
         if cited and note:
-            return f"{cited}{knob.joiner}{note}"
+            if knob.joiner == "; ":
+                return gettext("{section}; {note}").format(section=cited, note=note)
+            return gettext("{section}: {note}").format(section=cited, note=note)
         return cited or (note[:1].upper() + note[1:])
 
     def sections(self) -> list[Section]:
@@ -439,7 +516,9 @@ class HouseRulesForm(forms.Form):
             message = message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
             line = re.search(r"\[(\d+)\]", key)
             if line:
-                message = f"Line {int(line.group(1)) + 1}: {message}"
+                message = gettext("Line {number}: {message}").format(
+                    number=int(line.group(1)) + 1, message=message
+                )
             self.add_error(field if field in self.fields else None, message)
 
     def _labelled(self, message: str) -> str:
@@ -526,20 +605,36 @@ def _parse_extra_attributes(text: str, fair: str) -> list[dict]:
 class CatalogEntryForm(forms.Form):
     """One catalogue entry; only the fields that mean something for its kind are kept."""
 
-    name = NameField(max_length=CATALOG_NAME_MAX)
-    difficulty = forms.ChoiceField(choices=DIFFICULTY_CHOICES, initial="average")
+    name = NameField(max_length=CATALOG_NAME_MAX, label=_("Name"))
+    difficulty = forms.ChoiceField(
+        choices=DIFFICULTY_CHOICES, initial="average", label=_("Difficulty")
+    )
     cost = AmountField(
-        min_value=0, max_value=999, max_digits=5, decimal_places=2, initial=1, label="Cost"
+        min_value=0, max_value=999, max_digits=5, decimal_places=2, initial=1, label=_("Cost")
     )
     damage = forms.IntegerField(
-        required=False, min_value=FACTOR_RANGE[0], max_value=FACTOR_RANGE[-1], label="Weapon"
+        required=False,
+        min_value=FACTOR_RANGE[0],
+        max_value=FACTOR_RANGE[-1],
+        label=pgettext_lazy("catalogue field", "Weapon"),
     )
     armour = forms.IntegerField(
-        required=False, min_value=FACTOR_RANGE[0], max_value=FACTOR_RANGE[-1], label="Armour"
+        required=False,
+        min_value=FACTOR_RANGE[0],
+        max_value=FACTOR_RANGE[-1],
+        label=pgettext_lazy("catalogue field", "Armour"),
     )
-    equipment_kind = forms.ChoiceField(choices=Equipment.Kind.choices, initial="gear", label="Kind")
-    power_kind = forms.ChoiceField(choices=POWER_KIND_CHOICES, initial="spell", label="Kind")
-    note = forms.CharField(max_length=CATALOG_NOTE_MAX, required=False)
+    equipment_kind = forms.ChoiceField(
+        choices=Equipment.Kind.choices,
+        initial="gear",
+        label=pgettext_lazy("catalogue field", "Kind"),
+    )
+    power_kind = forms.ChoiceField(
+        choices=POWER_KIND_CHOICES,
+        initial="spell",
+        label=pgettext_lazy("catalogue field", "Kind"),
+    )
+    note = forms.CharField(max_length=CATALOG_NOTE_MAX, required=False, label=_("Note"))
 
     def __init__(self, *args, kind: str, uses_difficulty: bool, power_kinds=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -551,7 +646,20 @@ class CatalogEntryForm(forms.Form):
             if name not in keep:
                 del self.fields[name]
         if kind == CatalogEntry.Kind.FAULT:
-            self.fields["cost"].label = "Value"
+            self.fields["cost"].label = _("Value")
+        # The choices in the reader's language; the values stay the file's keys.
+        if "difficulty" in self.fields:
+            self.fields["difficulty"].choices = [
+                (d, difficulty_word(d)) for d, _l in DIFFICULTY_CHOICES
+            ]
+        if "equipment_kind" in self.fields:
+            self.fields["equipment_kind"].choices = [
+                (k, EQUIPMENT_KINDS.get(k, label)) for k, label in Equipment.Kind.choices
+            ]
+        if "power_kind" in self.fields:
+            self.fields["power_kind"].choices = [
+                (k, vocabulary.term(k, "power kind")) for k, _l in POWER_KIND_CHOICES
+            ]
         if "power_kind" in self.fields and power_kinds:
             # The base ruleset's kinds (MicroFudged: fields of power only), and the entry's
             # own if the GM gave it another.
@@ -559,7 +667,9 @@ class CatalogEntryForm(forms.Form):
             own = self.initial.get("power_kind")
             if own and own not in kinds:
                 kinds.append(own)
-            self.fields["power_kind"].choices = [(k, k) for k in kinds]
+            self.fields["power_kind"].choices = [
+                (k, vocabulary.term(k, "power kind")) for k in kinds
+            ]
             self.fields["power_kind"].initial = kinds[0]
 
     @classmethod
@@ -594,16 +704,16 @@ class HouseRulesChangeForm(forms.Form):
     reason = forms.CharField(
         required=False,
         max_length=500,
-        label="Why (for the campaign's history)",
-        widget=forms.TextInput(attrs={"placeholder": "e.g. a higher-powered game"}),
+        label=_("Why (for the campaign's history)"),
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. a higher-powered game")}),
     )
 
 
 class CampaignSettingsForm(forms.Form):
     spends_need_approval = forms.BooleanField(
         required=False,
-        label="Experience spends wait for the GM",
-        help_text="A player's spend applies once you accept it.",
+        label=_("Experience spends wait for the GM"),
+        help_text=_("A player's spend applies once you accept it."),
     )
 
 

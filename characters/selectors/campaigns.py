@@ -10,7 +10,10 @@ from fractions import Fraction
 from django.utils.dateparse import parse_datetime
 from django.utils.formats import date_format
 from django.utils.timezone import localtime
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext, pgettext_lazy
 
+from characters import vocabulary
 from characters.adapters import (
     CampaignCatalog,
     base_ruleset,
@@ -20,12 +23,14 @@ from characters.adapters import (
     normalized_house_rules,
     version_ruleset,
 )
-from characters.models import Campaign, CampaignEvent, Character
+from characters.models import Campaign, CampaignEvent, Character, target_label
 from characters.selectors.access import BUILD_ROWS
+from characters.wording import SPEAKER, said
 from rules.house_rules import apply_house_rules
-from rules.report import amount, build_report
+from rules.report import build_report
 from rules.rule_names import in_words, rule_name
 from rules.rulesets import BUILTIN, LEVELS, Ruleset
+from rules.trades import amount_phrase
 
 # -- the preview of a house-rule change ----------------------------------------------------------
 
@@ -47,11 +52,11 @@ class CharacterImpact:
 
     @property
     def new_errors(self) -> list[str]:
-        return sorted(rule_name(code) for code in self.errors_after - self.errors_before)
+        return sorted(broken_rule(code) for code in self.errors_after - self.errors_before)
 
     @property
     def resolved_errors(self) -> list[str]:
-        return sorted(rule_name(code) for code in self.errors_before - self.errors_after)
+        return sorted(broken_rule(code) for code in self.errors_before - self.errors_after)
 
     @property
     def keeps_approval(self) -> bool:
@@ -63,6 +68,45 @@ class CharacterImpact:
     def balance_text(self) -> str:
         before = balance_words(self.balance_before, self.ruleset)
         return f"{before} → {balance_words(self.balance_after, self.ruleset)}"
+
+
+# rules.rule_names.RULE_NAMES in the reader's language (tests/test_i18n_campaigns.py keeps
+# the two tables the same in English).
+BROKEN_RULES = {
+    "amount": pgettext_lazy("broken rule", "an amount that is not a number"),
+    "attribute_names": pgettext_lazy("broken rule", "attributes the rules do not list"),
+    "cap_exceeded": pgettext_lazy("broken rule", "too many traits at a high level"),
+    "cap_slots_traded": pgettext_lazy("broken rule", "high-level slots traded for lower ones"),
+    "difficulty_not_allowed": pgettext_lazy("broken rule", "a difficulty the rules do not use"),
+    "duplicate_trait": pgettext_lazy("broken rule", "the same trait twice"),
+    "level_missing": pgettext_lazy("broken rule", "a trait with no level"),
+    "level_out_of_range": pgettext_lazy("broken rule", "a level out of range at creation"),
+    "levels_unspent": pgettext_lazy("broken rule", "levels left unspent"),
+    "lowered_with_levels_unspent": pgettext_lazy(
+        "broken rule", "a trait lowered while levels are unspent"
+    ),
+    "meta_points_out_of_range": pgettext_lazy("broken rule", "meta points out of range"),
+    "must_save_token": pgettext_lazy("broken rule", "a token that must be saved"),
+    "must_spend_token": pgettext_lazy("broken rule", "a token that must be spent"),
+    "not_in_ruleset": pgettext_lazy("broken rule", "a trait these rules do not have"),
+    "over_budget": pgettext_lazy("broken rule", "over budget"),
+    "power_potential": pgettext_lazy("broken rule", "a power's potential"),
+    "power_requires_gift": pgettext_lazy("broken rule", "a power without the gift it needs"),
+    "tokens_lost": pgettext_lazy("broken rule", "tokens lost"),
+    "too_few_faults": pgettext_lazy("broken rule", "too few faults"),
+    "too_many_lowered": pgettext_lazy("broken rule", "too many skills lowered below their default"),
+    "too_many_skills": pgettext_lazy("broken rule", "too many skills"),
+    "too_many_uncommitted": pgettext_lazy("broken rule", "too many uncommitted traits"),
+    "uncommitted_too_high": pgettext_lazy("broken rule", "an uncommitted trait set too high"),
+    "unknown_field": pgettext_lazy("broken rule", "a field the character file does not have"),
+    "unknown_trait": pgettext_lazy("broken rule", "a trait the rules do not know"),
+}
+
+
+def broken_rule(code: str) -> str:
+    """A broken rule in words, in the reader's language (a code not listed: rule_name's)."""
+    found = BROKEN_RULES.get(code)
+    return rule_name(code) if found is None else str(found)
 
 
 @dataclass(frozen=True)
@@ -143,31 +187,74 @@ def _impact(character, value, now: Ruleset, proposed_value, then: Ruleset) -> Ch
 
 
 def balance_words(balance: Fraction, ruleset: Ruleset) -> str:
-    """As the builder's balance panel says it, in the ruleset's words: "-3 skill levels",
-    "1 token", "2 knack levels" in a GM's game of knacks."""
-    return amount(balance, "skills" if ruleset.system == LEVELS else "tokens", ruleset.terms)
+    """As the builder's balance panel says it, in the ruleset's words and the reader's
+    language: "-3 skill levels", "1 token", "2 knack levels" in a GM's game of knacks."""
+    pool = "skills" if ruleset.system == LEVELS else "tokens"
+    return said(amount_phrase(balance, pool, ruleset.terms))
 
 
 # -- the campaign's history ----------------------------------------------------------------------
 
 ACTIONS = {
-    "campaign_created": "Campaign created",
-    "house_rules_changed": "House rules changed",
-    "settings_changed": "Settings changed",
-    "catalog_entry_added": "Catalogue entry added",
-    "catalog_entry_changed": "Catalogue entry changed",
-    "catalog_entry_removed": "Catalogue entry removed",
-    "member_joined": "Player joined",
-    "member_left": "Player left",
-    "member_removed": "Member removed",
-    "campaign_archived": "Campaign archived",
-    "campaign_restored": "Campaign restored",
-    "invite_regenerated": "New invite link",
-    "ruleset_moved": "Moved to another version of the ruleset",
+    "campaign_created": _("Campaign created"),
+    "house_rules_changed": _("House rules changed"),
+    "settings_changed": _("Settings changed"),
+    "catalog_entry_added": _("Catalogue entry added"),
+    "catalog_entry_changed": _("Catalogue entry changed"),
+    "catalog_entry_removed": _("Catalogue entry removed"),
+    "member_joined": _("Player joined"),
+    "member_left": _("Player left"),
+    "member_removed": _("Member removed"),
+    "campaign_archived": _("Campaign archived"),
+    "campaign_restored": _("Campaign restored"),
+    "invite_regenerated": _("New invite link"),
+    "ruleset_moved": _("Moved to another version of the ruleset"),
 }
 # What a side without the key means, per action: a house rule left out is the base value.
-ABSENT = {"house_rules_changed": "as the base ruleset"}
-NOTES = {"invite_regenerated": "The old invite link and code stopped working."}
+ABSENT = {"house_rules_changed": _("as the base ruleset")}
+NOTES = {"invite_regenerated": _("The old invite link and code stopped working.")}
+# The recorded keys by name, in the reader's language; a key not here as it is written.
+FIELD_NAMES = {
+    "name": pgettext_lazy("history field", "Name"),
+    "base_ruleset": pgettext_lazy("history field", "Base ruleset"),
+    "ruleset_version": pgettext_lazy("history field", "Ruleset version"),
+    "house_rules": pgettext_lazy("history field", "House rules"),
+    "catalogue_entries": pgettext_lazy("history field", "Catalogue entries"),
+    "spends_need_approval": pgettext_lazy("history field", "Spends need approval"),
+    "user": pgettext_lazy("history field", "User"),
+    "joined_at": pgettext_lazy("history field", "Joined at"),
+    "difficulty": pgettext_lazy("history field", "Difficulty"),
+    "cost": pgettext_lazy("history field", "Cost"),
+    "damage": pgettext_lazy("history field", "Damage"),
+    "armour": pgettext_lazy("history field", "Armour"),
+    "equipment_kind": pgettext_lazy("history field", "Equipment kind"),
+    "power_kind": pgettext_lazy("history field", "Power kind"),
+    "note": pgettext_lazy("history field", "Note"),
+    "attribute_levels": pgettext_lazy("history field", "Attribute levels"),
+    "skill_levels": pgettext_lazy("history field", "Skill levels"),
+    "free_gifts": pgettext_lazy("history field", "Free gifts"),
+    "tokens": pgettext_lazy("history field", "Tokens"),
+    "attribute_caps": pgettext_lazy("history field", "Attribute caps"),
+    "skill_caps": pgettext_lazy("history field", "Skill caps"),
+    "legendary_at_creation": pgettext_lazy("history field", "Legendary at creation"),
+    "trade_values": pgettext_lazy("history field", "Trade values"),
+    "max_lowered_skills": pgettext_lazy("history field", "Max lowered skills"),
+    "tokens_carried": pgettext_lazy("history field", "Tokens carried"),
+    "extra_attributes": pgettext_lazy("history field", "Extra attributes"),
+    "meta_points_start": pgettext_lazy("history field", "Meta points start"),
+    "meta_points_max": pgettext_lazy("history field", "Meta points max"),
+    "superpower_cost": pgettext_lazy("history field", "Superpower cost"),
+    "negative_scale_refund": pgettext_lazy("history field", "Negative scale refund"),
+    "max_skills": pgettext_lazy("history field", "Max skills"),
+    "min_faults": pgettext_lazy("history field", "Min faults"),
+    "cap_trading": pgettext_lazy("history field", "Cap trading"),
+    "creation_min": pgettext_lazy("history field", "Creation min"),
+    "creation_max": pgettext_lazy("history field", "Creation max"),
+    "uncommitted_traits": pgettext_lazy("history field", "Uncommitted traits"),
+    "damage_capacity_attribute": pgettext_lazy("history field", "Damage capacity attribute"),
+    "muscle_attribute": pgettext_lazy("history field", "Muscle attribute"),
+    "advancement_costs": pgettext_lazy("history field", "Advancement costs"),
+}
 
 
 @dataclass(frozen=True)
@@ -183,6 +270,7 @@ class HistoryLine:
     title: str
     fields: list[Field]
     note: str = ""
+    target: str = ""  # what the event is about, for people: "Skill: Climbing"
 
 
 def campaign_history(campaign: Campaign) -> list[HistoryLine]:
@@ -195,10 +283,10 @@ def _line(event: CampaignEvent) -> HistoryLine:
     before, after = event.before or {}, event.after or {}
     # An empty side is still a side: every key of the other one was the base value there.
     has_before, has_after = event.before is not None, event.after is not None
-    absent = ABSENT.get(event.action, "")
+    absent = str(ABSENT.get(event.action, ""))
     fields = [
         Field(
-            key.replace("_", " ").capitalize(),
+            str(FIELD_NAMES.get(key) or key.replace("_", " ").capitalize()),
             show_value(before[key], key) if key in before else (absent if has_before else ""),
             show_value(after[key], key) if key in after else (absent if has_after else ""),
         )
@@ -206,27 +294,56 @@ def _line(event: CampaignEvent) -> HistoryLine:
     ]
     return HistoryLine(
         event=event,
-        title=ACTIONS.get(event.action, event.action.replace("_", " ").capitalize()),
+        title=str(ACTIONS.get(event.action) or event.action.replace("_", " ").capitalize()),
         fields=fields,
-        note=NOTES.get(event.action, ""),
+        note=str(NOTES.get(event.action, "")),
+        target=target_words(event.target),
     )
 
 
+# What an event is about, by the kind its target names ("skill:Climbing", "house_rules").
+TARGET_KINDS = {
+    "user": pgettext_lazy("history target", "User"),
+    "attribute": pgettext_lazy("history target", "Attribute"),
+    "skill": pgettext_lazy("history target", "Skill"),
+    "gift": pgettext_lazy("history target", "Gift"),
+    "fault": pgettext_lazy("history target", "Fault"),
+    "power_kind": pgettext_lazy("history target", "Power kind"),
+    "power": pgettext_lazy("history target", "Power"),
+    "equipment": pgettext_lazy("history target", "Equipment"),
+    "house_rules": pgettext_lazy("history target", "House rules"),
+}
+
+
+def target_words(target: str) -> str:
+    """An event's target in the reader's language: "Skill: Climbing", "Compétence : Climbing"
+    (the name as written); a kind not listed as the model says it."""
+    kind, _, name = target.partition(":")
+    said = TARGET_KINDS.get(kind)
+    if said is None:
+        return target_label(target) if target else ""
+    if not name:
+        return str(said)
+    return pgettext("history target", "{kind}: {name}").format(kind=said, name=name)
+
+
 def show_value(value, key: str = "") -> str:
-    """A recorded JSON value in words: yes/no, a ruleset by its name, numbers and text as
-    they are, nothing as "none", the rest in words (a cap table "Superb: 1; Great: 2", a
-    list of extra attributes)."""
+    """A recorded JSON value in words, in the reader's language: yes/no, a ruleset by its
+    name, numbers as the language writes them, text as it is, nothing as "none", the rest
+    in the file's words (a cap table "Superb: 1; Great: 2", a list of extra attributes)."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return pgettext("recorded value", "yes") if value else pgettext("recorded value", "no")
     if value is None or value == {} or value == []:
-        return "none"
+        return pgettext("recorded value", "none")
     if key == "base_ruleset" and value in BUILTIN:
-        return BUILTIN[value].name
+        return vocabulary.term(BUILTIN[value].name, "ruleset")
     when = parse_datetime(value) if key.endswith("_at") and isinstance(value, str) else None
     if when is not None:  # a member's joined_at, recorded as ISO 8601: as the page's dates
         return date_format(localtime(when), "j M Y H:i")
-    if isinstance(value, str | int | float):
-        return str(value)
+    if isinstance(value, int | float):  # as the reader's language writes it: 2,5
+        return SPEAKER.number(value)
+    if isinstance(value, str):
+        return value
     return in_words(value)
 
 

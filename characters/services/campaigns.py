@@ -9,7 +9,9 @@ from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils.translation import gettext
 
+from characters import vocabulary
 from characters.adapters import base_ruleset as base_ruleset_of
 from characters.adapters import changed_keys, normalized_house_rules, to_decimal
 from characters.errors import NotAllowed, OwnCampaign, ServiceError
@@ -43,10 +45,12 @@ def campaign_create(
     for the GM to edit: a built-in ruleset, or a version of a ruleset the GM designed."""
     if ruleset_version is not None:
         if ruleset_version.ruleset.owner_id != gm.pk:
-            raise ServiceError("Choose one of your own rulesets.")
+            raise ServiceError(gettext("Choose one of your own rulesets."))
         base_ruleset = ruleset_version.ruleset.slug
     elif base_ruleset not in BUILTIN:
-        raise ServiceError(f"Choose a base ruleset: {', '.join(BUILTIN)}.")
+        raise ServiceError(
+            gettext("Choose a base ruleset: {choices}.").format(choices=", ".join(BUILTIN))
+        )
     campaign = Campaign(
         gm=gm, name=_campaign_name(name), base_ruleset=base_ruleset, ruleset_version=ruleset_version
     )
@@ -134,13 +138,19 @@ def campaign_join(*, user, code: str) -> Membership:
     campaign = Campaign.objects.filter(invite_code=code).first() if code else None
     if campaign is None:
         raise ServiceError(
-            "No campaign has this invite code. Check it with your GM: making a new invite "
-            "link replaces the old code."
+            gettext(
+                "No campaign has this invite code. Check it with your GM: making a new invite "
+                "link replaces the old code."
+            )
         )
     if campaign.gm_id == user.pk:
         raise OwnCampaign(campaign)
     if campaign.archived_at is not None:
-        raise ServiceError(f"{campaign.name} is archived: its GM takes no new players now.")
+        raise ServiceError(
+            gettext("{name} is archived: its GM takes no new players now.").format(
+                name=campaign.name
+            )
+        )
     with transaction.atomic():
         membership, joined = Membership.objects.get_or_create(campaign=campaign, user=user)
         if joined:
@@ -160,7 +170,7 @@ def membership_remove(*, membership: Membership, actor) -> None:
     """Remove a player from a campaign (the GM), or leave it (the player themselves). Their
     characters stay in it, where the GM still sees them, and stay theirs."""
     if actor.pk not in (membership.user_id, membership.campaign.gm_id):
-        raise NotAllowed("Only the GM removes a player; a player leaves by themselves.")
+        raise NotAllowed(gettext("Only the GM removes a player; a player leaves by themselves."))
     removed, _ = Membership.objects.filter(pk=membership.pk).delete()
     if not removed:  # a second tab removed them first: that one recorded it
         return
@@ -182,7 +192,9 @@ def catalog_entry_add(*, campaign: Campaign, actor, kind: str, name: str, **fiel
     """A new line in the campaign's catalogue. `fields` are the kind's optional fields
     (ENTRY_FIELDS) and `note`."""
     if kind not in ENTRY_FIELDS:
-        raise ServiceError(f"Choose a kind of entry: {', '.join(ENTRY_FIELDS)}.")
+        raise ServiceError(
+            gettext("Choose a kind of entry: {choices}.").format(choices=", ".join(ENTRY_FIELDS))
+        )
     entry = CatalogEntry(campaign=campaign, kind=kind)
     _set_entry_fields(entry, name=name, **fields)
     _save_entry(entry)
@@ -333,34 +345,53 @@ def seed_entries(campaign: Campaign) -> list[CatalogEntry]:
 def _campaign_name(name: str) -> str:
     name = " ".join((name or "").split())
     if not name:
-        raise ServiceError("Give the campaign a name.")
+        raise ServiceError(gettext("Give the campaign a name."))
     if len(name) > CAMPAIGN_NAME_MAX:
-        raise ServiceError(f"Keep the campaign's name to {CAMPAIGN_NAME_MAX} characters.")
+        raise ServiceError(
+            gettext("Keep the campaign's name to {limit} characters.").format(
+                limit=CAMPAIGN_NAME_MAX
+            )
+        )
     return name
 
 
 def _set_entry_fields(entry: CatalogEntry, *, name: str, note: str = "", **fields) -> None:
     unknown = set(fields) - set(ENTRY_FIELDS[entry.kind])
     if unknown:
-        raise ServiceError(f"A {entry.get_kind_display()} has no {sorted(unknown)[0]}.")
+        raise ServiceError(
+            gettext("A {kind} has no {field}.").format(
+                kind=kind_word(entry.kind), field=sorted(unknown)[0]
+            )
+        )
     name = " ".join((name or "").split())
     if not name or len(name) > CATALOG_NAME_MAX:
-        raise ServiceError(f"Give the entry a name of 1 to {CATALOG_NAME_MAX} characters.")
+        raise ServiceError(
+            gettext("Give the entry a name of 1 to {limit} characters.").format(
+                limit=CATALOG_NAME_MAX
+            )
+        )
     note = (note or "").strip()
     if len(note) > CATALOG_NOTE_MAX:
-        raise ServiceError(f"Keep the note to {CATALOG_NOTE_MAX} characters.")
+        raise ServiceError(
+            gettext("Keep the note to {limit} characters.").format(limit=CATALOG_NOTE_MAX)
+        )
     difficulty = fields.get("difficulty") or ""
     if difficulty not in ("", *DIFFICULTIES):
-        raise ServiceError(f"Choose a difficulty: {', '.join(DIFFICULTIES)}.")
+        raise ServiceError(
+            gettext("Choose a difficulty: {choices}.").format(choices=", ".join(DIFFICULTIES))
+        )
     cost = fields.get("cost")
     if cost is not None and (cost < 0 or cost >= 1000):
-        raise ServiceError("A cost counts in gifts, from 0 to 999.")
+        raise ServiceError(gettext("A cost counts in gifts, from 0 to 999."))
     for factor in ("damage", "armour"):
         value = fields.get(factor)
         if value is not None and value not in FACTOR_RANGE:
-            raise ServiceError(
-                f"A {factor} value runs from {FACTOR_RANGE[0]} to {FACTOR_RANGE[-1]}."
+            message = (
+                gettext("A damage value runs from {low} to {high}.")
+                if factor == "damage"
+                else gettext("An armour value runs from {low} to {high}.")
             )
+            raise ServiceError(message.format(low=FACTOR_RANGE[0], high=FACTOR_RANGE[-1]))
     entry.name, entry.note, entry.difficulty = name, note, difficulty
     entry.cost = None if cost is None else Decimal(cost).quantize(Decimal("0.01"))
     entry.damage, entry.armour = fields.get("damage"), fields.get("armour")
@@ -380,8 +411,10 @@ def _save_entry(entry: CatalogEntry) -> None:
         .exists()
     )
     clash = ServiceError(
-        f"The catalogue already has a {entry.get_kind_display()} named {entry.name}: "
-        "edit that one, or give this one another name."
+        gettext(
+            "The catalogue already has a {kind} named {name}: edit that one, or give this one "
+            "another name."
+        ).format(kind=kind_word(entry.kind), name=entry.name)
     )
     if taken:
         raise clash
@@ -390,6 +423,18 @@ def _save_entry(entry: CatalogEntry) -> None:
             entry.save()
     except IntegrityError:
         raise clash from None
+
+
+def kind_word(kind: str) -> str:
+    """What one catalogue entry of `kind` is called, in the reader's language: "skill",
+    "compétence"."""
+    kinds = {
+        CatalogEntry.Kind.POWER_KIND: gettext("power kind"),
+        CatalogEntry.Kind.EQUIPMENT: gettext("equipment"),
+    }
+    if kind in kinds:
+        return kinds[kind]
+    return vocabulary.noun(kind, f"{kind}s", 1) or kind
 
 
 def _fit(note: str) -> str:

@@ -7,6 +7,7 @@ import dataclasses
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from characters.adapters import character_to_rules
 from characters.errors import NotAllowed, ServiceError
@@ -32,7 +33,7 @@ def _lock_any(character: Character) -> Character:
 def _may_keep(locked: Character, actor) -> None:
     """A character is kept by its player; the GM keeps their own (their NPCs) like one."""
     if locked.owner_id != actor.pk:
-        raise NotAllowed("Only the character's player archives, restores or deletes it.")
+        raise NotAllowed(gettext("Only the character's player archives, restores or deletes it."))
 
 
 @transaction.atomic
@@ -42,10 +43,12 @@ def character_archive(*, character: Character, actor) -> Character:
     locked = _lock_any(character)
     _may_keep(locked, actor)
     if locked.archived_at is not None:
-        raise ServiceError(f"{locked.name} is archived already.")
+        raise ServiceError(gettext("{name} is archived already.").format(name=locked.name))
     if locked.state == Character.State.SUBMITTED:
         raise ServiceError(
-            f"{locked.name} is waiting for the GM's review: withdraw it first, then archive it."
+            gettext(
+                "{name} is waiting for the GM's review: withdraw it first, then archive it."
+            ).format(name=locked.name)
         )
     locked.archived_at = timezone.now()
     share_links_revoke_all(locked)
@@ -58,11 +61,12 @@ def character_restore(*, character: Character, actor) -> Character:
     locked = _lock_any(character)
     _may_keep(locked, actor)
     if locked.archived_at is None:
-        raise ServiceError(f"{locked.name} is not archived.")
+        raise ServiceError(gettext("{name} is not archived.").format(name=locked.name))
     if locked.campaign_id and not locked.campaign.has_member(actor):
         raise ServiceError(
-            f"You left {locked.campaign.name}: {locked.name} stays archived. Duplicate it to "
-            "play it elsewhere."
+            gettext(
+                "You left {campaign}: {name} stays archived. Duplicate it to play it elsewhere."
+            ).format(campaign=locked.campaign.name, name=locked.name)
         )
     before = locked.archived_at
     locked.archived_at = None
@@ -95,8 +99,10 @@ def character_delete(*, character: Character, actor) -> None:
     _may_keep(locked, actor)
     if not deletable(locked):
         raise ServiceError(
-            f"{locked.name} has been submitted to a GM, so it is on their record: archive it "
-            "instead (it can be restored)."
+            gettext(
+                "{name} has been submitted to a GM, so it is on their record: archive it "
+                "instead (it can be restored)."
+            ).format(name=locked.name)
         )
     now = timezone.now()
     locked.archived_at = locked.archived_at or now
@@ -124,7 +130,7 @@ def character_duplicate(*, character: Character, actor) -> Character:
         .get(pk=character.pk)
     )
     if source.owner_id != actor.pk:
-        raise NotAllowed("Only the character's player duplicates it.")
+        raise NotAllowed(gettext("Only the character's player duplicates it."))
     campaign = source.campaign if source.campaign and source.campaign.has_member(actor) else None
     value = character_to_rules(source)
     name = source.name[: NAME_MAX - len(COPY)] + COPY
@@ -147,7 +153,7 @@ def character_duplicate(*, character: Character, actor) -> Character:
 def _lock_campaign(campaign: Campaign, actor) -> Campaign:
     locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
     if locked.gm_id != actor.pk:
-        raise NotAllowed("Only the campaign's GM archives or restores it.")
+        raise NotAllowed(gettext("Only the campaign's GM archives or restores it."))
     return locked
 
 
@@ -157,7 +163,7 @@ def campaign_archive(*, campaign: Campaign, actor) -> Campaign:
     and record stay, and the GM restores it at will."""
     locked = _lock_campaign(campaign, actor)
     if locked.archived_at is not None:
-        raise ServiceError(f"{locked.name} is archived already.")
+        raise ServiceError(gettext("{name} is archived already.").format(name=locked.name))
     locked.archived_at = timezone.now()
     locked.save(update_fields=["archived_at"])
     record_campaign_event(campaign=locked, actor=actor, action="campaign_archived")
@@ -168,7 +174,7 @@ def campaign_archive(*, campaign: Campaign, actor) -> Campaign:
 def campaign_restore(*, campaign: Campaign, actor) -> Campaign:
     locked = _lock_campaign(campaign, actor)
     if locked.archived_at is None:
-        raise ServiceError(f"{locked.name} is not archived.")
+        raise ServiceError(gettext("{name} is not archived.").format(name=locked.name))
     locked.archived_at = None
     locked.save(update_fields=["archived_at"])
     record_campaign_event(campaign=locked, actor=actor, action="campaign_restored")

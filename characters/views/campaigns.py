@@ -14,18 +14,25 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
 from django.views.decorators.http import require_POST
 
-from characters import throttle
+from characters import throttle, vocabulary
 from characters.adapters import base_ruleset, campaign_ruleset, power_from_entry
 from characters.errors import HouseRulesRefused, ServiceError
 from characters.forms.campaigns import (
+    ADVANCEMENT_PARTS,
+    EQUIPMENT_KINDS,
     CampaignForm,
     CampaignSettingsForm,
     CatalogEntryForm,
     HouseRulesChangeForm,
     HouseRulesForm,
+    difficulty_word,
     house_rule_label,
+    level_word,
+    rule_words,
+    said,
 )
 from characters.models import Campaign, CatalogEntry, Character
 from characters.selectors.access import campaign_for_gm, campaign_for_member, characters_visible_to
@@ -38,6 +45,7 @@ from characters.selectors.rulesets import summarize_ruleset
 from characters.services import campaigns as services
 from characters.views.dashboard import join_throttles
 from characters.views.params import strict_number
+from characters.wording import SPEAKER
 from rules.house_rules import LEVEL_KEYS, json_number
 from rules.ladder import signed
 from rules.rulesets import BUILTIN, DEFAULT, Ruleset
@@ -55,6 +63,16 @@ CATALOG_KINDS = (
     (CatalogEntry.Kind.POWER, "powers"),
     (CatalogEntry.Kind.EQUIPMENT, ("Equipment", "equipment")),
 )
+# The two groups with a title of their own, and every group's add button: said in the
+# reader's language (a list's title and noun are the ruleset's, said by characters.vocabulary).
+OWN_TITLES = {
+    "Kinds of power": pgettext_lazy("catalogue group", "Kinds of power"),
+    "Equipment": pgettext_lazy("catalogue group", "Equipment"),
+}
+OWN_ADD_LABELS = {
+    "kind of power": pgettext_lazy("catalogue group", "Add kind of power"),
+    "equipment": pgettext_lazy("catalogue group", "Add equipment"),
+}
 
 
 def group_names(ruleset: Ruleset) -> dict[str, tuple[str, str]]:
@@ -91,7 +109,10 @@ def campaign_new(request):
                 campaign_form.add_error(None, str(error))
             else:
                 messages.success(
-                    request, f"{campaign.name} is ready. Invite your players with the link below."
+                    request,
+                    gettext("{name} is ready. Invite your players with the link below.").format(
+                        name=campaign.name
+                    ),
                 )
                 return redirect("campaign_detail", campaign.pk)
         context = {"campaign_form": campaign_form, "rules_form": rules_form}
@@ -133,7 +154,7 @@ def house_rules_edit(request, pk):
         except HouseRulesRefused as error:
             form.add_refusal(error)
         else:
-            messages.success(request, "House rules saved.")
+            messages.success(request, gettext("House rules saved."))
             return redirect("campaign_detail", campaign.pk)
     return render(request, FORM_PAGE, context, status=400 if form.is_bound else 200)
 
@@ -189,7 +210,7 @@ def campaign_settings(request, pk):
         actor=request.user,
         spends_need_approval=form.cleaned_data["spends_need_approval"],
     )
-    messages.success(request, "Settings saved.")
+    messages.success(request, gettext("Settings saved."))
     return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#settings")
 
 
@@ -211,7 +232,7 @@ def invite_regenerate(request, pk):
     if request.htmx:
         context = {"campaign": campaign, "invite_url": invite_url(request, campaign)}
         return render(request, "campaigns/detail.html#invite", context)
-    messages.success(request, "New invite link made: the old one no longer works.")
+    messages.success(request, gettext("New invite link made: the old one no longer works."))
     return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#invite")
 
 
@@ -232,10 +253,13 @@ def campaign_join(request, code):
             tried.keep()
             return render(request, "campaigns/join.html", {"campaign": None}, status=404)
     if campaign.gm_id == request.user.pk:
-        messages.info(request, f"You run {campaign.name}: this link is for your players.")
+        messages.info(
+            request,
+            gettext("You run {name}: this link is for your players.").format(name=campaign.name),
+        )
         return redirect("campaign_detail", campaign.pk)
     if campaign.has_member(request.user):  # the GM's case is above, with its own words
-        messages.info(request, f"You are already in {campaign.name}.")
+        messages.info(request, gettext("You are already in {name}.").format(name=campaign.name))
         return redirect("campaign_detail", campaign.pk)
     if request.method == "POST":
         try:
@@ -243,7 +267,7 @@ def campaign_join(request, code):
         except ServiceError as error:  # the GM made a new link since this page was shown
             messages.error(request, str(error))
             return redirect("dashboard")
-        messages.success(request, f"Welcome to {campaign.name}!")
+        messages.success(request, gettext("Welcome to {name}!").format(name=campaign.name))
         return redirect("campaign_detail", campaign.pk)
     return render(request, "campaigns/join.html", {"campaign": campaign})
 
@@ -257,7 +281,12 @@ def member_remove(request, pk, membership_pk):
     )
     if request.method == "POST":
         services.membership_remove(membership=membership, actor=request.user)
-        messages.success(request, f"{membership.user.username} is no longer in {campaign.name}.")
+        messages.success(
+            request,
+            gettext("{user} is no longer in {name}.").format(
+                user=membership.user.username, name=campaign.name
+            ),
+        )
         return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#members")
     characters = Character.objects.filter(campaign=campaign, owner=membership.user)
     context = {"campaign": campaign, "membership": membership, "characters": characters}
@@ -278,22 +307,53 @@ def house_rule_changes(campaign: Campaign, ruleset: Ruleset) -> list[HouseRuleCh
 
 
 def describe_rule(ruleset: Ruleset, key: str) -> str:
+    """A house rule's value in the reader's language: the ruleset's levels and lists in its
+    words (characters.vocabulary), numbers as the language writes them."""
+    if key == "advancement_costs":  # no attribute of its own: the ruleset's advancement
+        return advancement_words(ruleset)
     value = getattr(ruleset, key)
     if key in ("attribute_caps", "skill_caps"):
         caps = sorted(value.items(), reverse=True)
-        return ", ".join(f"{n} {ruleset.word(level)}" for level, n in caps) or "no caps"
+        described = ", ".join(f"{n} {level_word(ruleset, level)}" for level, n in caps)
+        return described or pgettext("house rule value", "no caps")
     if key == "extra_attributes":
-        return ", ".join(f"{name} ({ruleset.word(d)})" for name, d in value) or "none"
+        described = ", ".join(f"{name} ({level_word(ruleset, d)})" for name, d in value)
+        return described or pgettext("house rule value", "none")
     if key == "trade_values":
-        terms = ruleset.terms
-        return ", ".join(f"{terms.noun(k + 's')} {json_number(v)}" for k, v in value.items())
+        return ", ".join(
+            f"{list_word(ruleset, k + 's')} {SPEAKER.number(json_number(v))}"
+            for k, v in value.items()
+        )
     if key in LEVEL_KEYS:
-        return ruleset.word(value)
+        return level_word(ruleset, value)
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return pgettext("house rule value", "yes") if value else pgettext("house rule value", "no")
     if isinstance(value, str):
         return value
-    return "no limit" if value is None else str(json_number(value))
+    if value is None:
+        return pgettext("house rule value", "no limit")
+    return SPEAKER.number(json_number(value))
+
+
+def advancement_words(ruleset: Ruleset) -> str:
+    """The experience costs a GM may change, each by the form's label: "A new gift: 4"."""
+    costs, words = ruleset.advancement, rule_words(ruleset)
+    described = "; ".join(
+        pgettext("house rule value", "{label}: {value}").format(
+            label=said(label, words), value=getattr(costs, part)
+        )
+        for part, label in ADVANCEMENT_PARTS.items()
+        if costs is not None and getattr(costs, part, None) is not None
+    )
+    return described or pgettext("house rule value", "none")
+
+
+def list_word(ruleset: Ruleset, list_name: str) -> str:
+    """What one of a list is called, in the reader's language ("compétence"); a GM's own
+    word as written."""
+    terms = ruleset.terms
+    one, many = terms.noun(list_name), terms.plural(list_name)
+    return vocabulary.noun(one, many, 1) or one
 
 
 # -- the catalogue editor ----------------------------------------------------------------------
@@ -308,18 +368,25 @@ class CatalogRow:
     @property
     def facts(self) -> list[str]:
         entry = self.entry
-        facts = [entry.equipment_kind or entry.power_kind] if entry.kind in _KINDED else []
+        facts = [kind_word(entry)] if entry.kind in _KINDED else []
         if entry.kind == CatalogEntry.Kind.POWER and isinstance(entry.details, dict):
             facts.append(entry.details.get("group", ""))  # cybernetics (Mudge 2.9)
         if entry.difficulty:
-            facts.append(entry.get_difficulty_display())
+            facts.append(difficulty_word(entry.difficulty))
         if entry.cost is not None:
-            noun = "value" if entry.kind == CatalogEntry.Kind.FAULT else "cost"
-            facts.append(f"{noun} {json_number(entry.cost)}")
+            amount = SPEAKER.number(json_number(entry.cost))
+            if entry.kind == CatalogEntry.Kind.FAULT:
+                facts.append(pgettext("catalogue", "value {amount}").format(amount=amount))
+            else:
+                facts.append(pgettext("catalogue", "cost {amount}").format(amount=amount))
         if entry.damage is not None:
-            facts.append(f"weapon {signed(entry.damage)}")
+            facts.append(
+                pgettext("catalogue", "weapon {factor}").format(factor=signed(entry.damage))
+            )
         if entry.armour is not None:
-            facts.append(f"armour {signed(entry.armour)}")
+            facts.append(
+                pgettext("catalogue", "armour {factor}").format(factor=signed(entry.armour))
+            )
         return [fact for fact in facts if fact]
 
     @property
@@ -327,17 +394,49 @@ class CatalogRow:
         """A power's lines from the rule text, labelled (Mudge 2.52's spell form)."""
         if self.entry.kind != CatalogEntry.Kind.POWER:
             return []
-        return list(power_from_entry(self.entry).details())
+        details = power_from_entry(self.entry).details()
+        return [(str(POWER_DETAIL_LABELS.get(label, label)), value) for label, value in details]
 
 
 _KINDED = (CatalogEntry.Kind.EQUIPMENT, CatalogEntry.Kind.POWER)
+# A power's lines from the rule text are labelled in the reader's language; the lines
+# themselves quote the text (rules.catalog.CatalogPower.details).
+POWER_DETAIL_LABELS = {
+    "Mana a casting lowers": pgettext_lazy("power detail", "Mana a casting lowers"),
+    "Psyche a use lowers": pgettext_lazy("power detail", "Psyche a use lowers"),
+    "Cost of a use": pgettext_lazy("power detail", "Cost of a use"),
+    "Target": pgettext_lazy("power detail", "Target"),
+    "Damage factor": pgettext_lazy("power detail", "Damage factor"),
+    "Range": pgettext_lazy("power detail", "Range"),
+    "Duration": pgettext_lazy("power detail", "Duration"),
+    "Effect": pgettext_lazy("power detail", "Effect"),
+}
+
+
+def kind_word(entry: CatalogEntry) -> str:
+    """A piece of equipment's or a power's kind in the reader's language; a GM's own kind of
+    power as written."""
+    if entry.equipment_kind:
+        found = EQUIPMENT_KINDS.get(entry.equipment_kind)
+        return entry.equipment_kind if found is None else str(found).lower()
+    return vocabulary.term(entry.power_kind, "power kind")
+
+
+def add_label(noun: str) -> str:
+    """The add button of a catalogue group: "Add skill"; in another language with the
+    article it needs ("Ajouter une compétence"), a GM's own noun as written."""
+    if noun in OWN_ADD_LABELS:
+        return str(OWN_ADD_LABELS[noun])
+    english = (get_language() or "en").startswith("en")
+    word = noun if english else vocabulary.noun_with_article(noun) or noun
+    return pgettext("catalogue group", "Add {noun}").format(noun=word)
 
 
 @dataclass
 class CatalogGroup:
     kind: str
     title: str
-    noun: str
+    add_label: str
     rows: list[CatalogRow]
     add_form: CatalogEntryForm
     adding: bool  # the add form stays open after an add, or to show why it was refused
@@ -375,7 +474,7 @@ def catalog_entry_add(request, pk, kind):
             if request.htmx:
                 group = _catalog_groups(campaign, kinds=[kind], saved=entry.pk)[0]
                 return render(request, f"{CATALOG_PAGE}#group", _catalog_context(campaign, group))
-            messages.success(request, f"{entry.name} added.")
+            messages.success(request, gettext("{name} added.").format(name=entry.name))
             return redirect(_catalog_url(campaign, anchor=f"entry-{entry.pk}"))
     if request.htmx:
         group = _catalog_groups(campaign, kinds=[kind], add_form=form)[0]
@@ -401,7 +500,7 @@ def catalog_entry(request, pk, entry_pk):
             else:
                 if request.htmx:
                     return _catalog_row(request, campaign, CatalogRow(entry, saved=True))
-                messages.success(request, f"{entry.name} saved.")
+                messages.success(request, gettext("{name} saved.").format(name=entry.name))
                 return redirect(_catalog_url(campaign, anchor=anchor))
         if request.htmx:
             return _catalog_row(request, campaign, CatalogRow(entry, form), status=400)
@@ -420,7 +519,7 @@ def catalog_entry_remove(request, pk, entry_pk):
     services.catalog_entry_remove(entry=entry, actor=request.user)
     if request.htmx:
         return HttpResponse("")  # the row's place, now empty
-    messages.success(request, f"{entry.name} removed from the catalogue.")
+    messages.success(request, gettext("{name} removed from the catalogue.").format(name=entry.name))
     return redirect(_catalog_url(campaign, anchor=f"group-{entry.kind}"))
 
 
@@ -466,11 +565,12 @@ def _catalog_groups(campaign, *, kinds=None, editing=None, add_form=None, saved=
             rows.sort(key=lambda row: row.entry.name.casefold())
         refused = add_form if add_form is not None and add_form.kind == kind else None
         title, noun = names[kind]
+        title = OWN_TITLES.get(title) or vocabulary.term(title, "list title")
         groups.append(
             CatalogGroup(
                 kind=kind,
-                title=title,
-                noun=noun,
+                title=str(title),
+                add_label=add_label(noun),
                 rows=rows,
                 add_form=refused or _add_form(campaign, kind),
                 adding=refused is not None or any(row.saved for row in rows),

@@ -4,6 +4,7 @@ and joining a campaign by its invite code."""
 from django.contrib import messages
 from django.db.models import Count, Q
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from characters import throttle
@@ -38,13 +39,16 @@ def join_by_code(request):
                     user=request.user, code=form.cleaned_data["code"]
                 )
             except OwnCampaign as own:  # the GM trying their own code: not a guess
-                messages.info(request, str(own))
+                message = gettext("You run {name}: this code is for your players.")
+                messages.info(request, message.format(name=own.campaign.name))
                 return redirect("campaign_detail", own.campaign.pk)
             except ServiceError as error:
                 form.add_error("code", str(error))
                 tried.keep()
             else:
-                messages.success(request, f"Welcome to {membership.campaign.name}!")
+                messages.success(
+                    request, gettext("Welcome to {name}!").format(name=membership.campaign.name)
+                )
                 return redirect("campaign_detail", membership.campaign_id)
     return _dashboard(request, form, status=400)
 

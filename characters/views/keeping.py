@@ -5,6 +5,7 @@ brings it back), each answered by a redirect and a message."""
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from characters.errors import ServiceError
@@ -37,7 +38,9 @@ def character_archive(request, pk):
     return _run(
         request,
         lambda: keeping.character_archive(character=character, actor=request.user),
-        f"{character.name} is archived: find it under Archived on your table to restore it.",
+        gettext("{name} is archived: find it under Archived on your table to restore it.").format(
+            name=character.name
+        ),
         back=reverse(TABLE),
     )
 
@@ -48,7 +51,7 @@ def character_restore(request, pk):
     return _run(
         request,
         lambda: keeping.character_restore(character=character, actor=request.user),
-        f"{character.name} is back on your table.",
+        gettext("{name} is back on your table.").format(name=character.name),
         back=reverse(TABLE),
     )
 
@@ -61,7 +64,12 @@ def character_duplicate(request, pk):
     except ServiceError as error:
         messages.error(request, str(error))
         return redirect(TABLE)
-    messages.success(request, f"{copy.name}: a new draft, copied from {character.name}.")
+    messages.success(
+        request,
+        gettext("{copy}: a new draft, copied from {name}.").format(
+            copy=copy.name, name=character.name
+        ),
+    )
     return redirect("character_builder", copy.pk)
 
 
@@ -74,7 +82,7 @@ def character_delete(request, pk):
         return _run(
             request,
             lambda: keeping.character_delete(character=character, actor=request.user),
-            f"{character.name} is deleted.",
+            gettext("{name} is deleted.").format(name=character.name),
             back=reverse(TABLE),
         )
     context = {"character": character, "deletable": keeping.deletable(character)}
@@ -87,7 +95,9 @@ def campaign_archive(request, pk):
     return _run(
         request,
         lambda: keeping.campaign_archive(campaign=campaign, actor=request.user),
-        f"{campaign.name} is archived: its invite no longer works. Restore it from your table.",
+        gettext(
+            "{name} is archived: its invite no longer works. Restore it from your table."
+        ).format(name=campaign.name),
         back=reverse(TABLE),
     )
 
@@ -98,7 +108,7 @@ def campaign_restore(request, pk):
     return _run(
         request,
         lambda: keeping.campaign_restore(campaign=campaign, actor=request.user),
-        f"{campaign.name} is back on your table.",
+        gettext("{name} is back on your table.").format(name=campaign.name),
         back=reverse("campaign_detail", args=[pk]),
     )
 
@@ -109,7 +119,7 @@ def campaign_leave(request, pk):
     campaign = membership.campaign
     if request.method == "POST":
         membership_remove(membership=membership, actor=request.user)
-        messages.success(request, f"You left {campaign.name}.")
+        messages.success(request, gettext("You left {name}.").format(name=campaign.name))
         return redirect(TABLE)
     characters = Character.objects.filter(campaign=campaign, owner=request.user)
     return render(request, "campaigns/leave.html", {"campaign": campaign, "characters": characters})

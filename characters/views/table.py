@@ -8,6 +8,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from characters.errors import ServiceError
@@ -50,7 +51,9 @@ def party_new_session(request, pk):
         entry = session_start(campaign=campaign, actor=request.user)
     except ServiceError as error:
         return refused(request, str(error), status=error.status, back=back)
-    said = f"{entry.subject} started: the dice log opens a new page."
+    said = gettext("{subject} started: the dice log opens a new page.").format(
+        subject=entry.subject
+    )
     if not request.htmx:
         messages.success(request, said)
         return redirect(back)
