@@ -35,12 +35,14 @@ CONSUMABLE_FACTS = {
 }
 
 
-def _percent(chance: Fraction) -> str:
-    return f"{float(chance) * 100:.1f}%"
+def percent(chance: Fraction) -> str:
+    """A chance as the reader's language writes it: "38.3%", "38,3 %"."""
+    return _("{number}%").format(number=formats.number_format(float(chance) * 100, 1))
 
 
-# Fudge Basics, "Odds of Rolling Exactly on 4dF", shown beside the dice roller.
-DICE_ODDS = tuple((signed(r), _percent(e), _percent(h)) for r, e, h in combat.fudge_dice_odds())
+def dice_odds() -> tuple[tuple[str, str, str], ...]:
+    """Fudge Basics, "Odds of Rolling Exactly on 4dF", shown beside the dice roller."""
+    return tuple((signed(r), percent(e), percent(h)) for r, e, h in combat.fudge_dice_odds())
 
 
 @dataclass(frozen=True)
