@@ -37,9 +37,7 @@ EFFECTS = {
     "Scratch": say("no real game effect"),
     "Hurt": say("-1 to every trait that would logically be affected"),
     "Very Hurt": say("-2 to every trait that would logically be affected"),
-    "Incapacitated": say(
-        "no action but the most basic (a few feet of crawling, a gasped message)"
-    ),
+    "Incapacitated": say("no action but the most basic (a few feet of crawling, a gasped message)"),
     "Near Death": say("unconscious; dies within the hour without medical help"),
     "Wound": say("-1 card, -1 rank on a roll, to every action"),
     "Severe Wound": say("-2 cards, -2 ranks on a roll, to every action"),

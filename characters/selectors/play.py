@@ -6,6 +6,7 @@ Who may see what follows characters.selectors: a character's play page is for it
 and its campaign's GM, the party view for the GM, a campaign's dice log for its members;
 everyone else gets a 404."""
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -16,7 +17,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 from characters import vocabulary
-
 from characters.adapters import campaign_ruleset, character_to_rules, ruleset_for
 from characters.models import Campaign, Character, DiceRoll, Membership, PlayEvent, PlayState
 from characters.selectors.access import (
@@ -35,6 +35,7 @@ from rules.words import Level
 
 LOG_LENGTH = 30  # lines of the dice log on the play and party pages
 LOG_PAGE_LENGTH = 100
+SESSION = re.compile(r"Session (\d+)")  # a session's line, as services.play.session_start writes it
 HISTORY_LENGTH = 10  # changes of the play state listed on the play page
 # MicroFudged DIP V's difficulties (rules.play.DIP_DIFFICULTIES) in the reader's language.
 DIP_DIFFICULTIES = {
@@ -72,7 +73,7 @@ def wound_word(name: str) -> str:
 
 def list_noun(word: str) -> str:
     """One of a ruleset's lists, "power", "field of power", in the reader's language."""
-    for (one, many), said_for in vocabulary.NOUNS.items():
+    for (one, _many), said_for in vocabulary.NOUNS.items():
         if one == word:
             return said_for(1)
     return word
@@ -341,6 +342,7 @@ def play_context(character: Character, user, *, fingerprint: str | None = None) 
         **status_context(table, user),
         "sheet": sheet,
         "traits": rollable_traits(sheet, table.penalty, table.ruleset),
+        "fair_word": level_word(table.ruleset.ladder, 0),
         "weapons": [(name, f"{name} ({signed(total)})") for name, total in weapons(table)],
         "damage_die": _damage_die(table.ruleset),
         "damage_section": table.ruleset.cites("damage"),
@@ -421,6 +423,15 @@ class LogLine:
     faces: tuple[str, ...]
     damage_die: bool  # the last face is Mudge's damage die (3.22)
     damage_die_section: str = ""  # where the ruleset's text says so
+
+    @property
+    def subject(self) -> str:
+        """Who rolled; for a session's line, "Session 3" in the reader's language (the
+        service stores it in English, the record's language)."""
+        number = SESSION.fullmatch(self.entry.subject)
+        if self.entry.kind != DiceRoll.Kind.SESSION or number is None:
+            return self.entry.subject
+        return _("Session {number}").format(number=number.group(1))
 
 
 def log_entries(character: Character, limit: int = LOG_LENGTH) -> list[DiceRoll]:

@@ -91,7 +91,9 @@ def play_blow_record(*, character, actor, damage: int) -> Change:
     marks, landed = _rules_call(play.record_blow, track, table.marks, level)
     wound = Term(track.levels[level].name, "wound")
     if landed == level:
-        note = say("{counted} {damage}: {wound}", counted=track.damage_label, damage=damage, wound=wound)
+        note = say(
+            "{counted} {damage}: {wound}", counted=track.damage_label, damage=damage, wound=wound
+        )
     else:
         note = say(
             "{counted} {damage}: {wound}, in the {landed} box",
@@ -133,9 +135,7 @@ def play_points_regain(*, character, actor, expected_revision: int | None) -> Ch
         )
     if pool.most is not None and table.in_hand >= pool.most:
         raise ServiceError(
-            _(
-                "{name} holds {count} {points}, the most a character may hold ({section})."
-            ).format(
+            _("{name} holds {count} {points}, the most a character may hold ({section}).").format(
                 name=character.name, count=table.in_hand, points=_points(pool), section=pool.section
             )
         )
@@ -166,7 +166,9 @@ def play_potential_use(
     now = used.get(power, 0) + count
     if not 0 <= now <= potentials[power]:
         raise ServiceError(
-            _("{power} has {potential} potential; {used} used ({section}): nothing changed.").format(
+            _(
+                "{power} has {potential} potential; {used} used ({section}): nothing changed."
+            ).format(
                 power=power,
                 potential=potentials[power],
                 used=used.get(power, 0),
