@@ -674,15 +674,21 @@ class ReferencePage:
 def reference_page(ruleset: Ruleset) -> ReferencePage:
     tokens = ruleset.system == TOKENS
     header, ladder = _reference(ruleset, tokens)
+    unit = ruleset.advancement.unit if ruleset.advancement else ""
     return ReferencePage(
-        ruleset_name=ruleset.name,
+        ruleset_name=vocabulary.term(ruleset.name, "ruleset"),
         uses_tokens=tokens,
         ladder_header=header,
         ladder=ladder,
-        attribute_costs=tuple(tables.attribute_cost_table(ruleset)),
-        experience_unit=ruleset.advancement.unit if ruleset.advancement else "",
-        experience=tuple(tables.experience_table(ruleset)),
+        attribute_costs=_in_words(ruleset, tables.attribute_cost_table(ruleset)),
+        experience_unit=vocabulary.term(unit, "experience unit"),
+        experience=_in_words(ruleset, tables.experience_table(ruleset)),
     )
+
+
+def _in_words(ruleset: Ruleset, rows) -> tuple[tables.Row, ...]:
+    """A table's rows with their ladder words in the reader's language."""
+    return tuple(tables.Row(_ladder_text(ruleset, row.label), row.cells) for row in rows)
 
 
 # -- stored characters ------------------------------------------------------------------------
