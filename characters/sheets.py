@@ -59,7 +59,9 @@ FACTOR_WORDS = {
 
 def percent(chance: Fraction) -> str:
     """A chance as the reader's language writes it: "38.3%", "38,3 %"."""
-    return _("{number}%").format(number=formats.number_format(float(chance) * 100, 1))
+    # Rounded here: number_format cuts the digits it drops (23.46 would read 23.4).
+    number = formats.number_format(round(float(chance) * 100, 1), 1)
+    return _("{number}%").format(number=number)
 
 
 def dice_odds() -> tuple[tuple[str, str, str], ...]:
@@ -608,13 +610,13 @@ def _uncommitted(character: Character, ruleset: Ruleset) -> tuple[str, ...]:
 def _factor(factor: combat.DamageFactor, defensive: bool = False) -> FactorRow:
     return FactorRow(
         _factor_label(factor.label, defensive),
-        tuple((_factor_word(name), value) for name, value in factor.terms),
+        tuple((factor_word(name), value) for name, value in factor.terms),
         signed(factor.total),
-        _factor_word(factor.open_term),
+        factor_word(factor.open_term),
     )
 
 
-def _factor_word(word: str) -> str:
+def factor_word(word: str) -> str:
     """A damage factor's own word (rules.combat) in the reader's language; an attribute's
     name as the ruleset writes it."""
     found = FACTOR_WORDS.get(word)
@@ -626,7 +628,7 @@ def _factor_label(label: str, defensive: bool) -> str:
     language; a weapon's name as written."""
     if defensive and label.startswith("In ") and label not in FACTOR_WORDS:
         return _("In {armour}").format(armour=label[3:])
-    return _factor_word(label)
+    return factor_word(label)
 
 
 EQUIPMENT_KINDS = {

@@ -25,7 +25,7 @@ from characters.selectors.access import (
     characters_visible_to,
     is_gm_of,
 )
-from characters.sheets import Sheet, dice_odds, percent, sheet_for_character
+from characters.sheets import Sheet, dice_odds, factor_word, percent, sheet_for_character
 from characters.wording import SPEAKER, said
 from rules import character as rc
 from rules import combat, play
@@ -343,7 +343,9 @@ def play_context(character: Character, user, *, fingerprint: str | None = None) 
         "sheet": sheet,
         "traits": rollable_traits(sheet, table.penalty, table.ruleset),
         "fair_word": level_word(table.ruleset.ladder, 0),
-        "weapons": [(name, f"{name} ({signed(total)})") for name, total in weapons(table)],
+        "weapons": [
+            (name, f"{factor_word(name)} ({signed(total)})") for name, total in weapons(table)
+        ],
         "damage_die": _damage_die(table.ruleset),
         "damage_section": table.ruleset.cites("damage"),
         "against": against_choices(table.ruleset),

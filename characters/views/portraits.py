@@ -48,7 +48,7 @@ def portrait_upload(request, pk):
                 _(
                     "The file is {size} MB: at most {most} MB. Save it smaller and upload it again."
                 ).format(
-                    size=formats.number_format(upload.size / 1024 / 1024, 1),
+                    size=formats.number_format(round(upload.size / 1024 / 1024, 1), 1),
                     most=MAX_BYTES // 1024 // 1024,
                 )
             )
