@@ -336,10 +336,19 @@ def build_sheet(
         ),
         dice_note=_note(terms.dice_note),
         dice_section=ruleset.cites("dice"),
-        skill_noun=terms.noun("skills"),
+        skill_noun=list_noun(terms.noun("skills")),
         uncommitted=_uncommitted(character, ruleset),
         consumables=_consumables(keyed_facts, character),
     )
+
+
+def list_noun(word: str) -> str:
+    """One of a ruleset's lists, "skill", "field of power", in the reader's language; a GM's
+    own noun as written."""
+    for (one, _many), said_for in vocabulary.NOUNS.items():
+        if one == word:
+            return said_for(1)
+    return word
 
 
 def _title(terms, list_name: str) -> str:

@@ -25,7 +25,13 @@ from characters.selectors.access import (
     characters_visible_to,
     is_gm_of,
 )
-from characters.sheets import Sheet, dice_odds, factor_word, percent, sheet_for_character
+from characters.sheets import (
+    Sheet,
+    dice_odds,
+    factor_word,
+    percent,
+    sheet_for_character,
+)
 from characters.wording import SPEAKER, said
 from rules import character as rc
 from rules import combat, play
@@ -69,14 +75,6 @@ def result_word(level: int, bottom: int, ladder: Ladder) -> str:
 def wound_word(name: str) -> str:
     """A level of a harm track: a built-in one in the reader's language, a GM's as written."""
     return vocabulary.term(name, "wound")
-
-
-def list_noun(word: str) -> str:
-    """One of a ruleset's lists, "power", "field of power", in the reader's language."""
-    for (one, _many), said_for in vocabulary.NOUNS.items():
-        if one == word:
-            return said_for(1)
-    return word
 
 
 # -- who may see what --------------------------------------------------------------------------

@@ -33,14 +33,13 @@ from characters.selectors.play import (
     at_table,
     in_play,
     level_word,
-    list_noun,
     may_regain,
     play_state_of,
     reads_log,
     rollable_traits,
     weapons,
 )
-from characters.sheets import sheet_for_character
+from characters.sheets import list_noun, sheet_for_character
 from characters.vocabulary import term
 from characters.wording import said
 from rules import play
