@@ -545,10 +545,15 @@ def _ladder_text(ruleset: Ruleset, text: str) -> str:
     when the ladder is the standard one; a GM's own ladder as written."""
     if not vocabulary.ladder_is_standard(ruleset.ladder.words):
         return text
-    return " → ".join(
-        vocabulary.ladder_word(word) if word in vocabulary.LADDER else word
-        for word in text.split(" → ")
-    )
+    return " → ".join(_ladder_word(word) for word in text.split(" → "))
+
+
+def _ladder_word(text: str) -> str:
+    """A standard ladder word, or one past its top or bottom ("Legendary+1"), translated."""
+    word, sign, steps = text.partition("+") if "+" in text else text.partition("-")
+    if word not in vocabulary.LADDER or (sign and not steps.isdigit()):
+        return text
+    return vocabulary.ladder_word(word) + sign + steps
 
 
 def _cost_note(cost: Fraction) -> str:

@@ -426,12 +426,16 @@ class LogLine:
 
     @property
     def subject(self) -> str:
-        """Who rolled; for a session's line, "Session 3" in the reader's language (the
-        service stores it in English, the record's language)."""
-        number = SESSION.fullmatch(self.entry.subject)
-        if self.entry.kind != DiceRoll.Kind.SESSION or number is None:
-            return self.entry.subject
-        return _("Session {number}").format(number=number.group(1))
+        return log_subject(self.entry)
+
+
+def log_subject(entry: DiceRoll) -> str:
+    """Who rolled; for a session's line, "Session 3" in the reader's language (the service
+    stores it in English, the record's language)."""
+    number = SESSION.fullmatch(entry.subject)
+    if entry.kind != DiceRoll.Kind.SESSION or number is None:
+        return entry.subject
+    return _("Session {number}").format(number=number.group(1))
 
 
 def log_entries(character: Character, limit: int = LOG_LENGTH) -> list[DiceRoll]:

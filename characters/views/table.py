@@ -8,6 +8,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from characters.errors import ServiceError
@@ -16,6 +17,7 @@ from characters.selectors.play import (
     LOG_PAGE_LENGTH,
     campaign_for_log,
     campaign_log,
+    log_subject,
     log_title,
     party_context,
     party_fingerprint,
@@ -50,7 +52,7 @@ def party_new_session(request, pk):
         entry = session_start(campaign=campaign, actor=request.user)
     except ServiceError as error:
         return refused(request, str(error), status=error.status, back=back)
-    said = f"{entry.subject} started: the dice log opens a new page."
+    said = _("{session} started: the dice log opens a new page.").format(session=log_subject(entry))
     if not request.htmx:
         messages.success(request, said)
         return redirect(back)
