@@ -327,7 +327,9 @@ def build_sheet(
         harm_caused_by=vocabulary.term(harm.caused_by, "harm") if harm else "",
         harm_note=_note(harm.note) if harm else "",
         fair_word=_word(ruleset, 0),
-        ladder_words="|".join(ruleset.ladder.words),
+        ladder_words="|".join(_ladder_word(word) for word in ruleset.ladder.words)
+        if vocabulary.ladder_is_standard(ruleset.ladder.words)
+        else "|".join(ruleset.ladder.words),
         ladder_fair=ruleset.ladder.fair,
         ladder_bottom=ruleset.ladder_bottom,
         factors_note=_factors_note(factors, ruleset),

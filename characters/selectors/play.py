@@ -341,6 +341,7 @@ def play_context(character: Character, user, *, fingerprint: str | None = None) 
         "sheet": sheet,
         "traits": rollable_traits(sheet, table.penalty, table.ruleset),
         "fair_word": level_word(table.ruleset.ladder, 0),
+        "said_percent": _("{number}%"),  # for static/js/play.js's odds
         "weapons": [
             (name, f"{factor_word(name)} ({signed(total)})") for name, total in weapons(table)
         ],
