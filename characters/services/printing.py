@@ -18,6 +18,7 @@ from django.db import IntegrityError, connections, transaction
 from django.db.models import F
 from django.tasks.base import TASK_MIN_PRIORITY
 from django.utils import timezone, translation
+from django.utils.translation import gettext_noop
 
 from characters import adapters, pdf
 from characters.models import Campaign, Character, PackJob, SheetPDF
@@ -142,7 +143,8 @@ def _recover(job_id: int) -> int:
             job_id,
             state=PackJob.State.QUEUED,
             steps_done=0,
-            problem="Its worker stopped before it was done: it is queued again.",
+            # Kept in English; the pack page says it in its reader's language.
+            problem=gettext_noop("Its worker stopped before it was done: it is queued again."),
         )
         _enqueue(job)
     logger.warning("Campaign pack %s lost its worker (attempt %s)", job_id, job.attempts)
@@ -186,8 +188,10 @@ def pack_job_run(*, job_id: int) -> None:
             job_id,
             state=PackJob.State.FAILED,
             finished_at=timezone.now(),
-            problem="The pack could not be rendered. Try again; if it fails again, "
-            "the server's log says why.",
+            problem=gettext_noop(
+                "The pack could not be rendered. Try again; if it fails again, the server's "
+                "log says why."
+            ),
         )
         raise  # the worker records the task as failed, with its traceback
     _pack_job_update(
