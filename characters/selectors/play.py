@@ -113,6 +113,22 @@ def in_play(character: Character) -> bool:
     return character.campaign_id is None or character.state == Character.State.APPROVED
 
 
+def not_in_play(character: Character) -> str:
+    """Why a character is not at the table yet, as a whole sentence in the reader's language:
+    "Tess is a draft: play starts once the GM approves the build." """
+    sentences = {
+        Character.State.DRAFT: _("{name} is a draft: play starts once the GM approves the build."),
+        Character.State.SUBMITTED: _(
+            "{name} is submitted: play starts once the GM approves the build."
+        ),
+        Character.State.CHANGES_REQUESTED: _(
+            "{name} is back with its player for changes: play starts once the GM approves "
+            "the build."
+        ),
+    }
+    return sentences[character.state].format(name=character.name)
+
+
 def may_regain(character: Character, user) -> bool:
     """The GM gives points back (Mudge 1.36: "awarded by the GM during gameplay"; DIP:
     the narrator "can even hand back the spent Token"); without a campaign, the player."""
@@ -384,6 +400,7 @@ def status_context(table: AtTable, user) -> dict:
         "character": character,
         "table": table,
         "in_play": in_play(character),
+        "not_in_play": "" if in_play(character) else not_in_play(character),
         "is_gm": is_gm_of(character, user),
         "may_regain": may_regain(character, user),
     }

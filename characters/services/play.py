@@ -34,6 +34,7 @@ from characters.selectors.play import (
     in_play,
     level_word,
     may_regain,
+    not_in_play,
     play_state_of,
     reads_log,
     rollable_traits,
@@ -360,11 +361,7 @@ def _check_may_play(character: Character, actor) -> None:
     if character.owner_id != actor.pk and not is_gm_of(character, actor):
         raise NotAllowed(_("Only the character's player and the campaign's GM play it."))
     if not in_play(character):
-        raise ServiceError(
-            _("{name} is {state}: play starts once the GM approves the build.").format(
-                name=character.name, state=character.state_phrase
-            )
-        )
+        raise ServiceError(not_in_play(character))
 
 
 def _lock(character: Character, actor, expected_revision: int | None) -> AtTable:
