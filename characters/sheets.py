@@ -32,6 +32,10 @@ from rules.words import Level
 DIFFICULTY_MARKS = {"easy": "*", "average": "", "hard": "**", "very_hard": "***"}
 NOT_APPROVED = gettext_lazy("draft - not approved")
 KEY_TRAITS = 3  # on the campaign pack's party summary
+# Facts that change in play, by their key: form fields on paper.
+CONSUMABLE_FACTS = {"experience", "points", "saved_tokens"}
+# The points the built-in rulesets spend in play; a GM's own points stay a plain fact.
+TABLE_POINTS = {"fudge points", "meta points"}
 # The built-in rulesets' longer notes in the reader's language (a GM's own as written).
 RULESET_NOTES = {
     MUDGE_DICE_NOTE: gettext_lazy(
@@ -397,12 +401,6 @@ def _damage_words(damage: str) -> str:
     if space and count.isdigit() and word in ("success", "successes"):
         return ngettext("{count} success", "{count} successes", int(count)).format(count=count)
     return damage
-
-
-# Facts that change in play, by their key: form fields on paper.
-CONSUMABLE_FACTS = {"experience", "points", "saved_tokens"}
-# The points the built-in rulesets spend in play; a GM's own points stay a plain fact.
-TABLE_POINTS = {"fudge points", "meta points"}
 
 
 def _facts(character: Character, ruleset: Ruleset, report) -> tuple[tuple[str, str, str], ...]:
