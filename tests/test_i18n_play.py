@@ -83,7 +83,7 @@ class TestPlayPage:
         url = reverse("play_blow", args=[tess.pk])
         response = post(client, player, url, "es", {"damage": 0})
         assert response.status_code == 400
-        assert "Un golpe de 0 no hace daño (Mudge 4.55): no se marca nada." in (
+        assert "Un golpe de 0 no hace daño (Mudge 4.57): no se marca nada." in (
             response.content.decode()
         )
 
@@ -137,7 +137,9 @@ def _pdf_text(language: str, stem: str = "brogo") -> str:
     character = sample(stem)
     with translation.override(language):
         document = render_sheets_pdf(
-            [sheet(character)], PrintOptions(), [reference_page(ruleset_of(character))]
+            [sheet(character)],
+            PrintOptions(reference=True),
+            [reference_page(ruleset_of(character))],
         )
     return " ".join(texts(document))
 
