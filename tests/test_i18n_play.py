@@ -10,6 +10,7 @@ from django.utils import translation
 from characters import pdf
 from characters.pdf import render_campaign_pack_pdf, render_sheets_pdf
 from characters.print_options import PrintOptions
+from characters.selectors.play import history_note
 from characters.services import play as services
 from characters.sheets import reference_page
 from tests.pdf_helpers import ruleset_of, sample, sheet, texts
@@ -191,3 +192,33 @@ class TestPDF:
         """The PDF's fonts (static/fonts) draw French and Spanish whole: no letter of theirs
         would print as an empty box."""
         assert pdf.undrawable("éèêëàâçîïôœùûüÿæÉÈÀÇŒÑñáíóú¿¡«»\u2019") == ""
+
+
+class TestHistory:
+    NOTES = (
+        "Hurt box marked",
+        "damage 2: Scratch, in the Hurt box",
+        "spent 1 of the meta points",
+        "condition “stunned” removed",
+        "After the fight: Scratches erased (five or ten minutes to tend them) (Mudge 4.8)",
+    )
+
+    def test_a_recorded_note_reads_as_recorded_in_english(self):
+        """The templates history_note reads notes back with are services.play's own: a note
+        it recorded, said again in English, is the note."""
+        for note in self.NOTES:
+            assert history_note(note) == note
+
+    def test_the_play_page_says_its_history_in_french(self, client, player, tess):
+        services.play_condition_add(
+            character=tess, actor=player, expected_revision=None, text="sonné"
+        )
+        services.play_blow_record(character=tess, actor=player, damage=1)
+        html = get(client, player, reverse("character_play", args=[tess.pk]), "fr")
+        assert "dégâts 1 : Égratignure" in html
+        assert "état « sonné »" in html
+        assert "condition “sonné”" not in html
+
+    def test_a_note_no_template_knows_is_shown_as_recorded(self):
+        with translation.override("fr"):
+            assert history_note("an older wording") == "an older wording"

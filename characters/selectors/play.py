@@ -9,6 +9,7 @@ everyone else gets a 404."""
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from string import Formatter
 
 from django.db.models import Count, Exists, Max, Sum, Value
 from django.db.models.functions import Coalesce
@@ -37,7 +38,7 @@ from rules import character as rc
 from rules import combat, play
 from rules.ladder import Ladder, signed
 from rules.rulesets import LEVELS, Ruleset
-from rules.words import Level
+from rules.words import Level, Phrase, Term, say
 
 LOG_LENGTH = 30  # lines of the dice log on the play and party pages
 LOG_PAGE_LENGTH = 100
@@ -385,13 +386,72 @@ def against_choices(ruleset: Ruleset) -> tuple[tuple[int, str], ...]:
     return tuple(choices)
 
 
-def play_history(character: Character, limit: int = HISTORY_LENGTH) -> list[PlayEvent]:
+@dataclass(frozen=True)
+class HistoryLine:
+    event: PlayEvent
+    note: str  # the event's note in the reader's language
+
+
+def play_history(character: Character, limit: int = HISTORY_LENGTH) -> list[HistoryLine]:
     """The latest changes of the play state, newest first: who did what, when."""
-    return list(
+    events = (
         PlayEvent.objects.filter(character=character)
         .select_related("actor")
         .order_by("-created_at", "-id")[:limit]
     )
+    return [HistoryLine(event, history_note(event.note)) for event in events]
+
+
+# The notes services.play records on a PlayEvent, in English (the record's language), as its
+# say() templates write them: read back, a note is said in the reader's language. The more
+# specific first; a note none of them matches (an older wording) is shown as recorded.
+NOTE_TEMPLATES = (
+    "{wound} box marked",
+    "{wound} box cleared",
+    "{counted} {damage}: {wound}, in the {landed} box",
+    "{counted} {damage}: {wound}",
+    "spent 1 of the {points}",
+    "gave back 1 of the {points}",
+    "{power} use taken back",
+    "{power} used",
+    "condition “{text}” removed",
+    "condition “{text}”",
+    "{rest}: {does} ({section})",
+)
+# What a note's value is, to say it: a rules word, one of the engine's phrases, or as written.
+NOTE_VALUES = {
+    "wound": lambda text: Term(text, "wound"),
+    "landed": lambda text: Term(text, "wound"),
+    "points": lambda text: Term(text, "points"),
+    "counted": say,  # rules.play's say("damage"), say("successes")
+    "rest": say,  # rules.play.Rest's label and what it does
+    "does": say,
+}
+NOTE_FIELDS = {"damage": r"-?\d+", "counted": r"damage|successes", "section": r"[^()]+"}
+
+
+def _note_pattern(template: str) -> re.Pattern:
+    parts = []
+    for literal, field, _spec, _conversion in Formatter().parse(template):
+        parts.append(re.escape(literal))
+        if field:
+            parts.append(f"(?P<{field}>{NOTE_FIELDS.get(field, '.+?')})")
+    return re.compile("".join(parts))
+
+
+NOTES = tuple((template, _note_pattern(template)) for template in NOTE_TEMPLATES)
+
+
+def history_note(note: str) -> str:
+    """A recorded note in the reader's language: "Hurt box marked", "case Blessé cochée"."""
+    for template, pattern in NOTES:
+        found = pattern.fullmatch(note)
+        if found:
+            values = {
+                name: NOTE_VALUES.get(name, str)(value) for name, value in found.groupdict().items()
+            }
+            return said(Phrase(template, tuple(values.items())))
+    return note
 
 
 def status_context(table: AtTable, user) -> dict:
