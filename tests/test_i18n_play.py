@@ -110,6 +110,21 @@ class TestPartyAndDiceLog:
             assert english not in html, english
 
 
+    def test_a_hits_damage_in_french(self, client, gm, player, tess):
+        services.dice_roll(
+            character=tess,
+            actor=player,
+            trait="Climbing",
+            against=0,
+            weapon="Broadsword",
+            defence=0,
+            randbelow=lambda _: 2,  # every die +1
+        )
+        html = get(client, gm, reverse("campaign_log", args=[tess.campaign_id]), "fr")
+        assert "Broadsword : 5 + 3 + 0 + 1 (dé de dégâts) = 9 : Mourant" in html
+        assert "damage die" not in html
+
+
 class TestHTMLSheet:
     def test_french(self, client, player, tess):
         html = get(client, player, reverse("character_sheet", args=[tess.pk]), "fr")

@@ -506,6 +506,48 @@ class LogLine:
     def subject(self) -> str:
         return log_subject(self.entry)
 
+    @property
+    def damage_note(self) -> str:
+        return damage_words(self.entry.damage_note)
+
+
+# DiceRoll.damage_note as services.play records it, in English (rules.play.blow's working,
+# wound and graze note): read back, said in the reader's language; another note as recorded.
+NO_HIT = re.compile(r"(?P<weapon>.+) (?P<factor>[+-]?\d+): no hit, no damage")
+HIT = re.compile(
+    r"(?P<weapon>.+?): (?P<working>[-+\d ]+?(?P<die> \(damage die\))? = -?\d+): (?P<wound>.+?)"
+    r"(?:; a graze, (?P<section>[^:]+): (?:at most (?P<limit>.+?)|no damage) at TDF "
+    r"(?P<tdf>[+-]?\d+))?"
+)
+
+
+def damage_words(note: str) -> str:
+    """A roll's damage note in the reader's language: "Staff: 2 + 1 - 0 = 3: Hurt"."""
+    if found := NO_HIT.fullmatch(note):
+        return _("{weapon} {factor}: no hit, no damage").format(**found.groupdict())
+    found = HIT.fullmatch(note)
+    if found is None:
+        return note
+    parts = found.groupdict()
+    working = parts["working"]
+    if parts["die"]:
+        working = working.replace(parts["die"], " " + _("(damage die)"))
+    wound = _("no damage") if parts["wound"] == "no damage" else wound_word(parts["wound"])
+    hit = _("{weapon}: {working}: {wound}").format(
+        weapon=parts["weapon"], working=working, wound=wound
+    )
+    if parts["section"] is None:
+        return hit
+    if parts["limit"]:
+        graze = _("a graze, {section}: at most {wound} at TDF {tdf}").format(
+            section=parts["section"], wound=wound_word(parts["limit"]), tdf=parts["tdf"]
+        )
+    else:
+        graze = _("a graze, {section}: no damage at TDF {tdf}").format(
+            section=parts["section"], tdf=parts["tdf"]
+        )
+    return f"{hit}; {graze}"
+
 
 def log_subject(entry: DiceRoll) -> str:
     """Who rolled; for a session's line, "Session 3" in the reader's language (the service
