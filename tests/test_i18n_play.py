@@ -109,7 +109,6 @@ class TestPartyAndDiceLog:
         for english in ("the dice log", "Session 1", "rolled", "to reach it", "started by"):
             assert english not in html, english
 
-
     def test_a_hits_damage_in_french(self, client, gm, player, tess):
         services.dice_roll(
             character=tess,
