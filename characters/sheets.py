@@ -12,7 +12,7 @@ from datetime import date
 from fractions import Fraction
 from itertools import zip_longest
 
-from django.utils import formats
+from django.utils import formats, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
@@ -331,9 +331,7 @@ def build_sheet(
         harm_caused_by=vocabulary.term(harm.caused_by, "harm") if harm else "",
         harm_note=_note(harm.note) if harm else "",
         fair_word=_word(ruleset, 0),
-        ladder_words="|".join(_ladder_word(word) for word in ruleset.ladder.words)
-        if vocabulary.ladder_is_standard(ruleset.ladder.words)
-        else "|".join(ruleset.ladder.words),
+        ladder_words="|".join(_ladder_text(ruleset, word) for word in ruleset.ladder.words),
         ladder_fair=ruleset.ladder.fair,
         ladder_bottom=ruleset.ladder_bottom,
         factors_note=_factors_note(factors, ruleset),
@@ -381,10 +379,13 @@ def _skill_marks() -> str:
 
 
 def _with_article(noun: str) -> str:
-    """ "a skill", "a knack": the built-in lists' nouns in the reader's language."""
+    """ "a skill", "une compétence": a built-in list's noun in the reader's language; a GM's
+    own ("knack") as written, with the English article only in English."""
     found = vocabulary.noun_with_article(noun)
     if found is not None:
         return found
+    if not (translation.get_language() or "en").startswith("en"):
+        return noun
     return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
 
 
