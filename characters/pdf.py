@@ -29,6 +29,7 @@ from urllib.request import url2pathname
 import weasyprint
 from django.contrib.staticfiles import finders
 from django.template.loader import get_template, render_to_string
+from django.utils.translation import gettext as _
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import DictionaryObject, NameObject
 from weasyprint import CSS, HTML
@@ -211,7 +212,7 @@ def render_campaign_pack_pdf(
     kept waiting for the whole pack); the files are then joined (pypdf). A pack's memory is
     one part's layout and the finished file, whatever the size of the party: one document
     of every part held a 50-character pack's layouts at once, 1.3 GB."""
-    title = f"{campaign_name}: campaign pack"
+    title = _("{campaign}: campaign pack").format(campaign=campaign_name)
     with_reference = options.reference and reference is not None
     parts = [{"party": True, "sheets": sheets, "title": title, "with_reference": with_reference}]
     parts += [_sheet_part(sheet, number) for number, sheet in enumerate(sheets, 1)]
@@ -263,7 +264,7 @@ def _texts(value) -> Iterable[str]:
 
 
 def _reference_part(page: ReferencePage) -> dict:
-    return {"reference": page, "title": f"{page.ruleset_name}: reference"}
+    return {"reference": page, "title": _("{ruleset}: reference").format(ruleset=page.ruleset_name)}
 
 
 def _render(parts: list[dict], options: PrintOptions) -> bytes:
@@ -460,7 +461,7 @@ def renderer_version() -> str:
 @lru_cache(maxsize=4)
 def _digest(files: tuple[tuple[str, int], ...], renderer: str) -> str:
     digest = hashlib.sha256(renderer.encode())
-    for path, _ in files:
+    for path, _size in files:
         digest.update(Path(path).read_bytes())
     return digest.hexdigest()
 

@@ -4,8 +4,11 @@ jobs and `render_sheet`."""
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}  # ?paper= and --paper -> CSS @page size
-PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
+PAPER_NAMES = {"a4": "A4", "letter": gettext_lazy("US Letter")}
 
 
 @dataclass(frozen=True)
@@ -38,9 +41,11 @@ class PrintOptions:
     @property
     def label(self) -> str:
         """ "A4, fillable, reference page", for the GM's list of packs."""
-        words = [PAPER_NAMES[self.paper], "fillable" if self.fillable else "flat"]
+        words = [str(PAPER_NAMES[self.paper]), _("fillable") if self.fillable else _("flat")]
         words += [
-            word for word, on in (("reference page", self.reference), ("pencil", self.pencil)) if on
+            word
+            for word, on in ((_("reference page"), self.reference), (_("pencil"), self.pencil))
+            if on
         ]
         return ", ".join(words)
 

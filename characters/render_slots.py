@@ -15,6 +15,7 @@ from contextlib import ExitStack, contextmanager
 
 from django.conf import settings
 from django.db import connection
+from django.utils.translation import gettext as _
 
 from characters.errors import PrinterBusy
 
@@ -32,18 +33,22 @@ def render_slot(user):
         # answered at once, never holding a web thread, nor a slot of the process that
         # another user's sheet could use.
         if not _take_user_slot(user, held):
-            raise PrinterBusy(_busy("You are printing other sheets at this moment"))
+            raise PrinterBusy(
+                _(
+                    "You are printing other sheets at this moment, so this sheet was not "
+                    "printed. Try again in a few seconds: PDFs are made {count} at a time for "
+                    "each person."
+                ).format(count=settings.PDF_RENDERS_PER_USER)
+            )
         if not _process_slots.acquire(timeout=settings.PDF_WAIT_SECONDS):
-            raise PrinterBusy(_busy("The server is printing for others"))
+            raise PrinterBusy(
+                _(
+                    "The server is printing for others, so this sheet was not printed. Try "
+                    "again in a few seconds: PDFs are made {count} at a time for each person."
+                ).format(count=settings.PDF_RENDERS_PER_USER)
+            )
         held.callback(_process_slots.release)
         yield
-
-
-def _busy(why: str) -> str:
-    return (
-        f"{why}, so this sheet was not printed. Try again in a few seconds: PDFs are made "
-        f"{settings.PDF_RENDERS_PER_USER} at a time for each person."
-    )
 
 
 def _take_user_slot(user, held: ExitStack) -> bool:

@@ -12,35 +12,65 @@ from datetime import date
 from fractions import Fraction
 from itertools import zip_longest
 
-from characters import adapters
+from django.utils import formats, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+
+from characters import adapters, vocabulary
 from characters.adapters import approval_summary, file_sha256
 from characters.models import Character as CharacterModel
+from characters.wording import SPEAKER
 from rules import combat, tables
 from rules.character import PERSONALITY_QUESTIONS, Character, Equipment, Trait
 from rules.house_rules import json_number
 from rules.ladder import TERRIBLE, WORDS, card_rating, signed
 from rules.numbers import number_text
 from rules.report import build_report, power_difficulty, power_potential
-from rules.rulesets import TOKENS, Ruleset
+from rules.rulesets import MUDGE_DICE_NOTE, TOKENS, TOKENS_HARM, Ruleset
+from rules.words import Level
 
 DIFFICULTY_MARKS = {"easy": "*", "average": "", "hard": "**", "very_hard": "***"}
-NOT_APPROVED = "draft - not approved"
+NOT_APPROVED = gettext_lazy("draft - not approved")
 KEY_TRAITS = 3  # on the campaign pack's party summary
-# Facts that change in play, by their label in Sheet.facts: form fields on paper.
-CONSUMABLE_FACTS = {
-    "Experience": "experience",
-    "Fudge points": "points",
-    "Meta points": "points",
-    "Saved tokens": "saved_tokens",
+# Facts that change in play, by their key: form fields on paper.
+CONSUMABLE_FACTS = {"experience", "points", "saved_tokens"}
+# The points the built-in rulesets spend in play; a GM's own points stay a plain fact.
+TABLE_POINTS = {"fudge points", "meta points"}
+# The built-in rulesets' longer notes in the reader's language (a GM's own as written).
+RULESET_NOTES = {
+    MUDGE_DICE_NOTE: gettext_lazy(
+        "The odd-coloured fourth die is the damage die (Mudge 3.22). It counts in the roll "
+        "like the other three; in combat its result (-1, 0 or +1) is also added to the "
+        "damage, though it cannot bring positive damage below 1 (Mudge 4.61); and when an "
+        "opposed action ties, the higher damage die wins."
+    ),
+    TOKENS_HARM.note: gettext_lazy(
+        "Use only the largest Setback of its type (MicroFudged DIP V.3): setbacks heal 1 "
+        "card a day, lethal wounds 1 a week."
+    ),
+}
+# The damage factors' own words (rules.combat), in the reader's language.
+FACTOR_WORDS = {
+    "Unarmed": pgettext_lazy("damage factor", "Unarmed"),
+    "Defensive": pgettext_lazy("damage factor", "Defensive"),
+    "Strength Scale": pgettext_lazy("damage factor", "Strength Scale"),
+    "Mass Scale": pgettext_lazy("damage factor", "Mass Scale"),
+    "Misc.": pgettext_lazy("damage factor", "Misc."),
+    "Weapon": pgettext_lazy("damage factor", "Weapon"),
+    "Armour": pgettext_lazy("damage factor", "Armour"),
 }
 
 
-def _percent(chance: Fraction) -> str:
-    return f"{float(chance) * 100:.1f}%"
+def percent(chance: Fraction) -> str:
+    """A chance as the reader's language writes it: "38.3%", "38,3 %"."""
+    # Rounded here: number_format cuts the digits it drops (23.46 would read 23.4).
+    number = formats.number_format(round(float(chance) * 100, 1), 1)
+    return _("{number}%").format(number=number)
 
 
-# Fudge Basics, "Odds of Rolling Exactly on 4dF", shown beside the dice roller.
-DICE_ODDS = tuple((signed(r), _percent(e), _percent(h)) for r, e, h in combat.fudge_dice_odds())
+def dice_odds() -> tuple[tuple[str, str, str], ...]:
+    """Fudge Basics, "Odds of Rolling Exactly on 4dF", shown beside the dice roller."""
+    return tuple((signed(r), percent(e), percent(h)) for r, e, h in combat.fudge_dice_odds())
 
 
 @dataclass(frozen=True)
@@ -59,13 +89,15 @@ class ApprovalStamp:
     @property
     def line(self) -> str:
         if self.build_changed:
-            return "Changed since the GM approved it: not approved until the GM looks at it again"
-        if not self.verified:
-            return (
-                f"Approval does not match its record: the kept build no longer has the "
-                f"SHA-256 {self.sha256} the GM approved"
+            return _(
+                "Changed since the GM approved it: not approved until the GM looks at it again"
             )
-        text = f"Approved · SHA-256 {self.sha256}"
+        if not self.verified:
+            return _(
+                "Approval does not match its record: the kept build no longer has the "
+                "SHA-256 {sha256} the GM approved"
+            ).format(sha256=self.sha256)
+        text = _("Approved · SHA-256 {sha256}").format(sha256=self.sha256)
         return text if self.summary == "approved" else f"{text} · {self.summary}"
 
     @property
@@ -208,19 +240,19 @@ class Sheet:
 
     @property
     def approval_line(self) -> str:
-        return self.approval.line if self.approval else NOT_APPROVED
+        return self.approval.line if self.approval else str(NOT_APPROVED)
 
     @property
     def stamp_line(self) -> str:
         """The approval as the printed footer carries it: the hash, without the words an
         override adds (those print once, under the name)."""
         if self.approval is None:
-            return NOT_APPROVED
+            return str(NOT_APPROVED)
         if self.approval.build_changed:
-            return "Changed since approval: see under the name"
+            return _("Changed since approval: see under the name")
         if not self.approval.verified:
-            return "Approval does not match its record: see under the name"
-        return f"Approved · SHA-256 {self.approval.sha256}"
+            return _("Approval does not match its record: see under the name")
+        return _("Approved · SHA-256 {sha256}").format(sha256=self.approval.sha256)
 
     @property
     def ledger_total(self) -> int:
@@ -246,20 +278,20 @@ def build_sheet(
     attributes = _attributes(character, ruleset, tokens)
     skills = tuple(_skill(t, ruleset, tokens) for t in character.skills)
     harm = ruleset.harm
-    facts = _facts(character, ruleset, report)
+    keyed_facts = _facts(character, ruleset, report)
     experience_unit = ruleset.advancement.unit if ruleset.advancement else ""
     return Sheet(
         name=character.name,
         player=character.player,
         race=character.race,
         concept=character.concept,
-        ruleset_name=ruleset.name,
+        ruleset_name=vocabulary.term(ruleset.name, "ruleset"),
         uses_tokens=tokens,
-        facts=facts,
-        attributes_title=terms.title("attributes"),
+        facts=tuple((label, value) for _key, label, value in keyed_facts),
+        attributes_title=_title(terms, "attributes"),
         attributes=attributes,
-        skills_title=terms.title("skills"),
-        skill_marks="* Easy, ** Hard, *** Very Hard" if ruleset.skill_difficulties else "",
+        skills_title=_title(terms, "skills"),
+        skill_marks=_skill_marks() if ruleset.skill_difficulties else "",
         skills=skills,
         # Costs as the report priced them: a cost left out takes the catalogue's (Magery: 2).
         gifts=tuple(
@@ -270,12 +302,17 @@ def build_sheet(
             ListedItem(f.name, _worth_note(value))
             for f, value in zip(character.faults, report.costs["faults"], strict=True)
         ),
-        powers_title=terms.title("powers"),
+        powers_title=_title(terms, "powers"),
         powers=tuple(_power(p, ruleset, tokens) for p in character.powers),
         offensive=tuple(_factor(f) for f in factors.offensive),
-        defensive=tuple(_factor(f) for f in factors.defensive),
+        defensive=tuple(_factor(f, defensive=True) for f in factors.defensive),
         wounds=tuple(
-            WoundRow(w.name, w.damage, _penalty(w.penalty, harm.penalty_unit), range(w.boxes))
+            WoundRow(
+                vocabulary.term(w.name, "wound"),
+                _damage_words(w.damage),
+                _penalty(w.penalty, harm.penalty_unit),
+                range(w.boxes),
+            )
             for w in combat.wound_track(character, ruleset)
         ),
         equipment=tuple(_equipment(item) for item in character.equipment),
@@ -285,60 +322,133 @@ def build_sheet(
         notes=character.notes,
         approval=approval,
         ledger=tuple(ledger),
-        experience_unit=experience_unit,
+        experience_unit=vocabulary.term(experience_unit, "experience unit"),
         key_traits=_key_traits(attributes + skills),
         gifts_and_faults=ruleset.gifts_and_faults,
-        gifts_title=terms.title("gifts") if ruleset.gifts_and_faults else "",
-        faults_title=terms.title("faults") if ruleset.gifts_and_faults else "",
-        harm_title=harm.title if harm else "",
-        harm_caused_by=harm.caused_by if harm else "",
-        harm_note=harm.note if harm else "",
-        fair_word=ruleset.word(0),
-        ladder_words="|".join(ruleset.ladder.words),
+        gifts_title=_title(terms, "gifts") if ruleset.gifts_and_faults else "",
+        faults_title=_title(terms, "faults") if ruleset.gifts_and_faults else "",
+        harm_title=vocabulary.term(harm.title, "harm") if harm else "",
+        harm_caused_by=vocabulary.term(harm.caused_by, "harm") if harm else "",
+        harm_note=_note(harm.note) if harm else "",
+        fair_word=_word(ruleset, 0),
+        ladder_words="|".join(_ladder_text(ruleset, word) for word in ruleset.ladder.words),
         ladder_fair=ruleset.ladder.fair,
         ladder_bottom=ruleset.ladder_bottom,
         factors_note=_factors_note(factors, ruleset),
-        reference_caption=f"Cost of a {terms.noun('skills')} at creation, in {terms.cost_unit}s",
-        dice_note=terms.dice_note,
+        reference_caption=_("Cost of {a_skill} at creation, in {units}").format(
+            a_skill=_with_article(terms.noun("skills")), units=_cost_units(terms.cost_unit)
+        ),
+        dice_note=_note(terms.dice_note),
         dice_section=ruleset.cites("dice"),
-        skill_noun=terms.noun("skills"),
+        skill_noun=list_noun(terms.noun("skills")),
         uncommitted=_uncommitted(character, ruleset),
-        consumables=_consumables(facts, character, experience_unit),
+        consumables=_consumables(keyed_facts, character),
     )
 
 
-def _facts(character: Character, ruleset: Ruleset, report) -> tuple[tuple[str, str], ...]:
+def list_noun(word: str) -> str:
+    """One of a ruleset's lists, "skill", "field of power", in the reader's language; a GM's
+    own noun as written."""
+    for (one, _many), said_for in vocabulary.NOUNS.items():
+        if one == word:
+            return said_for(1)
+    return word
+
+
+def _title(terms, list_name: str) -> str:
+    return vocabulary.term(terms.title(list_name), "list title")
+
+
+def _word(ruleset: Ruleset, level: int) -> str:
+    """A level in the ruleset's ladder, in the reader's language where the ladder is standard."""
+    return SPEAKER.level(Level(level, ruleset.ladder))
+
+
+def _note(text: str) -> str:
+    """A built-in ruleset's note in the reader's language; a GM's own as written."""
+    found = RULESET_NOTES.get(text)
+    return text if found is None else str(found)
+
+
+def _skill_marks() -> str:
+    return _("* {easy}, ** {hard}, *** {very_hard}").format(
+        easy=vocabulary.term("Easy", "difficulty"),
+        hard=vocabulary.term("Hard", "difficulty"),
+        very_hard=vocabulary.term("Very Hard", "difficulty"),
+    )
+
+
+def _with_article(noun: str) -> str:
+    """ "a skill", "une compétence": a built-in list's noun in the reader's language; a GM's
+    own ("knack") as written, with the English article only in English."""
+    found = vocabulary.noun_with_article(noun)
+    if found is not None:
+        return found
+    if not (translation.get_language() or "en").startswith("en"):
+        return noun
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
+
+
+def _cost_units(unit: str) -> str:
+    """ "skill levels", "tokens": what a skill's cost is counted in, plural."""
+    found = vocabulary.noun(unit, f"{unit}s", 2)
+    return f"{unit}s" if found is None else found
+
+
+def _damage_words(damage: str) -> str:
+    """MicroFudged's setbacks come from "1 success", "2 successes": said in the reader's
+    language; a wound track's numbers ("3,4", "9+") are numbers."""
+    count, space, word = damage.partition(" ")
+    if space and count.isdigit() and word in ("success", "successes"):
+        return ngettext("{count} success", "{count} successes", int(count)).format(count=count)
+    return damage
+
+
+def _facts(character: Character, ruleset: Ruleset, report) -> tuple[tuple[str, str, str], ...]:
+    """(key, label, value): the key names a fact that changes in play (CONSUMABLE_FACTS)."""
     unit = ruleset.advancement.unit if ruleset.advancement else ""
-    if unit == "token" and character.experience != 1:  # EP and XP stay as they are
-        unit = "tokens"
-    facts = [("Ruleset", ruleset.name), ("Experience", f"{character.experience} {unit}".strip())]
+    if unit == "token":  # EP and XP stay as they are
+        unit = vocabulary.noun("token", "tokens", character.experience) or unit
+    else:
+        unit = vocabulary.term(unit, "experience unit")
+    facts = [
+        ("ruleset", _("Ruleset"), vocabulary.term(ruleset.name, "ruleset")),
+        ("experience", _("Experience"), f"{character.experience} {unit}".strip()),
+    ]
     if ruleset.system != TOKENS:
         points = character.meta_points
         if points is None:
             points = ruleset.meta_points_start
         if ruleset.terms.points:
-            facts.append((ruleset.terms.points.capitalize(), str(points)))
+            label = vocabulary.term(ruleset.terms.points, "points")
+            key = "points" if ruleset.terms.points.lower() in TABLE_POINTS else ""
+            facts.append((key, label[:1].upper() + label[1:], str(points)))
         if ruleset.has_scale:
             scale = f"{character.scale_strength} / {character.scale_mass}"
-            facts.append(("Scale (Str/Mass)", scale))
+            facts.append(("scale", _("Scale (Str/Mass)"), scale))
     else:
         pool = report.pools["tokens"]
-        facts.append(
-            ("Tokens", f"{json_number(pool['budget'])}, spent {json_number(pool['spent'])}")
+        tokens = _("{budget}, spent {spent}").format(
+            budget=_number(pool["budget"]), spent=_number(pool["spent"])
         )
-        facts.append(("Saved tokens", str(json_number(pool["saved"]))))
+        facts.append(("tokens", _("Tokens"), tokens))
+        facts.append(("saved_tokens", _("Saved tokens"), _number(pool["saved"])))
     return tuple(facts)
 
 
-def _consumables(facts, character: Character, unit: str) -> tuple[Consumable, ...]:
+def _number(value) -> str:
+    """A JSON number (3, 1.5) as the reader's language writes it (1,5)."""
+    return formats.number_format(json_number(value))
+
+
+def _consumables(facts, character: Character) -> tuple[Consumable, ...]:
     found = []
-    for label, value in facts:
-        name = CONSUMABLE_FACTS.get(label)
-        if name == "experience":  # the fact reads "12 XP", "1 token": the field holds the number
+    for key, label, value in facts:
+        if key == "experience":  # the fact reads "12 XP", "1 token": the field holds the number
             unit = value.partition(" ")[2]
-            found.append(Consumable(name, label, str(character.experience), unit))
-        elif name:
-            found.append(Consumable(name, label, value))
+            found.append(Consumable(key, label, str(character.experience), unit))
+        elif key in CONSUMABLE_FACTS:
+            found.append(Consumable(key, label, value))
     return tuple(found)
 
 
@@ -350,33 +460,34 @@ def _attributes(character: Character, ruleset: Ruleset, tokens: bool) -> tuple[T
     fixed = [(name, ruleset.attribute_default) for name in ruleset.attribute_names or ()]
     for name, default in [*fixed, *ruleset.extra_attributes]:  # extras: the GM's house rules
         if name.casefold() not in listed:
-            rows.append(_attribute(Trait(name, default), character, ruleset, note="default"))
+            rows.append(_attribute(Trait(name, default), character, ruleset, note=_("default")))
     return tuple(rows)
 
 
 def _attribute(trait: Trait, character: Character, ruleset: Ruleset, note: str = "") -> TraitRow:
     if trait.name.casefold() == "strength" and character.scale_strength:
-        note = f"Scale {signed(character.scale_strength)}"
+        note = _("Scale {scale}").format(scale=signed(character.scale_strength))
     return _trait_row(trait.name, trait.level, ruleset, note=note)
 
 
 def _skill(trait: Trait, ruleset: Ruleset, tokens: bool) -> TraitRow:
     mark = DIFFICULTY_MARKS[trait.difficulty or "average"] if ruleset.skill_difficulties else ""
-    note = "uncommitted, defined in play" if trait.defined_in_play else ""
+    note = _("uncommitted, defined in play") if trait.defined_in_play else ""
     return _trait_row(trait.name, trait.level, ruleset, mark=mark, note=note)
 
 
 def _power(power, ruleset: Ruleset, tokens: bool) -> TraitRow:
     if tokens:  # a field of power: unused until raised from Abysmal (DIP VI, VIII.1)
         level = ruleset.power_default if power.level is None else power.level
-        return _trait_row(power.name, level, ruleset, note=f"potential {power_potential(level)}")
+        potential = _("potential {count}").format(count=power_potential(level))
+        return _trait_row(power.name, level, ruleset, note=potential)
     # A spell or psi power with no difficulty is Hard (Mudge 2.5, 2.7; spec).
     priced_as_skill = power.kind in ruleset.power_gifts
     difficulty = power_difficulty(power) if priced_as_skill else power.difficulty
     mark = DIFFICULTY_MARKS[difficulty] if difficulty else ""
-    note = power.kind or "superpower"
+    note = vocabulary.term(power.kind or "superpower", "power kind")
     if power.cost is not None:
-        note = f"{note}, {_cost_note(power.cost) or 'costs 1'}"
+        note = f"{note}, {_cost_note(power.cost) or _('costs {cost}').format(cost=1)}"
     if priced_as_skill:
         note += _use_cost(power, ruleset)
     if power.level is None:  # a superpower priced in gifts has no level to roll against
@@ -391,12 +502,18 @@ def _use_cost(power, ruleset: Ruleset) -> str:
     if entry is None or entry.kind != power.kind or not entry.cost.isdigit():
         return ""
     attribute = ruleset.attribute_gifts.get(ruleset.power_gifts.get(power.kind, ""))
-    return f", lowers {attribute} {entry.cost}" if attribute else ""
+    if not attribute:
+        return ""
+    return _(", lowers {attribute} {cost}").format(attribute=attribute, cost=entry.cost)
 
 
 def _trait_row(name: str, level: int, ruleset: Ruleset, mark: str = "", note: str = "") -> TraitRow:
-    rating = f"{card_rating(level)} cards" if ruleset.system == TOKENS else signed(level)
-    return TraitRow(name, ruleset.word(level), level, rating, mark=mark, note=note)
+    if ruleset.system == TOKENS:
+        cards = card_rating(level)
+        rating = ngettext("{count} cards", "{count} cards", cards).format(count=cards)
+    else:
+        rating = signed(level)
+    return TraitRow(name, _word(ruleset, level), level, rating, mark=mark, note=note)
 
 
 def _reference(ruleset: Ruleset, tokens: bool):
@@ -405,25 +522,57 @@ def _reference(ruleset: Ruleset, tokens: bool):
     cost_header, cost_rows = tables.skill_cost_table(ruleset)
     costs = {row.label.split(" ", 1)[1]: row.cells for row in cost_rows}  # "+1 Good" -> Good
     no_cost = ("",) * len(cost_header)
-    header = ("Roll", "Cards", *cost_header) if tokens else ("Roll", *cost_header)
+    cost_header = tuple(_cost_heading(heading) for heading in cost_header)
+    roll_heading = pgettext_lazy("reference table", "Roll")
+    cards_heading = pgettext_lazy("reference table", "Cards")
+    header = (roll_heading, cards_heading, *cost_header) if tokens else (roll_heading, *cost_header)
     rows = []
     for row in tables.ladder_table(ruleset):
         roll, cards = row.cells
         ladder = (roll, cards) if tokens else (roll,)
-        rows.append(ReferenceRow(row.label, (*ladder, *costs.get(row.label, no_cost))))
-    return header, tuple(rows)
+        label = _ladder_text(ruleset, row.label)
+        rows.append(ReferenceRow(label, (*ladder, *costs.get(row.label, no_cost))))
+    return tuple(str(heading) for heading in header), tuple(rows)
+
+
+def _cost_heading(heading: str) -> str:
+    if heading == "Cost":
+        return str(pgettext_lazy("reference table", "Cost"))
+    return vocabulary.term(heading, "difficulty")
+
+
+def _ladder_text(ruleset: Ruleset, text: str) -> str:
+    """A label made of ladder words ("Good", "Good → Great") in the reader's language,
+    when the ladder is the standard one; a GM's own ladder as written."""
+    if not vocabulary.ladder_is_standard(ruleset.ladder.words):
+        return text
+    return " → ".join(_ladder_word(word) for word in text.split(" → "))
+
+
+def _ladder_word(text: str) -> str:
+    """A standard ladder word, or one past its top or bottom ("Legendary+1"), translated."""
+    word, sign, steps = text.partition("+") if "+" in text else text.partition("-")
+    if word not in vocabulary.LADDER or (sign and not steps.isdigit()):
+        return text
+    return vocabulary.ladder_word(word) + sign + steps
 
 
 def _cost_note(cost: Fraction) -> str:
     """Gifts and faults usually count 1; the starred ones 2 (Mudge 1.33, 1.34). One bought
     with experience costs nothing at creation (the report's 0): it says nothing, as one at
     1 does, not "costs 0"."""
-    return "" if cost in (0, 1) else f"costs {number_text(cost)}"
+    return "" if cost in (0, 1) else _("costs {cost}").format(cost=_amount(cost))
 
 
 def _worth_note(value: Fraction) -> str:
     """A fault is worth what it gives back (Mudge 1.34: the starred ones 2), not a cost."""
-    return "" if value == 1 else f"worth {number_text(value)}"
+    return "" if value == 1 else _("worth {value}").format(value=_amount(value))
+
+
+def _amount(value: Fraction) -> str:
+    """number_text's 0.5 as the reader's language writes it (0,5)."""
+    text = number_text(value)
+    return formats.number_format(float(text) if "." in text else int(text))
 
 
 def _personality(answers: dict[str, str]) -> tuple[tuple[str, str], ...]:
@@ -440,6 +589,10 @@ def _penalty(penalty: int, unit: str) -> str:
         return ""
     if not unit:
         return signed(penalty)
+    if unit == "card":
+        return ngettext("{penalty} card", "{penalty} cards", abs(penalty)).format(
+            penalty=signed(penalty)
+        )
     return f"{signed(penalty)} {unit}{'' if abs(penalty) == 1 else 's'}"
 
 
@@ -448,10 +601,14 @@ def _factors_note(factors: combat.DamageFactors, ruleset: Ruleset) -> str:
     list without it): it stands at the default there, and the GM may name another one."""
     if not factors.unlisted:
         return ""
-    names = " and ".join(factors.unlisted)
-    return (
-        f"{names}: not on this character, counted at {ruleset.word(ruleset.attribute_default)}. "
-        f"The {ruleset.terms.gm} names the attributes damage factors use in the house rules."
+    names = _(" and ").join(factors.unlisted)
+    return _(
+        "{names}: not on this character, counted at {level}. The {gm} names the attributes "
+        "damage factors use in the house rules."
+    ).format(
+        names=names,
+        level=_word(ruleset, ruleset.attribute_default),
+        gm=vocabulary.term(ruleset.terms.gm, "game master"),
     )
 
 
@@ -459,22 +616,51 @@ def _uncommitted(character: Character, ruleset: Ruleset) -> tuple[str, ...]:
     """Mudge 1.7: a line for each uncommitted trait still open."""
     defined = sum(t.defined_in_play for t in (*character.attributes, *character.skills))
     open_slots = max(ruleset.uncommitted_traits - defined, 0)
-    top = ruleset.word(ruleset.uncommitted_max)
-    return tuple(f"Uncommitted: define in play, {top} or lower" for _ in range(open_slots))
+    line = _("Uncommitted: define in play, {level} or lower").format(
+        level=_word(ruleset, ruleset.uncommitted_max)
+    )
+    return (line,) * open_slots
 
 
-def _factor(factor: combat.DamageFactor) -> FactorRow:
-    return FactorRow(factor.label, factor.terms, signed(factor.total), factor.open_term)
+def _factor(factor: combat.DamageFactor, defensive: bool = False) -> FactorRow:
+    return FactorRow(
+        _factor_label(factor.label, defensive),
+        tuple((factor_word(name), value) for name, value in factor.terms),
+        signed(factor.total),
+        factor_word(factor.open_term),
+    )
+
+
+def factor_word(word: str) -> str:
+    """A damage factor's own word (rules.combat) in the reader's language; an attribute's
+    name as the ruleset writes it."""
+    found = FACTOR_WORDS.get(word)
+    return word if found is None else str(found)
+
+
+def _factor_label(label: str, defensive: bool) -> str:
+    """rules.combat's "In Chain mail" (armour worn) or its own words, in the reader's
+    language; a weapon's name as written."""
+    if defensive and label.startswith("In ") and label not in FACTOR_WORDS:
+        return _("In {armour}").format(armour=label[3:])
+    return factor_word(label)
+
+
+EQUIPMENT_KINDS = {
+    "weapon": pgettext_lazy("equipment kind", "weapon"),
+    "armour": pgettext_lazy("equipment kind", "armour"),
+    "shield": pgettext_lazy("equipment kind", "shield"),
+}
 
 
 def _equipment(item: Equipment) -> ListedItem:
     details = [f"×{item.quantity}"] if item.quantity != 1 else []  # noqa: RUF001 (the times sign, as printed)
     if item.kind != "gear":
-        details.append(item.kind)
+        details.append(str(EQUIPMENT_KINDS.get(item.kind, item.kind)))
     if item.damage is not None:
-        details.append(f"damage {signed(item.damage)}")
+        details.append(_("damage {value}").format(value=signed(item.damage)))
     if item.armour is not None:
-        details.append(f"armour {signed(item.armour)}")
+        details.append(_("armour {value}").format(value=signed(item.armour)))
     if item.notes:
         details.append(item.notes)
     return ListedItem(item.name, ", ".join(details))
@@ -505,15 +691,21 @@ class ReferencePage:
 def reference_page(ruleset: Ruleset) -> ReferencePage:
     tokens = ruleset.system == TOKENS
     header, ladder = _reference(ruleset, tokens)
+    unit = ruleset.advancement.unit if ruleset.advancement else ""
     return ReferencePage(
-        ruleset_name=ruleset.name,
+        ruleset_name=vocabulary.term(ruleset.name, "ruleset"),
         uses_tokens=tokens,
         ladder_header=header,
         ladder=ladder,
-        attribute_costs=tuple(tables.attribute_cost_table(ruleset)),
-        experience_unit=ruleset.advancement.unit if ruleset.advancement else "",
-        experience=tuple(tables.experience_table(ruleset)),
+        attribute_costs=_in_words(ruleset, tables.attribute_cost_table(ruleset)),
+        experience_unit=vocabulary.term(unit, "experience unit"),
+        experience=_in_words(ruleset, tables.experience_table(ruleset)),
     )
+
+
+def _in_words(ruleset: Ruleset, rows) -> tuple[tables.Row, ...]:
+    """A table's rows with their ladder words in the reader's language."""
+    return tuple(tables.Row(_ladder_text(ruleset, row.label), row.cells) for row in rows)
 
 
 # -- stored characters ------------------------------------------------------------------------

@@ -82,6 +82,7 @@ TERMS = {
     "points": {
         "meta points": pgettext_lazy("points", "meta points"),
         "Fudge points": pgettext_lazy("points", "Fudge points"),
+        "tokens": pgettext_lazy("points", "tokens"),  # MicroFudged's, spent at the table
     },
     "difficulty": {
         "easy": pgettext_lazy("difficulty", "easy"),
@@ -140,6 +141,10 @@ TERMS = {
         "Extreme Setback (Grievous injury)": pgettext_lazy(
             "wound", "Extreme Setback (Grievous injury)"
         ),
+        # MicroFudged's lethal setbacks on the play page's track (rules.play, DIP V.3).
+        "Wound": pgettext_lazy("wound", "Wound"),
+        "Severe Wound": pgettext_lazy("wound", "Severe Wound"),
+        "Grievous Injury": pgettext_lazy("wound", "Grievous Injury"),
     },
     # The built-in rulesets' own notes under a list, a track or the dice (Terms.equipment_hint,
     # personality_hint, dice_note; Harm.note): sentences of the rules, their citations kept.

@@ -24,6 +24,7 @@ from rules.combat import WoundLevel
 from rules.ladder import STANDARD, Ladder, signed
 from rules.report import build_report, power_potential
 from rules.rulesets import LEVELS, Ruleset
+from rules.words import Phrase, Term, say
 
 # (name, successes that inflict it, penalty, boxes): DIP V.3 and its reference page.
 MICROFUDGED_SETBACKS = (
@@ -33,31 +34,36 @@ MICROFUDGED_SETBACKS = (
 )
 # What a level means at the table, by its name on the track.
 EFFECTS = {
-    "Scratch": "no real game effect",
-    "Hurt": "-1 to every trait that would logically be affected",
-    "Very Hurt": "-2 to every trait that would logically be affected",
-    "Incapacitated": "no action but the most basic (a few feet of crawling, a gasped message)",
-    "Near Death": "unconscious; dies within the hour without medical help",
-    "Wound": "-1 card, -1 rank on a roll, to every action",
-    "Severe Wound": "-2 cards, -2 ranks on a roll, to every action",
-    "Grievous Injury": "dying, in grave need of medical care; -3 cards, -3 ranks",
+    "Scratch": say("no real game effect"),
+    "Hurt": say("-1 to every trait that would logically be affected"),
+    "Very Hurt": say("-2 to every trait that would logically be affected"),
+    "Incapacitated": say("no action but the most basic (a few feet of crawling, a gasped message)"),
+    "Near Death": say("unconscious; dies within the hour without medical help"),
+    "Wound": say("-1 card, -1 rank on a roll, to every action"),
+    "Severe Wound": say("-2 cards, -2 ranks on a roll, to every action"),
+    "Grievous Injury": say("dying, in grave need of medical care; -3 cards, -3 ranks"),
 }
 
 Marks = tuple[tuple[int, ...], ...]
 
 
 class PlayError(ValueError):
-    """A change the rules do not allow; `str(error)` says why, with the section."""
+    """A change the rules do not allow; `str(error)` says why, with the section, and
+    `phrase` the same as a Phrase, for another language (rules.words)."""
+
+    def __init__(self, phrase: Phrase):
+        super().__init__(str(phrase))
+        self.phrase = phrase
 
 
 @dataclass(frozen=True)
 class HarmTrack:
-    title: str
+    title: Phrase | str
     levels: tuple[WoundLevel, ...]
     rolls_up: bool  # a blow with no open box takes the next level up (Mudge 4.57)
     heals_below: int  # a wound healed below this level is gone (Scratches don't count)
     section: str
-    damage_label: str  # what the numbers over the levels count
+    damage_label: Phrase | str  # what the numbers over the levels count
 
     def level_of_damage(self, damage: int) -> int | None:
         """The level a single blow of `damage` inflicts (Mudge 4.55, Fudge Basics "The
@@ -79,20 +85,20 @@ def _lowest(numbers: str) -> int:
 def harm_track(character: Character, ruleset: Ruleset) -> HarmTrack:
     if ruleset.system == LEVELS:
         return HarmTrack(
-            title="Wounds",
+            title=say("Wounds"),
             levels=combat.wound_track(character, ruleset),
             rolls_up=True,
             heals_below=1,
             section=ruleset.section("harm"),
-            damage_label="damage",
+            damage_label=say("damage"),
         )
     return HarmTrack(
-        title="Setbacks (lethal)",
+        title=say("Setbacks (lethal)"),
         levels=tuple(WoundLevel(*level) for level in MICROFUDGED_SETBACKS),
         rolls_up=False,
         heals_below=0,
         section=ruleset.section("harm"),
-        damage_label="successes",
+        damage_label=say("successes"),
     )
 
 
@@ -119,7 +125,7 @@ def mark_box(track: HarmTrack, marks: Marks, level: int) -> Marks:
     """Tick one more box at `level`, for a wound of that level (the box a player clicks)."""
     _check_level(track, level)
     if len(marks[level]) >= track.levels[level].boxes:
-        raise PlayError(f"Every {track.levels[level].name} box is marked already.")
+        raise PlayError(say("Every {wound} box is marked already.", wound=_wound(track, level)))
     return _replace(marks, level, (*marks[level], level))
 
 
@@ -127,7 +133,7 @@ def clear_box(track: HarmTrack, marks: Marks, level: int) -> Marks:
     """Clear the last box ticked at `level` (a mistake, or a wound the GM lets go)."""
     _check_level(track, level)
     if not marks[level]:
-        raise PlayError(f"No {track.levels[level].name} box is marked.")
+        raise PlayError(say("No {wound} box is marked.", wound=_wound(track, level)))
     return _replace(marks, level, marks[level][:-1])
 
 
@@ -145,8 +151,12 @@ def record_blow(track: HarmTrack, marks: Marks, level: int) -> tuple[Marks, int]
         if len(marks[index]) < track.levels[index].boxes:
             return _replace(marks, index, (*marks[index], level)), index
     raise PlayError(
-        f"No open box is left at {track.levels[level].name} or above: what happens now is "
-        f"the GM's call ({track.section})."
+        say(
+            "No open box is left at {wound} or above: what happens now is the GM's call "
+            "({section}).",
+            wound=_wound(track, level),
+            section=track.section,
+        )
     )
 
 
@@ -199,7 +209,18 @@ def _replace(marks: Marks, level: int, boxes: tuple[int, ...]) -> Marks:
 
 def _check_level(track: HarmTrack, level: int) -> None:
     if not 0 <= level < len(track.levels):
-        raise PlayError(f"The {track.title.lower()} track has no level {level}.")
+        raise PlayError(
+            say(
+                "The {track} track has no level {level}.",
+                track=str(track.title).lower(),
+                level=level,
+            )
+        )
+
+
+def _wound(track: HarmTrack, level: int) -> Term:
+    """A level of the track as a rules word: a built-in one is said in the reader's language."""
+    return Term(track.levels[level].name, "wound")
 
 
 # -- rest ---------------------------------------------------------------------------------------
@@ -208,8 +229,8 @@ def _check_level(track: HarmTrack, level: int) -> None:
 @dataclass(frozen=True)
 class Rest:
     key: str
-    label: str
-    does: str
+    label: Phrase
+    does: Phrase
     section: str
     scratches: bool = False  # erase Scratches
     one_level: bool = False  # heal every wound one level
@@ -224,15 +245,15 @@ def rests(ruleset: Ruleset) -> tuple[Rest, ...]:
         return (
             Rest(
                 "after-fight",
-                "After the fight",
-                "Scratches erased (five or ten minutes to tend them)",
+                say("After the fight"),
+                say("Scratches erased (five or ten minutes to tend them)"),
                 healing,
                 scratches=True,
             ),
             Rest(
                 "week",
-                "A week of rest",
-                "every wound one level better; Scratches erased",
+                say("A week of rest"),
+                say("every wound one level better; Scratches erased"),
                 healing,
                 scratches=True,
                 one_level=True,
@@ -241,15 +262,15 @@ def rests(ruleset: Ruleset) -> tuple[Rest, ...]:
     return (
         Rest(
             "night",
-            "A good night's rest",
-            "field-of-power potential back",
+            say("A good night's rest"),
+            say("field-of-power potential back"),
             ruleset.section("potential"),
             potential=True,
         ),
         Rest(
             "week",
-            "A week of rest",
-            "every lethal Setback one degree better; potential back",
+            say("A week of rest"),
+            say("every lethal Setback one degree better; potential back"),
             ruleset.section("healing"),
             one_level=True,
             potential=True,

@@ -2,6 +2,7 @@
 posts the play state's `revision` (RevisionForm), so a stale click is refused."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from characters.models import CONDITION_LENGTH
 
@@ -11,13 +12,13 @@ LEVEL_BOUNDS = (-4, 12)  # Abysmal .. Legendary+8: what a roll may be against
 
 
 class RevisionForm(forms.Form):
-    revision = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    revision = forms.IntegerField(label=_("Revision"), widget=forms.HiddenInput, min_value=0)
 
 
 class WoundForm(RevisionForm):
     """One button per box: "mark:2" ticks a box at level 2, "clear:2" clears one."""
 
-    box = forms.RegexField(regex=r"^(mark|clear):\d{1,2}$")
+    box = forms.RegexField(label=_("Box"), regex=r"^(mark|clear):\d{1,2}$")
 
     def action(self) -> tuple[str, int]:
         what, level = self.cleaned_data["box"].split(":")
@@ -25,42 +26,50 @@ class WoundForm(RevisionForm):
 
 
 class BlowForm(forms.Form):
-    damage = forms.IntegerField(min_value=-FACTOR_MAX, max_value=FACTOR_MAX * 2)
+    damage = forms.IntegerField(label=_("Damage"), min_value=-FACTOR_MAX, max_value=FACTOR_MAX * 2)
 
 
 class PointsForm(RevisionForm):
-    action = forms.ChoiceField(choices=[("spend", "spend"), ("regain", "regain")])
+    action = forms.ChoiceField(
+        label=_("Action"), choices=[("spend", "spend"), ("regain", "regain")]
+    )
 
 
 class PotentialForm(RevisionForm):
-    power = forms.CharField(max_length=100)
-    action = forms.ChoiceField(choices=[("use", "use"), ("return", "return")])
+    power = forms.CharField(label=_("Power"), max_length=100)
+    action = forms.ChoiceField(label=_("Action"), choices=[("use", "use"), ("return", "return")])
 
 
 class ConditionForm(forms.Form):
     """Adding or removing a condition composes with any other change: no revision."""
 
-    text = forms.CharField(max_length=CONDITION_LENGTH, strip=True)
+    text = forms.CharField(label=_("Text"), max_length=CONDITION_LENGTH, strip=True)
 
 
 class RestForm(RevisionForm):
-    rest = forms.SlugField(max_length=20)
+    rest = forms.SlugField(label=_("Rest"), max_length=20)
 
 
 class RollForm(forms.Form):
     """The roller. A trait's own Roll button sends its name as `quick`, which wins over the
     trait chosen in the list; the rest of the roller (modifier, against, weapon) applies."""
 
-    trait = forms.CharField(max_length=100, required=False)
-    quick = forms.CharField(max_length=100, required=False)
+    trait = forms.CharField(label=_("Trait"), max_length=100, required=False)
+    quick = forms.CharField(label=_("Quick"), max_length=100, required=False)
     modifier = forms.IntegerField(
-        min_value=-MODIFIER_MAX, max_value=MODIFIER_MAX, required=False, initial=0
+        label=_("Modifier"),
+        min_value=-MODIFIER_MAX,
+        max_value=MODIFIER_MAX,
+        required=False,
+        initial=0,
     )
     against = forms.IntegerField(
-        min_value=LEVEL_BOUNDS[0], max_value=LEVEL_BOUNDS[1], required=False
+        label=_("Against"), min_value=LEVEL_BOUNDS[0], max_value=LEVEL_BOUNDS[1], required=False
     )
-    weapon = forms.CharField(max_length=100, required=False)
-    defence = forms.IntegerField(min_value=-FACTOR_MAX, max_value=FACTOR_MAX, required=False)
+    weapon = forms.CharField(label=_("Weapon"), max_length=100, required=False)
+    defence = forms.IntegerField(
+        label=_("Defence"), min_value=-FACTOR_MAX, max_value=FACTOR_MAX, required=False
+    )
 
     def roll(self) -> dict:
         data = self.cleaned_data

@@ -2,6 +2,7 @@
 The same choices as `render_sheet`'s --paper, --flat, --reference and --pencil."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from characters.pdf import PrintOptions
 
@@ -10,7 +11,8 @@ FILLABLE, FLAT = "fillable", "flat"
 
 class PrintForm(forms.Form):
     paper = forms.ChoiceField(
-        choices=[("a4", "A4"), ("letter", "US Letter")],
+        label=_("Paper"),
+        choices=[("a4", "A4"), ("letter", _("US Letter"))],
         initial="a4",
         required=False,
         widget=forms.RadioSelect,
@@ -18,18 +20,18 @@ class PrintForm(forms.Form):
     output = forms.ChoiceField(
         label="PDF",
         choices=[
-            (FILLABLE, "Fillable: tick wounds and type points in a PDF viewer"),
-            (FLAT, "Flat: for the printer"),
+            (FILLABLE, _("Fillable: tick wounds and type points in a PDF viewer")),
+            (FLAT, _("Flat: for the printer")),
         ],
         initial=FILLABLE,
         required=False,
         widget=forms.RadioSelect,
     )
     reference = forms.BooleanField(
-        label="Add the trait ladder and cost tables, on a page of their own", required=False
+        label=_("Add the trait ladder and cost tables, on a page of their own"), required=False
     )
     pencil = forms.BooleanField(
-        label="Pencil play: leave experience, points and wounds blank", required=False
+        label=_("Pencil play: leave experience, points and wounds blank"), required=False
     )
 
     def options(self) -> PrintOptions:

@@ -6,13 +6,18 @@ Who may see what follows characters.selectors: a character's play page is for it
 and its campaign's GM, the party view for the GM, a campaign's dice log for its members;
 everyone else gets a 404."""
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
+from string import Formatter
 
 from django.db.models import Count, Exists, Max, Sum, Value
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
+from characters import vocabulary
 from characters.adapters import campaign_ruleset, character_to_rules, ruleset_for
 from characters.models import Campaign, Character, DiceRoll, Membership, PlayEvent, PlayState
 from characters.selectors.access import (
@@ -21,15 +26,56 @@ from characters.selectors.access import (
     characters_visible_to,
     is_gm_of,
 )
-from characters.sheets import DICE_ODDS, Sheet, sheet_for_character
+from characters.sheets import (
+    Sheet,
+    dice_odds,
+    factor_word,
+    percent,
+    sheet_for_character,
+)
+from characters.wording import SPEAKER, said
 from rules import character as rc
 from rules import combat, play
-from rules.ladder import signed
-from rules.rulesets import Ruleset
+from rules.ladder import Ladder, signed
+from rules.rulesets import LEVELS, Ruleset
+from rules.words import Level, Phrase, Term, say
 
 LOG_LENGTH = 30  # lines of the dice log on the play and party pages
 LOG_PAGE_LENGTH = 100
+SESSION = re.compile(r"Session (\d+)")  # a session's line, as services.play.session_start writes it
 HISTORY_LENGTH = 10  # changes of the play state listed on the play page
+# MicroFudged DIP V's difficulties (rules.play.DIP_DIFFICULTIES) in the reader's language.
+DIP_DIFFICULTIES = {
+    "Easy": pgettext_lazy("DIP difficulty", "Easy"),
+    "Simple": pgettext_lazy("DIP difficulty", "Simple"),
+    "Average": pgettext_lazy("DIP difficulty", "Average"),
+    "Hard": pgettext_lazy("DIP difficulty", "Hard"),
+    "Daunting": pgettext_lazy("DIP difficulty", "Daunting"),
+    "Extreme": pgettext_lazy("DIP difficulty", "Extreme"),
+    "Impossible": pgettext_lazy("DIP difficulty", "Impossible"),
+}
+
+
+# -- rules words in the reader's language ------------------------------------------------------
+
+
+def level_word(ladder: Ladder, level: int) -> str:
+    """A level in its ladder's words, in the reader's language when the ladder is the
+    standard one: "Great", "Très bon", "Legendary+2"."""
+    return SPEAKER.level(Level(level, ladder))
+
+
+def result_word(level: int, bottom: int, ladder: Ladder) -> str:
+    """A rolled degree (rules.play.result_name) in the reader's language: below the ladder's
+    bottom it is "Terrible-1"."""
+    if level < bottom:
+        return f"{level_word(ladder, bottom)}{level - bottom}"
+    return level_word(ladder, level)
+
+
+def wound_word(name: str) -> str:
+    """A level of a harm track: a built-in one in the reader's language, a GM's as written."""
+    return vocabulary.term(name, "wound")
 
 
 # -- who may see what --------------------------------------------------------------------------
@@ -66,6 +112,22 @@ def reads_log(character: Character, user) -> bool:
 def in_play(character: Character) -> bool:
     """Approved by the GM, or outside any campaign, where no GM approves anything."""
     return character.campaign_id is None or character.state == Character.State.APPROVED
+
+
+def not_in_play(character: Character) -> str:
+    """Why a character is not at the table yet, as a whole sentence in the reader's language:
+    "Tess is a draft: play starts once the GM approves the build." """
+    sentences = {
+        Character.State.DRAFT: _("{name} is a draft: play starts once the GM approves the build."),
+        Character.State.SUBMITTED: _(
+            "{name} is submitted: play starts once the GM approves the build."
+        ),
+        Character.State.CHANGES_REQUESTED: _(
+            "{name} is back with its player for changes: play starts once the GM approves "
+            "the build."
+        ),
+    }
+    return sentences[character.state].format(name=character.name)
 
 
 def may_regain(character: Character, user) -> bool:
@@ -120,7 +182,25 @@ class AtTable:
     @property
     def effect(self) -> str:
         worst = self.worst
-        return play.EFFECTS.get(worst.name, "") if worst else ""
+        return said(play.EFFECTS.get(worst.name, "")) if worst else ""
+
+    @property
+    def worst_word(self) -> str:
+        """The worst wound marked, in the reader's language ("" for none)."""
+        worst = self.worst
+        return wound_word(worst.name) if worst else ""
+
+    @property
+    def title(self) -> str:
+        return said(self.track.title)
+
+    @property
+    def damage_label(self) -> str:
+        return said(self.track.damage_label)
+
+    @property
+    def points_word(self) -> str:
+        return vocabulary.term(self.pool.name, "points")
 
     @property
     def rows(self) -> list["TrackRow"]:
@@ -128,22 +208,27 @@ class AtTable:
         levels = self.track.levels
         rows = []
         for index, (level, marks) in enumerate(zip(levels, self.marks, strict=True)):
+            name = wound_word(level.name)
             boxes = [
                 Box(
                     marked=True,
-                    symbol="✕" if blow == index else levels[blow].name[0],
-                    label=f"{level.name} box {n} of {level.boxes}, marked"
-                    + ("" if blow == index else f" by a {levels[blow].name} that rolled up")
-                    + ": clear it",
+                    symbol="✕" if blow == index else wound_word(levels[blow].name)[0],
+                    label=_box_label(name, n, level.boxes, blow, index, levels),
                 )
                 for n, blow in enumerate(marks, start=1)
             ]
             boxes += [
-                Box(False, "", f"{level.name} box {n} of {level.boxes}, open: mark a wound")
+                Box(
+                    False,
+                    "",
+                    _("{wound} box {n} of {boxes}, open: mark a wound").format(
+                        wound=name, n=n, boxes=level.boxes
+                    ),
+                )
                 for n in range(len(marks) + 1, level.boxes + 1)
             ]
             penalty = signed(level.penalty) if level.penalty else ""
-            rows.append(TrackRow(index, level.name, level.damage, penalty, boxes))
+            rows.append(TrackRow(index, name, level.damage, penalty, boxes))
         return rows
 
     @property
@@ -169,6 +254,16 @@ class AtTable:
             "potential_used": dict(state.potential_used),
             "conditions": list(state.conditions),
         }
+
+
+def _box_label(name: str, n: int, boxes: int, blow: int, index: int, levels) -> str:
+    if blow == index:
+        return _("{wound} box {n} of {boxes}, marked: clear it").format(
+            wound=name, n=n, boxes=boxes
+        )
+    return _("{wound} box {n} of {boxes}, marked by a {lesser} that rolled up: clear it").format(
+        wound=name, n=n, boxes=boxes, lesser=wound_word(levels[blow].name)
+    )
 
 
 @dataclass(frozen=True)
@@ -237,7 +332,7 @@ def rollable_traits(sheet: Sheet, penalty: int, ruleset: Ruleset) -> tuple[Trait
             if not row.level:
                 continue  # a superpower bought whole has no level to roll
             effective = (
-                play.result_name(row.modifier + penalty, ruleset.ladder_bottom, ruleset.ladder)
+                result_word(row.modifier + penalty, ruleset.ladder_bottom, ruleset.ladder)
                 if penalty
                 else ""
             )
@@ -262,11 +357,15 @@ def play_context(character: Character, user, *, fingerprint: str | None = None) 
         **status_context(table, user),
         "sheet": sheet,
         "traits": rollable_traits(sheet, table.penalty, table.ruleset),
-        "weapons": [(name, f"{name} ({signed(total)})") for name, total in weapons(table)],
+        "fair_word": level_word(table.ruleset.ladder, 0),
+        "said_percent": _("{number}%"),  # for static/js/play.js's odds
+        "weapons": [
+            (name, f"{factor_word(name)} ({signed(total)})") for name, total in weapons(table)
+        ],
         "damage_die": _damage_die(table.ruleset),
         "damage_section": table.ruleset.cites("damage"),
-        "against": play.against_choices(table.ruleset),
-        "dice_odds": DICE_ODDS,
+        "against": against_choices(table.ruleset),
+        "dice_odds": dice_odds(),
         "at_least": " ".join(str(row.numerator * 81 // row.denominator) for row in _at_least()),
         **log_context(character, table.ruleset, user),
         "history": play_history(character),
@@ -274,13 +373,85 @@ def play_context(character: Character, user, *, fingerprint: str | None = None) 
     }
 
 
-def play_history(character: Character, limit: int = HISTORY_LENGTH) -> list[PlayEvent]:
+def against_choices(ruleset: Ruleset) -> tuple[tuple[int, str], ...]:
+    """rules.play.against_choices in the reader's language: "Good (Hard)"."""
+    named = {} if ruleset.system == LEVELS else play.DIP_DIFFICULTIES
+    choices = []
+    for level, _label in play.against_choices(ruleset):
+        word = level_word(ruleset.ladder, level)
+        if level in named:
+            difficulty = DIP_DIFFICULTIES[named[level]]
+            word = _("{level} ({difficulty})").format(level=word, difficulty=difficulty)
+        choices.append((level, word))
+    return tuple(choices)
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    event: PlayEvent
+    note: str  # the event's note in the reader's language
+
+
+def play_history(character: Character, limit: int = HISTORY_LENGTH) -> list[HistoryLine]:
     """The latest changes of the play state, newest first: who did what, when."""
-    return list(
+    events = (
         PlayEvent.objects.filter(character=character)
         .select_related("actor")
         .order_by("-created_at", "-id")[:limit]
     )
+    return [HistoryLine(event, history_note(event.note)) for event in events]
+
+
+# The notes services.play records on a PlayEvent, in English (the record's language), as its
+# say() templates write them: read back, a note is said in the reader's language. The more
+# specific first; a note none of them matches (an older wording) is shown as recorded.
+NOTE_TEMPLATES = (
+    "{wound} box marked",
+    "{wound} box cleared",
+    "{counted} {damage}: {wound}, in the {landed} box",
+    "{counted} {damage}: {wound}",
+    "spent 1 of the {points}",
+    "gave back 1 of the {points}",
+    "{power} use taken back",
+    "{power} used",
+    "condition “{text}” removed",
+    "condition “{text}”",
+    "{rest}: {does} ({section})",
+)
+# What a note's value is, to say it: a rules word, one of the engine's phrases, or as written.
+NOTE_VALUES = {
+    "wound": lambda text: Term(text, "wound"),
+    "landed": lambda text: Term(text, "wound"),
+    "points": lambda text: Term(text, "points"),
+    "counted": say,  # rules.play's say("damage"), say("successes")
+    "rest": say,  # rules.play.Rest's label and what it does
+    "does": say,
+}
+NOTE_FIELDS = {"damage": r"-?\d+", "counted": r"damage|successes", "section": r"[^()]+"}
+
+
+def _note_pattern(template: str) -> re.Pattern:
+    parts = []
+    for literal, field, _spec, _conversion in Formatter().parse(template):
+        parts.append(re.escape(literal))
+        if field:
+            parts.append(f"(?P<{field}>{NOTE_FIELDS.get(field, '.+?')})")
+    return re.compile("".join(parts))
+
+
+NOTES = tuple((template, _note_pattern(template)) for template in NOTE_TEMPLATES)
+
+
+def history_note(note: str) -> str:
+    """A recorded note in the reader's language: "Hurt box marked", "case Blessé cochée"."""
+    for template, pattern in NOTES:
+        found = pattern.fullmatch(note)
+        if found:
+            values = {
+                name: NOTE_VALUES.get(name, str)(value) for name, value in found.groupdict().items()
+            }
+            return said(Phrase(template, tuple(values.items())))
+    return note
 
 
 def status_context(table: AtTable, user) -> dict:
@@ -289,6 +460,7 @@ def status_context(table: AtTable, user) -> dict:
         "character": character,
         "table": table,
         "in_play": in_play(character),
+        "not_in_play": "" if in_play(character) else not_in_play(character),
         "is_gm": is_gm_of(character, user),
         "may_regain": may_regain(character, user),
     }
@@ -302,18 +474,19 @@ def _at_least() -> list[Fraction]:
 def log_context(character: Character, ruleset: Ruleset, user) -> dict:
     """The dice log the character's table shares, as the play page shows it to `user`."""
     if character.campaign_id is None:
-        title = f"{character.name}'s dice log"
+        title = _("{name}'s dice log").format(name=character.name)
     else:
         title = log_title(character.campaign)
     if not reads_log(character, user):
-        campaign = character.campaign.name
-        closed = f"You are no longer a player in {campaign}: its dice log is for its table."
+        closed = _(
+            "You are no longer a player in {campaign}: its dice log is for its table."
+        ).format(campaign=character.campaign.name)
         return {"log": [], "log_title": title, "log_closed": closed}
     return {"log": log_lines(log_entries(character), ruleset), "log_title": title}
 
 
 def log_title(campaign: Campaign) -> str:
-    return f"{campaign.name}: dice log"
+    return _("{campaign}: dice log").format(campaign=campaign.name)
 
 
 # -- the dice log ------------------------------------------------------------------------------
@@ -328,6 +501,61 @@ class LogLine:
     faces: tuple[str, ...]
     damage_die: bool  # the last face is Mudge's damage die (3.22)
     damage_die_section: str = ""  # where the ruleset's text says so
+
+    @property
+    def subject(self) -> str:
+        return log_subject(self.entry)
+
+    @property
+    def damage_note(self) -> str:
+        return damage_words(self.entry.damage_note)
+
+
+# DiceRoll.damage_note as services.play records it, in English (rules.play.blow's working,
+# wound and graze note): read back, said in the reader's language; another note as recorded.
+NO_HIT = re.compile(r"(?P<weapon>.+) (?P<factor>[+-]?\d+): no hit, no damage")
+HIT = re.compile(
+    r"(?P<weapon>.+?): (?P<working>[-+\d ]+?(?P<die> \(damage die\))? = -?\d+): (?P<wound>.+?)"
+    r"(?:; a graze, (?P<section>[^:]+): (?:at most (?P<limit>.+?)|no damage) at TDF "
+    r"(?P<tdf>[+-]?\d+))?"
+)
+
+
+def damage_words(note: str) -> str:
+    """A roll's damage note in the reader's language: "Staff: 2 + 1 - 0 = 3: Hurt"."""
+    if found := NO_HIT.fullmatch(note):
+        return _("{weapon} {factor}: no hit, no damage").format(**found.groupdict())
+    found = HIT.fullmatch(note)
+    if found is None:
+        return note
+    parts = found.groupdict()
+    working = parts["working"]
+    if parts["die"]:
+        working = working.replace(parts["die"], " " + _("(damage die)"))
+    wound = _("no damage") if parts["wound"] == "no damage" else wound_word(parts["wound"])
+    hit = _("{weapon}: {working}: {wound}").format(
+        weapon=parts["weapon"], working=working, wound=wound
+    )
+    if parts["section"] is None:
+        return hit
+    if parts["limit"]:
+        graze = _("a graze, {section}: at most {wound} at TDF {tdf}").format(
+            section=parts["section"], wound=wound_word(parts["limit"]), tdf=parts["tdf"]
+        )
+    else:
+        graze = _("a graze, {section}: no damage at TDF {tdf}").format(
+            section=parts["section"], tdf=parts["tdf"]
+        )
+    return f"{hit}; {graze}"
+
+
+def log_subject(entry: DiceRoll) -> str:
+    """Who rolled; for a session's line, "Session 3" in the reader's language (the service
+    stores it in English, the record's language)."""
+    number = SESSION.fullmatch(entry.subject)
+    if entry.kind != DiceRoll.Kind.SESSION or number is None:
+        return entry.subject
+    return _("Session {number}").format(number=number.group(1))
 
 
 def log_entries(character: Character, limit: int = LOG_LENGTH) -> list[DiceRoll]:
@@ -356,23 +584,30 @@ def _line(entry: DiceRoll, ruleset: Ruleset) -> LogLine:
     bottom, damage_die, ladder = ruleset.ladder_bottom, _damage_die(ruleset), ruleset.ladder
     if entry.kind == DiceRoll.Kind.SESSION:
         return LogLine(entry, "", "", None, (), False)
-    start = [entry.trait or "Plain roll", ladder.name(entry.level)]
+    start = [entry.trait or _("Plain roll"), level_word(ladder, entry.level)]
     if entry.penalty:
-        start.append(f"{signed(entry.penalty)} ({entry.penalty_reason})")
+        start.append(f"{signed(entry.penalty)} ({wound_word(entry.penalty_reason)})")
     if entry.modifier:
-        start.append(f"{signed(entry.modifier)} situational")
+        start.append(_("{modifier} situational").format(modifier=signed(entry.modifier)))
     total = sum(entry.dice)
-    result = play.result_name(entry.result, bottom, ladder)
-    roll = f"{' '.join(start)}: rolled {signed(total)} → {result}"
+    result = result_word(entry.result, bottom, ladder)
+    roll = _("{start}: rolled {total} → {result}").format(
+        start=" ".join(start), total=signed(total), result=result
+    )
     outcome, success = "", None
     if entry.against is not None:
         margin = entry.result - entry.against
         success = margin >= 0
-        verdict = f"success by {margin}" if margin > 0 else "success" if success else "failure"
-        if margin < 0:
-            verdict += f" by {-margin}"
-        chance = f"{float(Fraction(entry.chance, 81)) * 100:.1f}%"
-        outcome = f"against {ladder.name(entry.against)}: {verdict} ({chance} to reach it)"
+        if margin > 0:
+            verdict = _("success by {margin}").format(margin=margin)
+        elif success:
+            verdict = _("success")
+        else:
+            verdict = _("failure by {margin}").format(margin=-margin)
+        chance = percent(Fraction(entry.chance, 81))
+        outcome = _("against {level}: {verdict} ({chance} to reach it)").format(
+            level=level_word(ladder, entry.against), verdict=verdict, chance=chance
+        )
     faces = tuple("+" if die > 0 else "\u2212" if die < 0 else "0" for die in entry.dice)
     return LogLine(entry, roll, outcome, success, faces, damage_die, ruleset.cites("damage_die"))
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from characters.errors import NotAllowed, ServiceError, StaleWrite
 from characters.models import (
@@ -31,15 +32,20 @@ from characters.selectors.play import (
     AtTable,
     at_table,
     in_play,
+    level_word,
     may_regain,
+    not_in_play,
     play_state_of,
     reads_log,
     rollable_traits,
     weapons,
 )
-from characters.sheets import sheet_for_character
+from characters.sheets import list_noun, sheet_for_character
+from characters.vocabulary import term
+from characters.wording import said
 from rules import play
 from rules.ladder import FAIR, POOR, signed
+from rules.words import Phrase, Term, say
 
 Randbelow = Callable[[int], int]
 
@@ -47,7 +53,7 @@ Randbelow = Callable[[int], int]
 @dataclass(frozen=True)
 class Change:
     table: AtTable  # the play state after the change
-    said: str  # what happened, in words, for the page's news
+    said: str  # what happened, in words, for the page's news (in the reader's language)
 
 
 # -- wounds ------------------------------------------------------------------------------------
@@ -62,9 +68,12 @@ def play_wound_box(
     table = _lock(character, actor, expected_revision)
     change = play.mark_box if mark else play.clear_box
     marks = _rules_call(change, table.track, table.marks, level)
-    name = table.track.levels[level].name
-    action, done = ("wound_marked", "marked") if mark else ("wound_cleared", "cleared")
-    return _commit(table, actor, action, wounds=marks, note=f"{name} box {done}")
+    wound = Term(table.track.levels[level].name, "wound")
+    if mark:
+        action, note = "wound_marked", say("{wound} box marked", wound=wound)
+    else:
+        action, note = "wound_cleared", say("{wound} box cleared", wound=wound)
+    return _commit(table, actor, action, wounds=marks, note=note)
 
 
 @transaction.atomic
@@ -74,11 +83,25 @@ def play_blow_record(*, character, actor, damage: int) -> Change:
     track = table.track
     level = track.level_of_damage(damage)
     if level is None:
-        raise ServiceError(f"A blow of {damage} does no damage ({track.section}): nothing marked.")
+        raise ServiceError(
+            _("A blow of {damage} does no damage ({section}): nothing marked.").format(
+                damage=damage, section=track.section
+            )
+        )
     marks, landed = _rules_call(play.record_blow, track, table.marks, level)
-    wound = track.levels[level].name
-    where = "" if landed == level else f", in the {track.levels[landed].name} box"
-    note = f"{track.damage_label} {damage}: {wound}{where}"
+    wound = Term(track.levels[level].name, "wound")
+    if landed == level:
+        note = say(
+            "{counted} {damage}: {wound}", counted=track.damage_label, damage=damage, wound=wound
+        )
+    else:
+        note = say(
+            "{counted} {damage}: {wound}, in the {landed} box",
+            counted=track.damage_label,
+            damage=damage,
+            wound=wound,
+            landed=Term(track.levels[landed].name, "wound"),
+        )
     return _commit(table, actor, "blow_recorded", wounds=marks, note=note)
 
 
@@ -90,9 +113,13 @@ def play_points_spend(*, character, actor, expected_revision: int | None) -> Cha
     table = _lock(character, actor, expected_revision)
     pool = table.pool
     if table.in_hand < 1:
-        raise ServiceError(f"{character.name} has no {pool.name} left to spend ({pool.section}).")
+        raise ServiceError(
+            _("{name} has no {points} left to spend ({section}).").format(
+                name=character.name, points=_points(pool), section=pool.section
+            )
+        )
     spent = table.state.points_spent + 1
-    note = f"spent 1 of the {pool.name}"
+    note = say("spent 1 of the {points}", points=Term(pool.name, "points"))
     return _commit(table, actor, "points_spent", points_spent=spent, note=note)
 
 
@@ -101,14 +128,19 @@ def play_points_regain(*, character, actor, expected_revision: int | None) -> Ch
     table = _lock(character, actor, expected_revision)
     pool = table.pool
     if not may_regain(table.character, actor):
-        raise NotAllowed(f"Only the GM gives {pool.name} back at the table ({pool.section}).")
+        raise NotAllowed(
+            _("Only the GM gives {points} back at the table ({section}).").format(
+                points=_points(pool), section=pool.section
+            )
+        )
     if pool.most is not None and table.in_hand >= pool.most:
         raise ServiceError(
-            f"{character.name} holds {table.in_hand} {pool.name}, the most a character may "
-            f"hold ({pool.section})."
+            _("{name} holds {count} {points}, the most a character may hold ({section}).").format(
+                name=character.name, count=table.in_hand, points=_points(pool), section=pool.section
+            )
         )
     regained = table.state.points_regained + 1
-    note = f"gave back 1 of the {pool.name}"
+    note = say("gave back 1 of the {points}", points=Term(pool.name, "points"))
     return _commit(table, actor, "points_regained", points_regained=regained, note=note)
 
 
@@ -122,21 +154,32 @@ def play_potential_use(
     ruleset = table.ruleset
     if power not in potentials:
         raise ServiceError(
-            f"{character.name} has no {ruleset.terms.noun('powers')} {power!r} raised to "
-            f"{ruleset.word(POOR)} or better ({ruleset.section('powers')})."
+            _("{name} has no {noun} {power} raised to {level} or better ({section}).").format(
+                name=character.name,
+                noun=list_noun(ruleset.terms.noun("powers")),
+                power=repr(power),
+                level=level_word(ruleset.ladder, POOR),
+                section=ruleset.section("powers"),
+            )
         )
     used = dict(table.state.potential_used)
     now = used.get(power, 0) + count
     if not 0 <= now <= potentials[power]:
         raise ServiceError(
-            f"{power} has {potentials[power]} potential; {used.get(power, 0)} used "
-            f"({ruleset.section('potential')}): nothing changed."
+            _(
+                "{power} has {potential} potential; {used} used ({section}): nothing changed."
+            ).format(
+                power=power,
+                potential=potentials[power],
+                used=used.get(power, 0),
+                section=ruleset.section("potential"),
+            )
         )
     used[power] = now
     action, note = (
-        ("potential_used", f"{power} used")
+        ("potential_used", say("{power} used", power=power))
         if count > 0
-        else ("potential_returned", f"{power} use taken back")
+        else ("potential_returned", say("{power} use taken back", power=power))
     )
     return _commit(table, actor, action, potential_used=used, note=note)
 
@@ -150,13 +193,19 @@ def play_condition_add(*, character, actor, expected_revision: int | None, text:
     text = " ".join(text.split())
     conditions = list(table.state.conditions)
     if not text or len(text) > CONDITION_LENGTH:
-        raise ServiceError(f"Write the condition in 1 to {CONDITION_LENGTH} characters.")
+        raise ServiceError(
+            _("Write the condition in 1 to {most} characters.").format(most=CONDITION_LENGTH)
+        )
     if any(c.casefold() == text.casefold() for c in conditions):
-        raise ServiceError(f"{character.name} is already marked “{text}”.")
+        raise ServiceError(
+            _("{name} is already marked “{text}”.").format(name=character.name, text=text)
+        )
     if len(conditions) >= CONDITIONS_MAX:
-        raise ServiceError(f"At most {CONDITIONS_MAX} conditions: remove one first.")
+        raise ServiceError(
+            _("At most {most} conditions: remove one first.").format(most=CONDITIONS_MAX)
+        )
     conditions.append(text)
-    note = f"condition “{text}”"
+    note = say("condition “{text}”", text=text)
     return _commit(table, actor, "condition_added", conditions=conditions, note=note)
 
 
@@ -165,9 +214,11 @@ def play_condition_remove(*, character, actor, expected_revision: int | None, te
     table = _lock(character, actor, expected_revision)
     conditions = list(table.state.conditions)
     if text not in conditions:
-        raise ServiceError(f"{character.name} is not marked “{text}” (any more).")
+        raise ServiceError(
+            _("{name} is not marked “{text}” (any more).").format(name=character.name, text=text)
+        )
     conditions.remove(text)
-    note = f"condition “{text}” removed"
+    note = say("condition “{text}” removed", text=text)
     return _commit(table, actor, "condition_removed", conditions=conditions, note=note)
 
 
@@ -180,12 +231,18 @@ def play_rest(*, character, actor, expected_revision: int | None, rest: str) -> 
     table = _lock(character, actor, expected_revision)
     chosen = next((r for r in table.rests if r.key == rest), None)
     if chosen is None:
-        offered = ", ".join(r.label for r in table.rests)
-        raise ServiceError(f"{table.ruleset.name} rests are: {offered}.")
+        offered = ", ".join(said(r.label) for r in table.rests)
+        raise ServiceError(
+            _("{ruleset} rests are: {offered}.").format(
+                ruleset=term(table.ruleset.name, "ruleset"), offered=offered
+            )
+        )
     changes = {"wounds": play.rest_marks(table.track, table.marks, chosen)}
     if chosen.potential:
         changes["potential_used"] = {}
-    note = f"{chosen.label}: {chosen.does} ({chosen.section})"
+    note = say(
+        "{rest}: {does} ({section})", rest=chosen.label, does=chosen.does, section=chosen.section
+    )
     return _commit(table, actor, "rested", note=note, **changes)
 
 
@@ -210,15 +267,21 @@ def dice_roll(
     _check_may_play(character, actor)
     if not reads_log(character, actor):
         raise NotAllowed(
-            f"You are no longer a player in {character.campaign.name}: "
-            "its dice log is for its table, so the roll was not made."
+            _(
+                "You are no longer a player in {campaign}: its dice log is for its table, so "
+                "the roll was not made."
+            ).format(campaign=character.campaign.name)
         )
     table = at_table(character, play_state_of(character))
     ruleset = table.ruleset
     sheet = sheet_for_character(character, with_ledger=False)
     levels = {t.name: t.level for t in rollable_traits(sheet, 0, ruleset)}
     if trait and trait not in levels:
-        raise ServiceError(f"{character.name} has no trait {trait!r} with a level to roll.")
+        raise ServiceError(
+            _("{name} has no trait {trait} with a level to roll.").format(
+                name=character.name, trait=repr(trait)
+            )
+        )
     level = levels.get(trait, FAIR)
     effective = level + table.penalty + modifier
     dice = play.roll_fudge_dice(randbelow)
@@ -250,11 +313,17 @@ def dice_roll(
 def _damage(entry: DiceRoll, table: AtTable, weapon: str, defence: int | None) -> None:
     factors = dict(weapons(table))  # none in MicroFudged: harm comes from its cards
     if weapon not in factors:
-        raise ServiceError(f"{table.character.name} has no weapon {weapon!r} with a damage factor.")
+        raise ServiceError(
+            _("{name} has no weapon {weapon} with a damage factor.").format(
+                name=table.character.name, weapon=repr(weapon)
+            )
+        )
     if entry.against is None or defence is None:
         raise ServiceError(
-            "For the damage of a hit, give what the roll is against (the defender's result) "
-            f"and the defender's defensive damage factor ({table.ruleset.section('damage')})."
+            _(
+                "For the damage of a hit, give what the roll is against (the defender's "
+                "result) and the defender's defensive damage factor ({section})."
+            ).format(section=table.ruleset.section("damage"))
         )
     hit = play.blow(
         table.ruleset,
@@ -278,7 +347,7 @@ def session_start(*, campaign: Campaign, actor) -> DiceRoll:
     """The GM opens a new session in the campaign's log. The rules reset nothing at a
     session's start (docs/play.md): wounds heal with time in the story, points stay spent."""
     if campaign.gm_id != actor.pk:
-        raise NotAllowed("Only the campaign's GM starts a session.")
+        raise NotAllowed(_("Only the campaign's GM starts a session."))
     number = campaign.dice_log.filter(kind=DiceRoll.Kind.SESSION).count() + 1
     return DiceRoll.objects.create(
         campaign=campaign, roller=actor, kind=DiceRoll.Kind.SESSION, subject=f"Session {number}"
@@ -290,12 +359,9 @@ def session_start(*, campaign: Campaign, actor) -> DiceRoll:
 
 def _check_may_play(character: Character, actor) -> None:
     if character.owner_id != actor.pk and not is_gm_of(character, actor):
-        raise NotAllowed("Only the character's player and the campaign's GM play it.")
+        raise NotAllowed(_("Only the character's player and the campaign's GM play it."))
     if not in_play(character):
-        raise ServiceError(
-            f"{character.name} is {character.state_phrase}: play starts once "
-            "the GM approves the build."
-        )
+        raise ServiceError(not_in_play(character))
 
 
 def _lock(character: Character, actor, expected_revision: int | None) -> AtTable:
@@ -305,14 +371,18 @@ def _lock(character: Character, actor, expected_revision: int | None) -> AtTable
     state = PlayState.objects.select_for_update().get(character=character)
     if expected_revision is not None and state.revision != expected_revision:
         raise StaleWrite(
-            f"{character.name} changed at the table a moment ago (someone else clicked "
-            "first), so nothing was saved. This is how things stand now: click again if you "
-            "still mean it."
+            _(
+                "{name} changed at the table a moment ago (someone else clicked first), so "
+                "nothing was saved. This is how things stand now: click again if you still "
+                "mean it."
+            ).format(name=character.name)
         )
     return at_table(character, state)
 
 
-def _commit(table: AtTable, actor, action: str, *, note: str, **changes) -> Change:
+def _commit(table: AtTable, actor, action: str, *, note: Phrase, **changes) -> Change:
+    """The change saved with its PlayEvent, whose note the record keeps in English (the
+    engine's words, as every event's); the page's news says it in the reader's language."""
     before = table.snapshot()
     state = table.state
     for field, value in changes.items():
@@ -330,24 +400,37 @@ def _commit(table: AtTable, actor, action: str, *, note: str, **changes) -> Chan
         before={k: v for k, v in before.items() if after[k] != v},
         after={k: v for k, v in after.items() if before[k] != v},
         revision=state.revision,
-        note=note,
+        note=str(note),
     )
     return Change(after_table, _said(after_table, note))
 
 
-def _said(table: AtTable, note: str) -> str:
+def _said(table: AtTable, note: Phrase) -> str:
     worst = table.worst
-    where = f"{worst.name}, {signed(table.penalty)} on every roll" if worst else "unhurt"
-    if worst and not table.penalty:
-        where = worst.name
     # "in hand: 1", not "1 meta points": the count reads right whatever it is.
-    return (
-        f"{table.character.name}: {note}. Now {where}; {table.pool.name} in hand: {table.in_hand}."
-    )
+    values = {
+        "name": table.character.name,
+        "note": said(note),
+        "points": _points(table.pool),
+        "count": table.in_hand,
+    }
+    if not worst:
+        return _("{name}: {note}. Now unhurt; {points} in hand: {count}.").format(**values)
+    values["wound"] = term(worst.name, "wound")
+    if not table.penalty:
+        return _("{name}: {note}. Now {wound}; {points} in hand: {count}.").format(**values)
+    return _(
+        "{name}: {note}. Now {wound}, {penalty} on every roll; {points} in hand: {count}."
+    ).format(penalty=signed(table.penalty), **values)
+
+
+def _points(pool: play.TablePool) -> str:
+    """The points a player spends at the table, in the reader's language (a GM's as written)."""
+    return term(pool.name, "points")
 
 
 def _rules_call(function, *args):
     try:
         return function(*args)
     except play.PlayError as error:
-        raise ServiceError(str(error)) from None
+        raise ServiceError(said(error.phrase)) from None

@@ -5,6 +5,7 @@ not part of the approved build. Recorded in the audit trail by its SHA-256."""
 import hashlib
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from characters.errors import NotAllowed, ServiceError
 from characters.images import PortraitRefused, portrait_from_upload
@@ -40,7 +41,7 @@ def portrait_remove(*, character: Character, actor) -> None:
     locked = _lock(character, actor)
     before = Portrait.objects.filter(character=locked).values_list("sha256", flat=True).first()
     if before is None:
-        raise ServiceError(f"{locked.name} has no portrait.")
+        raise ServiceError(_("{name} has no portrait.").format(name=locked.name))
     Portrait.objects.filter(character=locked).delete()
     commit_change(
         locked, actor=actor, action="portrait_removed", target="portrait", before={"sha256": before}
@@ -50,5 +51,5 @@ def portrait_remove(*, character: Character, actor) -> None:
 def _lock(character: Character, actor) -> Character:
     locked = lock_character(character=character, expected_version=None)
     if locked.owner_id != actor.pk:
-        raise NotAllowed("Only the character's player sets its portrait.")
+        raise NotAllowed(_("Only the character's player sets its portrait."))
     return locked

@@ -17,13 +17,15 @@ from django.conf import settings
 from django.db import IntegrityError, connections, transaction
 from django.db.models import F
 from django.tasks.base import TASK_MIN_PRIORITY
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext_noop
 
 from characters import adapters, pdf
 from characters.models import Campaign, Character, PackJob, SheetPDF
 from characters.pdf import PrintOptions
 from characters.render_slots import render_slot
 from characters.selectors import printing as printing_reads
+from characters.selectors.accounts import account_language
 from characters.sheets import reference_page, sheet_for_character
 
 logger = logging.getLogger(__name__)
@@ -40,7 +42,9 @@ def sheet_pdf_render(*, character: Character, options: PrintOptions, user) -> by
     if sheet.approval is None:  # drafts change with every edit: not worth keeping
         with render_slot(user):
             return pdf.render_sheets_pdf([sheet], options, references)
-    key = f"{pdf.renderer_version()}\n{options.key}\n{sheet!r}\n{references!r}"
+    # The language too: the sheet's headings are the template's, said in the reader's.
+    language = translation.get_language()
+    key = f"{pdf.renderer_version()}\n{language}\n{options.key}\n{sheet!r}\n{references!r}"
     digest = hashlib.sha256(key.encode()).hexdigest()
     kept = printing_reads.kept_sheet_pdf(character, options.key, digest)
     if kept is not None:
@@ -139,7 +143,8 @@ def _recover(job_id: int) -> int:
             job_id,
             state=PackJob.State.QUEUED,
             steps_done=0,
-            problem="Its worker stopped before it was done: it is queued again.",
+            # Kept in English; the pack page says it in its reader's language.
+            problem=gettext_noop("Its worker stopped before it was done: it is queued again."),
         )
         _enqueue(job)
     logger.warning("Campaign pack %s lost its worker (attempt %s)", job_id, job.attempts)
@@ -164,8 +169,10 @@ def pack_job_run(*, job_id: int) -> None:
     def progress(done, steps):
         _pack_job_update(job_id, steps_done=done, steps=steps, heartbeat_at=timezone.now())
 
+    # The worker has no request: the pack is said in the language of the GM who asked for it.
+    language = account_language(job.requested_by_id) if job.requested_by_id else ""
     try:
-        with _heartbeat(job_id):
+        with _heartbeat(job_id), translation.override(language or settings.LANGUAGE_CODE):
             sheets = [sheet_for_character(c, with_ledger=False) for c in characters]
             del characters
             content = pdf.render_campaign_pack_pdf(
@@ -181,8 +188,10 @@ def pack_job_run(*, job_id: int) -> None:
             job_id,
             state=PackJob.State.FAILED,
             finished_at=timezone.now(),
-            problem="The pack could not be rendered. Try again; if it fails again, "
-            "the server's log says why.",
+            problem=gettext_noop(
+                "The pack could not be rendered. Try again; if it fails again, the server's "
+                "log says why."
+            ),
         )
         raise  # the worker records the task as failed, with its traceback
     _pack_job_update(

@@ -5,6 +5,7 @@ records both, never the token itself."""
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from characters.errors import NotAllowed, ServiceError
 from characters.models import Character, ShareLink
@@ -17,7 +18,11 @@ def share_link_create(*, character: Character, actor) -> ShareLink:
     if locked.owner_id != actor.pk:
         raise NotAllowed("Only the character's player shares it.")
     if locked.share_links.filter(revoked_at__isnull=True).exists():
-        raise ServiceError(f"{locked.name} has a share link already: revoke it to make a new one.")
+        raise ServiceError(
+            _("{name} has a share link already: revoke it to make a new one.").format(
+                name=locked.name
+            )
+        )
     link = ShareLink.objects.create(character=locked, created_by=actor)
     record_event(
         character=locked,

@@ -1,9 +1,11 @@
 """Text helpers for paper (templates/sheets/print.html and the partials it borrows)."""
 
 import unicodedata
+from string import Formatter
 
 from django import template
 from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 
 register = template.Library()
 
@@ -44,3 +46,28 @@ def in_rows(items, columns):
 def code_points(text):
     """ "U+26EF, U+1FAE8": characters named by their code points, for the ones no font draws."""
     return ", ".join(f"U+{ord(char):04X}" for char in str(text))
+
+
+def _css_text(text: str) -> str:
+    """`text` inside a CSS string: quotes, backslashes and "<" escaped (a <style> element
+    decodes no entity, and nothing in it may close it)."""
+    return "".join(f"\\{ord(char):x} " if char in '"\\<' else char for char in str(text))
+
+
+@register.filter
+def css_string(text):
+    """A translated word for a CSS string in print.html's <style> ("(suite)")."""
+    return mark_safe(_css_text(text))
+
+
+@register.filter
+def css_counters(text):
+    """ "Page {page} of {pages}", translated, as a CSS content value with the page counters
+    in place: "Page " counter(page) " of " counter(pages)."""
+    parts = []
+    for literal, field, _spec, _conversion in Formatter().parse(str(text)):
+        if literal:
+            parts.append(f'"{_css_text(literal)}"')
+        if field in ("page", "pages"):
+            parts.append(f"counter({field})")
+    return mark_safe(" ".join(parts))

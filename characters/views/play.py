@@ -12,6 +12,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import trigger_client_event
 
@@ -204,5 +205,8 @@ def _form_problem(form) -> str:
     """The first thing wrong with what was sent, by its field's label ("Damage: Ensure
     this value is less than or equal to 60.")."""
     field, errors = next(iter(form.errors.items()))
-    where = "" if field == "__all__" else f"{form[field].label}: "
-    return f"Nothing was saved. {where}{' '.join(errors)}"
+    if field == "__all__":
+        return _("Nothing was saved. {errors}").format(errors=" ".join(errors))
+    return _("Nothing was saved. {field}: {errors}").format(
+        field=form[field].label, errors=" ".join(errors)
+    )

@@ -5,6 +5,8 @@ characters.images drew, with its own type and no sniffing."""
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
+from django.utils import formats
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from characters.adapters import portrait_bytes
@@ -36,17 +38,23 @@ def portrait_upload(request, pk):
     try:
         if request.POST.get("remove"):
             services.portrait_remove(character=character, actor=request.user)
-            messages.success(request, f"{character.name}'s portrait is removed.")
+            messages.success(
+                request, _("{name}'s portrait is removed.").format(name=character.name)
+            )
         elif upload is None:
             raise ServiceError("Choose a picture to upload: a PNG, JPEG or WebP.")
         elif upload.size > MAX_BYTES:
             raise ServiceError(
-                f"The file is {upload.size / 1024 / 1024:.1f} MB: at most "
-                f"{MAX_BYTES // 1024 // 1024} MB. Save it smaller and upload it again."
+                _(
+                    "The file is {size} MB: at most {most} MB. Save it smaller and upload it again."
+                ).format(
+                    size=formats.number_format(round(upload.size / 1024 / 1024, 1), 1),
+                    most=MAX_BYTES // 1024 // 1024,
+                )
             )
         else:
             services.portrait_set(character=character, actor=request.user, data=upload.read())
-            messages.success(request, f"{character.name}'s portrait is set.")
+            messages.success(request, _("{name}'s portrait is set.").format(name=character.name))
     except ServiceError as error:
-        messages.error(request, f"Portrait not saved: {error}")
+        messages.error(request, _("Portrait not saved: {reason}").format(reason=error))
     return redirect("character_builder", pk)

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from characters.errors import PrinterBusy, ServiceError
@@ -59,7 +60,10 @@ def share_link_create(request, pk):
     character = character_for_owner(request.user, pk)
     try:
         services.share_link_create(character=character, actor=request.user)
-        messages.success(request, f"Anyone with the link now sees {character.name}'s sheet.")
+        messages.success(
+            request,
+            _("Anyone with the link now sees {name}'s sheet.").format(name=character.name),
+        )
     except ServiceError as error:
         messages.error(request, str(error))
     return redirect(reverse("character_builder", args=[pk]) + "#share")
@@ -70,5 +74,7 @@ def share_link_revoke(request, pk):
     character = character_for_owner(request.user, pk)
     link = get_object_or_404(character.share_links.filter(revoked_at__isnull=True))
     services.share_link_revoke(link=link, actor=request.user)
-    messages.success(request, f"The link to {character.name}'s sheet no longer works.")
+    messages.success(
+        request, _("The link to {name}'s sheet no longer works.").format(name=character.name)
+    )
     return redirect(reverse("character_builder", args=[pk]) + "#share")

@@ -24,7 +24,7 @@ from characters.selectors.printing import (
     pack_jobs,
 )
 from characters.services import printing
-from characters.sheets import DICE_ODDS, sheet_for_character
+from characters.sheets import dice_odds, sheet_for_character
 
 PACK_PAGE = "sheets/pack.html"
 
@@ -39,7 +39,7 @@ def character_sheet(request, pk):
             "sheet": sheet_for_character(character),
             "pdf_url": reverse("character_sheet_pdf", args=[pk]),
             "print_form": PrintForm(),
-            "dice_odds": DICE_ODDS,
+            "dice_odds": dice_odds(),
             "sheet_pk": pk,
         },
     )

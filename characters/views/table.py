@@ -17,6 +17,7 @@ from characters.selectors.play import (
     LOG_PAGE_LENGTH,
     campaign_for_log,
     campaign_log,
+    log_subject,
     log_title,
     party_context,
     party_fingerprint,
@@ -51,8 +52,8 @@ def party_new_session(request, pk):
         entry = session_start(campaign=campaign, actor=request.user)
     except ServiceError as error:
         return refused(request, str(error), status=error.status, back=back)
-    said = gettext("{subject} started: the dice log opens a new page.").format(
-        subject=entry.subject
+    said = gettext("{session} started: the dice log opens a new page.").format(
+        session=log_subject(entry)
     )
     if not request.htmx:
         messages.success(request, said)

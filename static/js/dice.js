@@ -36,6 +36,7 @@
   }
 
   const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
+  const fill = (template, values) => template.replace(/\{(\w+)\}/g, (all, key) => values[key] ?? all);
   const face = (n) => (n > 0 ? "+" : n < 0 ? "\u2212" : "");
 
   function roll(button) {
@@ -52,10 +53,16 @@
       while (history.children.length > KEPT) history.lastElementChild.remove();
     }
     // "rolled +1": the dice, told apart from a trait's own "+2" on the ladder.
+    // The sentences come from the roller's data-said-* attributes, in the page's language.
+    const values = {
+      trait: button.dataset.trait,
+      level: levelName(level),
+      total: signed(total),
+      result: levelName(level + total),
+    };
     result.textContent =
-      `${button.dataset.trait}: ${levelName(level)}, rolled ${signed(total)} \u2192 ` +
-      `${levelName(level + total)}.` +
-      (damageDie ? ` Damage die ${signed(dice[3])}.` : "");
+      fill(roller.dataset.saidRoll, values) +
+      (damageDie ? ` ${fill(roller.dataset.saidDamageDie, { face: signed(dice[3]) })}` : "");
     panel.hidden = false;
   }
 

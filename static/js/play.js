@@ -7,6 +7,9 @@
 (() => {
   const roller = document.getElementById("roller-form");
 
+  // "{name}: {percent} to reach {word}" with its values in place.
+  const fill = (template, values) => template.replace(/\{(\w+)\}/g, (all, key) => values[key] ?? all);
+
   // Fudge Basics, "Odds of Rolling Exactly on 4dF": data-at-least holds, for a needed
   // result of -4 up to +4, how many of the 81 rolls reach it.
   function showOdds() {
@@ -23,11 +26,22 @@
     const effective = Number(trait.dataset.level) + penalty + modifier;
     const need = Number(against.value) - effective;
     const ways = need <= -4 ? 81 : need > 4 ? 0 : atLeast[need + 4];
-    const percent = ((ways * 100) / 81).toFixed(1);
+    // The sentences come from the form's data-said-* attributes, in the page's language.
+    const said = roller.dataset;
+    const number = ((ways * 100) / 81).toLocaleString(document.documentElement.lang || "en", {
+      minimumFractionDigits: 1,
+      maximumFractionDigits: 1,
+    });
+    const percent = fill(said.saidPercent, { number });
     const word = against.selectedOptions[0].textContent;
-    const dice = need <= -4 ? "any roll" : need > 4 ? "no roll" : `${need > 0 ? "+" : ""}${need} or better on 4dF`;
-    const name = trait.value || "A plain roll";
-    line.textContent = `${name}: ${percent}% to reach ${word} (${dice}).`;
+    const dice =
+      need <= -4
+        ? said.saidAnyRoll
+        : need > 4
+          ? said.saidNoRoll
+          : fill(said.saidNeed, { need: `${need > 0 ? "+" : ""}${need}` });
+    const name = trait.value || said.saidPlainRoll;
+    line.textContent = fill(said.saidOdds, { name, percent, word, dice });
     line.hidden = false;
   }
 
