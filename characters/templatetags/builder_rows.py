@@ -2,7 +2,8 @@
 `{% row_issues %}` in characters/builder.html. A row through the template engine cost
 some sixty lookups and tags, and a page of sixty rows spent more on them than on all the
 rest (bench.web); here a row is a few f-strings. Each reads the row (views.builder_page.Row)
-and the page's context, as the row's template did."""
+and the page's context, as the row's template did. Its words are gettext's, in the reader's
+language, with named placeholders (docs/translations.md)."""
 
 from html import escape
 
@@ -10,6 +11,9 @@ from django import template
 from django.template.defaulttags import CsrfTokenNode
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from characters.wording import said
 
 register = template.Library()
 
@@ -31,24 +35,25 @@ def trait_row(context) -> SafeString:
     update, delete = urls("trait_update", pk), urls("trait_delete", pk)
     can_edit = context.get("can_edit")
     fields = [
-        '<label class="trait-name">\n<span class="visually-hidden">Name</span>\n'
+        f'<label class="trait-name">\n<span class="visually-hidden">{e(_("Name"))}</span>\n'
         f"{form['name']}\n</label>"
     ]
     if "level" in shown:
+        level_of = e(_("Level of {name}").format(name=trait.name))
         fields.append(
-            '<label class="trait-level"><span class="visually-hidden">Level of '
-            f"{name}</span>{form['level']}</label>"
+            f'<label class="trait-level"><span class="visually-hidden">{level_of}</span>'
+            f"{form['level']}</label>"
         )
         if can_edit:
             fields.append(_stepper(row, name))
     if "difficulty" in shown:
         fields.append(
-            '<label class="trait-difficulty"><span class="visually-hidden">Difficulty</span>'
-            f"{form['difficulty']}</label>"
+            '<label class="trait-difficulty"><span class="visually-hidden">'
+            f"{e(_('Difficulty'))}</span>{form['difficulty']}</label>"
         )
     if "power_kind" in shown:
         fields.append(
-            '<label class="trait-kind"><span class="visually-hidden">Kind</span>'
+            f'<label class="trait-kind"><span class="visually-hidden">{e(_("Kind"))}</span>'
             f"{form['power_kind']}</label>"
         )
     if "cost" in shown and (trait.kind != "power" or row.prices_in_gifts):
@@ -56,11 +61,11 @@ def trait_row(context) -> SafeString:
         fields.append(f'<label class="trait-cost">{e(cost.label)} {cost}</label>')
     in_play = f'<small class="row-in-play">{e(row.in_play)}</small>' if row.in_play else ""
     fields.append(
-        '<output class="row-cost" title="What this costs at creation">'
+        f'<output class="row-cost" title="{e(_("What this costs at creation"))}">'
         f"{e(row.cost)}{in_play}</output>"
     )
     if can_edit:
-        fields.append('<button type="submit" class="save small">Save</button>')
+        fields.append(f'<button type="submit" class="save small">{e(_("Save"))}</button>')
         fields.append(
             _gift_remove(row, name, delete) if row.brings_attribute else _remove(name, delete)
         )
@@ -69,13 +74,15 @@ def trait_row(context) -> SafeString:
         details = "".join(
             f"<dt>{e(label)}</dt><dd>{e(value)}</dd>" for label, value in row.power.details()
         )
+        where = row.power.section or _("Catalogue")
         after.append(
             '<details class="row-power"><summary><small>'
-            f"{e(row.power.section or 'Catalogue')}: what the text says</small></summary>"
+            f"{e(_('{where}: what the text says').format(where=where))}</small></summary>"
             f'<dl class="power-details">{details}</dl></details>'
         )
     if row.note:
-        after.append(f'<p class="row-note"><small>Catalogue: {e(row.note)}</small></p>')
+        note = e(_("Catalogue: {note}").format(note=row.note))
+        after.append(f'<p class="row-note"><small>{note}</small></p>')
     after.append(_errors(form))
     after.append(row_issues(context))
     swap = ' hx-swap-oob="true"' if context.get("saved_again") else ""
@@ -99,11 +106,25 @@ def _stepper(row, name: str) -> str:
     down, up = row.steps
     if not (down or up):
         return ""
-    lower = f"Lower {name} to {e(down.word)}: gives back {e(down.cost)}" if down else "Lowest level"
-    raise_ = f"Raise {name} to {e(up.word)}: costs {e(up.cost)}" if up else "Highest level"
+    # `name` is escaped already: the level words and costs are escaped here.
+    lower = (
+        _("Lower {name} to {level}: gives back {cost}").format(
+            name=name, level=e(down.word), cost=e(down.cost)
+        )
+        if down
+        else _("Lowest level")
+    )
+    raise_ = (
+        _("Raise {name} to {level}: costs {cost}").format(
+            name=name, level=e(up.word), cost=e(up.cost)
+        )
+        if up
+        else _("Highest level")
+    )
     hint = (
-        f'<small class="step-cost" aria-hidden="true" title="The next level costs {e(up.cost)}">'
-        f"next +{e(up.amount)}</small>"
+        '<small class="step-cost" aria-hidden="true" '
+        f'title="{e(_("The next level costs {cost}").format(cost=up.cost))}">'
+        f"{e(_('next +{amount}').format(amount=up.amount))}</small>"
         if up
         else ""
     )
@@ -123,11 +144,14 @@ def _level(step) -> str:
 
 
 def _remove(name: str, delete: str) -> str:
+    """`name` as written by the player, escaped."""
+    remove = _("Remove {name}").format(name=name)
+    confirm = _("Remove {name}?").format(name=name)
     return (
         '<button type="submit" class="remove small outline secondary"\n'
         f'        formaction="{delete}"\n'
-        f'        hx-post="{delete}" hx-confirm="Remove {name}?"\n'
-        f'        aria-label="Remove {name}" title="Remove {name}">\u00d7</button>'
+        f'        hx-post="{delete}" hx-confirm="{confirm}"\n'
+        f'        aria-label="{remove}" title="{remove}">\u00d7</button>'
     )
 
 
@@ -135,15 +159,19 @@ def _gift_remove(row, name: str, delete: str) -> str:
     """A gift that brings an attribute (Magery: Mana, Mudge 2.5): removing it asks what
     becomes of the attribute, each button posting its answer."""
     brings = e(row.brings_attribute)
+    words = {"name": name, "attribute": brings}  # both escaped already
     return (
         '<details class="gift-remove">\n'
-        f'<summary role="button" class="remove small outline secondary" aria-label="Remove {name}">'
-        "Remove</summary>\n"
-        f"<p><small>{name} brings {brings}. Remove {brings} too?</small></p>\n"
+        '<summary role="button" class="remove small outline secondary" '
+        f'aria-label="{_("Remove {name}").format(**words)}">{e(_("Remove"))}</summary>\n'
+        f"<p><small>{_('{name} brings {attribute}. Remove {attribute} too?').format(**words)}"
+        "</small></p>\n"
         '<button type="submit" class="small outline secondary" name="attribute" value="remove"\n'
-        f'        formaction="{delete}" hx-post="{delete}">Remove {name} and {brings}</button>\n'
+        f'        formaction="{delete}" hx-post="{delete}">'
+        f"{_('Remove {name} and {attribute}').format(**words)}</button>\n"
         '<button type="submit" class="small outline secondary" name="attribute" value="keep"\n'
-        f'        formaction="{delete}" hx-post="{delete}">Remove {name}, keep {brings}</button>\n'
+        f'        formaction="{delete}" hx-post="{delete}">'
+        f"{_('Remove {name}, keep {attribute}').format(**words)}</button>\n"
         "</details>"
     )
 
@@ -162,7 +190,7 @@ def row_issues(context) -> SafeString:
     row = context["row"]
     swap = ' hx-swap-oob="true"' if context.get("oob") else ""
     issues = "".join(
-        f'<p class="row-issue" data-code="{e(issue.code)}">{e(issue.message)} '
+        f'<p class="row-issue" data-code="{e(issue.code)}">{e(said(issue))} '
         f"<small>{e(issue.section)}</small></p>"
         for issue in row.issues
     )
@@ -178,7 +206,8 @@ def equipment_row(context) -> SafeString:
     pk, name = item.pk, e(item.name)
     update, delete = urls("equipment_update", pk), urls("equipment_delete", pk)
     buttons = (
-        '\n<button type="submit" class="save small">Save</button>\n' + _remove(name, delete)
+        f'\n<button type="submit" class="save small">{e(_("Save"))}</button>\n'
+        + _remove(name, delete)
         if context.get("can_edit")
         else ""
     )
@@ -190,12 +219,12 @@ def equipment_row(context) -> SafeString:
         '      hx-target="this" hx-swap="outerHTML">\n'
         f"{_CSRF.render(context)}\n{form['version']}\n"
         '<div class="trait-fields">\n'
-        '<label class="trait-name"><span class="visually-hidden">Name</span>'
+        f'<label class="trait-name"><span class="visually-hidden">{e(_("Name"))}</span>'
         f"{form['name']}</label>\n"
-        '<label class="trait-kind"><span class="visually-hidden">Kind</span>'
+        f'<label class="trait-kind"><span class="visually-hidden">{e(_("Kind"))}</span>'
         f"{form['kind']}</label>\n"
         f'<label class="trait-cost">{e(form["damage"].label)} {form["damage"]}</label>\n'
         f'<label class="trait-cost">{e(form["armour"].label)} {form["armour"]}</label>\n'
-        f'<label class="trait-notes">Notes {form["notes"]}</label>{buttons}\n'
+        f'<label class="trait-notes">{e(_("Notes"))} {form["notes"]}</label>{buttons}\n'
         "</div>\n" + _errors(form) + "\n</form>"
     )

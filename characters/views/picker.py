@@ -4,9 +4,9 @@ and what adding it does to the budget, in words, before the player adds it."""
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
 
 from characters import vocabulary
+from characters.forms.builder import EQUIPMENT_KINDS
 from characters.models import Trait
 from characters.wording import SPEAKER, said
 from rules.ladder import FAIR, signed
@@ -14,14 +14,6 @@ from rules.rulesets import LEVELS, SKILL_DIFFICULTY, Ruleset
 from rules.words import Level, Noun, plural_count, say
 
 EQUIPMENT = "equipment"
-
-# A catalogue's kinds of equipment (Equipment.Kind), as a fact of a pick or a name's hint.
-EQUIPMENT_KINDS = {
-    "weapon": pgettext_lazy("equipment kind", "weapon"),
-    "armour": pgettext_lazy("equipment kind", "armour"),
-    "shield": pgettext_lazy("equipment kind", "shield"),
-    "gear": pgettext_lazy("equipment kind", "gear"),
-}
 
 
 @dataclass(frozen=True)
@@ -48,9 +40,9 @@ def difficulty_word(difficulty: str) -> str:
 
 
 def equipment_kind_word(kind: str) -> str:
-    """A kind of equipment in the reader's language: "weapon", "arme"."""
+    """A kind of equipment in the reader's language, as a fact: "weapon", "arme"."""
     found = EQUIPMENT_KINDS.get(kind)
-    return kind if found is None else str(found)
+    return kind if found is None else str(found).lower()
 
 
 def _level(ruleset: Ruleset, level: int) -> str:
