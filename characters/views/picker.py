@@ -3,6 +3,7 @@ and what adding it does to the budget, in words, before the player adds it."""
 
 from dataclasses import dataclass
 
+from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 
 from characters import vocabulary
@@ -10,6 +11,7 @@ from characters.forms.builder import EQUIPMENT_KINDS
 from characters.models import Trait
 from characters.wording import SPEAKER, said
 from rules.ladder import FAIR, signed
+from rules.numbers import number_text
 from rules.rulesets import LEVELS, SKILL_DIFFICULTY, Ruleset
 from rules.words import Level, Noun, plural_count, say
 
@@ -31,7 +33,10 @@ def units(amount, words: tuple[str, str]) -> str:
     the builder has always said a half (one of them, not many)."""
     one, many = words
     count = 1 if 0 < abs(amount) <= 1 else plural_count(amount)
-    return said(say("{amount} {unit}", amount=amount, unit=Noun(one, many, count)))
+    # Halves and quarters as the rule texts write them ("½"), any other decimal the
+    # language's way ("0,3").
+    text = number_text(amount).replace(".", get_format("DECIMAL_SEPARATOR"))
+    return said(say("{amount} {unit}", amount=text, unit=Noun(one, many, count)))
 
 
 def difficulty_word(difficulty: str) -> str:
