@@ -43,8 +43,14 @@ def difficulty_choices(kind: str) -> list[tuple[str, str]]:
     difficulty = vocabulary.term(unset.replace("_", " "), "difficulty")
     return [
         ("", _("— ({difficulty})").format(difficulty=difficulty)),
-        *((value, vocabulary.term(label, "difficulty")) for value, label in DIFFICULTY_CHOICES),
+        *((value, _difficulty_label(label)) for value, label in DIFFICULTY_CHOICES),
     ]
+
+
+def _difficulty_label(label: str) -> str:
+    """ "Very hard" in the reader's language, with its capital."""
+    said = vocabulary.term(label.lower(), "difficulty")
+    return label if said == label.lower() else said[:1].upper() + said[1:]
 
 
 class VersionedForm(forms.Form):

@@ -34,8 +34,10 @@ def trait_row(context) -> SafeString:
     pk, name, shown = trait.pk, e(trait.name), form.fields
     update, delete = urls("trait_update", pk), urls("trait_delete", pk)
     can_edit = context.get("can_edit")
+    # Said outside the f-strings, where makemessages finds them.
+    name_label, kind_label = e(_("Name")), e(_("Kind"))
     fields = [
-        f'<label class="trait-name">\n<span class="visually-hidden">{e(_("Name"))}</span>\n'
+        f'<label class="trait-name">\n<span class="visually-hidden">{name_label}</span>\n'
         f"{form['name']}\n</label>"
     ]
     if "level" in shown:
@@ -47,25 +49,25 @@ def trait_row(context) -> SafeString:
         if can_edit:
             fields.append(_stepper(row, name))
     if "difficulty" in shown:
+        difficulty = e(_("Difficulty"))
         fields.append(
             '<label class="trait-difficulty"><span class="visually-hidden">'
-            f"{e(_('Difficulty'))}</span>{form['difficulty']}</label>"
+            f"{difficulty}</span>{form['difficulty']}</label>"
         )
     if "power_kind" in shown:
         fields.append(
-            f'<label class="trait-kind"><span class="visually-hidden">{e(_("Kind"))}</span>'
+            f'<label class="trait-kind"><span class="visually-hidden">{kind_label}</span>'
             f"{form['power_kind']}</label>"
         )
     if "cost" in shown and (trait.kind != "power" or row.prices_in_gifts):
         cost = form["cost"]
         fields.append(f'<label class="trait-cost">{e(cost.label)} {cost}</label>')
     in_play = f'<small class="row-in-play">{e(row.in_play)}</small>' if row.in_play else ""
-    fields.append(
-        f'<output class="row-cost" title="{e(_("What this costs at creation"))}">'
-        f"{e(row.cost)}{in_play}</output>"
-    )
+    cost_title = e(_("What this costs at creation"))
+    fields.append(f'<output class="row-cost" title="{cost_title}">{e(row.cost)}{in_play}</output>')
     if can_edit:
-        fields.append(f'<button type="submit" class="save small">{e(_("Save"))}</button>')
+        save = e(_("Save"))
+        fields.append(f'<button type="submit" class="save small">{save}</button>')
         fields.append(
             _gift_remove(row, name, delete) if row.brings_attribute else _remove(name, delete)
         )
@@ -75,9 +77,9 @@ def trait_row(context) -> SafeString:
             f"<dt>{e(label)}</dt><dd>{e(value)}</dd>" for label, value in row.power.details()
         )
         where = row.power.section or _("Catalogue")
+        says = e(_("{where}: what the text says").format(where=where))
         after.append(
-            '<details class="row-power"><summary><small>'
-            f"{e(_('{where}: what the text says').format(where=where))}</small></summary>"
+            f'<details class="row-power"><summary><small>{says}</small></summary>'
             f'<dl class="power-details">{details}</dl></details>'
         )
     if row.note:
@@ -121,13 +123,13 @@ def _stepper(row, name: str) -> str:
         if up
         else _("Highest level")
     )
-    hint = (
-        '<small class="step-cost" aria-hidden="true" '
-        f'title="{e(_("The next level costs {cost}").format(cost=up.cost))}">'
-        f"{e(_('next +{amount}').format(amount=up.amount))}</small>"
-        if up
-        else ""
-    )
+    hint = ""
+    if up:
+        next_cost = e(_("The next level costs {cost}").format(cost=up.cost))
+        next_amount = e(_("next +{amount}").format(amount=up.amount))
+        hint = (
+            f'<small class="step-cost" aria-hidden="true" title="{next_cost}">{next_amount}</small>'
+        )
     return (
         '<span class="stepper">\n'
         f'<button type="submit" name="level" value="{_level(down)}" '
@@ -160,18 +162,19 @@ def _gift_remove(row, name: str, delete: str) -> str:
     becomes of the attribute, each button posting its answer."""
     brings = e(row.brings_attribute)
     words = {"name": name, "attribute": brings}  # both escaped already
+    label, remove = _("Remove {name}").format(**words), e(_("Remove"))
+    question = _("{name} brings {attribute}. Remove {attribute} too?").format(**words)
+    both = _("Remove {name} and {attribute}").format(**words)
+    keep = _("Remove {name}, keep {attribute}").format(**words)
     return (
         '<details class="gift-remove">\n'
         '<summary role="button" class="remove small outline secondary" '
-        f'aria-label="{_("Remove {name}").format(**words)}">{e(_("Remove"))}</summary>\n'
-        f"<p><small>{_('{name} brings {attribute}. Remove {attribute} too?').format(**words)}"
-        "</small></p>\n"
+        f'aria-label="{label}">{remove}</summary>\n'
+        f"<p><small>{question}</small></p>\n"
         '<button type="submit" class="small outline secondary" name="attribute" value="remove"\n'
-        f'        formaction="{delete}" hx-post="{delete}">'
-        f"{_('Remove {name} and {attribute}').format(**words)}</button>\n"
+        f'        formaction="{delete}" hx-post="{delete}">{both}</button>\n'
         '<button type="submit" class="small outline secondary" name="attribute" value="keep"\n'
-        f'        formaction="{delete}" hx-post="{delete}">'
-        f"{_('Remove {name}, keep {attribute}').format(**words)}</button>\n"
+        f'        formaction="{delete}" hx-post="{delete}">{keep}</button>\n'
         "</details>"
     )
 
@@ -205,13 +208,14 @@ def equipment_row(context) -> SafeString:
     item, form = row.trait, row.form  # its refused form, else its controls drawn
     pk, name = item.pk, e(item.name)
     update, delete = urls("equipment_update", pk), urls("equipment_delete", pk)
+    save = e(_("Save"))
     buttons = (
-        f'\n<button type="submit" class="save small">{e(_("Save"))}</button>\n'
-        + _remove(name, delete)
+        f'\n<button type="submit" class="save small">{save}</button>\n' + _remove(name, delete)
         if context.get("can_edit")
         else ""
     )
     swap = ' hx-swap-oob="true"' if context.get("saved_again") else ""
+    name_label, kind_label, notes = e(_("Name")), e(_("Kind")), e(_("Notes"))
     return mark_safe(
         f'<form id="equipment-{pk}" class="trait-row equipment-row" method="post"{swap}\n'
         f'      action="{update}"\n'
@@ -219,12 +223,12 @@ def equipment_row(context) -> SafeString:
         '      hx-target="this" hx-swap="outerHTML">\n'
         f"{_CSRF.render(context)}\n{form['version']}\n"
         '<div class="trait-fields">\n'
-        f'<label class="trait-name"><span class="visually-hidden">{e(_("Name"))}</span>'
+        f'<label class="trait-name"><span class="visually-hidden">{name_label}</span>'
         f"{form['name']}</label>\n"
-        f'<label class="trait-kind"><span class="visually-hidden">{e(_("Kind"))}</span>'
+        f'<label class="trait-kind"><span class="visually-hidden">{kind_label}</span>'
         f"{form['kind']}</label>\n"
         f'<label class="trait-cost">{e(form["damage"].label)} {form["damage"]}</label>\n'
         f'<label class="trait-cost">{e(form["armour"].label)} {form["armour"]}</label>\n'
-        f'<label class="trait-notes">{e(_("Notes"))} {form["notes"]}</label>{buttons}\n'
+        f'<label class="trait-notes">{notes} {form["notes"]}</label>{buttons}\n'
         "</div>\n" + _errors(form) + "\n</form>"
     )
