@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from characters import vocabulary
 from characters.adapters import (
@@ -56,6 +57,35 @@ from rules.trades import amount_phrase
 from rules.words import Level, Noun
 
 REPORT_KINDS = {name: kind for kind, name in TRAIT_LISTS.items()}
+
+# The built-in rulesets' hints above the equipment and the personality questions
+# (rules.rulesets.Terms), marked for the catalogue; any other ruleset's is shown as written.
+HINTS = frozenset(
+    (
+        gettext_noop("Answer what helps the character come alive; none is required."),
+        gettext_noop("Mudge 1.35: answer what helps the character come alive; none is required."),
+        gettext_noop(
+            "MicroFudged DIP I: one sentence says who the character is (the concept), "
+            "another what they want; the rest helps them come alive."
+        ),
+        gettext_noop(
+            "Gear adds or subtracts cards: a weapon's cards go to Attack or Defence, "
+            "armour's always and only to Defence (MicroFudged DIP VII.2)."
+        ),
+        gettext_noop(
+            "Weapons feed the offensive damage factor, armour the defensive one (Fudge "
+            "Basics, Offensive and Defensive Damage Factors)."
+        ),
+        gettext_noop(
+            "Weapons feed the offensive damage factor, armour the defensive one (Mudge 4.54)."
+        ),
+    )
+)
+
+
+def hint(text: str) -> str:
+    """A ruleset's hint in the reader's language (HINTS); a GM's own as written."""
+    return _(text) if text in HINTS else text
 
 
 @dataclass
@@ -391,6 +421,8 @@ def builder_context(
         "build_changed": build_changed(character),
         "pools": pools_of(report, ruleset),
         "catalogue_title": catalogue_title(ruleset),
+        "equipment_hint": hint(ruleset.terms.equipment_hint),
+        "personality_hint": hint(ruleset.terms.personality_hint),
         "sections": sections,
         "equipment_rows": equipment_rows,
         "row_urls": RowUrls(character.pk),
