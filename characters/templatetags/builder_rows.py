@@ -13,6 +13,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from characters.views.picker import said_details
 from characters.wording import said
 
 register = template.Library()
@@ -74,7 +75,8 @@ def trait_row(context) -> SafeString:
     after = []
     if row.power:
         details = "".join(
-            f"<dt>{e(label)}</dt><dd>{e(value)}</dd>" for label, value in row.power.details()
+            f"<dt>{e(label)}</dt><dd>{e(value)}</dd>"
+            for label, value in said_details(row.power.details())
         )
         where = row.power.section or _("Catalogue")
         says = e(_("{where}: what the text says").format(where=where))

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from django.utils.formats import get_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from characters import vocabulary
 from characters.forms.builder import EQUIPMENT_KINDS
@@ -16,6 +17,27 @@ from rules.rulesets import LEVELS, SKILL_DIFFICULTY, Ruleset
 from rules.words import Level, Noun, plural_count, say
 
 EQUIPMENT = "equipment"
+
+
+# The labels of a power's lines from its rule text (rules.catalog.Power.details), marked for
+# the catalogue and said in the reader's language.
+DETAIL_LABELS = frozenset(
+    (
+        gettext_noop("Mana a casting lowers"),
+        gettext_noop("Psyche a use lowers"),
+        gettext_noop("Cost of a use"),
+        gettext_noop("Target"),
+        gettext_noop("Damage factor"),
+        gettext_noop("Range"),
+        gettext_noop("Duration"),
+        gettext_noop("Effect"),
+    )
+)
+
+
+def said_details(details) -> tuple[tuple[str, str], ...]:
+    """A power's lines, each label in the reader's language; the text as the rules write it."""
+    return tuple((_(label) if label in DETAIL_LABELS else label, value) for label, value in details)
 
 
 @dataclass(frozen=True)
@@ -201,7 +223,7 @@ def _power_pick(ruleset: Ruleset, power, gift_names: set[str]) -> Pick:
         )
     if power.group:
         facts.append(power.group)
-    return Pick(power.name, tuple(facts), effect, "", power.details(), power.section)
+    return Pick(power.name, tuple(facts), effect, "", said_details(power.details()), power.section)
 
 
 def _equipment_pick(ruleset: Ruleset, item) -> Pick:
