@@ -5,12 +5,14 @@ rest (bench.web); here a row is a few f-strings. Each reads the row (views.build
 and the page's context, as the row's template did. Its words are gettext's, in the reader's
 language, with named placeholders (docs/translations.md)."""
 
+from functools import lru_cache
 from html import escape
 
 from django import template
 from django.template.defaulttags import CsrfTokenNode
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from characters.views.picker import said_details
@@ -28,6 +30,37 @@ def e(value) -> str:
     return escape(str(value))
 
 
+@lru_cache(maxsize=8)
+def _words(language: str) -> dict[str, str]:
+    """The rows' words in `language`, said once: gettext a dozen times a row, sixty rows a
+    page, cost more than the rows' drawing (an English page's lookups fall through each
+    catalogue). The templates are filled in per row; the plain words come escaped."""
+    return {
+        "name": e(_("Name")),
+        "kind": e(_("Kind")),
+        "difficulty": e(_("Difficulty")),
+        "notes": e(_("Notes")),
+        "save": e(_("Save")),
+        "remove": e(_("Remove")),
+        "cost_title": e(_("What this costs at creation")),
+        "lowest": e(_("Lowest level")),
+        "highest": e(_("Highest level")),
+        "catalogue": _("Catalogue"),
+        "level_of": _("Level of {name}"),
+        "says": _("{where}: what the text says"),
+        "note": _("Catalogue: {note}"),
+        "lower": _("Lower {name} to {level}: gives back {cost}"),
+        "raise": _("Raise {name} to {level}: costs {cost}"),
+        "next_cost": _("The next level costs {cost}"),
+        "next": _("next +{amount}"),
+        "remove_name": _("Remove {name}"),
+        "confirm": _("Remove {name}?"),
+        "brings": _("{name} brings {attribute}. Remove {attribute} too?"),
+        "remove_both": _("Remove {name} and {attribute}"),
+        "remove_keep": _("Remove {name}, keep {attribute}"),
+    }
+
+
 @register.simple_tag(takes_context=True)
 def trait_row(context) -> SafeString:
     row, urls = context["row"], context["row_urls"]
@@ -35,42 +68,42 @@ def trait_row(context) -> SafeString:
     pk, name, shown = trait.pk, e(trait.name), form.fields
     update, delete = urls("trait_update", pk), urls("trait_delete", pk)
     can_edit = context.get("can_edit")
-    # Said outside the f-strings, where makemessages finds them.
-    name_label, kind_label = e(_("Name")), e(_("Kind"))
+    words = _words(get_language())
     fields = [
-        f'<label class="trait-name">\n<span class="visually-hidden">{name_label}</span>\n'
+        f'<label class="trait-name">\n<span class="visually-hidden">{words["name"]}</span>\n'
         f"{form['name']}\n</label>"
     ]
     if "level" in shown:
-        level_of = e(_("Level of {name}").format(name=trait.name))
+        level_of = e(words["level_of"].format(name=trait.name))
         fields.append(
             f'<label class="trait-level"><span class="visually-hidden">{level_of}</span>'
             f"{form['level']}</label>"
         )
         if can_edit:
-            fields.append(_stepper(row, name))
+            fields.append(_stepper(row, name, words))
     if "difficulty" in shown:
-        difficulty = e(_("Difficulty"))
         fields.append(
             '<label class="trait-difficulty"><span class="visually-hidden">'
-            f"{difficulty}</span>{form['difficulty']}</label>"
+            f"{words['difficulty']}</span>{form['difficulty']}</label>"
         )
     if "power_kind" in shown:
         fields.append(
-            f'<label class="trait-kind"><span class="visually-hidden">{kind_label}</span>'
+            f'<label class="trait-kind"><span class="visually-hidden">{words["kind"]}</span>'
             f"{form['power_kind']}</label>"
         )
     if "cost" in shown and (trait.kind != "power" or row.prices_in_gifts):
         cost = form["cost"]
         fields.append(f'<label class="trait-cost">{e(cost.label)} {cost}</label>')
     in_play = f'<small class="row-in-play">{e(row.in_play)}</small>' if row.in_play else ""
-    cost_title = e(_("What this costs at creation"))
-    fields.append(f'<output class="row-cost" title="{cost_title}">{e(row.cost)}{in_play}</output>')
+    fields.append(
+        f'<output class="row-cost" title="{words["cost_title"]}">{e(row.cost)}{in_play}</output>'
+    )
     if can_edit:
-        save = e(_("Save"))
-        fields.append(f'<button type="submit" class="save small">{save}</button>')
+        fields.append(f'<button type="submit" class="save small">{words["save"]}</button>')
         fields.append(
-            _gift_remove(row, name, delete) if row.brings_attribute else _remove(name, delete)
+            _gift_remove(row, name, delete, words)
+            if row.brings_attribute
+            else _remove(name, delete, words)
         )
     after = []
     if row.power:
@@ -78,14 +111,13 @@ def trait_row(context) -> SafeString:
             f"<dt>{e(label)}</dt><dd>{e(value)}</dd>"
             for label, value in said_details(row.power.details())
         )
-        where = row.power.section or _("Catalogue")
-        says = e(_("{where}: what the text says").format(where=where))
+        says = e(words["says"].format(where=row.power.section or words["catalogue"]))
         after.append(
             f'<details class="row-power"><summary><small>{says}</small></summary>'
             f'<dl class="power-details">{details}</dl></details>'
         )
     if row.note:
-        note = e(_("Catalogue: {note}").format(note=row.note))
+        note = e(words["note"].format(note=row.note))
         after.append(f'<p class="row-note"><small>{note}</small></p>')
     after.append(_errors(form))
     after.append(row_issues(context))
@@ -104,7 +136,7 @@ def trait_row(context) -> SafeString:
     )
 
 
-def _stepper(row, name: str) -> str:
+def _stepper(row, name: str, words: dict) -> str:
     """The level's minus and plus, each posting the level it names: a button's value comes
     after the select's, and the last one counts."""
     down, up = row.steps
@@ -112,23 +144,19 @@ def _stepper(row, name: str) -> str:
         return ""
     # `name` is escaped already: the level words and costs are escaped here.
     lower = (
-        _("Lower {name} to {level}: gives back {cost}").format(
-            name=name, level=e(down.word), cost=e(down.cost)
-        )
+        words["lower"].format(name=name, level=e(down.word), cost=e(down.cost))
         if down
-        else _("Lowest level")
+        else words["lowest"]
     )
     raise_ = (
-        _("Raise {name} to {level}: costs {cost}").format(
-            name=name, level=e(up.word), cost=e(up.cost)
-        )
+        words["raise"].format(name=name, level=e(up.word), cost=e(up.cost))
         if up
-        else _("Highest level")
+        else words["highest"]
     )
     hint = ""
     if up:
-        next_cost = e(_("The next level costs {cost}").format(cost=up.cost))
-        next_amount = e(_("next +{amount}").format(amount=up.amount))
+        next_cost = e(words["next_cost"].format(cost=up.cost))
+        next_amount = e(words["next"].format(amount=up.amount))
         hint = (
             f'<small class="step-cost" aria-hidden="true" title="{next_cost}">{next_amount}</small>'
         )
@@ -147,10 +175,10 @@ def _level(step) -> str:
     return "" if step is None else str(step.level)
 
 
-def _remove(name: str, delete: str) -> str:
+def _remove(name: str, delete: str, words: dict) -> str:
     """`name` as written by the player, escaped."""
-    remove = _("Remove {name}").format(name=name)
-    confirm = _("Remove {name}?").format(name=name)
+    remove = words["remove_name"].format(name=name)
+    confirm = words["confirm"].format(name=name)
     return (
         '<button type="submit" class="remove small outline secondary"\n'
         f'        formaction="{delete}"\n'
@@ -159,19 +187,16 @@ def _remove(name: str, delete: str) -> str:
     )
 
 
-def _gift_remove(row, name: str, delete: str) -> str:
+def _gift_remove(row, name: str, delete: str, words: dict) -> str:
     """A gift that brings an attribute (Magery: Mana, Mudge 2.5): removing it asks what
     becomes of the attribute, each button posting its answer."""
-    brings = e(row.brings_attribute)
-    words = {"name": name, "attribute": brings}  # both escaped already
-    label, remove = _("Remove {name}").format(**words), e(_("Remove"))
-    question = _("{name} brings {attribute}. Remove {attribute} too?").format(**words)
-    both = _("Remove {name} and {attribute}").format(**words)
-    keep = _("Remove {name}, keep {attribute}").format(**words)
+    names = {"name": name, "attribute": e(row.brings_attribute)}  # both escaped
+    question = words["brings"].format(**names)
+    both, keep = words["remove_both"].format(**names), words["remove_keep"].format(**names)
     return (
         '<details class="gift-remove">\n'
         '<summary role="button" class="remove small outline secondary" '
-        f'aria-label="{label}">{remove}</summary>\n'
+        f'aria-label="{words["remove_name"].format(**names)}">{words["remove"]}</summary>\n'
         f"<p><small>{question}</small></p>\n"
         '<button type="submit" class="small outline secondary" name="attribute" value="remove"\n'
         f'        formaction="{delete}" hx-post="{delete}">{both}</button>\n'
@@ -210,14 +235,14 @@ def equipment_row(context) -> SafeString:
     item, form = row.trait, row.form  # its refused form, else its controls drawn
     pk, name = item.pk, e(item.name)
     update, delete = urls("equipment_update", pk), urls("equipment_delete", pk)
-    save = e(_("Save"))
+    words = _words(get_language())
     buttons = (
-        f'\n<button type="submit" class="save small">{save}</button>\n' + _remove(name, delete)
+        f'\n<button type="submit" class="save small">{words["save"]}</button>\n'
+        + _remove(name, delete, words)
         if context.get("can_edit")
         else ""
     )
     swap = ' hx-swap-oob="true"' if context.get("saved_again") else ""
-    name_label, kind_label, notes = e(_("Name")), e(_("Kind")), e(_("Notes"))
     return mark_safe(
         f'<form id="equipment-{pk}" class="trait-row equipment-row" method="post"{swap}\n'
         f'      action="{update}"\n'
@@ -225,12 +250,12 @@ def equipment_row(context) -> SafeString:
         '      hx-target="this" hx-swap="outerHTML">\n'
         f"{_CSRF.render(context)}\n{form['version']}\n"
         '<div class="trait-fields">\n'
-        f'<label class="trait-name"><span class="visually-hidden">{name_label}</span>'
+        f'<label class="trait-name"><span class="visually-hidden">{words["name"]}</span>'
         f"{form['name']}</label>\n"
-        f'<label class="trait-kind"><span class="visually-hidden">{kind_label}</span>'
+        f'<label class="trait-kind"><span class="visually-hidden">{words["kind"]}</span>'
         f"{form['kind']}</label>\n"
         f'<label class="trait-cost">{e(form["damage"].label)} {form["damage"]}</label>\n'
         f'<label class="trait-cost">{e(form["armour"].label)} {form["armour"]}</label>\n'
-        f'<label class="trait-notes">{notes} {form["notes"]}</label>{buttons}\n'
+        f'<label class="trait-notes">{words["notes"]} {form["notes"]}</label>{buttons}\n'
         "</div>\n" + _errors(form) + "\n</form>"
     )

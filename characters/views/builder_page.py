@@ -12,8 +12,8 @@ from typing import NamedTuple
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from characters import vocabulary
 from characters.adapters import (
@@ -308,7 +308,12 @@ def _cost_label(kind, trait, cost, ruleset) -> str:
 
 def level_word(ruleset: Ruleset, level: int) -> str:
     """A level in the ruleset's ladder words, in the reader's language: "Great", "Très bon"."""
-    return SPEAKER.level(Level(level, ruleset.ladder))
+    return _level_word(level, ruleset.ladder, get_language())
+
+
+@lru_cache(maxsize=1024)  # two steps on every row of every page
+def _level_word(level: int, ladder, language: str) -> str:
+    return SPEAKER.level(Level(level, ladder))
 
 
 def balance_label(balance, ruleset: Ruleset) -> str:

@@ -2,10 +2,11 @@
 and what adding it does to the budget, in words, before the player adds it."""
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.utils.formats import get_format
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from characters import vocabulary
 from characters.forms.builder import EQUIPMENT_KINDS
@@ -53,7 +54,11 @@ class Pick:
 def units(amount, words: tuple[str, str]) -> str:
     """An amount of a pool's units in the reader's language: "2 gifts", and "½ gift" as
     the builder has always said a half (one of them, not many)."""
-    one, many = words
+    return _units(amount, *words, get_language())
+
+
+@lru_cache(maxsize=1024)  # a few amounts, on every row of every page
+def _units(amount, one: str, many: str, language: str) -> str:
     count = 1 if 0 < abs(amount) <= 1 else plural_count(amount)
     # Halves and quarters as the rule texts write them ("½"), any other decimal the
     # language's way ("0,3").
