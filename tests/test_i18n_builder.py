@@ -246,3 +246,15 @@ def test_the_rows_controls_are_drawn_in_each_language_not_the_first(player_clien
     english = builder(player_client, character, "en")
     assert ">Great<" in english and "Très bon" not in english
     assert ">Grande<" in builder(player_client, character, "es")
+
+
+def test_a_half_reads_the_languages_way_and_the_browser_still_gets_a_number(
+    player_client, character
+):
+    Trait.objects.create(
+        character=character, kind=Trait.Kind.GIFT, name="Lucky", cost="0.5", position=0
+    )
+    page = builder(player_client, character, "fr")
+    assert "<strong>0,5</strong> / 2" in page
+    assert '<progress value="0.5" max="2">' in page
+    assert "½ don" in page
