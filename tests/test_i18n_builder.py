@@ -258,3 +258,13 @@ def test_a_half_reads_the_languages_way_and_the_browser_still_gets_a_number(
     assert "<strong>0,5</strong> / 2" in page
     assert '<progress value="0.5" max="2">' in page
     assert "½ don" in page
+
+
+def test_a_stale_edit_is_refused_in_spanish(player_client, character):
+    strength = character.traits.get(kind=Trait.Kind.ATTRIBUTE, name="Strength")
+    url = reverse("trait_update", args=[character.pk, strength.pk])
+    data = {"version": character.version, "name": "Strength", "level": GOOD}
+    assert player_client.post(url, data, HTTP_ACCEPT_LANGUAGE="es", **HTMX).status_code == 200
+    stale = player_client.post(url, data, HTTP_ACCEPT_LANGUAGE="es", **HTMX)
+    assert stale.status_code == 409
+    assert "Brogo se ha cambiado en otra pestaña o ventana" in stale.text
