@@ -22,7 +22,7 @@ from rules.rulesets import (
     skill_default,
 )
 from rules.trades import POOLS, Trade, amount, amount_phrase, find_trades
-from rules.words import ENGLISH, Level, Noun, Phrase, Term, say, say_in
+from rules.words import ENGLISH, Level, Noun, Phrase, Term, say, say_in, say_plural
 
 __all__ = ["Issue", "Report", "Trade", "amount", "build_report", "power_potential"]
 
@@ -165,30 +165,86 @@ def _where_now(issue: Issue, positions) -> Issue:
 
 
 def scale_notes(character: Character, ruleset: Ruleset) -> list[str]:
+    """scale_phrases in English."""
+    return [str(note) for note in scale_phrases(character, ruleset)]
+
+
+def scale_phrases(character: Character, ruleset: Ruleset) -> list[Phrase]:
     """How Strength and Mass Scale move the budget, in words for the budget panel and the
     GM's review (Mudge 2.34): what a step costs or, below 0, whether it gives anything
     back. Empty where the ruleset has no Scale or the character is at Scale 0."""
     if not ruleset.has_scale:
         return []
     section, notes = ruleset.section("scale"), []
-    for scale, what, cost, refund in (
-        (character.scale_strength, "Strength", "attribute level", "gives back"),
-        (character.scale_mass, "Mass", "gift", "counts as a fault (Easily Wounded) for"),
-    ):
-        steps = abs(scale)
-        plural = "" if steps == 1 else "s"
-        if scale > 0:
-            notes.append(f"{what} Scale +{scale} costs {steps} {cost}{plural} ({section}).")
-        elif scale < 0 and ruleset.negative_scale_refund:
-            unit = (
-                f"{steps} {cost}{plural}" if what == "Strength" else f"each of {steps} step{plural}"
+    strength, mass = character.scale_strength, character.scale_mass
+    refund = ruleset.negative_scale_refund
+    # One sentence each, whole: another language orders its words otherwise.
+    if strength > 0:
+        notes.append(
+            say_plural(
+                "Strength Scale +{scale} costs {steps} attribute level ({section}).",
+                "Strength Scale +{scale} costs {steps} attribute levels ({section}).",
+                strength,
+                scale=strength,
+                steps=strength,
+                section=section,
             )
-            notes.append(f"{what} Scale {scale} {refund} {unit}, by house rule ({section}).")
-        elif scale < 0:
-            notes.append(
-                f"{what} Scale {scale} gives nothing back: only if the GM allows it "
-                f"({section}); a race taken as a fault is priced as that fault."
+        )
+    elif strength < 0 and refund:
+        notes.append(
+            say_plural(
+                "Strength Scale {scale} gives back {steps} attribute level, by house rule "
+                "({section}).",
+                "Strength Scale {scale} gives back {steps} attribute levels, by house rule "
+                "({section}).",
+                -strength,
+                scale=strength,
+                steps=-strength,
+                section=section,
             )
+        )
+    elif strength < 0:
+        notes.append(
+            say(
+                "Strength Scale {scale} gives nothing back: only if the GM allows it "
+                "({section}); a race taken as a fault is priced as that fault.",
+                scale=strength,
+                section=section,
+            )
+        )
+    if mass > 0:
+        notes.append(
+            say_plural(
+                "Mass Scale +{scale} costs {steps} gift ({section}).",
+                "Mass Scale +{scale} costs {steps} gifts ({section}).",
+                mass,
+                scale=mass,
+                steps=mass,
+                section=section,
+            )
+        )
+    elif mass < 0 and refund:
+        notes.append(
+            say_plural(
+                "Mass Scale {scale} counts as a fault (Easily Wounded) for each of {steps} "
+                "step, by house rule ({section}).",
+                "Mass Scale {scale} counts as a fault (Easily Wounded) for each of {steps} "
+                "steps, by house rule ({section}).",
+                -mass,
+                scale=mass,
+                steps=-mass,
+                section=section,
+            )
+        )
+    elif mass < 0:
+        notes.append(
+            say(
+                "Mass Scale {scale} gives nothing back: only if the GM allows it "
+                "({section}); a race taken as a fault is priced as that fault.",
+                scale=mass,
+                section=section,
+            )
+        )
     return notes
 
 

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from rules.catalog import Template
 from rules.catalogues.mudge import TEMPLATES
 from rules.character import Character, Fault, Gift, Trait
-from rules.ladder import level_name, parse_level
+from rules.ladder import STANDARD, level_name, parse_level
 from rules.rulesets import BUILTIN, Ruleset, skill_default
+from rules.words import Level, Noun, Phrase, say
 
 BY_SLUG = {t.slug: t for t in TEMPLATES}
 # Mudge 6.42's broad classes rate groups of attributes; these are the Mudge attributes
@@ -28,12 +29,20 @@ class Unmet:
     have: str  # the current level word, or "" when the trait is missing
 
     @property
-    def message(self) -> str:
+    def phrase(self) -> Phrase:
+        """What to do about it, for a person in any language (rules.words)."""
         if not self.need:
-            return f"Take the {self.kind} {self.name}."
+            kind = Noun(self.kind, f"{self.kind}s")
+            return say("Take the {kind} {name}.", kind=kind, name=self.name)
+        need = Level(parse_level(self.need), STANDARD)
         if not self.have:
-            return f"Add {self.name} at {self.need} or better."
-        return f"Raise {self.name} from {self.have} to {self.need}."
+            return say("Add {name} at {level} or better.", name=self.name, level=need)
+        have = Level(parse_level(self.have), STANDARD)
+        return say("Raise {name} from {have} to {need}.", name=self.name, have=have, need=need)
+
+    @property
+    def message(self) -> str:
+        return str(self.phrase)
 
 
 def _alternatives(name: str) -> list[str]:

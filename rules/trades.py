@@ -52,8 +52,16 @@ class Trade:
         }
 
     def __str__(self) -> str:
-        give, get = self.give_pool, self.get_pool
-        return f"{amount(self.give, give, self.terms)} → {amount(self.get, get, self.terms)}"
+        return str(self.phrase)
+
+    @property
+    def phrase(self) -> Phrase:
+        """The trade for a person, "3 skill levels → 1 attribute level", in any language."""
+        return say(
+            "{give} → {get}",
+            give=amount_phrase(self.give, self.give_pool, self.terms),
+            get=amount_phrase(self.get, self.get_pool, self.terms),
+        )
 
 
 def amount(value, pool: str, terms: Terms | None = None) -> str:

@@ -9,15 +9,20 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from django import forms
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext as _
 
+from characters import vocabulary
 from characters.forms.fields import AmountField, NameField
 from characters.forms.row_controls import ID, RowControls
 from characters.models import DIFFICULTY_CHOICES, TRAIT_NAME_MAX, Equipment, Trait
+from characters.wording import SPEAKER
 from rules.character import PERSONALITY_QUESTIONS
 from rules.house_rules import json_number
 from rules.ladder import ABYSMAL, STANDARD, TERRIBLE, Ladder
 from rules.report import POWER_DIFFICULTY
 from rules.rulesets import LEVELS, SKILL_DIFFICULTY, ruleset_choices
+from rules.words import Level
 
 
 def level_choices(
@@ -25,17 +30,27 @@ def level_choices(
 ) -> list[tuple[int, str]]:
     """The ladder from `top` (three past its top word) down to the bottom of the ruleset's
     `system`: Abysmal in MicroFudged (DIP I), Terrible elsewhere (Mudge 1.2), in the
-    ladder's words."""
+    ladder's words, in the reader's language."""
     bottom = max(TERRIBLE if system == LEVELS else ABYSMAL, ladder.bottom)
     top = ladder.top_word_level + 3 if top is None else top
-    return [(lv, ladder.name(lv)) for lv in range(top, bottom - 1, -1)]
+    return [(lv, SPEAKER.level(Level(lv, ladder))) for lv in range(top, bottom - 1, -1)]
 
 
 def difficulty_choices(kind: str) -> list[tuple[str, str]]:
     """Difficulties, the empty one saying what it is priced as (spec: average for a skill,
-    hard for a spell or psi power)."""
+    hard for a spell or psi power), in the reader's language."""
     unset = POWER_DIFFICULTY if kind == Trait.Kind.POWER else SKILL_DIFFICULTY
-    return [("", f"— ({unset.replace('_', ' ')})"), *DIFFICULTY_CHOICES]
+    difficulty = vocabulary.term(unset.replace("_", " "), "difficulty")
+    return [
+        ("", _("— ({difficulty})").format(difficulty=difficulty)),
+        *((value, _difficulty_label(label)) for value, label in DIFFICULTY_CHOICES),
+    ]
+
+
+def _difficulty_label(label: str) -> str:
+    """ "Very hard" in the reader's language, with its capital."""
+    said = vocabulary.term(label.lower(), "difficulty")
+    return label if said == label.lower() else said[:1].upper() + said[1:]
 
 
 class VersionedForm(forms.Form):
@@ -66,22 +81,27 @@ class TraitForm(VersionedForm):
     """A trait row. Which fields show depends on the kind and on a few of the ruleset's
     numbers (trait_fields)."""
 
-    name = NameField(max_length=TRAIT_NAME_MAX)
-    level = forms.TypedChoiceField(choices=[], coerce=int, required=False)
-    difficulty = forms.TypedChoiceField(choices=[], required=False)
+    name = NameField(max_length=TRAIT_NAME_MAX, label=gettext_lazy("Name"))
+    level = forms.TypedChoiceField(
+        choices=[], coerce=int, required=False, label=gettext_lazy("Level")
+    )
+    difficulty = forms.TypedChoiceField(
+        choices=[], required=False, label=gettext_lazy("Difficulty")
+    )
     cost = AmountField(min_value=0, max_value=20, decimal_places=2, required=False)
-    power_kind = forms.TypedChoiceField(choices=[], required=False)
+    power_kind = forms.TypedChoiceField(choices=[], required=False, label=gettext_lazy("Kind"))
 
     def __init__(self, *args, kind: str, ruleset, **kwargs):
-        # Configured once per combination and shared by every form (SharedFields).
-        self.base_fields = trait_fields(kind, *trait_shape(ruleset))
+        # Configured once per combination and language, and shared by every form
+        # (SharedFields).
+        self.base_fields = trait_fields(kind, *trait_shape(ruleset), language=get_language())
         super().__init__(*args, **kwargs)
         self.kind = kind
 
     def clean_name(self):
         name = self.cleaned_data["name"]
         if not name:
-            raise forms.ValidationError("Give the trait a name.")
+            raise forms.ValidationError(_("Give the trait a name."))
         return name
 
     def trait_fields(self) -> dict:
@@ -95,15 +115,19 @@ class TraitForm(VersionedForm):
 
 @lru_cache(maxsize=64)
 def trait_fields(
-    kind, system, power_kinds, skill_difficulties, superpower_cost, ladder=STANDARD
+    kind, system, power_kinds, skill_difficulties, superpower_cost, ladder=STANDARD, *, language
 ) -> dict:
-    """TraitForm's fields for one kind of trait under a ruleset's numbers and ladder."""
+    """TraitForm's fields for one kind of trait under a ruleset's numbers and ladder, their
+    words in `language` (the active one, which they are drawn in: a key of the cache)."""
     fields = copy.deepcopy(TraitForm.base_fields)
     # Empty: the catalogue's kind for a power it lists (Mudge 2.53's Fireball: a spell).
-    fields["power_kind"].choices = [("", "— (catalogue)"), *((k, k) for k in power_kinds)]
+    fields["power_kind"].choices = [
+        ("", _("— (catalogue)")),
+        *((k, vocabulary.term(k, "power kind")) for k in power_kinds),
+    ]
     levels = level_choices(system, ladder=ladder)
     if kind == Trait.Kind.POWER and system == LEVELS:
-        levels = [("", "— (no level)"), *levels]  # a superpower has none
+        levels = [("", _("— (no level)")), *levels]  # a superpower has none
     fields["level"].choices = levels
     fields["difficulty"].choices = difficulty_choices(kind)
     keep = {"version", "name"}
@@ -118,12 +142,12 @@ def trait_fields(
     ):
         keep.add("cost")
         fields["cost"].label = {
-            Trait.Kind.FAULT: "Value",
-            Trait.Kind.POWER: "Superpower, gifts",
-        }.get(kind, "Cost")
+            Trait.Kind.FAULT: _("Value"),
+            Trait.Kind.POWER: _("Superpower, gifts"),
+        }.get(kind, _("Cost"))
         # Left empty: a gift's or fault's value from the catalogue (Mudge 1.33: 2 if
         # starred, else 1); a superpower's from the ruleset (Mudge 2.8: 2 gifts).
-        unset = json_number(superpower_cost) if kind == Trait.Kind.POWER else "catalogue"
+        unset = json_number(superpower_cost) if kind == Trait.Kind.POWER else _("catalogue")
         fields["cost"].widget.attrs["placeholder"] = unset
     if kind == Trait.Kind.POWER and len(power_kinds) > 1:
         keep.add("power_kind")
@@ -133,11 +157,12 @@ def trait_fields(
 def trait_controls(kind: str, ruleset) -> RowControls:
     """TraitForm's controls for a row of `kind` under `ruleset`, drawn without a form: the
     builder page draws sixty rows."""
-    return _trait_controls(kind, trait_shape(ruleset))
+    return _trait_controls(kind, trait_shape(ruleset), get_language())
 
 
 @lru_cache(maxsize=64)
-def _trait_controls(kind: str, shape: TraitShape) -> RowControls:
+def _trait_controls(kind: str, shape: TraitShape, language: str) -> RowControls:
+    """Drawn in `language`, the active one: a key of the cache, the drawing its words."""
     return RowControls(TraitForm(kind=kind, ruleset=shape, auto_id=f"{ID}%s"))
 
 
@@ -150,25 +175,45 @@ class SharedFields(dict):
         return dict(self)
 
 
+# Equipment.Kind's labels in the reader's language.
+EQUIPMENT_KINDS = {
+    Equipment.Kind.WEAPON: pgettext_lazy("equipment kind", "Weapon"),
+    Equipment.Kind.ARMOUR: pgettext_lazy("equipment kind", "Armour"),
+    Equipment.Kind.SHIELD: pgettext_lazy("equipment kind", "Shield"),
+    Equipment.Kind.GEAR: pgettext_lazy("equipment kind", "Gear"),
+}
+
+
 class EquipmentForm(VersionedForm):
     """A piece of equipment; its values are named in the ruleset's words (a weapon's damage
     and an armour's value in Mudge 4.54, cards in MicroFudged DIP VII.2): equipment_words."""
 
-    name = NameField(max_length=Equipment._meta.get_field("name").max_length)
-    # Empty on a new row: the catalogue's kind for a name it lists, else gear.
-    kind = forms.ChoiceField(
-        choices=[("", "— (catalogue)"), *Equipment.Kind.choices], required=False
+    name = NameField(
+        max_length=Equipment._meta.get_field("name").max_length, label=gettext_lazy("Name")
     )
+    # Empty on a new row: the catalogue's kind for a name it lists, else gear.
+    kind = forms.ChoiceField(choices=[], required=False, label=gettext_lazy("Kind"))
     damage = forms.IntegerField(min_value=-10, max_value=50, required=False)
     armour = forms.IntegerField(min_value=-10, max_value=50, required=False)
-    notes = forms.CharField(max_length=1000, required=False, strip=True)
+    notes = forms.CharField(
+        max_length=1000, required=False, strip=True, label=gettext_lazy("Notes")
+    )
 
     def __init__(self, *args, words: "EquipmentWords", **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["damage"].label = words.weapon_value
-        self.fields["damage"].help_text = f"Weapon value ({words.section})"
-        self.fields["armour"].label = words.armour_value
-        self.fields["armour"].help_text = f"Armour value ({words.section})"
+        # Said now, as plain text: the row controls draw them once per language.
+        self.fields["kind"].choices = [
+            ("", _("— (catalogue)")),
+            *((value, str(EQUIPMENT_KINDS[value])) for value, _label in Equipment.Kind.choices),
+        ]
+        self.fields["damage"].label = vocabulary.term(words.weapon_value, "equipment value")
+        self.fields["damage"].help_text = _("Weapon value ({section})").format(
+            section=words.section
+        )
+        self.fields["armour"].label = vocabulary.term(words.armour_value, "equipment value")
+        self.fields["armour"].help_text = _("Armour value ({section})").format(
+            section=words.section
+        )
 
     def item_fields(self) -> dict:
         """What was posted; an empty kind is left out (a new row takes the catalogue's, a
@@ -195,11 +240,12 @@ def equipment_words(ruleset) -> EquipmentWords:
 
 def equipment_controls(ruleset) -> RowControls:
     """EquipmentForm's controls for a row under `ruleset`, drawn without a form."""
-    return _equipment_controls(equipment_words(ruleset))
+    return _equipment_controls(equipment_words(ruleset), get_language())
 
 
 @lru_cache(maxsize=64)
-def _equipment_controls(words: EquipmentWords) -> RowControls:
+def _equipment_controls(words: EquipmentWords, language: str) -> RowControls:
+    """Drawn in `language`, the active one: a key of the cache, the drawing its words."""
     return RowControls(EquipmentForm(words=words, auto_id=f"{ID}%s"))
 
 
@@ -207,14 +253,18 @@ class DetailsForm(VersionedForm):
     """Who the character is. Scale (Mudge 2.3) and meta points (1.36) or Fudge points only
     where the ruleset has them: MicroFudged has neither."""
 
-    name = NameField(max_length=200)
+    name = NameField(max_length=200, label=gettext_lazy("Name"))
     # Who plays it, as the sheet prints it: the owner's user name to start with, a file's
     # own when imported ("sample character"), whatever the table calls its player.
-    player = NameField(max_length=200, required=False)
-    concept = forms.CharField(max_length=1000, required=False, strip=True)
-    race = NameField(max_length=200, required=False)
-    scale_strength = forms.IntegerField(min_value=-50, max_value=50, label="Strength Scale")
-    scale_mass = forms.IntegerField(min_value=-50, max_value=50, label="Mass Scale")
+    player = NameField(max_length=200, required=False, label=gettext_lazy("Player"))
+    concept = forms.CharField(
+        max_length=1000, required=False, strip=True, label=gettext_lazy("Concept")
+    )
+    race = NameField(max_length=200, required=False, label=gettext_lazy("Race"))
+    scale_strength = forms.IntegerField(
+        min_value=-50, max_value=50, label=gettext_lazy("Strength Scale")
+    )
+    scale_mass = forms.IntegerField(min_value=-50, max_value=50, label=gettext_lazy("Mass Scale"))
     meta_points = forms.IntegerField(min_value=0, max_value=100, required=False)
 
     def __init__(self, *args, ruleset, **kwargs):
@@ -222,7 +272,13 @@ class DetailsForm(VersionedForm):
         if not ruleset.has_scale:
             del self.fields["scale_strength"], self.fields["scale_mass"]
         if ruleset.terms.points:
-            self.fields["meta_points"].label = ruleset.terms.points.capitalize()
+            points = ruleset.terms.points
+            said = vocabulary.term(points, "points")
+            # A GM's own word as the English page has always shown it; a translated one
+            # keeps its capitals ("Points Fudge").
+            self.fields["meta_points"].label = (
+                points.capitalize() if said == points else said[:1].upper() + said[1:]
+            )
         else:
             del self.fields["meta_points"]
 
@@ -233,9 +289,9 @@ class DetailsForm(VersionedForm):
 class UncommittedForm(VersionedForm):
     """Mudge 1.7: an uncommitted trait defined in play, as a skill at Good or lower."""
 
-    name = forms.CharField(max_length=TRAIT_NAME_MAX, strip=True, label="Skill")
-    level = forms.TypedChoiceField(choices=[], coerce=int)
-    difficulty = forms.ChoiceField(choices=[], required=False)
+    name = forms.CharField(max_length=TRAIT_NAME_MAX, strip=True, label=gettext_lazy("Skill"))
+    level = forms.TypedChoiceField(choices=[], coerce=int, label=gettext_lazy("Level"))
+    difficulty = forms.ChoiceField(choices=[], required=False, label=gettext_lazy("Difficulty"))
 
     def __init__(self, *args, ruleset, **kwargs):
         super().__init__(*args, **kwargs)
@@ -249,9 +305,23 @@ class UncommittedForm(VersionedForm):
             del self.fields["difficulty"]
 
 
+# rules.character.PERSONALITY_QUESTIONS (Mudge 1.35) in the reader's language, by key.
+PERSONALITY_LABELS = {
+    "values": gettext_lazy("What really matters to you? Anything you would give your life for?"),
+    "desires": gettext_lazy("What do you want? Which one thing do you desire most?"),
+    "reasons": gettext_lazy("For each thing desired, why?"),
+    "change": gettext_lazy("How might getting what you want change you?"),
+    "personality": gettext_lazy("Personality summary"),
+    "history": gettext_lazy("History and background"),
+}
+
+
 class PersonalityForm(VersionedForm):
     notes = forms.CharField(
-        max_length=20_000, required=False, widget=forms.Textarea(attrs={"rows": 3}), label="Notes"
+        max_length=20_000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label=gettext_lazy("Notes"),
     )
 
     def __init__(self, *args, **kwargs):
@@ -260,7 +330,7 @@ class PersonalityForm(VersionedForm):
             self.fields[f"q_{key}"] = forms.CharField(
                 max_length=5000,
                 required=False,
-                label=question,
+                label=PERSONALITY_LABELS.get(key, question),
                 widget=forms.Textarea(attrs={"rows": 2}),
             )
 
@@ -284,24 +354,38 @@ class CampaignSelect(forms.Select):
         return option
 
 
+def said_ruleset_choices() -> list[tuple[str, str]]:
+    """The built-in rulesets, named in the reader's language."""
+    return [(slug, vocabulary.term(name, "ruleset")) for slug, name in ruleset_choices()]
+
+
 class NewCharacterForm(forms.Form):
-    name = NameField(max_length=200)
-    concept = forms.CharField(max_length=1000, required=False, strip=True)
+    name = NameField(max_length=200, label=gettext_lazy("Name"))
+    concept = forms.CharField(
+        max_length=1000, required=False, strip=True, label=gettext_lazy("Concept")
+    )
     campaign = forms.ModelChoiceField(
-        queryset=None, required=False, empty_label="No campaign", widget=CampaignSelect
+        queryset=None,
+        required=False,
+        empty_label=gettext_lazy("No campaign"),
+        widget=CampaignSelect,
+        label=gettext_lazy("Campaign"),
     )
     ruleset = forms.ChoiceField(
-        choices=ruleset_choices,
+        choices=said_ruleset_choices,
         required=False,
-        help_text="A character in a campaign uses the campaign's ruleset.",
+        help_text=gettext_lazy("A character in a campaign uses the campaign's ruleset."),
         widget=forms.Select(attrs={"data-follows-campaign": ""}),
+        label=gettext_lazy("Ruleset"),
     )
 
     def __init__(self, *args, campaigns, **kwargs):
         super().__init__(*args, **kwargs)
         field = self.fields["campaign"]
         field.queryset = campaigns
-        field.label_from_instance = lambda c: f"{c.name} — {c.get_base_ruleset_display()}"
+        field.label_from_instance = lambda c: _("{campaign} — {ruleset}").format(
+            campaign=c.name, ruleset=vocabulary.term(c.get_base_ruleset_display(), "ruleset")
+        )
         # A player in one campaign is most likely building for it.
         chosen = self.initial.get("campaign")
         if chosen is None and len(campaigns) == 1:
@@ -313,21 +397,28 @@ class NewCharacterForm(forms.Form):
     def clean(self):
         data = super().clean()
         if not data.get("campaign") and not data.get("ruleset"):
-            raise forms.ValidationError("Choose a campaign, or a ruleset to build alone.")
+            raise forms.ValidationError(_("Choose a campaign, or a ruleset to build alone."))
         return data
 
 
 class ImportForm(forms.Form):
     file = forms.FileField(
-        required=False, help_text="A Fairsheet character file or a Foundry actor (.json)"
+        required=False,
+        help_text=gettext_lazy("A Fairsheet character file or a Foundry actor (.json)"),
+        label=gettext_lazy("File"),
     )
     text = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 6}),
-        label="…or paste the file",
+        label=gettext_lazy("…or paste the file"),
         max_length=1_000_000,
     )
-    campaign = forms.ModelChoiceField(queryset=None, required=False, empty_label="No campaign")
+    campaign = forms.ModelChoiceField(
+        queryset=None,
+        required=False,
+        empty_label=gettext_lazy("No campaign"),
+        label=gettext_lazy("Campaign"),
+    )
 
     def __init__(self, *args, campaigns, **kwargs):
         super().__init__(*args, **kwargs)
@@ -338,10 +429,12 @@ class ImportForm(forms.Form):
         upload = data.get("file")
         if upload:
             if upload.size > 1_000_000:
-                raise forms.ValidationError("The file is larger than 1 MB: is it a character file?")
+                raise forms.ValidationError(
+                    _("The file is larger than 1 MB: is it a character file?")
+                )
             data["content"] = upload.read()
         elif data.get("text"):
             data["content"] = data["text"]
         else:
-            raise forms.ValidationError("Choose a character file or paste one.")
+            raise forms.ValidationError(_("Choose a character file or paste one."))
         return data

@@ -4,15 +4,32 @@ from decimal import Decimal
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
-from rules.text import name_problem
+from rules.text import BIDI_CONTROLS, name_problem, unstorable_problem
 
 
 def validate_name(value: str) -> None:
-    """Names are refused as a character file refuses them (rules/text.py)."""
-    problem = name_problem(value)
-    if problem:
-        raise ValidationError(f"This name {problem}.", code="name")
+    """Names are refused as a character file refuses them (rules/text.py), saying why in
+    the reader's language."""
+    if not name_problem(value):
+        return
+    if "\x00" in value:
+        message = _(
+            "This name contains a NUL character (U+0000), which cannot be stored: remove it."
+        )
+    elif unstorable_problem(value):
+        message = _(
+            "This name contains a lone surrogate (half of a UTF-16 pair), which is not text: "
+            "remove it."
+        )
+    else:
+        control = next(c for c in value if c in BIDI_CONTROLS)
+        message = _(
+            "This name contains a text-direction control ({code}), which can make a name read "
+            "backwards: remove it."
+        ).format(code=f"U+{ord(control):04X}")
+    raise ValidationError(message, code="name")
 
 
 class NameField(forms.CharField):

@@ -7,7 +7,9 @@ import dataclasses
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
+from characters import vocabulary
 from characters.adapters import (
     DETAIL_FIELDS,
     base_ruleset,
@@ -41,6 +43,7 @@ from characters.services.audit import (
 )
 from characters.services.history import history_step, restore, snapshot
 from characters.services.portraits import portrait_set
+from characters.wording import SPEAKER
 from rules.charfile import (
     MAX_NAME,
     MAX_ROWS,
@@ -49,10 +52,11 @@ from rules.charfile import (
     write_character,
 )
 from rules.foundry import CHANGED, FOUNDRY, LOST, Imported, parse_any, parse_data, picture_bytes
-from rules.ladder import level_name
-from rules.rulesets import BUILTIN
+from rules.ladder import STANDARD
+from rules.rulesets import BUILTIN, STANDARD_TERMS
 from rules.templates import apply_template, templates_for
 from rules.text import unstorable_problem
+from rules.words import Level
 
 MAX_PARTY = 100  # characters in one party file: a campaign's whole cast and more
 
@@ -68,12 +72,17 @@ def lock_for_edit(
     )
     if locked.is_locked:
         raise Locked(
-            f"{locked.name} is {locked.state_phrase}: it cannot be edited now. "
-            + (
-                "Withdraw the submission to make changes."
+            (
+                _(
+                    "{name} is submitted: it cannot be edited now. Withdraw the submission to "
+                    "make changes."
+                )
                 if locked.state == Character.State.SUBMITTED
-                else "An approved character changes through advancement."
-            )
+                else _(
+                    "{name} is approved: it cannot be edited now. An approved character "
+                    "changes through advancement."
+                )
+            ).format(name=locked.name)
         )
     # The build before the edit, for its step in the undo history (audit.commit_change).
     locked.build_before = snapshot(locked)
@@ -86,8 +95,10 @@ def ensure_room(character: Character, adding: int = 1) -> None:
     rows = character.traits.count() + character.equipment.count()
     if rows + adding > MAX_ROWS:
         raise ServiceError(
-            f"{character.name} has {rows} traits and pieces of equipment; the most a character "
-            f"can have is {MAX_ROWS} together. Remove one to make room."
+            _(
+                "{name} has {rows} traits and pieces of equipment; the most a character can "
+                "have is {most} together. Remove one to make room."
+            ).format(name=character.name, rows=rows, most=MAX_ROWS)
         )
 
 
@@ -124,11 +135,11 @@ def character_create(
     """A new draft with every attribute of its ruleset (or campaign list) at its default."""
     if campaign is not None:
         if not campaign.has_member(owner):
-            raise ServiceError("Join the campaign before making a character in it.")
+            raise ServiceError(_("Join the campaign before making a character in it."))
         ruleset = campaign.base_ruleset
         rules = campaign_ruleset(campaign)
     elif ruleset not in BUILTIN:
-        raise ServiceError(f"Choose a ruleset: {', '.join(BUILTIN)}.")
+        raise ServiceError(_("Choose a ruleset: {rulesets}.").format(rulesets=", ".join(BUILTIN)))
     else:
         rules = BUILTIN[ruleset]
     character = Character.objects.create(
@@ -173,7 +184,7 @@ def character_import(
     try:
         imported = parse_any(text, **read_options(campaign))
     except CharacterFileError as error:
-        raise ServiceError(f"The file cannot be read: {error}") from None
+        raise ServiceError(_("The file cannot be read: {error}").format(error=error)) from None
     return _import(owner=owner, imported=imported, campaign=campaign)
 
 
@@ -195,15 +206,17 @@ def party_import(*, owner, text: str | bytes, campaign: Campaign | None = None):
     try:
         data = load_json(text)
     except CharacterFileError as error:
-        raise ServiceError(f"The file cannot be read: {error}") from None
+        raise ServiceError(_("The file cannot be read: {error}").format(error=error)) from None
     if not isinstance(data, list) or not data:
-        raise ServiceError("A party file is a JSON list of characters: this one holds none.")
+        raise ServiceError(_("A party file is a JSON list of characters: this one holds none."))
     if len(data) > MAX_PARTY:
         raise ServiceError(
-            f"The party file holds {len(data)} characters; import at most {MAX_PARTY} at once."
+            _("The party file holds {count} characters; import at most {most} at once.").format(
+                count=len(data), most=MAX_PARTY
+            )
         )
     if campaign is not None and not campaign.has_member(owner):
-        raise ServiceError("Join the campaign before importing a character into it.")
+        raise ServiceError(_("Join the campaign before importing a character into it."))
     read_for = read_options(campaign)
     members = []
     for index, entry in enumerate(data):
@@ -213,7 +226,8 @@ def party_import(*, owner, text: str | bytes, campaign: Campaign | None = None):
                 imported = parse_data(entry, **read_for)
                 character, imported = _import(owner=owner, imported=imported, campaign=campaign)
         except CharacterFileError as error:
-            members.append(PartyMember(index, name, refused=f"The file cannot be read: {error}"))
+            refused = _("The file cannot be read: {error}").format(error=error)
+            members.append(PartyMember(index, name, refused=refused))
         except ServiceError as error:
             members.append(PartyMember(index, name, refused=str(error)))
         else:
@@ -230,7 +244,7 @@ def _entry_name(entry, index: int) -> str:
     name = entry.get("name") if isinstance(entry, dict) else None
     if isinstance(name, str) and name.strip() and unstorable_problem(name) is None:
         return name.strip()[:MAX_NAME]
-    return f"Entry {index + 1}"
+    return _("Entry {number}").format(number=index + 1)
 
 
 def create_from_rules(*, owner, value, campaign: Campaign | None) -> Character:
@@ -261,7 +275,7 @@ def create_from_rules(*, owner, value, campaign: Campaign | None) -> Character:
             Trait.objects.bulk_create(traits)
     except IntegrityError:
         raise ServiceError(
-            "The file lists the same trait twice: remove the duplicate and import again."
+            _("The file lists the same trait twice: remove the duplicate and import again.")
         ) from None
     Equipment.objects.bulk_create(equipment)
     if value.advancement:
@@ -279,17 +293,24 @@ def _import(*, owner, imported: Imported, campaign: Campaign | None):
     value = imported.character
     if campaign is None and value.ruleset not in BUILTIN:
         raise ServiceError(
-            f"This character plays {value.ruleset}, a game its GM designed: import it into a "
-            "campaign that plays that game."
+            _(
+                "This character plays {ruleset}, a game its GM designed: import it into a "
+                "campaign that plays that game."
+            ).format(ruleset=value.ruleset)
         )
     if campaign is not None:
         if not campaign.has_member(owner):
-            raise ServiceError("Join the campaign before importing a character into it.")
+            raise ServiceError(_("Join the campaign before importing a character into it."))
         if value.ruleset != campaign.base_ruleset:
             raise ServiceError(
-                f"This file is for {ruleset_name(value.ruleset)}, but {campaign.name} plays "
-                f"{ruleset_name(campaign.base_ruleset)}: change the file's ruleset or import "
-                "it elsewhere."
+                _(
+                    "This file is for {ruleset}, but {campaign} plays {plays}: change the "
+                    "file's ruleset or import it elsewhere."
+                ).format(
+                    ruleset=vocabulary.term(ruleset_name(value.ruleset), "ruleset"),
+                    campaign=campaign.name,
+                    plays=vocabulary.term(ruleset_name(campaign.base_ruleset), "ruleset"),
+                )
             )
         if value.house_rules and value.house_rules != campaign.house_rules:
             imported = dataclasses.replace(
@@ -509,24 +530,32 @@ def trait_define_uncommitted(
     ruleset = ruleset_for(locked)
     if locked.campaign is not None and locked.state != Character.State.APPROVED:
         raise ServiceError(
-            f"{locked.name} is not in play yet: an uncommitted trait is defined after "
-            "creation, once the GM has approved the build. Until then, add the skill."
+            _(
+                "{name} is not in play yet: an uncommitted trait is defined after creation, "
+                "once the GM has approved the build. Until then, add the skill."
+            ).format(name=locked.name)
         )
     allowed = locked.campaign.gm_id if locked.campaign is not None else locked.owner_id
     if actor.pk != allowed:
-        raise ServiceError(f"Only the {ruleset.terms.gm} defines an uncommitted trait.")
+        raise ServiceError(
+            _("Only the {gm} defines an uncommitted trait.").format(
+                gm=vocabulary.term(ruleset.terms.gm, "game master")
+            )
+        )
     approved = locked.state == Character.State.APPROVED
     if approved:
         ensure_build_as_recorded(locked)
     used = locked.traits.filter(defined_in_play=True).count()
     if used >= ruleset.uncommitted_traits:
         raise ServiceError(
-            f"{locked.name} has no uncommitted trait left ({ruleset.uncommitted_traits} at "
-            "creation, all defined)."
+            _("{name} has no uncommitted trait left ({count} at creation, all defined).").format(
+                name=locked.name, count=ruleset.uncommitted_traits
+            )
         )
     if level > ruleset.uncommitted_max:
+        top = SPEAKER.level(Level(ruleset.uncommitted_max, ruleset.ladder))
         raise ServiceError(
-            f"An uncommitted trait is defined as {ruleset.word(ruleset.uncommitted_max)} or lower."
+            _("An uncommitted trait is defined as {level} or lower.").format(level=top)
         )
     if not difficulty and ruleset.skill_difficulties:
         entry = ruleset.catalog.skill(name)
@@ -565,7 +594,7 @@ def character_undo_edit(
     locked = lock_for_edit(character=character, expected_version=expected_version)
     del locked.build_before  # an undo is not a step of its own
     if locked.owner_id != actor.pk:
-        raise ServiceError("Only the character's player undoes or redoes an edit.")
+        raise ServiceError(_("Only the character's player undoes or redoes an edit."))
     step = history_step(locked, redo=redo)
     now = snapshot(locked)
     restore(locked, step.after if redo else step.before)
@@ -602,8 +631,11 @@ def _save_trait(trait: Trait, *, fields=None) -> None:
     """Save a new trait, or the `fields` of one that changed."""
     if trait.level is not None and not LEVEL_MIN <= trait.level <= LEVEL_MAX:
         raise ServiceError(
-            f"{trait.name}'s level is out of range: the ladder goes from "
-            f"{level_name(LEVEL_MIN)} to {level_name(LEVEL_MAX)}."
+            _("{name}'s level is out of range: the ladder goes from {bottom} to {top}.").format(
+                name=trait.name,
+                bottom=SPEAKER.level(Level(LEVEL_MIN, STANDARD)),
+                top=SPEAKER.level(Level(LEVEL_MAX, STANDARD)),
+            )
         )
     if fields is not None and "name" not in fields:
         trait.save(update_fields=fields)  # the name stays: no clash to catch
@@ -613,8 +645,14 @@ def _save_trait(trait: Trait, *, fields=None) -> None:
             trait.save(update_fields=fields)
     except IntegrityError:
         raise ServiceError(
-            f"{trait.character.name} already has the {trait.kind} {trait.name}: change its "
-            "level instead, or give this one another name."
+            _(
+                "{character} already has the {kind} {name}: change its level instead, or give "
+                "this one another name."
+            ).format(
+                character=trait.character.name,
+                kind=SPEAKER.noun(STANDARD_TERMS.list_noun(f"{trait.kind}s")),
+                name=trait.name,
+            )
         ) from None
 
 
@@ -705,7 +743,7 @@ def character_apply_template(
     ruleset = ruleset_for(locked)
     template = templates_for(ruleset).get(slug)
     if template is None:
-        raise ServiceError("Choose one of the templates listed.")
+        raise ServiceError(_("Choose one of the templates listed."))
     before = character_to_rules(locked)
     after = apply_template(before, template, ruleset)
     if after == before:

@@ -2,14 +2,21 @@
 `{% row_issues %}` in characters/builder.html. A row through the template engine cost
 some sixty lookups and tags, and a page of sixty rows spent more on them than on all the
 rest (bench.web); here a row is a few f-strings. Each reads the row (views.builder_page.Row)
-and the page's context, as the row's template did."""
+and the page's context, as the row's template did. Its words are gettext's, in the reader's
+language, with named placeholders (docs/translations.md)."""
 
+from functools import lru_cache
 from html import escape
 
 from django import template
 from django.template.defaulttags import CsrfTokenNode
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from characters.views.picker import said_details
+from characters.wording import said
 
 register = template.Library()
 
@@ -23,6 +30,37 @@ def e(value) -> str:
     return escape(str(value))
 
 
+@lru_cache(maxsize=8)
+def _words(language: str) -> dict[str, str]:
+    """The rows' words in `language`, said once: gettext a dozen times a row, sixty rows a
+    page, cost more than the rows' drawing (an English page's lookups fall through each
+    catalogue). The templates are filled in per row; the plain words come escaped."""
+    return {
+        "name": e(_("Name")),
+        "kind": e(_("Kind")),
+        "difficulty": e(_("Difficulty")),
+        "notes": e(_("Notes")),
+        "save": e(_("Save")),
+        "remove": e(_("Remove")),
+        "cost_title": e(_("What this costs at creation")),
+        "lowest": e(_("Lowest level")),
+        "highest": e(_("Highest level")),
+        "catalogue": _("Catalogue"),
+        "level_of": _("Level of {name}"),
+        "says": _("{where}: what the text says"),
+        "note": _("Catalogue: {note}"),
+        "lower": _("Lower {name} to {level}: gives back {cost}"),
+        "raise": _("Raise {name} to {level}: costs {cost}"),
+        "next_cost": _("The next level costs {cost}"),
+        "next": _("next +{amount}"),
+        "remove_name": _("Remove {name}"),
+        "confirm": _("Remove {name}?"),
+        "brings": _("{name} brings {attribute}. Remove {attribute} too?"),
+        "remove_both": _("Remove {name} and {attribute}"),
+        "remove_keep": _("Remove {name}, keep {attribute}"),
+    }
+
+
 @register.simple_tag(takes_context=True)
 def trait_row(context) -> SafeString:
     row, urls = context["row"], context["row_urls"]
@@ -30,25 +68,27 @@ def trait_row(context) -> SafeString:
     pk, name, shown = trait.pk, e(trait.name), form.fields
     update, delete = urls("trait_update", pk), urls("trait_delete", pk)
     can_edit = context.get("can_edit")
+    words = _words(get_language())
     fields = [
-        '<label class="trait-name">\n<span class="visually-hidden">Name</span>\n'
+        f'<label class="trait-name">\n<span class="visually-hidden">{words["name"]}</span>\n'
         f"{form['name']}\n</label>"
     ]
     if "level" in shown:
+        level_of = e(words["level_of"].format(name=trait.name))
         fields.append(
-            '<label class="trait-level"><span class="visually-hidden">Level of '
-            f"{name}</span>{form['level']}</label>"
+            f'<label class="trait-level"><span class="visually-hidden">{level_of}</span>'
+            f"{form['level']}</label>"
         )
         if can_edit:
-            fields.append(_stepper(row, name))
+            fields.append(_stepper(row, name, words))
     if "difficulty" in shown:
         fields.append(
-            '<label class="trait-difficulty"><span class="visually-hidden">Difficulty</span>'
-            f"{form['difficulty']}</label>"
+            '<label class="trait-difficulty"><span class="visually-hidden">'
+            f"{words['difficulty']}</span>{form['difficulty']}</label>"
         )
     if "power_kind" in shown:
         fields.append(
-            '<label class="trait-kind"><span class="visually-hidden">Kind</span>'
+            f'<label class="trait-kind"><span class="visually-hidden">{words["kind"]}</span>'
             f"{form['power_kind']}</label>"
         )
     if "cost" in shown and (trait.kind != "power" or row.prices_in_gifts):
@@ -56,26 +96,29 @@ def trait_row(context) -> SafeString:
         fields.append(f'<label class="trait-cost">{e(cost.label)} {cost}</label>')
     in_play = f'<small class="row-in-play">{e(row.in_play)}</small>' if row.in_play else ""
     fields.append(
-        '<output class="row-cost" title="What this costs at creation">'
-        f"{e(row.cost)}{in_play}</output>"
+        f'<output class="row-cost" title="{words["cost_title"]}">{e(row.cost)}{in_play}</output>'
     )
     if can_edit:
-        fields.append('<button type="submit" class="save small">Save</button>')
+        fields.append(f'<button type="submit" class="save small">{words["save"]}</button>')
         fields.append(
-            _gift_remove(row, name, delete) if row.brings_attribute else _remove(name, delete)
+            _gift_remove(row, name, delete, words)
+            if row.brings_attribute
+            else _remove(name, delete, words)
         )
     after = []
     if row.power:
         details = "".join(
-            f"<dt>{e(label)}</dt><dd>{e(value)}</dd>" for label, value in row.power.details()
+            f"<dt>{e(label)}</dt><dd>{e(value)}</dd>"
+            for label, value in said_details(row.power.details())
         )
+        says = e(words["says"].format(where=row.power.section or words["catalogue"]))
         after.append(
-            '<details class="row-power"><summary><small>'
-            f"{e(row.power.section or 'Catalogue')}: what the text says</small></summary>"
+            f'<details class="row-power"><summary><small>{says}</small></summary>'
             f'<dl class="power-details">{details}</dl></details>'
         )
     if row.note:
-        after.append(f'<p class="row-note"><small>Catalogue: {e(row.note)}</small></p>')
+        note = e(words["note"].format(note=row.note))
+        after.append(f'<p class="row-note"><small>{note}</small></p>')
     after.append(_errors(form))
     after.append(row_issues(context))
     swap = ' hx-swap-oob="true"' if context.get("saved_again") else ""
@@ -93,20 +136,30 @@ def trait_row(context) -> SafeString:
     )
 
 
-def _stepper(row, name: str) -> str:
+def _stepper(row, name: str, words: dict) -> str:
     """The level's minus and plus, each posting the level it names: a button's value comes
     after the select's, and the last one counts."""
     down, up = row.steps
     if not (down or up):
         return ""
-    lower = f"Lower {name} to {e(down.word)}: gives back {e(down.cost)}" if down else "Lowest level"
-    raise_ = f"Raise {name} to {e(up.word)}: costs {e(up.cost)}" if up else "Highest level"
-    hint = (
-        f'<small class="step-cost" aria-hidden="true" title="The next level costs {e(up.cost)}">'
-        f"next +{e(up.amount)}</small>"
-        if up
-        else ""
+    # `name` is escaped already: the level words and costs are escaped here.
+    lower = (
+        words["lower"].format(name=name, level=e(down.word), cost=e(down.cost))
+        if down
+        else words["lowest"]
     )
+    raise_ = (
+        words["raise"].format(name=name, level=e(up.word), cost=e(up.cost))
+        if up
+        else words["highest"]
+    )
+    hint = ""
+    if up:
+        next_cost = e(words["next_cost"].format(cost=up.cost))
+        next_amount = e(words["next"].format(amount=up.amount))
+        hint = (
+            f'<small class="step-cost" aria-hidden="true" title="{next_cost}">{next_amount}</small>'
+        )
     return (
         '<span class="stepper">\n'
         f'<button type="submit" name="level" value="{_level(down)}" '
@@ -122,28 +175,33 @@ def _level(step) -> str:
     return "" if step is None else str(step.level)
 
 
-def _remove(name: str, delete: str) -> str:
+def _remove(name: str, delete: str, words: dict) -> str:
+    """`name` as written by the player, escaped."""
+    remove = words["remove_name"].format(name=name)
+    confirm = words["confirm"].format(name=name)
     return (
         '<button type="submit" class="remove small outline secondary"\n'
         f'        formaction="{delete}"\n'
-        f'        hx-post="{delete}" hx-confirm="Remove {name}?"\n'
-        f'        aria-label="Remove {name}" title="Remove {name}">\u00d7</button>'
+        f'        hx-post="{delete}" hx-confirm="{confirm}"\n'
+        f'        aria-label="{remove}" title="{remove}">\u00d7</button>'
     )
 
 
-def _gift_remove(row, name: str, delete: str) -> str:
+def _gift_remove(row, name: str, delete: str, words: dict) -> str:
     """A gift that brings an attribute (Magery: Mana, Mudge 2.5): removing it asks what
     becomes of the attribute, each button posting its answer."""
-    brings = e(row.brings_attribute)
+    names = {"name": name, "attribute": e(row.brings_attribute)}  # both escaped
+    question = words["brings"].format(**names)
+    both, keep = words["remove_both"].format(**names), words["remove_keep"].format(**names)
     return (
         '<details class="gift-remove">\n'
-        f'<summary role="button" class="remove small outline secondary" aria-label="Remove {name}">'
-        "Remove</summary>\n"
-        f"<p><small>{name} brings {brings}. Remove {brings} too?</small></p>\n"
+        '<summary role="button" class="remove small outline secondary" '
+        f'aria-label="{words["remove_name"].format(**names)}">{words["remove"]}</summary>\n'
+        f"<p><small>{question}</small></p>\n"
         '<button type="submit" class="small outline secondary" name="attribute" value="remove"\n'
-        f'        formaction="{delete}" hx-post="{delete}">Remove {name} and {brings}</button>\n'
+        f'        formaction="{delete}" hx-post="{delete}">{both}</button>\n'
         '<button type="submit" class="small outline secondary" name="attribute" value="keep"\n'
-        f'        formaction="{delete}" hx-post="{delete}">Remove {name}, keep {brings}</button>\n'
+        f'        formaction="{delete}" hx-post="{delete}">{keep}</button>\n'
         "</details>"
     )
 
@@ -162,7 +220,7 @@ def row_issues(context) -> SafeString:
     row = context["row"]
     swap = ' hx-swap-oob="true"' if context.get("oob") else ""
     issues = "".join(
-        f'<p class="row-issue" data-code="{e(issue.code)}">{e(issue.message)} '
+        f'<p class="row-issue" data-code="{e(issue.code)}">{e(said(issue))} '
         f"<small>{e(issue.section)}</small></p>"
         for issue in row.issues
     )
@@ -177,8 +235,10 @@ def equipment_row(context) -> SafeString:
     item, form = row.trait, row.form  # its refused form, else its controls drawn
     pk, name = item.pk, e(item.name)
     update, delete = urls("equipment_update", pk), urls("equipment_delete", pk)
+    words = _words(get_language())
     buttons = (
-        '\n<button type="submit" class="save small">Save</button>\n' + _remove(name, delete)
+        f'\n<button type="submit" class="save small">{words["save"]}</button>\n'
+        + _remove(name, delete, words)
         if context.get("can_edit")
         else ""
     )
@@ -190,12 +250,12 @@ def equipment_row(context) -> SafeString:
         '      hx-target="this" hx-swap="outerHTML">\n'
         f"{_CSRF.render(context)}\n{form['version']}\n"
         '<div class="trait-fields">\n'
-        '<label class="trait-name"><span class="visually-hidden">Name</span>'
+        f'<label class="trait-name"><span class="visually-hidden">{words["name"]}</span>'
         f"{form['name']}</label>\n"
-        '<label class="trait-kind"><span class="visually-hidden">Kind</span>'
+        f'<label class="trait-kind"><span class="visually-hidden">{words["kind"]}</span>'
         f"{form['kind']}</label>\n"
         f'<label class="trait-cost">{e(form["damage"].label)} {form["damage"]}</label>\n'
         f'<label class="trait-cost">{e(form["armour"].label)} {form["armour"]}</label>\n'
-        f'<label class="trait-notes">Notes {form["notes"]}</label>{buttons}\n'
+        f'<label class="trait-notes">{words["notes"]} {form["notes"]}</label>{buttons}\n'
         "</div>\n" + _errors(form) + "\n</form>"
     )

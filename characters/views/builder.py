@@ -11,6 +11,8 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_POST
 
 from characters.adapters import TRAIT_LISTS, ruleset_for, to_decimal
@@ -26,7 +28,7 @@ from characters.forms.builder import (
 from characters.models import CHARACTER_FIELDS, Campaign, Character, Trait
 from characters.selectors.access import character_for_owner, character_for_viewer
 from characters.services import characters as services
-from characters.views.builder_page import builder_context, shown_verdict
+from characters.views.builder_page import builder_context, level_word, shown_verdict
 from characters.views.htmx import (
     done,
     fragments,
@@ -37,6 +39,7 @@ from characters.views.htmx import (
     reload_page,
     with_version,
 )
+from characters.wording import SPEAKER
 
 PAGE = "characters/builder.html"
 
@@ -70,10 +73,10 @@ def _picker(request, character, context):
         raise Http404("There is no such list in this character's rules.")
     level, levels = None, ()
     if kind == "equipment":
-        noun, action, args = "equipment", "equipment_add", [character.pk]
+        noun, action, args = pgettext("picker list", "equipment"), "equipment_add", [character.pk]
     else:
         section = next(s for s in context["sections"] if s.kind == kind)
-        noun, action, args = section.noun, "trait_add", [character.pk, kind]
+        noun, action, args = section.noun_said, "trait_add", [character.pk, kind]
         if "level" in section.add_form.fields:
             level = section.add_form["level"].value()
             levels = section.add_form.fields["level"].choices
@@ -177,11 +180,11 @@ def _taken_away(ruleset, character, gift, request) -> str:
     if not had:
         return ""
     if request.POST.get("attribute") == "remove":
-        return f"{attribute} went with {gift.name}."
-    return (
-        f"{attribute} stays; without {gift.name} it breaks a rule: take {gift.name} again or "
-        f"remove {attribute}."
-    )
+        return _("{attribute} went with {gift}.").format(attribute=attribute, gift=gift.name)
+    return _(
+        "{attribute} stays; without {gift} it breaks a rule: take {gift} again or remove "
+        "{attribute}."
+    ).format(attribute=attribute, gift=gift.name)
 
 
 def _brought(ruleset, gift) -> str:
@@ -195,11 +198,17 @@ def _brought(ruleset, gift) -> str:
     kind = next(
         (k for k, g in ruleset.power_gifts.items() if g.casefold() == gift.name.casefold()), ""
     )
-    noun, plural = ruleset.terms.noun("attributes"), ruleset.terms.plural("attributes")
-    return (
-        f"{gift.name} brings the {noun} {attribute} ({ruleset.section(kind or 'attributes')}): "
-        f"it is on your {plural} at {ruleset.word(ruleset.attribute_default)}, priced as any "
-        f"{noun} from there."
+    terms = ruleset.terms
+    return _(
+        "{gift} brings the {noun} {attribute} ({section}): it is on your {nouns} at {level}, "
+        "priced as any {noun} from there."
+    ).format(
+        gift=gift.name,
+        noun=SPEAKER.noun(terms.list_noun("attributes")),
+        attribute=attribute,
+        section=ruleset.section(kind or "attributes"),
+        nouns=SPEAKER.noun(terms.list_noun("attributes", 2)),
+        level=level_word(ruleset, ruleset.attribute_default),
     )
 
 
@@ -368,9 +377,9 @@ def template_apply(request, pk):
             character=character, actor=request.user, expected_version=version, slug=slug
         ),
         said=lambda changed: (
-            "Template applied: " + ", ".join(changed) + ". Undo takes it back."
+            _("Template applied: {changes}. Undo takes it back.").format(changes=", ".join(changed))
             if changed
-            else "Every minimum was met."
+            else _("Every minimum was met.")
         ),
         query=f"?template={slug}#templates",
     )
@@ -394,7 +403,9 @@ def _undone(request, pk, *, redo: bool):
         write=lambda version: services.character_undo_edit(
             character=character, actor=request.user, expected_version=version, redo=redo
         ),
-        said=lambda label: f"{'Redone' if redo else 'Undone'}: {label}.",
+        said=lambda label: (_("Redone: {label}.") if redo else _("Undone: {label}.")).format(
+            label=label
+        ),
     )
 
 
@@ -491,8 +502,14 @@ def _saved_words(context) -> str:
     """The confirmation beside the row: what was done and where the budget stands."""
     report = context["report"]
     broken = len(report.errors)
-    verdict = "a legal build" if report.valid else f"{broken} rule{'s' * (broken != 1)} broken"
-    return f"Saved. Balance {context['balance_label']}: {verdict}."
+    balance = context["balance_label"]
+    if report.valid:
+        return _("Saved. Balance {balance}: a legal build.").format(balance=balance)
+    return ngettext(
+        "Saved. Balance {balance}: {broken} rule broken.",
+        "Saved. Balance {balance}: {broken} rules broken.",
+        broken,
+    ).format(balance=balance, broken=broken)
 
 
 def _verdict_changes(request, context, before, after, *, skip):

@@ -12,7 +12,10 @@ from typing import NamedTuple
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import gettext as _
 
+from characters import vocabulary
 from characters.adapters import (
     TRAIT_LISTS,
     approval_summary,
@@ -30,21 +33,59 @@ from characters.forms.builder import (
 )
 from characters.forms.row_controls import RowControls
 from characters.models import Character, Trait
-from characters.selectors.campaigns import balance_words
 from characters.selectors.history import history_steps
 from characters.selectors.threads import threads_on
-from characters.views.picker import EQUIPMENT, catalog_entries, catalog_picks
+from characters.views.picker import (
+    EQUIPMENT,
+    catalog_entries,
+    catalog_picks,
+    difficulty_word,
+    equipment_kind_word,
+    units,
+)
+from characters.wording import SPEAKER, said
 from rules.character import PERSONALITY_QUESTIONS
 from rules.house_rules import json_number
 from rules.ladder import FAIR
 from rules.ledger import creation_build
 from rules.numbers import number_text
-from rules.report import Report, build_report, scale_notes
+from rules.report import Report, build_report, scale_phrases
 from rules.rulesets import LEVELS, Ruleset
 from rules.tables import creation_levels
 from rules.templates import apply_template, templates_for, unmet_minimums
+from rules.trades import amount_phrase
+from rules.words import Level, Noun
 
 REPORT_KINDS = {name: kind for kind, name in TRAIT_LISTS.items()}
+
+# The built-in rulesets' hints above the equipment and the personality questions
+# (rules.rulesets.Terms), marked for the catalogue; any other ruleset's is shown as written.
+HINTS = frozenset(
+    (
+        gettext_noop("Answer what helps the character come alive; none is required."),
+        gettext_noop("Mudge 1.35: answer what helps the character come alive; none is required."),
+        gettext_noop(
+            "MicroFudged DIP I: one sentence says who the character is (the concept), "
+            "another what they want; the rest helps them come alive."
+        ),
+        gettext_noop(
+            "Gear adds or subtracts cards: a weapon's cards go to Attack or Defence, "
+            "armour's always and only to Defence (MicroFudged DIP VII.2)."
+        ),
+        gettext_noop(
+            "Weapons feed the offensive damage factor, armour the defensive one (Fudge "
+            "Basics, Offensive and Defensive Damage Factors)."
+        ),
+        gettext_noop(
+            "Weapons feed the offensive damage factor, armour the defensive one (Mudge 4.54)."
+        ),
+    )
+)
+
+
+def hint(text: str) -> str:
+    """A ruleset's hint in the reader's language (HINTS); a GM's own as written."""
+    return _(text) if text in HINTS else text
 
 
 @dataclass
@@ -81,7 +122,7 @@ class Row:
         cost, amount = _cost_label(kind, self.trait, unit, r), number_text(unit)
         levels = creation_levels(r)
         return tuple(
-            Step(to, r.word(to), cost, amount) if to in levels else None
+            Step(to, level_word(r, to), cost, amount) if to in levels else None
             for to in (level - 1, level + 1)
         )
 
@@ -141,8 +182,18 @@ class Section:
         return catalog_picks(self.ruleset, self.gift_names, self.kind)
 
     @property
+    def noun_said(self) -> str:
+        """One of this list in the reader's language: "skill", "compétence"."""
+        return SPEAKER.noun(self.ruleset.terms.list_noun(TRAIT_LISTS[self.kind]))
+
+    @property
+    def a_noun(self) -> str:
+        """The same with its article: "a skill", "une compétence"."""
+        return SPEAKER.noun(self.ruleset.terms.list_noun(TRAIT_LISTS[self.kind], article=True))
+
+    @property
     def pick_count(self) -> int:
-        return len(catalog_entries(self.ruleset, self.kind))
+        return pick_count(self.ruleset, self.kind)
 
     @property
     def datalist(self) -> SafeString:
@@ -188,10 +239,15 @@ def bought_in_play(value, ruleset: Ruleset) -> dict[tuple[str, int], str]:
             # Gifts and faults have no level; a power's level is optional.
             created_at = getattr(before, "level", None)
             if before is None:
-                notes[name, now] = "bought in play"
+                notes[name, now] = _("bought in play")
             elif created_at != getattr(item, "level", None):
-                where = "" if created_at is None else f"{ruleset.word(created_at)} at creation, "
-                notes[name, now] = f"{where}raised in play"
+                notes[name, now] = (
+                    _("raised in play")
+                    if created_at is None
+                    else _("{level} at creation, raised in play").format(
+                        level=level_word(ruleset, created_at)
+                    )
+                )
     return notes
 
 
@@ -214,7 +270,7 @@ def catalog_datalist(ruleset: Ruleset, kind: str) -> SafeString:
     if kind == Trait.Kind.ATTRIBUTE:
         names = ((n, "") for n in ruleset.attribute_names or catalog.attributes)
     elif kind == Trait.Kind.SKILL and ruleset.skill_difficulties:
-        names = ((s.name, s.difficulty.replace("_", " ")) for s in catalog.skills)
+        names = ((s.name, difficulty_word(s.difficulty)) for s in catalog.skills)
     elif kind == Trait.Kind.SKILL:
         names = ((s.name, s.note) for s in catalog.skills)
     elif kind == Trait.Kind.GIFT:
@@ -222,10 +278,15 @@ def catalog_datalist(ruleset: Ruleset, kind: str) -> SafeString:
     elif kind == Trait.Kind.FAULT:
         names = ((f.name, number_text(f.value)) for f in catalog.faults)
     elif kind == EQUIPMENT:
-        names = ((e.name, e.kind) for e in catalog.equipment)
+        names = ((e.name, equipment_kind_word(e.kind)) for e in catalog.equipment)
     else:
         names = ()
     return _datalist(tuple(names))
+
+
+def pick_count(ruleset: Ruleset, kind: str) -> int:
+    """How many entries a list's picker offers."""
+    return len(catalog_entries(ruleset, kind))
 
 
 @lru_cache(maxsize=256)  # the same catalogue on every page of a campaign
@@ -242,8 +303,24 @@ def _cost_label(kind, trait, cost, ruleset) -> str:
         pool = "skills" if trait.power_kind in ruleset.power_gifts else "gifts"
     else:
         pool = TRAIT_LISTS[kind]
-    one, many = ruleset.terms.pool_words(pool)
-    return f"{number_text(cost)} {one if 0 < abs(cost) <= 1 else many}"  # ½ gift, 2 gifts
+    return units(cost, ruleset.terms.pool_words(pool))  # ½ gift, 2 gifts
+
+
+def level_word(ruleset: Ruleset, level: int) -> str:
+    """A level in the ruleset's ladder words, in the reader's language: "Great", "Très bon"."""
+    return _level_word(level, ruleset.ladder, get_language())
+
+
+@lru_cache(maxsize=1024)  # two steps on every row of every page
+def _level_word(level: int, ladder, language: str) -> str:
+    return SPEAKER.level(Level(level, ladder))
+
+
+def balance_label(balance, ruleset: Ruleset) -> str:
+    """The balance as the budget panel says it, in the reader's language: "-3 skill
+    levels", "1 token" (selectors.campaigns.balance_words in English)."""
+    pool = "skills" if ruleset.system == LEVELS else "tokens"
+    return said(amount_phrase(balance, pool, ruleset.terms))
 
 
 def issues_by_trait(by_kind: dict[str, list], report: Report) -> dict[int, list]:
@@ -349,11 +426,15 @@ def builder_context(
         "build_changed": build_changed(character),
         "pools": pools_of(report, ruleset),
         "catalogue_title": catalogue_title(ruleset),
+        "equipment_hint": hint(ruleset.terms.equipment_hint),
+        "personality_hint": hint(ruleset.terms.personality_hint),
         "sections": sections,
         "equipment_rows": equipment_rows,
         "row_urls": RowUrls(character.pk),
         "equipment_datalist": SimpleLazyObject(partial(catalog_datalist, ruleset, EQUIPMENT)),
-        "equipment_pick_count": SimpleLazyObject(lambda: len(catalog_entries(ruleset, EQUIPMENT))),
+        # A callable, read as a plain int when the picker is drawn: the count of its
+        # "entries" is a plural, which a lazy object cannot choose the form of.
+        "equipment_pick_count": partial(pick_count, ruleset, EQUIPMENT),
         "equipment_picks": SimpleLazyObject(partial(catalog_picks, ruleset, gift_names, EQUIPMENT)),
         "add_equipment_form": forms.get("add-equipment")
         or SimpleLazyObject(lambda: equipment_controls(ruleset).draw("add-equipment-", version)),
@@ -370,10 +451,10 @@ def builder_context(
         # Read only for an approved build, by the budget and review panels: once.
         "approval_override": SimpleLazyObject(partial(approval_override, character, ruleset)),
         "uncommitted": uncommitted_slots(character, ruleset, viewer, forms.get("uncommitted")),
-        "balance_label": balance_words(report.balance, ruleset),
+        "balance_label": balance_label(report.balance, ruleset),
         "verdict": Verdict.of(issues, report),
         "broken_rules": broken_rules(issues, report),
-        "scale_notes": scale_notes(value, ruleset),
+        "scale_notes": scale_phrases(value, ruleset),
         # The campaign's GM reading the build: the template panel links the house rules.
         "is_gm": viewer is not None
         and character.campaign is not None
@@ -469,18 +550,17 @@ def catalogue_title(ruleset: Ruleset) -> str:
     """What the campaign's catalogue holds, in the ruleset's words: "The fields of
     expertise, fields of power and equipment your Narrator lists, with their notes"."""
     terms = ruleset.terms
-    lists = [terms.plural("skills")]
-    if ruleset.gifts_and_faults:
-        lists += [terms.plural("gifts"), terms.plural("faults")]
-    else:
-        lists.append(terms.plural("powers"))
-    return f"The {', '.join(lists)} and equipment your {terms.gm} lists, with their notes"
+    names = ["skills", "gifts", "faults"] if ruleset.gifts_and_faults else ["skills", "powers"]
+    lists = ", ".join(SPEAKER.noun(terms.list_noun(name, 2)) for name in names)
+    return _("The {lists} and equipment your {gm} lists, with their notes").format(
+        lists=lists, gm=vocabulary.term(terms.gm, "game master")
+    )
 
 
 def pool_label(pool: str, ruleset: Ruleset) -> str:
     """A budget's pool in the ruleset's words: "Attribute levels", "Tokens", "Knack
     levels" in a GM's game of knacks."""
-    return ruleset.terms.pool_words(pool)[1].capitalize()
+    return SPEAKER.noun(Noun(*ruleset.terms.pool_words(pool), 2, capital=True))
 
 
 def pools_of(report: Report, ruleset: Ruleset) -> list[Pool]:
@@ -532,8 +612,8 @@ def template_check(value, ruleset: Ruleset, slug: str, report: Report) -> dict |
         "template": template,
         "unmet": unmet_minimums(value, template),
         "changes": template_changes(value, after, ruleset),
-        "balance_before": balance_words(report.balance, ruleset),
-        "balance_after": balance_words(priced.balance, ruleset),
+        "balance_before": balance_label(report.balance, ruleset),
+        "balance_after": balance_label(priced.balance, ruleset),
         # The rules it would break, and those it would mend, each in words with its section.
         "breaks": _unique(i for i in priced.errors if _issue_key(i) not in before),
         "mends": _unique(i for i in report.errors if _issue_key(i) not in now),
@@ -566,17 +646,28 @@ def template_changes(before, after, ruleset: Ruleset) -> list[str]:
         for trait in getattr(after, name):
             old = was.get(trait.name.casefold())
             if old != trait.level:
-                start = "new" if old is None else ruleset.word(old)
-                lines.append(f"{trait.name} {start} → {ruleset.word(trait.level)}")
+                to = level_word(ruleset, trait.level)
+                lines.append(
+                    _("{name} new → {level}").format(name=trait.name, level=to)
+                    if old is None
+                    else _("{name} {start} → {level}").format(
+                        name=trait.name, start=level_word(ruleset, old), level=to
+                    )
+                )
     for name in ("gifts", "faults"):
-        noun = ruleset.terms.noun(name)
+        noun = SPEAKER.noun(ruleset.terms.list_noun(name))
         lines += [
-            f"{noun} {item.name}" for item in getattr(after, name)[len(getattr(before, name)) :]
+            _("{noun} {name}").format(noun=noun, name=item.name)
+            for item in getattr(after, name)[len(getattr(before, name)) :]
         ]
     if after.race != before.race:
-        lines.append(f"race {after.race}")
+        lines.append(_("race {race}").format(race=after.race))
     if (after.scale_strength, after.scale_mass) != (before.scale_strength, before.scale_mass):
-        lines.append(f"Scale {after.scale_strength} / {after.scale_mass}")
+        lines.append(
+            _("Scale {strength} / {mass}").format(
+                strength=after.scale_strength, mass=after.scale_mass
+            )
+        )
     return lines
 
 
@@ -612,13 +703,15 @@ def uncommitted_slots(
 ) -> Uncommitted | None:
     if not ruleset.uncommitted_traits:
         return None
-    defined = [(t.name, ruleset.word(t.level)) for t in character.traits.all() if t.defined_in_play]
+    defined = [
+        (t.name, level_word(ruleset, t.level)) for t in character.traits.all() if t.defined_in_play
+    ]
     slots = Uncommitted(
         open=max(ruleset.uncommitted_traits - len(defined), 0),
         defined=defined,
-        top=ruleset.word(ruleset.uncommitted_max),
+        top=level_word(ruleset, ruleset.uncommitted_max),
         section=ruleset.section("uncommitted"),
-        gm=ruleset.terms.gm,
+        gm=vocabulary.term(ruleset.terms.gm, "game master"),
     )
     if form is not None:  # refused: shown again with why
         slots.form = form

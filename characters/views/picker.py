@@ -2,13 +2,43 @@
 and what adding it does to the budget, in words, before the player adds it."""
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+from django.utils.formats import get_format
+from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import gettext as _
+
+from characters import vocabulary
+from characters.forms.builder import EQUIPMENT_KINDS
 from characters.models import Trait
+from characters.wording import SPEAKER, said
 from rules.ladder import FAIR, signed
 from rules.numbers import number_text
 from rules.rulesets import LEVELS, SKILL_DIFFICULTY, Ruleset
+from rules.words import Level, Noun, plural_count, say
 
 EQUIPMENT = "equipment"
+
+
+# The labels of a power's lines from its rule text (rules.catalog.Power.details), marked for
+# the catalogue and said in the reader's language.
+DETAIL_LABELS = frozenset(
+    (
+        gettext_noop("Mana a casting lowers"),
+        gettext_noop("Psyche a use lowers"),
+        gettext_noop("Cost of a use"),
+        gettext_noop("Target"),
+        gettext_noop("Damage factor"),
+        gettext_noop("Range"),
+        gettext_noop("Duration"),
+        gettext_noop("Effect"),
+    )
+)
+
+
+def said_details(details) -> tuple[tuple[str, str], ...]:
+    """A power's lines, each label in the reader's language; the text as the rules write it."""
+    return tuple((_(label) if label in DETAIL_LABELS else label, value) for label, value in details)
 
 
 @dataclass(frozen=True)
@@ -21,24 +51,52 @@ class Pick:
     section: str = ""  # where the text gives it, e.g. "Mudge 2.53"
 
 
-def _units(amount, words: tuple[str, str]) -> str:
-    one, many = words
-    return f"{number_text(amount)} {one if 0 < abs(amount) <= 1 else many}"
+def units(amount, words: tuple[str, str]) -> str:
+    """An amount of a pool's units in the reader's language: "2 gifts", and "½ gift" as
+    the builder has always said a half (one of them, not many)."""
+    return _units(amount, *words, get_language())
 
 
-def _difficulty(difficulty: str) -> str:
-    return (difficulty or SKILL_DIFFICULTY).replace("_", " ")
+@lru_cache(maxsize=1024)  # a few amounts, on every row of every page
+def _units(amount, one: str, many: str, language: str) -> str:
+    count = 1 if 0 < abs(amount) <= 1 else plural_count(amount)
+    # Halves and quarters as the rule texts write them ("½"), any other decimal the
+    # language's way ("0,3").
+    text = number_text(amount).replace(".", get_format("DECIMAL_SEPARATOR"))
+    return said(say("{amount} {unit}", amount=text, unit=Noun(one, many, count)))
+
+
+def difficulty_word(difficulty: str) -> str:
+    """A skill's difficulty in the reader's language; empty is the ruleset's default."""
+    return vocabulary.term((difficulty or SKILL_DIFFICULTY).replace("_", " "), "difficulty")
+
+
+def equipment_kind_word(kind: str) -> str:
+    """A kind of equipment in the reader's language, as a fact: "weapon", "arme"."""
+    found = EQUIPMENT_KINDS.get(kind)
+    return kind if found is None else str(found).lower()
+
+
+def _level(ruleset: Ruleset, level: int) -> str:
+    return SPEAKER.level(Level(level, ruleset.ladder))
+
+
+def _noun(ruleset: Ruleset, list_name: str) -> str:
+    return SPEAKER.noun(ruleset.terms.list_noun(list_name))
 
 
 def _as_skill(ruleset: Ruleset, difficulty: str, what: str) -> str:
     """The cost of a skill priced by difficulty (or of a spell, priced as one) at Fair
     (Mudge 1.62), in the ruleset's words."""
     cost = ruleset.difficulty_costs.get(difficulty or SKILL_DIFFICULTY, 2)
-    fair = ruleset.word(FAIR)
-    return (
-        f"at {fair} it takes {_units(cost, ruleset.terms.pool_words('skills'))} "
-        f"({what}, {ruleset.section('skills')}), one more or one fewer for each level above "
-        f"or below {fair}"
+    return _(
+        "at {fair} it takes {cost} ({what}, {section}), one more or one fewer for each level "
+        "above or below {fair}"
+    ).format(
+        fair=_level(ruleset, FAIR),
+        cost=units(cost, ruleset.terms.pool_words("skills")),
+        what=what,
+        section=ruleset.section("skills"),
     )
 
 
@@ -49,30 +107,44 @@ def catalog_picks(ruleset: Ruleset, gift_names: set[str], kind: str) -> list[Pic
     entries, terms = catalog_entries(ruleset, kind), ruleset.terms
     levels = ruleset.system == LEVELS
     if kind == Trait.Kind.SKILL and levels and ruleset.skill_difficulties:
+        noun = _noun(ruleset, "skills")
         return [
             Pick(
                 s.name,
-                (_difficulty(s.difficulty),),
+                (difficulty_word(s.difficulty),),
                 _as_skill(
-                    ruleset, s.difficulty, f"{_difficulty(s.difficulty)} {terms.noun('skills')}"
+                    ruleset,
+                    s.difficulty,
+                    _("{difficulty} {noun}").format(
+                        difficulty=difficulty_word(s.difficulty), noun=noun
+                    ),
                 ),
                 s.note,
             )
             for s in entries
         ]
     if kind == Trait.Kind.SKILL:
-        unit = "token a rank" if not levels else f"{terms.pool_words('skills')[0]} a level"
-        return [
-            Pick(s.name, (), f"1 {unit} above its default ({ruleset.section('skills')})", s.note)
-            for s in entries
-        ]
+        section = ruleset.section("skills")
+        if levels:
+            unit = SPEAKER.noun(Noun(*terms.pool_words("skills")))
+            effect = _("1 {unit} a level above its default ({section})").format(
+                unit=unit, section=section
+            )
+        else:
+            effect = _("1 token a rank above its default ({section})").format(section=section)
+        return [Pick(s.name, (), effect, s.note) for s in entries]
     if kind == Trait.Kind.GIFT:
         return [
             Pick(
                 g.name,
-                (_units(g.cost, terms.pool_words("gifts")),),
-                f"takes {_units(g.cost, terms.pool_words('gifts'))} of your budget"
-                + _brings(ruleset, g.name),
+                (units(g.cost, terms.pool_words("gifts")),),
+                _brings(
+                    ruleset,
+                    g.name,
+                    _("takes {cost} of your budget").format(
+                        cost=units(g.cost, terms.pool_words("gifts"))
+                    ),
+                ),
                 g.note,
             )
             for g in entries
@@ -81,9 +153,11 @@ def catalog_picks(ruleset: Ruleset, gift_names: set[str], kind: str) -> list[Pic
         return [
             Pick(
                 f.name,
-                (_units(f.value, terms.pool_words("faults")),),
-                f"gives back {_units(f.value, terms.pool_words('gifts'))} to spend "
-                f"({ruleset.section('gifts')})",
+                (units(f.value, terms.pool_words("faults")),),
+                _("gives back {cost} to spend ({section})").format(
+                    cost=units(f.value, terms.pool_words("gifts")),
+                    section=ruleset.section("gifts"),
+                ),
                 f.note,
             )
             for f in entries
@@ -110,51 +184,75 @@ def catalog_entries(ruleset: Ruleset, kind: str) -> tuple:
     return ()  # attributes: the ruleset's own list, no picker
 
 
-def _brings(ruleset: Ruleset, gift: str) -> str:
+def _brings(ruleset: Ruleset, gift: str, effect: str) -> str:
+    """A gift's `effect`, and the attribute it brings if it brings one (Magery: Mana)."""
     attribute = next(
         (a for g, a in ruleset.attribute_gifts.items() if g.casefold() == gift.casefold()), None
     )
     if attribute is None:
-        return ""
-    noun = ruleset.terms.noun("attributes")
-    return (
-        f"; brings the {noun} {attribute} at {ruleset.word(ruleset.attribute_default)}, "
-        f"priced as any {noun} from there"
+        return effect
+    return _(
+        "{effect}; brings the {noun} {attribute} at {level}, priced as any {noun} from there"
+    ).format(
+        effect=effect,
+        noun=_noun(ruleset, "attributes"),
+        attribute=attribute,
+        level=_level(ruleset, ruleset.attribute_default),
     )
 
 
 def _power_pick(ruleset: Ruleset, power, gift_names: set[str]) -> Pick:
-    facts = [power.kind]
+    kind = vocabulary.term(power.kind, "power kind")
+    facts = [kind]
     gift = ruleset.power_gifts.get(power.kind)
     if ruleset.system != LEVELS:
-        effect = f"1 token a rank from {ruleset.word(ruleset.power_default)}"
+        effect = _("1 token a rank from {level}").format(
+            level=_level(ruleset, ruleset.power_default)
+        )
     elif gift is not None:
         difficulty = power.difficulty or "hard"
-        facts.insert(0, _difficulty(difficulty))
-        effect = _as_skill(ruleset, difficulty, f"a {_difficulty(difficulty)} {power.kind}")
+        facts.insert(0, difficulty_word(difficulty))
+        what = _("a {difficulty} {kind}").format(difficulty=difficulty_word(difficulty), kind=kind)
+        effect = _as_skill(ruleset, difficulty, what)
         if gift.casefold() not in gift_names:
-            noun = ruleset.terms.noun("gifts")
-            effect += f"; needs the {gift} {noun} first ({ruleset.section(power.kind)})"
+            effect = _("{effect}; needs the {gift} {noun} first ({section})").format(
+                effect=effect,
+                gift=gift,
+                noun=_noun(ruleset, "gifts"),
+                section=ruleset.section(power.kind),
+            )
     else:
-        cost = ruleset.superpower_cost
-        gifts = ruleset.terms.pool_words("gifts")
-        effect = f"takes {_units(cost, gifts)} ({ruleset.section(power.kind)})"
+        cost = units(ruleset.superpower_cost, ruleset.terms.pool_words("gifts"))
+        effect = _("takes {cost} ({section})").format(
+            cost=cost, section=ruleset.section(power.kind)
+        )
     if power.group:
         facts.append(power.group)
-    return Pick(power.name, tuple(facts), effect, "", power.details(), power.section)
+    return Pick(power.name, tuple(facts), effect, "", said_details(power.details()), power.section)
 
 
 def _equipment_pick(ruleset: Ruleset, item) -> Pick:
-    facts = [item.kind]
+    facts = [equipment_kind_word(item.kind)]
     terms = ruleset.terms
     if item.damage is not None:
-        facts.append(f"{terms.weapon_value} {signed(item.damage)}")
+        facts.append(
+            _("{value} {number}").format(
+                value=vocabulary.term(terms.weapon_value, "equipment value"),
+                number=signed(item.damage),
+            )
+        )
     if item.armour is not None:
-        facts.append(f"{terms.armour_value} {signed(item.armour)}")
+        facts.append(
+            _("{value} {number}").format(
+                value=vocabulary.term(terms.armour_value, "equipment value"),
+                number=signed(item.armour),
+            )
+        )
     return Pick(
         item.name,
         tuple(facts),
-        f"costs nothing from the budget; its values go into your damage factors "
-        f"({ruleset.section('equipment')})",
+        _(
+            "costs nothing from the budget; its values go into your damage factors ({section})"
+        ).format(section=ruleset.section("equipment")),
         item.note,
     )

@@ -4,6 +4,7 @@ play. A plain form on the builder page: it posts, and the page comes back with t
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from characters.adapters import ruleset_for
@@ -32,7 +33,9 @@ def uncommitted_define(request, pk):
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, f"{trait.name} defined in play (uncommitted trait).")
+            messages.success(
+                request, _("{name} defined in play (uncommitted trait).").format(name=trait.name)
+            )
             return redirect(reverse("character_builder", args=[pk]) + "#uncommitted")
     character = character_for_viewer(request.user, pk)
     context = builder_context(character, forms={"uncommitted": form}, viewer=request.user)
