@@ -570,9 +570,12 @@ def _worth_note(value: Fraction) -> str:
 
 
 def _amount(value: Fraction) -> str:
-    """number_text's 0.5 as the reader's language writes it (0,5)."""
+    """number_text's cost as the reader's language writes it: a decimal with its own mark
+    (0,25), a whole number as it groups digits, a half as the rule texts write it (½)."""
     text = number_text(value)
-    return formats.number_format(float(text) if "." in text else int(text))
+    if "." in text:
+        return formats.number_format(float(text))
+    return formats.number_format(int(text)) if text.lstrip("-").isdigit() else text
 
 
 def _personality(answers: dict[str, str]) -> tuple[tuple[str, str], ...]:
