@@ -237,7 +237,8 @@ def _advancement_costs(key, value, ruleset: Ruleset):
         steps = value["skill_steps"]
         if not isinstance(steps, dict):
             raise HouseRuleError(
-                f"{key}.skill_steps", say("must be like {example}", example='{"Fair": 2, "Good": 4}')
+                f"{key}.skill_steps",
+                say("must be like {example}", example='{"Fair": 2, "Good": 4}'),
             )
         base = dict(ruleset.advancement.skill_steps or {})
         for word, cost in steps.items():
@@ -249,9 +250,7 @@ def _advancement_costs(key, value, ruleset: Ruleset):
 
 
 def _unknown_key(unknown: set, known) -> Phrase:
-    return say(
-        "unknown key {key}: use {keys}", key=repr(sorted(unknown)[0]), keys=", ".join(known)
-    )
+    return say("unknown key {key}: use {keys}", key=repr(sorted(unknown)[0]), keys=", ".join(known))
 
 
 def _advancement_to_json(ruleset: Ruleset, base: Ruleset) -> dict:
