@@ -608,7 +608,7 @@ def normalized_house_rules(base: Ruleset, overrides: dict | None) -> dict:
         ruleset = apply_house_rules(base, overrides)
     except HouseRuleError:  # read them again for all their problems, not only the first
         problems = house_rule_problems(base, overrides)
-        raise HouseRulesRefused([(problem.key, problem.message) for problem in problems]) from None
+        raise HouseRulesRefused([(problem.key, problem.phrase) for problem in problems]) from None
     return house_rules_to_json(ruleset, base)
 
 

@@ -1,6 +1,8 @@
 """Why a write was refused, for every layer: services raise these, reads that price a
 change (selectors.advancement.price_spend) raise them too, and views answer with `status`."""
 
+from rules.words import Phrase
+
 
 class ServiceError(Exception):
     """A write refused for a reason the user can act on; `str(error)` says how. `field`
@@ -58,12 +60,15 @@ class NotAllowed(ServiceError):
 class HouseRulesRefused(ServiceError):
     """House rules that make no sense: `problems`, every one found, as (key, message) with
     the key named as rules.house_rules does ("skill_levels", "attribute_caps.Superb",
-    "extra_attributes[1]"). Its own message and `key` are the first's."""
+    "extra_attributes[1]") and the message the engine's Phrase, said in the reader's
+    language with characters.wording.said. Its own message (English), `phrase` and `key` are
+    the first's."""
 
-    def __init__(self, problems: list[tuple[str, str]]):
+    def __init__(self, problems: list[tuple[str, Phrase | str]]):
         key, message = problems[0]
-        super().__init__(message)
+        super().__init__(str(message))
         self.key = key
+        self.phrase = message  # said(error): the first problem in the reader's language
         self.problems = problems
 
 

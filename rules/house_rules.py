@@ -1,7 +1,8 @@
 """House rules: a campaign's overrides of a ruleset's numbers (spec: character-file.md).
 
 `apply_house_rules` returns a new Ruleset or raises HouseRuleError naming the key and what
-is wrong with it, so a GM's form and the check command give the same message.
+is wrong with it, so a GM's form and the check command give the same message: a
+rules.words Phrase, English to the check command, the reader's language on a GM's form.
 """
 
 import dataclasses
@@ -11,6 +12,7 @@ from fractions import Fraction
 from rules.ladder import STANDARD, Ladder, LevelError
 from rules.rulesets import Ruleset
 from rules.text import name_problem
+from rules.words import Level, Phrase, Term, number_text, say
 
 # key -> what it means, for the docs, the GM's form and error messages.
 HOUSE_RULE_KEYS = {
@@ -47,6 +49,8 @@ HOUSE_RULE_KEYS = {
         '"points_per_unit": 3, "gm_permission_from": "Superb"} (Mudge 5.2; Fudge Basics)'
     ),
 }
+# An extra attribute in the file's JSON: an example the messages show as it is, in any language.
+EXTRA_EXAMPLE = '{"name": ..., "default": "Fair"}'
 # advancement_costs' keys: whole numbers, but skill_steps (level -> cost) and
 # gm_permission_from (a level word).
 ADVANCEMENT_NUMBERS = (
@@ -68,22 +72,37 @@ MAX_NUMBER = 1_000_000
 
 
 class HouseRuleError(ValueError):
-    def __init__(self, key: str, message: str):
+    def __init__(self, key: str, message: Phrase | str):
         super().__init__(f"house_rules.{key}: {message}")
         self.key = key
-        self.message = message  # without the key, for CharacterFileError's `where`
+        # Without the key, for CharacterFileError's `where`: as a Phrase (or a string another
+        # module made), for another language (characters.wording), and in English.
+        self.phrase = message
+        self.message = str(message)
+
+
+def _written(value):
+    """A refused value as the message has always written it (str): a number where its
+    English is the same, so another language writes it its own way ("-0,5")."""
+    return value if number_text(value) == str(value) else str(value)
 
 
 def _count(key, value, *, allow_none=False):
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise HouseRuleError(key, f"must be a whole number, not {value!r}")
+        raise HouseRuleError(key, say("must be a whole number, not {value}", value=repr(value)))
     if value < 0:
-        raise HouseRuleError(key, f"cannot be negative ({value})")
+        raise HouseRuleError(key, say("cannot be negative ({value})", value=value))
     if value > MAX_NUMBER:
-        raise HouseRuleError(key, f"cannot be above {MAX_NUMBER:,} ({value})")
+        raise HouseRuleError(key, _above_max(value))
     return value
+
+
+def _above_max(value) -> Phrase:
+    # MAX_NUMBER written out in the template, so that each language groups its digits its
+    # own way (1 000 000).
+    return say("cannot be above 1,000,000 ({value})", value=_written(value))
 
 
 def _amount(key, value, *, positive=False):
@@ -94,18 +113,22 @@ def _amount(key, value, *, positive=False):
         or not isinstance(value, int | float)
         or (isinstance(value, float) and not math.isfinite(value))
     ):
-        raise HouseRuleError(key, f"must be a number, not {value!r}")
+        raise HouseRuleError(key, say("must be a number, not {value}", value=repr(value)))
     amount = Fraction(value).limit_denominator(100)
-    if amount < 0 or (positive and amount == 0):
-        raise HouseRuleError(key, f"must be {'above' if positive else 'at least'} zero ({value})")
+    if positive and amount <= 0:
+        raise HouseRuleError(key, say("must be above zero ({value})", value=_written(value)))
+    if amount < 0:
+        raise HouseRuleError(key, say("must be at least zero ({value})", value=_written(value)))
     if amount > MAX_NUMBER:
-        raise HouseRuleError(key, f"cannot be above {MAX_NUMBER:,} ({value})")
+        raise HouseRuleError(key, _above_max(value))
     return amount
 
 
 def _caps(key, value, ladder: Ladder):
     if not isinstance(value, dict):
-        raise HouseRuleError(key, 'must map level words to counts, e.g. {"Superb": 1}')
+        raise HouseRuleError(
+            key, say("must map level words to counts, e.g. {example}", example='{"Superb": 1}')
+        )
     caps = {}
     for word, limit in value.items():
         try:
@@ -125,7 +148,7 @@ def _level(key, value, ladder: Ladder = STANDARD):
 
 def _boolean(key, value):
     if not isinstance(value, bool):
-        raise HouseRuleError(key, f"must be true or false, not {value!r}")
+        raise HouseRuleError(key, say("must be true or false, not {value}", value=repr(value)))
     return value
 
 
@@ -133,7 +156,7 @@ def _attribute_name(key, value, ruleset: Ruleset, extras):
     """An attribute the ruleset has: any name where the GM lists them, else one of its
     fixed list, an extra attribute or one a gift opens."""
     if not isinstance(value, str) or not value.strip() or len(value.strip()) > 100:
-        raise HouseRuleError(key, "must be an attribute's name, of 1 to 100 characters")
+        raise HouseRuleError(key, say("must be an attribute's name, of 1 to 100 characters"))
     name = value.strip()
     if ruleset.attribute_names is None:
         return name
@@ -142,36 +165,43 @@ def _attribute_name(key, value, ruleset: Ruleset, extras):
         if attribute.casefold() == name.casefold():
             return attribute
     raise HouseRuleError(
-        key, f"{ruleset.name} has no attribute '{name}': use one of {', '.join(known)}"
+        key,
+        say(
+            "{ruleset} has no attribute '{name}': use one of {names}",
+            ruleset=Term(ruleset.name, "ruleset"),
+            name=name,
+            names=", ".join(known),
+        ),
     )
 
 
 def _extra_attributes(key, value, ladder: Ladder):
     if not isinstance(value, list):
-        raise HouseRuleError(key, 'must be a list of {"name": ..., "default": "Fair"}')
+        raise HouseRuleError(key, say("must be a list of {example}", example=EXTRA_EXAMPLE))
     extras = []
     for index, item in enumerate(value):
         where = f"{key}[{index}]"
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-            raise HouseRuleError(where, 'must be {"name": ..., "default": "Fair"}')
+            raise HouseRuleError(where, say("must be {example}", example=EXTRA_EXAMPLE))
         name = item["name"].strip()
         if not name or len(name) > 100:
-            raise HouseRuleError(where, "needs a name of 1 to 100 characters")
+            raise HouseRuleError(where, say("needs a name of 1 to 100 characters"))
         problem = name_problem(name)
         if problem:
-            raise HouseRuleError(where, f"the name {problem}")
+            raise HouseRuleError(where, say("the name {problem}", problem=problem))
         extras.append((name, _level(where, item.get("default", ladder.words[ladder.fair]), ladder)))
     return tuple(extras)
 
 
 def _trade_values(key, value, current):
     if not isinstance(value, dict):
-        raise HouseRuleError(key, 'must be like {"attribute": 3, "gift": 6, "fault": 6}')
+        raise HouseRuleError(
+            key,
+            say("must be like {example}", example='{"attribute": 3, "gift": 6, "fault": 6}'),
+        )
     unknown = set(value) - set(TRADE_KEYS)
     if unknown:
-        raise HouseRuleError(
-            key, f"unknown key {sorted(unknown)[0]!r}: use {', '.join(TRADE_KEYS)}"
-        )
+        raise HouseRuleError(key, _unknown_key(unknown, TRADE_KEYS))
     return {**current, **{k: _amount(f"{key}.{k}", v, positive=True) for k, v in value.items()}}
 
 
@@ -179,13 +209,21 @@ def _advancement_costs(key, value, ruleset: Ruleset):
     """The ruleset's development costs with the GM's numbers (Mudge 5.2: "these costs
     could be doubled" for a long campaign)."""
     if ruleset.advancement is None:
-        raise HouseRuleError(key, f"{ruleset.name} has no advancement costs to change")
+        raise HouseRuleError(
+            key,
+            say(
+                "{ruleset} has no advancement costs to change",
+                ruleset=Term(ruleset.name, "ruleset"),
+            ),
+        )
     if not isinstance(value, dict):
-        raise HouseRuleError(key, 'must be an object, like {"gift": 4, "meta_point": 6}')
+        raise HouseRuleError(
+            key, say("must be an object, like {example}", example='{"gift": 4, "meta_point": 6}')
+        )
     known = (*ADVANCEMENT_NUMBERS, "skill_steps", "gm_permission_from")
     unknown = set(value) - set(known)
     if unknown:
-        raise HouseRuleError(key, f"unknown key {sorted(unknown)[0]!r}: use {', '.join(known)}")
+        raise HouseRuleError(key, _unknown_key(unknown, known))
     changes = {
         name: _count(f"{key}.{name}", number)
         for name, number in value.items()
@@ -198,7 +236,10 @@ def _advancement_costs(key, value, ruleset: Ruleset):
     if "skill_steps" in value:
         steps = value["skill_steps"]
         if not isinstance(steps, dict):
-            raise HouseRuleError(f"{key}.skill_steps", 'must be like {"Fair": 2, "Good": 4}')
+            raise HouseRuleError(
+                f"{key}.skill_steps",
+                say("must be like {example}", example='{"Fair": 2, "Good": 4}'),
+            )
         base = dict(ruleset.advancement.skill_steps or {})
         for word, cost in steps.items():
             base[_level(f"{key}.skill_steps", word, ruleset.ladder)] = _count(
@@ -206,6 +247,10 @@ def _advancement_costs(key, value, ruleset: Ruleset):
             )
         changes["skill_steps"] = base
     return dataclasses.replace(ruleset.advancement, **changes)
+
+
+def _unknown_key(unknown: set, known) -> Phrase:
+    return say("unknown key {key}: use {keys}", key=repr(sorted(unknown)[0]), keys=", ".join(known))
 
 
 def _advancement_to_json(ruleset: Ruleset, base: Ruleset) -> dict:
@@ -247,7 +292,9 @@ def house_rule_problems(ruleset: Ruleset, house_rules: dict | None) -> list[Hous
 
 def _parse(ruleset: Ruleset, house_rules) -> tuple[dict, list[HouseRuleError]]:
     if not isinstance(house_rules, dict):
-        return {}, [HouseRuleError("", "house_rules must be an object of overrides")]
+        return {}, [
+            HouseRuleError("", say("{key} must be an object of overrides", key="house_rules"))
+        ]
     changes, problems = {}, []
     for key, value in house_rules.items():
         try:
@@ -302,7 +349,8 @@ def _parse_key(ruleset: Ruleset, key, value) -> dict:
             return {"advancement": _advancement_costs(key, value, ruleset)}
         case _:
             raise HouseRuleError(
-                str(key), f"unknown house rule; known keys: {', '.join(HOUSE_RULE_KEYS)}"
+                str(key),
+                say("unknown house rule; known keys: {keys}", keys=", ".join(HOUSE_RULE_KEYS)),
             )
 
 
@@ -315,19 +363,31 @@ def _check_together(ruleset: Ruleset, changes: dict) -> None:
     if value("meta_points_max") is not None and value("meta_points_start") > value(
         "meta_points_max"
     ):
-        raise HouseRuleError("meta_points_start", "cannot be above meta_points_max")
-    top = ruleset.ladder.words[-1]
-    if value("creation_max") >= ruleset.ladder.top_word_level:
+        raise HouseRuleError(
+            "meta_points_start", say("cannot be above {key}", key="meta_points_max")
+        )
+    # The other keys are values, not words of the template: a form names them by its labels.
+    ladder = ruleset.ladder
+    if value("creation_max") >= ladder.top_word_level:
+        top = Level(ladder.top_word_level, ladder)
         raise HouseRuleError(
             "creation_max",
-            f"must be below {top}, not {ruleset.word(value('creation_max'))}: "
-            f"legendary_at_creation allows {top}",
+            say(
+                "must be below {top}, not {level}: {key} allows {top}",
+                top=top,
+                level=Level(value("creation_max"), ladder),
+                key="legendary_at_creation",
+            ),
         )
     if value("creation_min") > value("creation_max"):
         raise HouseRuleError(
             "creation_min",
-            f"{ruleset.word(value('creation_min'))} is above creation_max "
-            f"({ruleset.word(value('creation_max'))})",
+            say(
+                "{level} is above {key} ({limit})",
+                level=Level(value("creation_min"), ladder),
+                key="creation_max",
+                limit=Level(value("creation_max"), ladder),
+            ),
         )
 
 

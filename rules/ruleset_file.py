@@ -599,7 +599,7 @@ class _Reader:
         changes, problems = _parse(skeleton, rules)
         for problem in problems:
             if not (self.ladder_refused and NOT_A_LEVEL in problem.message):
-                self.problems.append((self.where_of(problem), problem.message))
+                self.problems.append((self.where_of(problem), problem.phrase))
         # What ties sections together is checked beside every other problem (all at once),
         # on what the sections say so far.
         ruleset = dataclasses.replace(skeleton, **changes)

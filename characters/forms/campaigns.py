@@ -13,7 +13,7 @@ from django import forms
 from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from characters import vocabulary
+from characters import vocabulary, wording
 from characters.errors import HouseRulesRefused
 from characters.forms.fields import AmountField, NameField
 from characters.models import (
@@ -512,7 +512,7 @@ class HouseRulesForm(forms.Form):
     def add_refusal(self, error: HouseRulesRefused) -> None:
         """Put each of the rules engine's refusals on the field it is about."""
         for key, message in error.problems:
-            field, message = self.field_for_key(key), self._labelled(message)
+            field, message = self.field_for_key(key), self._labelled(wording.said(message))
             message = message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
             line = re.search(r"\[(\d+)\]", key)
             if line:

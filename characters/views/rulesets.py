@@ -207,7 +207,7 @@ def design_campaign(request, pk):
             gm=request.user, name=name, ruleset_version=designed.latest
         )
     except (ServiceError, HouseRulesRefused) as error:
-        messages.error(request, str(error))
+        messages.error(request, said(error))  # a house rule's problem: the engine's Phrase
         return redirect("ruleset_design", designed.pk)
     messages.success(
         request,
@@ -232,7 +232,7 @@ def campaign_ruleset_move(request, pk, number):
             request,
             _(
                 "Version {number} does not take the house rules: {reason}. Change them first."
-            ).format(number=number, reason=error),
+            ).format(number=number, reason=said(error)),
         )
         return redirect("campaign_detail", campaign.pk)
     if request.method == "POST":
