@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from characters.forms.fields import AmountField, NameField
 from characters.forms.row_controls import ID, RowControls
@@ -319,15 +320,19 @@ class NewCharacterForm(forms.Form):
 
 class ImportForm(forms.Form):
     file = forms.FileField(
-        required=False, help_text="A Fairsheet character file or a Foundry actor (.json)"
+        required=False,
+        label=_("File"),
+        help_text=_("A Fairsheet character file or a Foundry actor (.json)"),
     )
     text = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 6}),
-        label="…or paste the file",
+        label=_("…or paste the file"),
         max_length=1_000_000,
     )
-    campaign = forms.ModelChoiceField(queryset=None, required=False, empty_label="No campaign")
+    campaign = forms.ModelChoiceField(
+        queryset=None, required=False, label=_("Campaign"), empty_label=_("No campaign")
+    )
 
     def __init__(self, *args, campaigns, **kwargs):
         super().__init__(*args, **kwargs)
@@ -338,10 +343,12 @@ class ImportForm(forms.Form):
         upload = data.get("file")
         if upload:
             if upload.size > 1_000_000:
-                raise forms.ValidationError("The file is larger than 1 MB: is it a character file?")
+                raise forms.ValidationError(
+                    _("The file is larger than 1 MB: is it a character file?")
+                )
             data["content"] = upload.read()
         elif data.get("text"):
             data["content"] = data["text"]
         else:
-            raise forms.ValidationError("Choose a character file or paste one.")
+            raise forms.ValidationError(_("Choose a character file or paste one."))
         return data

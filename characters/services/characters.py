@@ -7,6 +7,7 @@ import dataclasses
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from characters.adapters import (
     DETAIL_FIELDS,
@@ -41,6 +42,7 @@ from characters.services.audit import (
 )
 from characters.services.history import history_step, restore, snapshot
 from characters.services.portraits import portrait_set
+from characters.wording import said
 from rules.charfile import (
     MAX_NAME,
     MAX_ROWS,
@@ -53,6 +55,7 @@ from rules.ladder import level_name
 from rules.rulesets import BUILTIN
 from rules.templates import apply_template, templates_for
 from rules.text import unstorable_problem
+from rules.words import Term, say
 
 MAX_PARTY = 100  # characters in one party file: a campaign's whole cast and more
 
@@ -173,7 +176,7 @@ def character_import(
     try:
         imported = parse_any(text, **read_options(campaign))
     except CharacterFileError as error:
-        raise ServiceError(f"The file cannot be read: {error}") from None
+        raise ServiceError(_unreadable(error)) from None
     return _import(owner=owner, imported=imported, campaign=campaign)
 
 
@@ -195,15 +198,17 @@ def party_import(*, owner, text: str | bytes, campaign: Campaign | None = None):
     try:
         data = load_json(text)
     except CharacterFileError as error:
-        raise ServiceError(f"The file cannot be read: {error}") from None
+        raise ServiceError(_unreadable(error)) from None
     if not isinstance(data, list) or not data:
-        raise ServiceError("A party file is a JSON list of characters: this one holds none.")
+        raise ServiceError(_("A party file is a JSON list of characters: this one holds none."))
     if len(data) > MAX_PARTY:
         raise ServiceError(
-            f"The party file holds {len(data)} characters; import at most {MAX_PARTY} at once."
+            _("The party file holds {count} characters; import at most {most} at once.").format(
+                count=len(data), most=MAX_PARTY
+            )
         )
     if campaign is not None and not campaign.has_member(owner):
-        raise ServiceError("Join the campaign before importing a character into it.")
+        raise ServiceError(_("Join the campaign before importing a character into it."))
     read_for = read_options(campaign)
     members = []
     for index, entry in enumerate(data):
@@ -213,12 +218,16 @@ def party_import(*, owner, text: str | bytes, campaign: Campaign | None = None):
                 imported = parse_data(entry, **read_for)
                 character, imported = _import(owner=owner, imported=imported, campaign=campaign)
         except CharacterFileError as error:
-            members.append(PartyMember(index, name, refused=f"The file cannot be read: {error}"))
+            members.append(PartyMember(index, name, refused=_unreadable(error)))
         except ServiceError as error:
             members.append(PartyMember(index, name, refused=str(error)))
         else:
             members.append(PartyMember(index, character.name, character, imported))
     return members
+
+
+def _unreadable(error: CharacterFileError) -> str:
+    return _("The file cannot be read: {error}").format(error=said(error.phrase))
 
 
 def is_party(text: str | bytes) -> bool:
@@ -279,26 +288,33 @@ def _import(*, owner, imported: Imported, campaign: Campaign | None):
     value = imported.character
     if campaign is None and value.ruleset not in BUILTIN:
         raise ServiceError(
-            f"This character plays {value.ruleset}, a game its GM designed: import it into a "
-            "campaign that plays that game."
+            _(
+                "This character plays {ruleset}, a game its GM designed: import it into a "
+                "campaign that plays that game."
+            ).format(ruleset=value.ruleset)
         )
     if campaign is not None:
         if not campaign.has_member(owner):
-            raise ServiceError("Join the campaign before importing a character into it.")
+            raise ServiceError(_("Join the campaign before importing a character into it."))
         if value.ruleset != campaign.base_ruleset:
             raise ServiceError(
-                f"This file is for {ruleset_name(value.ruleset)}, but {campaign.name} plays "
-                f"{ruleset_name(campaign.base_ruleset)}: change the file's ruleset or import "
-                "it elsewhere."
+                _(
+                    "This file is for {ruleset}, but {campaign} plays {plays}: change the "
+                    "file's ruleset or import it elsewhere."
+                ).format(
+                    ruleset=said(Term(ruleset_name(value.ruleset), "ruleset")),
+                    campaign=campaign.name,
+                    plays=said(Term(ruleset_name(campaign.base_ruleset), "ruleset")),
+                )
             )
         if value.house_rules and value.house_rules != campaign.house_rules:
-            imported = dataclasses.replace(
-                imported,
-                not_mapped=(
-                    f"house_rules: {campaign.name}'s house rules apply, not the file's.",
-                    *imported.not_mapped,
+            imported = imported.with_note(
+                CHANGED,
+                say(
+                    "house_rules: {campaign}'s house rules apply, not the file's.",
+                    campaign=campaign.name,
                 ),
-                levels=(CHANGED, *imported.levels),
+                first=True,
             )
     character = create_from_rules(owner=owner, value=value, campaign=campaign)
     if imported.image:
@@ -323,10 +339,8 @@ def _with_portrait(character: Character, owner, imported: Imported) -> Imported:
     try:
         portrait_set(character=character, actor=owner, data=picture_bytes(imported.image))
     except ServiceError as error:
-        return dataclasses.replace(
-            imported,
-            not_mapped=(*imported.not_mapped, f"img: the picture is not imported: {error}"),
-            levels=(*imported.levels, LOST),
+        return imported.with_note(
+            LOST, say("img: the picture is not imported: {problem}", problem=str(error))
         )
     return imported
 
