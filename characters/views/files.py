@@ -109,6 +109,7 @@ def character_import_view(request):
                     {
                         "form": form,
                         "update": update,
+                        "update_report": update.imported.report(SPEAKER),
                         "content": _text(content),
                         "campaign": campaign,
                     },
@@ -168,7 +169,7 @@ def _update(request, update, content):
         messages.info(
             request, _("{name} is back with the GM for review.").format(name=done.after.name)
         )
-    for heading, lines in done.imported.report()[:1]:  # what changed on the way in
+    for heading, lines in done.imported.report(SPEAKER)[:1]:  # what changed on the way in
         messages.warning(request, _heading(heading, lines))
         for line in lines[:MAX_NOT_MAPPED_SHOWN]:
             messages.warning(request, line)
@@ -194,7 +195,13 @@ def _party(request, members):
     return render(
         request,
         "characters/import.html",
-        {"form": None, "party": members, "imported_count": len(imported)},
+        {
+            "form": None,
+            "party": members,
+            # each with its report in the page's language
+            "party_rows": [(m, m.imported.report(SPEAKER) if m.imported else []) for m in members],
+            "imported_count": len(imported),
+        },
         status=200 if imported else 400,
     )
 
@@ -214,7 +221,7 @@ def _report_import(request, character, imported) -> None:
     else:
         done = _("Imported {name} from the file as a draft.")
     messages.success(request, done.format(name=character.name))
-    for heading, lines in imported.report():  # the most important group first
+    for heading, lines in imported.report(SPEAKER):  # the most important group first
         shown = lines[:MAX_NOT_MAPPED_SHOWN]
         messages.warning(request, _heading(heading, lines))
         for problem in shown:
