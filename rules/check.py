@@ -67,7 +67,8 @@ def _check_actor(data: dict, rulesets: Mapping[str, Ruleset], speaker) -> CheckR
     character = imported.character
     base = rulesets.get(character.ruleset) or BUILTIN[character.ruleset]
     report = build_report(character, apply_house_rules(base, character.house_rules))
-    json = report.to_json(speaker) | {"source": "foundry", "not_mapped": list(imported.not_mapped)}
+    not_mapped = [say_in(line, speaker) for line in imported.phrases or imported.not_mapped]
+    json = report.to_json(speaker) | {"source": "foundry", "not_mapped": not_mapped}
     return CheckResult(json, VALID if report.valid else BREAKS_A_RULE)
 
 
