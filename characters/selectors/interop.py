@@ -38,7 +38,7 @@ def character_provenance(character: Character) -> Provenance:
     return Provenance(
         character_id=character.pk,
         version=character.version,
-        # The file is the same in every language: the state in the engine's English.
+        # The file is the same in every language: its state in English, as the rest of it.
         state=_english(character.get_state_display),
         **stamp,
     )
@@ -109,9 +109,10 @@ def foundry_update_of(character: Character, imported: Imported) -> FoundryUpdate
     return FoundryUpdate(character, imported, after, tuple(changes))
 
 
-def _english(say) -> str:
+def _english(label) -> str:
+    """`label()` untranslated, whatever language the request is in."""
     with translation.override(None):
-        return str(say())
+        return str(label())
 
 
 def _dict(value) -> dict:

@@ -239,7 +239,7 @@ def _entry_name(entry, index: int) -> str:
     name = entry.get("name") if isinstance(entry, dict) else None
     if isinstance(name, str) and name.strip() and unstorable_problem(name) is None:
         return name.strip()[:MAX_NAME]
-    return f"Entry {index + 1}"
+    return _("Entry {number}").format(number=index + 1)
 
 
 def create_from_rules(*, owner, value, campaign: Campaign | None) -> Character:
