@@ -210,3 +210,21 @@ def test_a_429_page_in_spanish(gm, monkeypatch, settings):
         "Vuelve a intentarlo en 15 minutos, a las 08:15 UTC." in page
     )
     assert "Too many" not in page
+
+
+def test_a_long_texts_length_is_grouped_as_the_language_writes_it(french):
+    data = json.loads(BROGO) | {"notes": "x" * 20_001}
+    page = refusal(french, json.dumps(data))
+    assert "notes\u00a0: fait 20\u00a0001 caract\u00e8res\u00a0; le maximum est 20\u00a0000" in page
+
+
+def test_a_notification_mail_is_in_the_readers_language(db, mailoutbox):
+    from characters.services.notifications import notification_mail_send
+
+    sent = notification_mail_send(
+        address="joueur@example.com", message="Brogo est approuvé.", character_pk=1, language="fr"
+    )
+    assert sent
+    (mail,) = mailoutbox
+    assert mail.subject == "Fairsheet\u00a0: Brogo est approuvé."
+    assert mail.body.startswith("Brogo est approuvé.\n\nOuvrir le personnage\u00a0: /characters/1/")
