@@ -270,7 +270,7 @@ def create_from_rules(*, owner, value, campaign: Campaign | None) -> Character:
             Trait.objects.bulk_create(traits)
     except IntegrityError:
         raise ServiceError(
-            "The file lists the same trait twice: remove the duplicate and import again."
+            _("The file lists the same trait twice: remove the duplicate and import again.")
         ) from None
     Equipment.objects.bulk_create(equipment)
     if value.advancement:
