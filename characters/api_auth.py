@@ -8,6 +8,7 @@ with a JSON error; too many requests with one token, a 429."""
 from django.conf import settings
 from django.http import JsonResponse
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext, ngettext
 
 from characters.services.api_tokens import api_token_authenticate
 from characters.throttle import Throttle
@@ -44,18 +45,29 @@ class ApiTokenMiddleware:
             return None
         if not getattr(view_func, "accepts_api_token", False):
             return _refuse(
-                "This address does not take API tokens; they work for the check, export and "
-                "import endpoints (docs/api.md)."
+                gettext(
+                    "This address does not take API tokens; they work for the check, export and "
+                    "import endpoints (docs/api.md)."
+                )
             )
         token = api_token_authenticate(raw=raw.strip())
         if token is None:
             return _refuse(
-                "The API token is wrong or has been revoked: make a new one on your account page."
+                gettext(
+                    "The API token is wrong or has been revoked: make a new one on your account "
+                    "page."
+                )
             )
         wait = per_token().take(token.digest)  # every request counts, refused or not
         if wait:
             response = JsonResponse(
-                {"error": f"Too many requests with this token: try again in {wait} seconds."},
+                {
+                    "error": ngettext(
+                        "Too many requests with this token: try again in {seconds} second.",
+                        "Too many requests with this token: try again in {seconds} seconds.",
+                        wait,
+                    ).format(seconds=wait)
+                },
                 status=429,
             )
             response["Retry-After"] = str(wait)

@@ -1,6 +1,8 @@
 """Why a write was refused, for every layer: services raise these, reads that price a
 change (selectors.advancement.price_spend) raise them too, and views answer with `status`."""
 
+from django.utils.translation import gettext
+
 from rules.words import Phrase
 
 
@@ -47,7 +49,11 @@ class OwnCampaign(ServiceError):
     to join. `campaign` is theirs, for the view to send them to."""
 
     def __init__(self, campaign):
-        super().__init__(f"You run {campaign.name}: this code is for your players.")
+        super().__init__(
+            gettext("You run {campaign}: this code is for your players.").format(
+                campaign=campaign.name
+            )
+        )
         self.campaign = campaign
 
 

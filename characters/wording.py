@@ -18,7 +18,7 @@ from django.utils import formats, translation
 from django.utils.translation import gettext, ngettext
 
 from characters import vocabulary
-from rules.words import ENGLISH, Level, Noun, Phrase, Term, number_text, say_in
+from rules.words import ENGLISH, Level, Noun, Phrase, Term, Thousands, number_text, say_in
 
 
 class Speaker:
@@ -58,6 +58,8 @@ class Speaker:
         return _capitalised(word) if value.capital else word
 
     def number(self, value) -> str:
+        if isinstance(value, Thousands):
+            return formats.number_format(int(value), force_grouping=True)
         text = number_text(value)
         return formats.number_format(float(text) if "." in text else int(text))
 

@@ -17,6 +17,7 @@ from rules.house_rules import HouseRuleError, apply_house_rules, json_number
 from rules.ladder import STANDARD, Ladder, LevelError
 from rules.rulesets import BUILTIN, DIFFICULTIES, Ruleset
 from rules.text import first_text_problem
+from rules.words import Phrase, Thousands, say, say_plural
 
 FORMAT = "fairsheet.character/1"
 POWER_KINDS = ("spell", "psi", "superpower", "field")
@@ -63,13 +64,37 @@ TOP_LEVEL_KEYS = (
 )
 
 
-class CharacterFileError(ValueError):
-    """A file that cannot be read: bad JSON, unknown ruleset or level word, wrong types."""
+# What Python's JSON reader says is wrong, for a reader in another language.
+JSON_ERRORS = {
+    "Expecting value": say("Expecting value"),
+    "Expecting property name enclosed in double quotes": say(
+        "Expecting property name enclosed in double quotes"
+    ),
+    "Expecting ',' delimiter": say("Expecting ',' delimiter"),
+    "Expecting ':' delimiter": say("Expecting ':' delimiter"),
+    "Extra data": say("Extra data"),
+    "Unterminated string starting at": say("Unterminated string starting at"),
+    "Invalid control character at": say("Invalid control character at"),
+    "Illegal trailing comma before end of object": say(
+        "Illegal trailing comma before end of object"
+    ),
+    "Illegal trailing comma before end of array": say("Illegal trailing comma before end of array"),
+}
 
-    def __init__(self, where: str, message: str):
-        super().__init__(f"{where}: {message}" if where else message)
-        self.where = where
-        self.message = message
+
+class CharacterFileError(ValueError):
+    """A file that cannot be read: bad JSON, unknown ruleset or level word, wrong types.
+    `where` and `message` are the English the report and the commands print (the contract's
+    words); `problem` is the message as a Phrase, and `phrase` the whole error, where and
+    all, for characters.wording to say in the reader's language."""
+
+    def __init__(self, where: str | Phrase, message: str | Phrase):
+        where_text, text = str(where), str(message)
+        super().__init__(f"{where_text}: {text}" if where_text else text)
+        self.where = where_text
+        self.message = text
+        self.problem = message
+        self.phrase = say("{where}: {problem}", where=where, problem=message) if where else message
 
 
 @dataclass(frozen=True)
@@ -92,18 +117,23 @@ def load_json(text: str | bytes):
     try:
         return json.loads(text)
     except UnicodeDecodeError:
-        raise CharacterFileError("", "the file is not UTF-8 text") from None
+        raise CharacterFileError("", say("the file is not UTF-8 text")) from None
     except json.JSONDecodeError as error:
         raise CharacterFileError(
-            f"line {error.lineno} column {error.colno}", f"not valid JSON ({error.msg})"
+            say("line {line} column {column}", line=error.lineno, column=error.colno),
+            say("not valid JSON ({error})", error=JSON_ERRORS.get(error.msg, error.msg)),
         ) from None
     # check_character never shows a traceback: json.loads raises a plain ValueError for an
     # integer longer than Python's 4,300-digit limit and RecursionError for lists or objects
     # nested too deeply.
     except ValueError:
-        raise CharacterFileError("", "not readable JSON: a number has too many digits") from None
+        raise CharacterFileError(
+            "", say("not readable JSON: a number has too many digits")
+        ) from None
     except RecursionError:
-        raise CharacterFileError("", "not readable JSON: lists or objects nest too deep") from None
+        raise CharacterFileError(
+            "", say("not readable JSON: lists or objects nest too deep")
+        ) from None
 
 
 def read_character(data, rulesets: Mapping[str, Ruleset] | None = None) -> ReadResult:
@@ -137,7 +167,13 @@ def read_ruleset_file(value) -> Ruleset:
         where, message = error.problems[0]
         more = len(error.problems) - 1
         if more:
-            message += f" (and {more} more problem{'s' if more > 1 else ''})"
+            message = say_plural(
+                "{problem} (and {count} more problem)",
+                "{problem} (and {count} more problems)",
+                more,
+                problem=message,
+                count=more,
+            )
         at = f"ruleset_file.{where}" if where else "ruleset_file"
         raise CharacterFileError(at, message) from None
 
@@ -153,7 +189,9 @@ class _Reader:
         obj = self.object(data, "", TOP_LEVEL_KEYS)
         fmt = obj.get("format", FORMAT)
         if fmt != FORMAT:
-            raise CharacterFileError("format", f"must be {FORMAT!r}, not {fmt!r}")
+            raise CharacterFileError(
+                "format", say("must be {format}, not {value}", format=repr(FORMAT), value=repr(fmt))
+            )
         ruleset = obj.get("ruleset")
         known = self.rulesets
         if obj.get("ruleset_file") is not None:
@@ -161,22 +199,33 @@ class _Reader:
             if designed.slug != ruleset:
                 raise CharacterFileError(
                     "ruleset_file.slug",
-                    f"is {designed.slug!r}, but the character's ruleset is {ruleset!r}: "
-                    "they must name the same ruleset",
+                    say(
+                        "is {slug}, but the character's ruleset is {ruleset}: they must name "
+                        "the same ruleset",
+                        slug=repr(designed.slug),
+                        ruleset=repr(ruleset),
+                    ),
                 )
             known = {**known, designed.slug: designed}
         if ruleset is None:  # never "unknown ruleset None"
             raise CharacterFileError(
                 "ruleset",
-                f"missing: a character file names its ruleset, one of {', '.join(known)} "
-                "(a Foundry actor has a `system` object instead)",
+                say(
+                    "missing: a character file names its ruleset, one of {rulesets} (a Foundry "
+                    "actor has a `system` object instead)",
+                    rulesets=", ".join(known),
+                ),
             )
         # A string first: a list or object is unhashable, and `in known` would raise.
         if not isinstance(ruleset, str) or ruleset not in known:
             raise CharacterFileError(
                 "ruleset",
-                f"unknown ruleset {ruleset!r}: use one of {', '.join(known)}, or carry "
-                "its ruleset file as ruleset_file",
+                say(
+                    "unknown ruleset {ruleset}: use one of {rulesets}, or carry its ruleset "
+                    "file as ruleset_file",
+                    ruleset=repr(ruleset),
+                    rulesets=", ".join(known),
+                ),
             )
         self.ruleset = known[ruleset]
         self.ladder = self.ruleset.ladder
@@ -185,7 +234,7 @@ class _Reader:
         if house_rules is None:
             house_rules = {}
         if not isinstance(house_rules, dict):
-            raise CharacterFileError("house_rules", "must be an object of overrides")
+            raise CharacterFileError("house_rules", say("must be an object of overrides"))
         try:
             apply_house_rules(self.ruleset, house_rules)
         except HouseRuleError as error:
@@ -222,7 +271,7 @@ class _Reader:
 
     def object(self, value, where, known):
         if not isinstance(value, dict):
-            raise CharacterFileError(where, f"must be an object, not {_kind(value)}")
+            raise CharacterFileError(where, say("must be an object, not {kind}", kind=_kind(value)))
         for key in value:
             if key not in known:
                 self.ignored.append(f"{where}.{key}" if where else str(key))
@@ -231,9 +280,12 @@ class _Reader:
     def items(self, obj, key, read_one):
         value = obj.get(key, [])
         if not isinstance(value, list):
-            raise CharacterFileError(key, f"must be a list, not {_kind(value)}")
+            raise CharacterFileError(key, say("must be a list, not {kind}", kind=_kind(value)))
         if len(value) > MAX_ITEMS:
-            raise CharacterFileError(key, f"has {len(value)} entries; the most is {MAX_ITEMS}")
+            raise CharacterFileError(
+                key,
+                say("has {count} entries; the most is {most}", count=len(value), most=MAX_ITEMS),
+            )
         return tuple(read_one(item, key, i) for i, item in enumerate(value))
 
     def rows(self, obj):
@@ -242,42 +294,59 @@ class _Reader:
             listed = ", ".join(f"{n} {key}" for key, n in counts.items() if n)
             raise CharacterFileError(
                 "",
-                f"the character has {sum(counts.values())} traits and pieces of equipment "
-                f"({listed}); the most is {MAX_ROWS} together",
+                say(
+                    "the character has {count} traits and pieces of equipment ({listed}); the "
+                    "most is {most} together",
+                    count=sum(counts.values()),
+                    listed=listed,
+                    most=MAX_ROWS,
+                ),
             )
 
     def text(self, value, where, limit, *, required=False):
         if value is None and not required:
             return ""
         if not isinstance(value, str):
-            raise CharacterFileError(where, f"must be text, not {_kind(value)}")
+            raise CharacterFileError(where, say("must be text, not {kind}", kind=_kind(value)))
         value = value.strip()
         if required and not value:
-            raise CharacterFileError(where, "is required and cannot be empty")
+            raise CharacterFileError(where, say("is required and cannot be empty"))
         if len(value) > limit:
             raise CharacterFileError(
-                where, f"is {len(value):,} characters long; the most is {limit:,}"
+                where,
+                say(
+                    "is {length} characters long; the most is {most}",
+                    length=Thousands(len(value)),
+                    most=Thousands(limit),
+                ),
             )
         return value
 
     def integer(self, value, where, low, high):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise CharacterFileError(where, f"must be a whole number, not {_kind(value)}")
+            raise CharacterFileError(
+                where, say("must be a whole number, not {kind}", kind=_kind(value))
+            )
         if not low <= value <= high:
-            raise CharacterFileError(where, f"must be between {low} and {high}, not {value}")
+            raise CharacterFileError(where, _between(low, high, value))
         return value
 
     def amount(self, value, where):
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise CharacterFileError(where, f"must be a number, not {_kind(value)}")
+            raise CharacterFileError(where, say("must be a number, not {kind}", kind=_kind(value)))
         if not 0 <= value <= 20:
-            raise CharacterFileError(where, f"must be between 0 and 20, not {value}")
+            raise CharacterFileError(where, _between(0, 20, value))
         if isinstance(value, int):
             return value  # whole amounts stay ints: cheaper to price than Fractions
         amount = Fraction(repr(value))  # the decimal the file wrote: 0.1 is 1/10
         if (amount * 100).denominator != 1:
             raise CharacterFileError(
-                where, f"{value} has more than two decimals: use hundredths at most, e.g. 0.5"
+                where,
+                say(
+                    "{value} has more than two decimals: use hundredths at most, e.g. {example}",
+                    value=repr(value),
+                    example=Fraction(1, 2),
+                ),
             )
         return amount.numerator if amount.denominator == 1 else amount
 
@@ -289,14 +358,19 @@ class _Reader:
         try:
             return self.ladder.parse(value)
         except LevelError as error:
-            raise CharacterFileError(where, str(error)) from None
+            raise CharacterFileError(where, error.phrase) from None
 
     def difficulty(self, value, where):
         if value is None:
             return None
         if value not in DIFFICULTIES:
             raise CharacterFileError(
-                where, f"unknown difficulty {value!r}: use one of {', '.join(DIFFICULTIES)}"
+                where,
+                say(
+                    "unknown difficulty {value}: use one of {difficulties}",
+                    value=repr(value),
+                    difficulties=", ".join(DIFFICULTIES),
+                ),
             )
         return value
 
@@ -315,11 +389,12 @@ class _Reader:
         where = _at(key, index)
         obj = self.object(value, where, (*TRAIT_KEYS, *TRAIT_EXTRA_KEYS))
         if "level" not in obj:
-            raise CharacterFileError(f"{where}.level", "is required")
+            raise CharacterFileError(f"{where}.level", say("is required"))
         defined_in_play = obj.get("defined_in_play", False)
         if not isinstance(defined_in_play, bool):
             raise CharacterFileError(
-                f"{where}.defined_in_play", f"must be true or false, not {_kind(defined_in_play)}"
+                f"{where}.defined_in_play",
+                say("must be true or false, not {kind}", kind=_kind(defined_in_play)),
             )
         return Trait(
             name=self.text(obj.get("name"), f"{where}.name", 100, required=True),
@@ -349,9 +424,7 @@ class _Reader:
         obj = self.object(value, where, ("name", "kind", "level", "difficulty", "cost"))
         kind = obj.get("kind")
         if kind is not None and kind not in POWER_KINDS:
-            raise CharacterFileError(
-                f"{where}.kind", f"unknown kind {kind!r}: use one of {', '.join(POWER_KINDS)}"
-            )
+            raise CharacterFileError(f"{where}.kind", _unknown_kind(kind, POWER_KINDS))
         return Power(
             name=self.text(obj.get("name"), f"{where}.name", 100, required=True),
             kind=kind,
@@ -369,9 +442,7 @@ class _Reader:
         if kind == "armor":  # the spec takes both spellings and writes `armour`
             kind = "armour"
         if kind not in EQUIPMENT_KINDS:
-            raise CharacterFileError(
-                f"{where}.kind", f"unknown kind {kind!r}: use one of {', '.join(EQUIPMENT_KINDS)}"
-            )
+            raise CharacterFileError(f"{where}.kind", _unknown_kind(kind, EQUIPMENT_KINDS))
         armour = obj.get("armour", obj.get("armor"))
         return Equipment(
             name=self.text(obj.get("name"), f"{where}.name", 100, required=True),
@@ -401,8 +472,11 @@ class _Reader:
         if len(kinds) != 1:
             raise CharacterFileError(
                 where,
-                "must be one of an award, tokens carried or a spend: give exactly one of "
-                f"{', '.join(LEDGER_KINDS)}",
+                say(
+                    "must be one of an award, tokens carried or a spend: give exactly one of "
+                    "{keys}",
+                    keys=", ".join(LEDGER_KINDS),
+                ),
             )
         kind = kinds[0]
         amount = self.integer(obj[kind], f"{where}.{kind}", 0, 100_000)
@@ -412,14 +486,15 @@ class _Reader:
         bought_keys = [k for k in SPEND_KEYS if k in obj]
         if kind != "spend":
             if bought_keys:
-                raise CharacterFileError(
-                    f"{where}.{bought_keys[0]}", f"belongs to a spend, not to {_an(kind)}"
-                )
+                raise CharacterFileError(f"{where}.{bought_keys[0]}", _not_a_spend(kind))
             return ledger.Entry(kind, amount, note)
         if len(bought_keys) != 1:
             raise CharacterFileError(
                 where,
-                f"a spend says what it bought: give exactly one of {', '.join(SPEND_KEYS)}",
+                say(
+                    "a spend says what it bought: give exactly one of {keys}",
+                    keys=", ".join(SPEND_KEYS),
+                ),
             )
         what = bought_keys[0]
         at = f"{where}.{what}"
@@ -432,17 +507,22 @@ class _Reader:
             what, ledger.REMOVE_LISTS
         )
         if not isinstance(value, dict):
-            raise CharacterFileError(where, f"must be an object, not {_kind(value)}")
+            raise CharacterFileError(where, say("must be an object, not {kind}", kind=_kind(value)))
         listed = value.get("list")
         if listed not in lists:
             raise CharacterFileError(
-                f"{where}.list", f"must name one of {', '.join(lists)}, not {listed!r}"
+                f"{where}.list",
+                say(
+                    "must name one of {lists}, not {value}",
+                    lists=", ".join(lists),
+                    value=repr(listed),
+                ),
             )
         if what == "raise":
             obj = self.object(value, where, ("list", "name", "from", "to"))
             for key in ("from", "to"):
                 if key not in obj:
-                    raise CharacterFileError(f"{where}.{key}", "is required")
+                    raise CharacterFileError(f"{where}.{key}", say("is required"))
             return ledger.Raise(
                 listed,
                 self.text(obj.get("name"), f"{where}.name", 100, required=True),
@@ -459,9 +539,11 @@ class _Reader:
 
     def personality(self, value):
         if not isinstance(value, dict):
-            raise CharacterFileError("personality", f"must be an object, not {_kind(value)}")
+            raise CharacterFileError(
+                "personality", say("must be an object, not {kind}", kind=_kind(value))
+            )
         if len(value) > 100:
-            raise CharacterFileError("personality", "has more than 100 answers")
+            raise CharacterFileError("personality", say("has more than {most} answers", most=100))
         return {
             self.text(k, "personality", 200, required=True): self.text(
                 v, f"personality.{k}", MAX_TEXT
@@ -475,20 +557,36 @@ def _at(key: str, index: int | None) -> str:
     return key if index is None else f"{key}[{index}]"
 
 
-def _an(kind: str) -> str:
-    return {"award": "an award", "carried": "tokens carried"}.get(kind, kind)
+def _between(low, high, value) -> Phrase:
+    return say(
+        "must be between {low} and {high}, not {value}", low=low, high=high, value=repr(value)
+    )
 
 
-def _kind(value) -> str:
-    return {
-        dict: "an object",
-        list: "a list",
-        str: "text",
-        bool: "true/false",
-        type(None): "null",
-        int: "a number",
-        float: "a number",
-    }.get(type(value), type(value).__name__)
+def _unknown_kind(kind, kinds) -> Phrase:
+    return say("unknown kind {kind}: use one of {kinds}", kind=repr(kind), kinds=", ".join(kinds))
+
+
+def _not_a_spend(kind: str) -> Phrase:
+    if kind == "award":
+        return say("belongs to a spend, not to an award")
+    return say("belongs to a spend, not to tokens carried")
+
+
+# What a value of the wrong type is, as a message names it.
+KINDS = {
+    dict: say("an object"),
+    list: say("a list"),
+    str: say("text"),
+    bool: say("true/false"),
+    type(None): say("null"),
+    int: say("a number"),
+    float: say("a number"),
+}
+
+
+def _kind(value) -> Phrase | str:
+    return KINDS.get(type(value), type(value).__name__)
 
 
 def write_character(character: Character, ladder: Ladder = STANDARD) -> dict:

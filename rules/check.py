@@ -18,7 +18,7 @@ from rules.foundry import is_actor, read_actor
 from rules.house_rules import apply_house_rules
 from rules.report import Issue, build_report
 from rules.rulesets import BUILTIN, Ruleset
-from rules.words import ENGLISH
+from rules.words import ENGLISH, say, say_in
 
 VALID = 0
 BREAKS_A_RULE = 1
@@ -51,7 +51,7 @@ def check_text(
             return _check_actor(data, rulesets or {}, speaker)
         result = parse_character_json(text, rulesets)
     except CharacterFileError as error:
-        return unreadable(error.where, error.message)
+        return unreadable(error.where, say_in(error.problem, speaker))
     character = result.character
     # The reader has already refused house rules that do not apply.
     ruleset = apply_house_rules(result.ruleset, character.house_rules)
@@ -67,7 +67,8 @@ def _check_actor(data: dict, rulesets: Mapping[str, Ruleset], speaker) -> CheckR
     character = imported.character
     base = rulesets.get(character.ruleset) or BUILTIN[character.ruleset]
     report = build_report(character, apply_house_rules(base, character.house_rules))
-    json = report.to_json(speaker) | {"source": "foundry", "not_mapped": list(imported.not_mapped)}
+    not_mapped = [say_in(line, speaker) for line in imported.phrases or imported.not_mapped]
+    json = report.to_json(speaker) | {"source": "foundry", "not_mapped": not_mapped}
     return CheckResult(json, VALID if report.valid else BREAKS_A_RULE)
 
 
@@ -78,7 +79,7 @@ def check_file(
     try:
         content = read_file(path)
     except CharacterFileError as error:
-        return unreadable(error.where, error.message)
+        return unreadable(error.where, say_in(error.problem, speaker))
     return check_text(content, rulesets, speaker)
 
 
@@ -88,11 +89,17 @@ def read_file(path: str | os.PathLike) -> bytes:
         with open(path, "rb") as file:
             content = file.read(MAX_FILE_BYTES + 1)
     except OSError as error:
-        raise CharacterFileError("", f"cannot read the file ({error.strerror or error})") from None
+        raise CharacterFileError(
+            "", say("cannot read the file ({error})", error=error.strerror or str(error))
+        ) from None
     except ValueError as error:  # a path with a NUL byte in it
-        raise CharacterFileError("", f"cannot read the file ({error})") from None
+        raise CharacterFileError(
+            "", say("cannot read the file ({error})", error=str(error))
+        ) from None
     if len(content) > MAX_FILE_BYTES:
-        raise CharacterFileError("", f"the file is larger than {MAX_FILE_BYTES // 2**20} MB")
+        raise CharacterFileError(
+            "", say("the file is larger than {size} MB", size=MAX_FILE_BYTES // 2**20)
+        )
     return content
 
 

@@ -40,6 +40,7 @@ from rules.ladder import STANDARD, signed
 from rules.report import POOLS, Report, amount, build_report, ruleset_attributes
 from rules.rulesets import BUILTIN, FUDGE_BASICS, LEVELS, Ruleset
 from rules.text import name_problem, unstorable_problem
+from rules.words import ENGLISH, Level, Phrase, say, say_in, say_plural
 
 SYSTEM_ID = "fudge-rpg"
 FLAG = "fairsheet"
@@ -83,9 +84,9 @@ NOTE_ROWS = (
 CHANGED, LOST, BY_DESIGN = "changed", "lost", "by design"
 REPORT_LEVELS = (CHANGED, LOST, BY_DESIGN)
 REPORT_HEADINGS = {
-    CHANGED: "Changed on the way in: check these",
-    LOST: "Not imported",
-    BY_DESIGN: "Left out: Fairsheet has no place for these",
+    CHANGED: say("Changed on the way in: check these"),
+    LOST: say("Not imported"),
+    BY_DESIGN: say("Left out: Fairsheet has no place for these"),
 }
 # An actor's picture Fairsheet can keep: one it carries, not a path into a Foundry world.
 PICTURE = re.compile(r"data:image/(png|jpeg|webp);base64,[A-Za-z0-9+/=\s]+")
@@ -123,21 +124,45 @@ class Imported:
 
     character: Character
     source: str  # FAIRSHEET or FOUNDRY
-    # What an actor held that the character could not take as it was, most important first
+    # What an actor held that the character could not take as it was, most important first,
+    # in English (the API's and the audit trail's words) and as the Phrases a page says
     not_mapped: tuple[str, ...] = ()
     levels: tuple[str, ...] = ()  # each not_mapped line's REPORT_LEVELS word
+    phrases: tuple[Phrase, ...] = ()
     ignored: tuple[str, ...] = ()  # character-file fields this version does not know
     # The character on the site an actor was exported from (flags.fairsheet.character_id)
     character_id: int | None = None
     # The picture the actor carries (`img` or its token's) as a data: URL, else ""
     image: str = ""
 
-    def report(self) -> list[tuple[str, list[str]]]:
-        """The not_mapped lines under their headings, most important first."""
+    def report(self, speaker=ENGLISH) -> list[tuple[str, list[str]]]:
+        """The not_mapped lines under their headings, most important first, said by
+        `speaker` (English by default; characters.wording's SPEAKER for a page)."""
         groups = {level: [] for level in REPORT_LEVELS}
-        for level, line in zip(self.levels, self.not_mapped, strict=True):
-            groups[level].append(line)
-        return [(REPORT_HEADINGS[level], lines) for level, lines in groups.items() if lines]
+        lines = self.phrases or self.not_mapped
+        for level, line in zip(self.levels, lines, strict=True):
+            groups[level].append(say_in(line, speaker))
+        return [
+            (say_in(REPORT_HEADINGS[level], speaker), lines)
+            for level, lines in groups.items()
+            if lines
+        ]
+
+    def with_note(self, level: str, phrase: Phrase, *, first: bool = False) -> "Imported":
+        """The import with one more line of its report, first or last."""
+        if first:
+            return dataclasses.replace(
+                self,
+                not_mapped=(str(phrase), *self.not_mapped),
+                levels=(level, *self.levels),
+                phrases=(phrase, *self.phrases),
+            )
+        return dataclasses.replace(
+            self,
+            not_mapped=(*self.not_mapped, str(phrase)),
+            levels=(*self.levels, level),
+            phrases=(*self.phrases, phrase),
+        )
 
 
 # -- Character -> actor ------------------------------------------------------------------------
@@ -550,29 +575,37 @@ class _ActorReader:
         self.character_id: int | None = None
         self.image = ""
 
-    def note(self, level: str, message: str) -> None:
+    def note(self, level: str, message: Phrase) -> None:
         self.not_mapped.append((REPORT_LEVELS.index(level), level, message))
 
     def actor(self, data) -> Imported:
         if not isinstance(data, dict):
-            raise CharacterFileError("", "a Foundry actor must be a JSON object")
+            raise CharacterFileError("", say("a Foundry actor must be a JSON object"))
         stats = data.get("_stats")
         system_id = stats.get("systemId") if isinstance(stats, dict) else None
         if system_id not in (None, SYSTEM_ID):
             raise CharacterFileError(
                 "_stats.systemId",
-                f"this actor belongs to the {system_id!r} game system; "
-                f"Fairsheet reads actors of {SYSTEM_ID!r} (Fudge RPG)",
+                say(
+                    "this actor belongs to the {system} game system; Fairsheet reads actors "
+                    "of {fudge} (Fudge RPG)",
+                    system=repr(system_id),
+                    fudge=repr(SYSTEM_ID),
+                ),
             )
         if data.get("type") not in ACTOR_TYPES:
             raise CharacterFileError(
-                "type", f"must be 'character', not {data.get('type')!r}: only characters import"
+                "type",
+                say(
+                    "must be 'character', not {type}: only characters import",
+                    type=repr(data.get("type")),
+                ),
             )
         system, items = data.get("system"), data.get("items", [])
         if not isinstance(system, dict):
-            raise CharacterFileError("system", "must be an object")
+            raise CharacterFileError("system", say("must be an object"))
         if not isinstance(items, list):
-            raise CharacterFileError("items", "must be a list")
+            raise CharacterFileError("items", say("must be a list"))
         flags = _dict(_dict(data.get("flags")).get(FLAG))
         file = _dict(flags.get("file"))
         site_id = flags.get("character_id")
@@ -588,13 +621,18 @@ class _ActorReader:
             out["ruleset"] = self.default_ruleset
             self.note(
                 CHANGED,
-                f"The actor names no Fairsheet ruleset: imported for {self.default_ruleset}.",
+                say(
+                    "The actor names no Fairsheet ruleset: imported for {ruleset}.",
+                    ruleset=self.default_ruleset,
+                ),
             )
         self.ladder = self.known[out["ruleset"]].ladder
         out["name"] = self.text(data.get("name"), "name", MAX_NAME)
         if not out["name"]:
             out["name"] = "Imported character"
-            self.note(CHANGED, "name: the actor has no name; imported as 'Imported character'.")
+            self.note(
+                CHANGED, say("name: the actor has no name; imported as 'Imported character'.")
+            )
         if isinstance(data.get("_id"), str) and ID.fullmatch(data["_id"]):
             self.foundry_ids["actor"] = data["_id"]
         out.update(self.items(items, flags))
@@ -621,8 +659,12 @@ class _ActorReader:
                 return
             self.note(
                 LOST,
-                f"{where}: the picture is a file of the Foundry world ({value[:80]}); "
-                "upload it as the portrait on the builder.",
+                say(
+                    "{where}: the picture is a file of the Foundry world ({file}); upload it as "
+                    "the portrait on the builder.",
+                    where=where,
+                    file=value[:80],
+                ),
             )
             return
 
@@ -641,7 +683,8 @@ class _ActorReader:
             out["notes"] = self.free_text(text, "system.notes", MAX_TEXT)
             self.from_flags.discard("notes")
             self.note(
-                CHANGED, "system.notes: edited in Foundry; Foundry's notes are kept, as plain text."
+                CHANGED,
+                say("system.notes: edited in Foundry; Foundry's notes are kept, as plain text."),
             )
 
     def damage_links(self, out: dict) -> None:
@@ -660,16 +703,35 @@ class _ActorReader:
             try:
                 apply_house_rules(ruleset, {**house_rules, key: name})
             except HouseRuleError as error:
-                self.note(LOST, f"attribute set {link} {name!r}: {error.message}; not imported.")
+                self.note(
+                    LOST,
+                    say(
+                        "attribute set {link} {name}: {problem}; not imported.",
+                        link=link,
+                        name=repr(name),
+                        problem=error.message,
+                    ),
+                )
                 continue
             house_rules = {**house_rules, key: name}
             out["house_rules"] = house_rules
-            self.note(
-                CHANGED,
-                f"attribute set {link}: {name} is the character's "
-                f"{'muscle' if link == 'muscleweapon' else 'damage capacity'} attribute "
-                f"(house rule {key}), for its damage factors.",
-            )
+            if link == "muscleweapon":
+                kept = say(
+                    "attribute set {link}: {name} is the character's muscle attribute (house "
+                    "rule {key}), for its damage factors.",
+                    link=link,
+                    name=name,
+                    key=key,
+                )
+            else:
+                kept = say(
+                    "attribute set {link}: {name} is the character's damage capacity attribute "
+                    "(house rule {key}), for its damage factors.",
+                    link=link,
+                    name=name,
+                    key=key,
+                )
+            self.note(CHANGED, kept)
 
     def items(self, items: list, flags: dict) -> dict:
         lists = {"attributes": [], **{name: [] for name in LIST_TYPES}}
@@ -680,7 +742,7 @@ class _ActorReader:
         for index, item in enumerate(items):
             where = f"items[{index}]"
             if not isinstance(item, dict):
-                self.note(LOST, f"{where}: not an object; skipped.")
+                self.note(LOST, say("{where}: not an object; skipped.", where=where))
                 continue
             kind = item.get("type")
             if kind == "attributeset":
@@ -688,16 +750,26 @@ class _ActorReader:
                 continue
             if kind not in ITEM_TYPES or kind == "traitladder":
                 reason = (
-                    self.ladder_note() if kind == "traitladder" else "not an item type of fudge-rpg"
+                    self.ladder_note()
+                    if kind == "traitladder"
+                    else say("not an item type of fudge-rpg")
                 )
                 self.note(
                     BY_DESIGN if kind == "traitladder" else LOST,
-                    f"{where} ({kind} {item.get('name')!r}): not imported; {reason}.",
+                    say(
+                        "{where} ({kind} {name}): not imported; {reason}.",
+                        where=where,
+                        kind=str(kind),
+                        name=repr(item.get("name")),
+                        reason=reason,
+                    ),
                 )
                 continue
             name = self.text(item.get("name"), f"{where}.name", MAX_ITEM_NAME)
             if not name:
-                self.note(LOST, f"{where}: a {kind} with no name; skipped.")
+                self.note(
+                    LOST, say("{where}: a {kind} with no name; skipped.", where=where, kind=kind)
+                )
                 continue
             system = _dict(item.get("system"))
             own = _dict(_dict(item.get("flags")).get(FLAG))
@@ -712,7 +784,14 @@ class _ActorReader:
             if not entry and system.get("description"):
                 described += kind != "equipment"
             if item.get("effects"):
-                self.note(LOST, f"{where} ({name}): its active effects are not imported.")
+                self.note(
+                    LOST,
+                    say(
+                        "{where} ({name}): its active effects are not imported.",
+                        where=where,
+                        name=name,
+                    ),
+                )
             flagged = set(entry) - {"name", "level"}  # Foundry's own name and level win
             entry = {**entry, "name": name}
             if kind == "skill":
@@ -730,25 +809,41 @@ class _ActorReader:
         if self.grouped:
             self.note(
                 BY_DESIGN,
-                f"Skill groups are not imported ({len(self.grouped)} skill"
-                f"{'s' if len(self.grouped) != 1 else ''}): {', '.join(self.grouped)}.",
+                say_plural(
+                    "Skill groups are not imported ({count} skill): {skills}.",
+                    "Skill groups are not imported ({count} skills): {skills}.",
+                    len(self.grouped),
+                    count=len(self.grouped),
+                    skills=", ".join(self.grouped),
+                ),
             )
         if described:
             self.note(
                 BY_DESIGN,
-                f"The descriptions of {described} gifts, faults or skills are not kept: "
-                "Fairsheet keeps their names.",
+                say_plural(
+                    "The descriptions of {count} gifts, faults or skills are not kept: "
+                    "Fairsheet keeps their names.",
+                    "The descriptions of {count} gifts, faults or skills are not kept: "
+                    "Fairsheet keeps their names.",
+                    described,
+                    count=described,
+                ),
             )
         lists["attributes"] = self.attributes(sets, flags)
         return lists
 
     def attributes(self, sets: list, flags: dict) -> list:
         if not sets:
-            self.note(LOST, "The actor has no attribute set: no attributes imported.")
+            self.note(LOST, say("The actor has no attribute set: no attributes imported."))
             return []
         for where, extra in sets[1:]:
             self.note(
-                LOST, f"{where} (attribute set {extra.get('name')!r}): only the first is read."
+                LOST,
+                say(
+                    "{where} (attribute set {name}): only the first is read.",
+                    where=where,
+                    name=repr(extra.get("name")),
+                ),
             )
         where, item = sets[0]
         if isinstance(item.get("_id"), str) and ID.fullmatch(item["_id"]):
@@ -759,7 +854,14 @@ class _ActorReader:
                 self.links[link] = system[link].strip()
         raw = _attribute_list(item)
         if len(raw) > MAX_ROWS:
-            self.note(LOST, f"{where}: more than {MAX_ROWS} attributes; the rest skipped.")
+            self.note(
+                LOST,
+                say(
+                    "{where}: more than {most} attributes; the rest skipped.",
+                    where=where,
+                    most=MAX_ROWS,
+                ),
+            )
             raw = raw[:MAX_ROWS]
         # The attributes the export added at their default: still there, they stay unlisted.
         own = _dict(_dict(item.get("flags")).get(FLAG))
@@ -775,7 +877,7 @@ class _ActorReader:
             attribute = _dict(attribute)
             name = self.text(attribute.get("name"), f"{at}.name", MAX_ITEM_NAME)
             if not name:
-                self.note(LOST, f"{at}: an attribute with no name; skipped.")
+                self.note(LOST, say("{where}: an attribute with no name; skipped.", where=at))
                 continue
             level = self.ladder.name(self.level(attribute.get("level"), f"{at}.level"))
             if (name.casefold(), level) not in added and self.room_for(
@@ -829,8 +931,14 @@ class _ActorReader:
         renamed = f"{name} ({number})"[:MAX_ITEM_NAME]
         self.note(
             CHANGED,
-            f"{where} ({name}): a second {name!r}, which its text allows; kept as {renamed!r} "
-            "(rename it for what it is).",
+            say(
+                "{where} ({name}): a second {quoted}, which its text allows; kept as {renamed} "
+                "(rename it for what it is).",
+                where=where,
+                name=name,
+                quoted=repr(name),
+                renamed=repr(renamed),
+            ),
         )
         return renamed
 
@@ -841,7 +949,14 @@ class _ActorReader:
         if list_name != "equipment" and any(
             e["name"].casefold() == name.casefold() for e in entries
         ):
-            self.note(LOST, f"{list_name}: {name!r} appears twice; the second is skipped.")
+            self.note(
+                LOST,
+                say(
+                    "{list}: {name} appears twice; the second is skipped.",
+                    list=list_name,
+                    name=repr(name),
+                ),
+            )
             return False
         if list_name == "attributes":  # counted before the items (see `items`)
             return True
@@ -850,8 +965,13 @@ class _ActorReader:
                 self.full = True
                 self.note(
                     LOST,
-                    f"{list_name}: more than {MAX_ROWS} traits and pieces of equipment; "
-                    f"{name!r} and every one after it skipped.",
+                    say(
+                        "{list}: more than {most} traits and pieces of equipment; {name} and "
+                        "every one after it skipped.",
+                        list=list_name,
+                        most=MAX_ROWS,
+                        name=repr(name),
+                    ),
                 )
             return False
         self.rows += 1
@@ -869,26 +989,42 @@ class _ActorReader:
         if marked:
             self.note(
                 LOST,
-                f"system.wounds: current wounds ({', '.join(marked)}) are not imported: "
-                "mark them on the play page.",
+                say(
+                    "system.wounds: current wounds ({wounds}) are not imported: mark them on "
+                    "the play page.",
+                    wounds=", ".join(marked),
+                ),
             )
         if isinstance(system.get("mana"), int | float) and system["mana"] > 0:
-            self.note(LOST, f"system.mana ({system['mana']}): Fairsheet keeps no mana pool.")
+            self.note(
+                LOST,
+                say(
+                    "system.mana ({mana}): Fairsheet keeps no mana pool.",
+                    mana=str(system["mana"]),
+                ),
+            )
         # fivepoint since fudge-rpg 2.4, fivePoint (with generalGroups) in 2.3
         for key in ("fivepoint", "fivePoint"):
             if _dict(system.get(key)).get("groups"):
                 self.note(
                     BY_DESIGN,
-                    f"system.{key}: the five-point skill groups (Fudge's five-point "
-                    "character creation) are not imported; the skills they bought are.",
+                    say(
+                        "{where}: the five-point skill groups (Fudge's five-point character "
+                        "creation) are not imported; the skills they bought are.",
+                        where=f"system.{key}",
+                    ),
                 )
         for key in system:
             if key not in ("fp", "ep", "mana", "wounds", "notes", "unspent", *FIVE_POINT):
                 self.note(
-                    LOST, f"system.{key}: not a field of a fudge-rpg character; not imported."
+                    LOST,
+                    say(
+                        "{where}: not a field of a fudge-rpg character; not imported.",
+                        where=f"system.{key}",
+                    ),
                 )
         if effects:
-            self.note(LOST, "effects: active effects are not imported.")
+            self.note(LOST, say("effects: active effects are not imported."))
 
     def finish(self, out: dict) -> Imported:
         """Read the gathered file; a value from the flags that the reader refuses is dropped
@@ -903,8 +1039,9 @@ class _ActorReader:
             return Imported(
                 self.with_ids(result.character),
                 FOUNDRY,
-                not_mapped=tuple(message for _, _, message in notes),
+                not_mapped=tuple(str(message) for _, _, message in notes),
                 levels=tuple(level for _, level, _ in notes),
+                phrases=tuple(message for _, _, message in notes),
                 ignored=result.ignored,
                 character_id=self.character_id,
                 image=self.image,
@@ -942,25 +1079,33 @@ class _ActorReader:
                 del out[top]
         else:
             raise error
-        self.note(LOST, f"flags.{FLAG}: {error}; not imported.")
+        self.note(
+            LOST,
+            say("{where}: {problem}; not imported.", where=f"flags.{FLAG}", problem=error.phrase),
+        )
 
-    def ladder_note(self) -> str:
+    def ladder_note(self) -> Phrase:
         if self.ladder == STANDARD:
-            return "Fairsheet uses its own trait ladder"
-        return f"Fairsheet uses the ruleset's ladder ({', '.join(self.ladder.words)})"
+            return say("Fairsheet uses its own trait ladder")
+        return say(
+            "Fairsheet uses the ruleset's ladder ({words})", words=", ".join(self.ladder.words)
+        )
 
     def text(self, value, where: str, limit: int) -> str:
         """A name the character keeps: one that cannot be stored refuses the actor."""
         if not isinstance(value, str):
             if value is not None:
-                self.note(LOST, f"{where}: not text ({_kind(value)}); left empty.")
+                self.note(
+                    LOST,
+                    say("{where}: not text ({kind}); left empty.", where=where, kind=_kind(value)),
+                )
             return ""
         problem = name_problem(value)
         if problem is not None:
             raise CharacterFileError(where, problem)
         value = value.strip()
         if len(value) > limit:
-            self.note(CHANGED, f"{where}: cut to {limit} characters.")
+            self.note(CHANGED, _cut(where, limit))
         return value[:limit].strip()
 
     def free_text(self, value: str, where: str, limit: int) -> str:
@@ -968,25 +1113,37 @@ class _ActorReader:
         is what is over the limit."""
         problem = unstorable_problem(value)
         if problem is not None:
-            self.note(LOST, f"{where}: {problem}; not imported.")
+            self.note(LOST, say("{where}: {problem}; not imported.", where=where, problem=problem))
             return ""
         value = value.strip()
         if len(value) > limit:
-            self.note(CHANGED, f"{where}: cut to {limit} characters.")
+            self.note(CHANGED, _cut(where, limit))
         return value[:limit].strip()
 
     def level(self, value, where: str) -> int:
         if value is None:
             return 0
         if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
-            self.note(CHANGED, f"{where}: {value!r} is not a whole level; read as Fair.")
+            self.note(
+                CHANGED,
+                say(
+                    "{where}: {value} is not a whole level; read as {fair}.",
+                    where=where,
+                    value=repr(value),
+                    fair=Level(0, self.ladder),
+                ),
+            )
             return 0
         level = min(max(int(value), self.ladder.bottom), self.ladder.top)
         if level != value:
             self.note(
                 CHANGED,
-                f"{where}: {int(value):+d} is off Fairsheet's ladder; read as "
-                f"{self.ladder.name(level)}.",
+                say(
+                    "{where}: {value} is off Fairsheet's ladder; read as {level}.",
+                    where=where,
+                    value=f"{int(value):+d}",
+                    level=Level(level, self.ladder),
+                ),
             )
         return level
 
@@ -994,10 +1151,25 @@ class _ActorReader:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
-            self.note(LOST, f"{where}: {value!r} is not a whole number; not imported.")
+            self.note(
+                LOST,
+                say(
+                    "{where}: {value} is not a whole number; not imported.",
+                    where=where,
+                    value=repr(value),
+                ),
+            )
             return None
         if not 0 <= value <= top:
-            self.note(LOST, f"{where}: {int(value)} is outside 0 to {top}; not imported.")
+            self.note(
+                LOST,
+                say(
+                    "{where}: {value} is outside 0 to {top}; not imported.",
+                    where=where,
+                    value=str(int(value)),
+                    top=top,
+                ),
+            )
             return None
         return int(value)
 
@@ -1031,8 +1203,14 @@ def _dict(value) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def _kind(value) -> str:
-    return {dict: "an object", list: "a list", bool: "true/false"}.get(type(value), "a number")
+def _kind(value) -> Phrase:
+    return {dict: say("an object"), list: say("a list"), bool: say("true/false")}.get(
+        type(value), say("a number")
+    )
+
+
+def _cut(where: str, limit: int) -> Phrase:
+    return say("{where}: cut to {limit} characters.", where=where, limit=limit)
 
 
 class _TextParser(HTMLParser):

@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+from rules.words import say
+
 WORDS = ("Abysmal", "Terrible", "Poor", "Mediocre", "Fair", "Good", "Great", "Superb", "Legendary")
 ABYSMAL, TERRIBLE, POOR, MEDIOCRE, FAIR, GOOD, GREAT, SUPERB, LEGENDARY = range(-4, 5)
 # Fairsheet's ladder ends here: far past any character in the rule texts (Legendary is the
@@ -18,7 +20,12 @@ WORD_LEVELS = {word.lower(): offset for offset, word in zip(range(-4, 5), WORDS,
 
 
 class LevelError(ValueError):
-    """A level word that is not on the ladder."""
+    """A level word that is not on the ladder. Raised with a Phrase (rules.words): str() of
+    the error is the English, `phrase` the message for characters.wording to say."""
+
+    @property
+    def phrase(self):
+        return self.args[0]
 
 
 @dataclass(frozen=True)
@@ -56,7 +63,9 @@ class Ladder:
 
     def parse(self, text: str) -> int:
         if not isinstance(text, str):
-            raise LevelError(f"a level must be a word of the trait ladder, not {text!r}")
+            raise LevelError(
+                say("a level must be a word of the trait ladder, not {value}", value=repr(text))
+            )
         key = " ".join(text.split()).casefold()
         if key in self.levels:
             return self.levels[key]
@@ -65,18 +74,33 @@ class Ladder:
             level = self.top_word_level + int(match.group(1))
             if level > self.top:
                 raise LevelError(
-                    f"'{text}' is out of range: the ladder goes up to {self.name(self.top)}"
+                    say(
+                        "'{word}' is out of range: the ladder goes up to {top}",
+                        word=text,
+                        top=self.name(self.top),
+                    )
                 )
             return level
         raise LevelError(
-            f"'{text}' is not a level: use one of {', '.join(self.words)} or {self.words[-1]}+N"
+            say(
+                "'{word}' is not a level: use one of {words} or {top}+N",
+                word=text,
+                words=", ".join(self.words),
+                top=self.words[-1],
+            )
         )
 
     def name(self, level: int) -> str:
         if level > self.top_word_level:
             return f"{self.words[-1]}+{level - self.top_word_level}"
         if level < self.bottom:
-            raise LevelError(f"{level} is below {self.words[0]}, the bottom of the ladder")
+            raise LevelError(
+                say(
+                    "{level} is below {bottom}, the bottom of the ladder",
+                    level=level,
+                    bottom=self.words[0],
+                )
+            )
         return self.words[level + self.fair]
 
 

@@ -6,35 +6,40 @@
   display in another order than it is written: "gnp.exe" showing as "exe.png".
 """
 
+from rules.words import Phrase, say
+
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 # The keys under which a character file holds names, in any section, now or later.
 NAME_KEYS = frozenset(("name", "player", "race"))
 
 
-def unstorable_problem(text: str) -> str | None:
-    """Why `text` cannot be stored, or None."""
+def unstorable_problem(text: str) -> Phrase | None:
+    """Why `text` cannot be stored, or None (str() of it is the English)."""
     if "\x00" in text:
-        return "contains a NUL character (U+0000), which cannot be stored: remove it"
+        return say("contains a NUL character (U+0000), which cannot be stored: remove it")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return "contains a lone surrogate (half of a UTF-16 pair), which is not text: remove it"
+        return say(
+            "contains a lone surrogate (half of a UTF-16 pair), which is not text: remove it"
+        )
     return None
 
 
-def name_problem(text: str) -> str | None:
+def name_problem(text: str) -> Phrase | None:
     """Why `text` cannot be a name, or None."""
     problem = unstorable_problem(text)
     if problem is None and not BIDI_CONTROLS.isdisjoint(text):
         control = next(c for c in text if c in BIDI_CONTROLS)
-        problem = (
-            f"contains a text-direction control (U+{ord(control):04X}), which can make a name "
-            "read backwards: remove it"
+        problem = say(
+            "contains a text-direction control ({code}), which can make a name read "
+            "backwards: remove it",
+            code=f"U+{ord(control):04X}",
         )
     return problem
 
 
-def first_text_problem(data) -> tuple[str, str] | None:
+def first_text_problem(data) -> tuple[str, Phrase] | None:
     """The first string in parsed JSON that cannot be stored, or a name that cannot be a
     name, as (path, problem); paths read like `skills[2].name`. One pass, any section."""
     stack = [("", None, data)]
@@ -50,7 +55,7 @@ def first_text_problem(data) -> tuple[str, str] | None:
                 path = f"{where}.{_printable(child_key)}" if where else _printable(child_key)
                 problem = unstorable_problem(child_key)
                 if problem:
-                    return path, f"the key {problem}"
+                    return path, say("the key {problem}", problem=problem)
                 children.append((path, child_key, child))
             stack.extend(reversed(children))
         elif isinstance(value, list):

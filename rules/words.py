@@ -21,8 +21,10 @@ makemessages command adds them to xgettext's keywords): call them with literal t
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from rules.ladder import Ladder
+if TYPE_CHECKING:  # rules.ladder says its own errors with `say`
+    from rules.ladder import Ladder
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class Level:
     """A level, said in its ladder's words: 'Good', 'Legendary+2'."""
 
     level: int
-    ladder: Ladder
+    ladder: "Ladder"
 
     def __str__(self) -> str:
         return self.ladder.name(self.level)
@@ -78,6 +80,11 @@ class Noun:
         if self.article:
             word = f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
         return word.capitalize() if self.capital else word
+
+
+class Thousands(int):
+    """A whole number written with its thousands grouped, as a long text's length is said:
+    "20,001" in English, "20 001" in French."""
 
 
 def say(text: str, /, **values) -> Phrase:
@@ -124,7 +131,7 @@ class English:
         return str(value)
 
     def number(self, value) -> str:
-        return number_text(value)
+        return f"{value:,}" if isinstance(value, Thousands) else number_text(value)
 
 
 ENGLISH = English()

@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from django.shortcuts import get_object_or_404
+from django.utils import translation
 
 from characters.adapters import character_to_rules, read_options
 from characters.models import ApiToken, Character
@@ -37,7 +38,8 @@ def character_provenance(character: Character) -> Provenance:
     return Provenance(
         character_id=character.pk,
         version=character.version,
-        state=character.get_state_display(),
+        # The file is the same in every language: its state in English, as the rest of it.
+        state=_english(character.get_state_display),
         **stamp,
     )
 
@@ -105,6 +107,12 @@ def foundry_update_of(character: Character, imported: Imported) -> FoundryUpdate
     )
     changes = diff_files(write_character(before), write_character(after))
     return FoundryUpdate(character, imported, after, tuple(changes))
+
+
+def _english(label) -> str:
+    """`label()` untranslated, whatever language the request is in."""
+    with translation.override(None):
+        return str(label())
 
 
 def _dict(value) -> dict:

@@ -6,6 +6,7 @@ import secrets
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from characters.models import ApiToken
 
@@ -24,7 +25,7 @@ def api_token_create(*, user, name: str) -> tuple[ApiToken, str]:
     raw = TOKEN_START + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(
         user=user,
-        name=name.strip()[:100] or "API token",
+        name=name.strip()[:100] or gettext("API token"),
         prefix=raw[:PREFIX_LENGTH],
         digest=token_digest(raw),
     )

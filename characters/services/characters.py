@@ -43,7 +43,7 @@ from characters.services.audit import (
 )
 from characters.services.history import history_step, restore, snapshot
 from characters.services.portraits import portrait_set
-from characters.wording import SPEAKER
+from characters.wording import SPEAKER, said
 from rules.charfile import (
     MAX_NAME,
     MAX_ROWS,
@@ -56,7 +56,7 @@ from rules.ladder import STANDARD
 from rules.rulesets import BUILTIN, STANDARD_TERMS
 from rules.templates import apply_template, templates_for
 from rules.text import unstorable_problem
-from rules.words import Level
+from rules.words import Level, Term, say
 
 MAX_PARTY = 100  # characters in one party file: a campaign's whole cast and more
 
@@ -184,7 +184,7 @@ def character_import(
     try:
         imported = parse_any(text, **read_options(campaign))
     except CharacterFileError as error:
-        raise ServiceError(_("The file cannot be read: {error}").format(error=error)) from None
+        raise ServiceError(_unreadable(error)) from None
     return _import(owner=owner, imported=imported, campaign=campaign)
 
 
@@ -206,7 +206,7 @@ def party_import(*, owner, text: str | bytes, campaign: Campaign | None = None):
     try:
         data = load_json(text)
     except CharacterFileError as error:
-        raise ServiceError(_("The file cannot be read: {error}").format(error=error)) from None
+        raise ServiceError(_unreadable(error)) from None
     if not isinstance(data, list) or not data:
         raise ServiceError(_("A party file is a JSON list of characters: this one holds none."))
     if len(data) > MAX_PARTY:
@@ -226,13 +226,16 @@ def party_import(*, owner, text: str | bytes, campaign: Campaign | None = None):
                 imported = parse_data(entry, **read_for)
                 character, imported = _import(owner=owner, imported=imported, campaign=campaign)
         except CharacterFileError as error:
-            refused = _("The file cannot be read: {error}").format(error=error)
-            members.append(PartyMember(index, name, refused=refused))
+            members.append(PartyMember(index, name, refused=_unreadable(error)))
         except ServiceError as error:
             members.append(PartyMember(index, name, refused=str(error)))
         else:
             members.append(PartyMember(index, character.name, character, imported))
     return members
+
+
+def _unreadable(error: CharacterFileError) -> str:
+    return _("The file cannot be read: {error}").format(error=said(error.phrase))
 
 
 def is_party(text: str | bytes) -> bool:
@@ -307,19 +310,19 @@ def _import(*, owner, imported: Imported, campaign: Campaign | None):
                     "This file is for {ruleset}, but {campaign} plays {plays}: change the "
                     "file's ruleset or import it elsewhere."
                 ).format(
-                    ruleset=vocabulary.term(ruleset_name(value.ruleset), "ruleset"),
+                    ruleset=said(Term(ruleset_name(value.ruleset), "ruleset")),
                     campaign=campaign.name,
-                    plays=vocabulary.term(ruleset_name(campaign.base_ruleset), "ruleset"),
+                    plays=said(Term(ruleset_name(campaign.base_ruleset), "ruleset")),
                 )
             )
         if value.house_rules and value.house_rules != campaign.house_rules:
-            imported = dataclasses.replace(
-                imported,
-                not_mapped=(
-                    f"house_rules: {campaign.name}'s house rules apply, not the file's.",
-                    *imported.not_mapped,
+            imported = imported.with_note(
+                CHANGED,
+                say(
+                    "house_rules: {campaign}'s house rules apply, not the file's.",
+                    campaign=campaign.name,
                 ),
-                levels=(CHANGED, *imported.levels),
+                first=True,
             )
     character = create_from_rules(owner=owner, value=value, campaign=campaign)
     if imported.image:
@@ -344,10 +347,8 @@ def _with_portrait(character: Character, owner, imported: Imported) -> Imported:
     try:
         portrait_set(character=character, actor=owner, data=picture_bytes(imported.image))
     except ServiceError as error:
-        return dataclasses.replace(
-            imported,
-            not_mapped=(*imported.not_mapped, f"img: the picture is not imported: {error}"),
-            levels=(*imported.levels, LOST),
+        return imported.with_note(
+            LOST, say("img: the picture is not imported: {problem}", problem=str(error))
         )
     return imported
 

@@ -5,6 +5,7 @@ by the owner, and the GM's review again when an approved build changed beyond pl
 import contextlib
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from characters.adapters import (
     character_file,
@@ -20,6 +21,7 @@ from characters.selectors.interop import FoundryUpdate, foundry_update_of
 from characters.services.audit import commit_change, lock_character
 from characters.services.portraits import portrait_set
 from characters.services.review import submit_for_review
+from characters.wording import said
 from rules import character as rc
 from rules.charfile import ROW_LISTS, CharacterFileError, write_character
 from rules.foundry import FOUNDRY, parse_any, picture_bytes
@@ -34,19 +36,25 @@ def character_update_from_foundry(
     house rules and the experience ledger stay. Returns the update, changes and all."""
     locked = lock_character(character=character, expected_version=expected_version)
     if locked.owner_id != actor.pk:
-        raise NotAllowed("Only the character's player updates it from Foundry.")
+        raise NotAllowed(_("Only the character's player updates it from Foundry."))
     if locked.state == Character.State.SUBMITTED:
         raise ServiceError(
-            f"{locked.name} is waiting for the GM's review: withdraw the submission to update "
-            "it from Foundry, or import the actor as a new character."
+            _(
+                "{name} is waiting for the GM's review: withdraw the submission to update it "
+                "from Foundry, or import the actor as a new character."
+            ).format(name=locked.name)
         )
     try:
         imported = parse_any(text, **read_options(locked.campaign))
     except CharacterFileError as error:
-        raise ServiceError(f"The file cannot be read: {error}") from None
+        raise ServiceError(
+            _("The file cannot be read: {error}").format(error=said(error.phrase))
+        ) from None
     if imported.source != FOUNDRY or imported.character_id != locked.pk:
         raise ServiceError(
-            f"This file was not exported from {locked.name}: import it as a new character."
+            _("This file was not exported from {name}: import it as a new character.").format(
+                name=locked.name
+            )
         )
     current = (
         Character.objects.select_related("campaign")

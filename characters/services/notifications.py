@@ -66,7 +66,8 @@ def notification_mail_send(
     path = reverse("character_builder", args=[character_pk])
     with translation.override(language or settings.LANGUAGE_CODE):
         body = _("{message}\n\nOpen the character: {path}").format(message=message, path=path)
-    mail = EmailMessage(subject=f"Fairsheet: {one_line(message)}", body=body, to=[address])
+        subject = _("Fairsheet: {message}").format(message=one_line(message))
+    mail = EmailMessage(subject=subject, body=body, to=[address])
     try:
         mail.send()
     except OSError:  # smtplib's errors, and a timeout, are OSErrors

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from characters.adapters import (
@@ -85,7 +86,7 @@ def character_import_view(request):
     was exported from one of the user's characters first offers to update that character,
     with what changed in Foundry; the page's second step then updates it or imports a copy."""
     if request.api_token and request.method != "POST":
-        return JsonResponse({"error": "POST a character file or a Foundry actor."}, status=405)
+        return JsonResponse({"error": _("POST a character file or a Foundry actor.")}, status=405)
     campaigns = Campaign.objects.joined_by(request.user)
     initial = {"campaign": request.GET.get("campaign")} if request.GET.get("campaign") else {}
     form = ImportForm(*_import_data(request), campaigns=campaigns, initial=initial)
@@ -108,6 +109,7 @@ def character_import_view(request):
                     {
                         "form": form,
                         "update": update,
+                        "update_report": update.imported.report(SPEAKER),
                         "content": _text(content),
                         "campaign": campaign,
                     },
@@ -150,17 +152,25 @@ def _update(request, update, content):
         messages.error(request, str(error))
         return redirect("character_import")
     if not done.changes:
-        messages.success(request, f"{character.name} already matches the Foundry actor.")
+        messages.success(
+            request,
+            _("{name} already matches the Foundry actor.").format(name=character.name),
+        )
     else:
         messages.success(
             request,
-            f"Updated {done.after.name} from Foundry: {len(done.changes)} "
-            f"change{'s' if len(done.changes) != 1 else ''}, recorded as one.",
+            ngettext(
+                "Updated {name} from Foundry: {count} change, recorded as one.",
+                "Updated {name} from Foundry: {count} changes, recorded as one.",
+                len(done.changes),
+            ).format(name=done.after.name, count=len(done.changes)),
         )
     if done.needs_review:
-        messages.info(request, f"{done.after.name} is back with the GM for review.")
-    for heading, lines in done.imported.report()[:1]:  # what changed on the way in
-        messages.warning(request, f"{heading} ({len(lines)}):")
+        messages.info(
+            request, _("{name} is back with the GM for review.").format(name=done.after.name)
+        )
+    for heading, lines in done.imported.report(SPEAKER)[:1]:  # what changed on the way in
+        messages.warning(request, _heading(heading, lines))
         for line in lines[:MAX_NOT_MAPPED_SHOWN]:
             messages.warning(request, line)
     return redirect("character_builder", character.pk)
@@ -185,7 +195,13 @@ def _party(request, members):
     return render(
         request,
         "characters/import.html",
-        {"form": None, "party": members, "imported_count": len(imported)},
+        {
+            "form": None,
+            "party": members,
+            # each with its report in the page's language
+            "party_rows": [(m, m.imported.report(SPEAKER) if m.imported else []) for m in members],
+            "imported_count": len(imported),
+        },
         status=200 if imported else 400,
     )
 
@@ -200,15 +216,27 @@ def _import_data(request):
 
 
 def _report_import(request, character, imported) -> None:
-    source = "Foundry actor" if imported.source == FOUNDRY else "file"
-    messages.success(request, f"Imported {character.name} from the {source} as a draft.")
-    for heading, lines in imported.report():  # the most important group first
+    if imported.source == FOUNDRY:
+        done = _("Imported {name} from the Foundry actor as a draft.")
+    else:
+        done = _("Imported {name} from the file as a draft.")
+    messages.success(request, done.format(name=character.name))
+    for heading, lines in imported.report(SPEAKER):  # the most important group first
         shown = lines[:MAX_NOT_MAPPED_SHOWN]
-        messages.warning(request, f"{heading} ({len(lines)}):")
+        messages.warning(request, _heading(heading, lines))
         for problem in shown:
             messages.warning(request, problem)
         if len(lines) > len(shown):
-            messages.warning(request, f"…and {len(lines) - len(shown)} more.")
+            more = len(lines) - len(shown)
+            messages.warning(
+                request,
+                ngettext("…and {count} more.", "…and {count} more.", more).format(count=more),
+            )
+
+
+def _heading(heading: str, lines: list) -> str:
+    """A group of the import's notes: its heading and how many there are."""
+    return _("{heading} ({count}):").format(heading=heading, count=len(lines))
 
 
 def _imported_json(request, character, imported) -> dict:
