@@ -41,18 +41,15 @@ def comment_thread_start(
         raise ServiceError(f"{about.name} is not one of {locked.name}'s.", field="about")
     body = _cleaned(body)
     thread = open_thread(locked, actor=actor, about=about, body=body)
-    record_event(
-        character=locked,
-        actor=actor,
+    _record_and_tell(
+        locked,
+        actor,
         action="thread_started",
         target=thread.target,
         after={"thread": thread.pk, "message": body},
-    )
-    notify(
-        character=locked,
-        actor=actor,
         kind=Notification.Kind.MESSAGE,
         message=f"{actor.username} started a thread on {_about(locked, thread)}: {_excerpt(body)}",
+        to=locked.owner,
     )
     return thread
 
@@ -82,16 +79,12 @@ def comment_reply(*, thread: CommentThread, actor, body: str) -> ThreadMessage:
     message = ThreadMessage.objects.create(
         thread=thread, author=actor, body=body, version=locked.version
     )
-    record_event(
-        character=locked,
-        actor=actor,
+    _record_and_tell(
+        locked,
+        actor,
         action="reply_added",
         target=_target_now(locked, thread),
         after={"thread": thread.pk, "message": body},
-    )
-    notify(
-        character=locked,
-        actor=actor,
         kind=Notification.Kind.MESSAGE,
         message=f"{actor.username} answered on {_about(locked, thread)}: {_excerpt(body)}",
         to=other,
@@ -111,17 +104,13 @@ def comment_thread_resolve(*, thread: CommentThread, actor, resolved: bool = Tru
     thread.resolved_at = timezone.now() if resolved else None
     thread.resolved_by = actor if resolved else None
     thread.save(update_fields=["resolved_at", "resolved_by"])
-    record_event(
-        character=locked,
-        actor=actor,
+    about = _about(locked, thread)
+    _record_and_tell(
+        locked,
+        actor,
         action="thread_resolved" if resolved else "thread_reopened",
         target=_target_now(locked, thread),
         after={"thread": thread.pk},
-    )
-    about = _about(locked, thread)
-    notify(
-        character=locked,
-        actor=actor,
         kind=Notification.Kind.THREAD_RESOLVED if resolved else Notification.Kind.THREAD_REOPENED,
         message=f"{actor.username} marked the thread on {about} resolved."
         if resolved
@@ -132,6 +121,13 @@ def comment_thread_resolve(*, thread: CommentThread, actor, resolved: bool = Tru
 
 
 # -- the parts -----------------------------------------------------------------------------------
+
+
+def _record_and_tell(locked: Character, actor, *, action, target, after, kind, message, to):
+    """Every thread write's two traces: its event on the character's trail and the news
+    for the other side (`to`)."""
+    record_event(character=locked, actor=actor, action=action, target=target, after=after)
+    notify(character=locked, actor=actor, kind=kind, message=message, to=to)
 
 
 def _gm_of(locked: Character):
