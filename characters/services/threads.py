@@ -20,6 +20,7 @@ from characters.models import (
     ThreadMessage,
     Trait,
 )
+from characters.selectors.access import is_gm_of
 from characters.selectors.threads import thread_row, thread_target
 from characters.services.audit import lock_character, record_event
 from characters.services.notifications import notify, one_line
@@ -34,8 +35,7 @@ def comment_thread_start(
     """The GM's new thread with the character's player, on `about` (one of the character's
     traits or pieces of equipment) or, without it, on the whole build."""
     locked = lock_character(character=character, expected_version=None)
-    gm = _gm_of(locked)
-    if gm is None or gm.pk != actor.pk:
+    if not is_gm_of(locked, actor):
         raise NotAllowed("Only the campaign's GM starts a thread on a character.")
     if about is not None and about.character_id != locked.pk:
         raise ServiceError(f"{about.name} is not one of {locked.name}'s.", field="about")
@@ -130,19 +130,14 @@ def _record_and_tell(locked: Character, actor, *, action, target, after, kind, m
     notify(character=locked, actor=actor, kind=kind, message=message, to=to)
 
 
-def _gm_of(locked: Character):
-    return locked.campaign.gm if locked.campaign_id is not None else None
-
-
 def _lock_thread(thread: CommentThread, actor):
     """The thread's character locked, the thread as it stands under that lock, and the side
     that is told of the write: the GM for the player, the player for the GM."""
     locked = lock_character(character=thread.character, expected_version=None)
     thread = CommentThread.objects.select_related("resolved_by").get(pk=thread.pk)
-    gm = _gm_of(locked)
     if actor.pk == locked.owner_id:
-        other = gm
-    elif gm is not None and actor.pk == gm.pk:
+        other = locked.campaign.gm if locked.campaign_id is not None else None
+    elif is_gm_of(locked, actor):
         other = locked.owner
     else:
         raise NotAllowed("Only the character's player and the campaign's GM write in its threads.")
