@@ -4,6 +4,8 @@ these price; the advancement page lists them."""
 
 from dataclasses import dataclass
 
+from django.utils.functional import lazy
+from django.utils.translation import get_language, npgettext
 from django.utils.translation import gettext as _
 
 from characters import vocabulary
@@ -351,6 +353,25 @@ def amount_words(amount: int, ruleset: Ruleset) -> str:
     abbreviations XP and EP take no plural)."""
     unit = unit_of(ruleset)
     return f"{amount} {unit if amount == 1 or unit.isupper() else unit + 's'}"
+
+
+def _amount_text(amount: int, unit: str, english: str) -> str:
+    if (get_language() or "en").split("-")[0] == "en":
+        return english
+    if unit == "token":
+        return npgettext("experience", "{count} token", "{count} tokens", amount).format(
+            count=amount
+        )
+    return f"{amount} {vocabulary.term(unit, 'experience unit')}"
+
+
+_amount_lazy = lazy(_amount_text, str)
+
+
+def amount_said(amount: int, ruleset: Ruleset):
+    """amount_words in the reader's language ("5 PX", "3 fichas"), lazy: a notification
+    says it in its reader's language."""
+    return _amount_lazy(amount, unit_of(ruleset), amount_words(amount, ruleset))
 
 
 def spend_to_take_back(character: Character) -> ExperienceEntry | None:

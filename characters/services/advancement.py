@@ -44,7 +44,7 @@ from characters.selectors.advancement import (
     NAMED,
     POWER,
     RAISE,
-    amount_words,
+    amount_said,
     check_new_name,
     meta_points_of,
     new_kind,
@@ -512,7 +512,7 @@ def _award(locked: Character, *, actor, amount: int, reason: str) -> ExperienceE
             gettext_lazy("{gm} awarded {name} {amount}: {reason}"),
             gm=actor.username,
             name=locked.name,
-            amount=amount_words(amount, ruleset),
+            amount=amount_said(amount, ruleset),
             reason=reason,
         ),
     )
