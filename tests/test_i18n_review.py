@@ -29,10 +29,20 @@ def page(client, name, character, language) -> str:
 @pytest.mark.parametrize(
     ("language", "said", "english"),
     [
-        (FR, ["File d’examen", "Personnages en attente d’approbation", "Aucune dépense n’attend."],
-         ["Builds waiting for approval", "No spend is waiting."]),
-        (ES, ["Cola de revisión", "Personajes esperando aprobación", "Ningún gasto espera."],
-         ["Builds waiting for approval", "No spend is waiting."]),
+        (
+            FR,
+            [
+                "File d\u2019examen",
+                "Personnages en attente d\u2019approbation",
+                "Aucune dépense n\u2019attend.",
+            ],
+            ["Builds waiting for approval", "No spend is waiting."],
+        ),
+        (
+            ES,
+            ["Cola de revisión", "Personajes esperando aprobación", "Ningún gasto espera."],
+            ["Builds waiting for approval", "No spend is waiting."],
+        ),
     ],
 )
 def test_the_review_queue_speaks_the_gms_language(
@@ -105,10 +115,16 @@ def test_the_audit_trail_in_french_for_the_gm(login, gm, player, character, clim
 @pytest.mark.parametrize(
     ("language", "said", "english"),
     [
-        (FR, ["Registre", "En attente du MJ", "Attribuer des PX", "Tout le groupe"],
-         ["Ledger", "Waiting for the GM", "Award XP"]),
-        (ES, ["Registro", "Esperando al DJ", "Otorgar PX", "Todo el grupo"],
-         ["Ledger", "Waiting for the GM", "Award XP"]),
+        (
+            FR,
+            ["Registre", "En attente du MJ", "Attribuer des PX", "Tout le groupe"],
+            ["Ledger", "Waiting for the GM", "Award XP"],
+        ),
+        (
+            ES,
+            ["Registro", "Esperando al DJ", "Otorgar PX", "Todo el grupo"],
+            ["Ledger", "Waiting for the GM", "Award XP"],
+        ),
     ],
 )
 def test_the_advancement_page_for_the_gm(login, gm, character, language, said, english):

@@ -1,7 +1,7 @@
 """Reads for the approval, audit and advancement pages. Who may see what follows
 characters.selectors: anyone not allowed gets a 404, never a 403."""
 
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields
 
 from django.db.models import OuterRef, Subquery
 from django.shortcuts import get_object_or_404
@@ -48,6 +48,7 @@ from rules.diff import ADDED, CHANGED, REMOVED, Change, diff_files
 from rules.report import Report, build_report
 from rules.rule_names import in_words
 from rules.rulesets import BUILTIN, LEVELS, Ruleset
+from rules.words import Level
 
 # -- who may see what --------------------------------------------------------------------------
 
@@ -111,7 +112,10 @@ def pending_spend_queue(user, campaign=None) -> list[tuple[ExperienceEntry, dict
     )
     if campaign is not None:
         entries = entries.filter(character__campaign=campaign)
-    return with_requests(list(entries))
+    return [
+        (entry, {**spec, "said": spend_label(spec, ruleset_for(entry.character))})
+        for entry, spec in with_requests(list(entries))
+    ]
 
 
 # -- the audit page ------------------------------------------------------------------------------
@@ -405,6 +409,7 @@ ACTION_TITLES = {
     "trait_added": pgettext_lazy("audit event", "trait added"),
     "trait_changed": pgettext_lazy("audit event", "trait changed"),
     "trait_removed": pgettext_lazy("audit event", "trait removed"),
+    "trait_relevelled": pgettext_lazy("audit event", "trait relevelled"),
     "equipment_added": pgettext_lazy("audit event", "equipment added"),
     "equipment_changed": pgettext_lazy("audit event", "equipment changed"),
     "equipment_removed": pgettext_lazy("audit event", "equipment removed"),
@@ -450,6 +455,8 @@ FIELD_WORDS = {
     "damage": pgettext_lazy("audit field", "damage"),
     "armour": pgettext_lazy("audit field", "armour"),
     "kind": pgettext_lazy("audit field", "kind"),
+    "comment": pgettext_lazy("audit field", "comment"),
+    "reason": pgettext_lazy("audit field", "reason"),
 }
 
 
@@ -540,7 +547,9 @@ def advancement_context(character: Character, user) -> dict:
         "options": spend_options(
             character, ruleset, available=available, acting_gm=acting_gm, pending=pending
         ),
-        "pending": pending,
+        "pending": [
+            (entry, {**spec, "said": spend_label(spec, ruleset)}) for entry, spec in pending
+        ],
         "take_back": spend_to_take_back(character) if character.owner_id == user.pk else None,
         "learn_kinds": learn_kinds,
         # What the page says a new one is: "skill", "skill or power".
@@ -602,7 +611,7 @@ def spend_options(
             SpendOption(
                 _group(ruleset, what, trait),
                 what,
-                priced.label,
+                spend_label(asdict(priced), ruleset),
                 priced.cost,
                 not why_not,
                 why_not,
@@ -645,6 +654,33 @@ def _noun(ruleset: Ruleset, what: str) -> str:
     list_name = PURCHASE_LISTS[what]
     one = ruleset.terms.noun(list_name)
     return vocabulary.noun(one, ruleset.terms.plural(list_name), 1) or one
+
+
+def spend_label(spec: dict, ruleset: Ruleset) -> str:
+    """What a spend buys (Priced.label, kept in English on the ledger and the record) in the
+    reader's language, from its dict form: "Augmenter Climbing de Moyen à Bon". A spend this
+    cannot word again (learning, a row written by hand) keeps its recorded label."""
+    what, name = spec.get("what"), spec.get("name", "")
+    terms = ruleset.terms
+    if what == RAISE and spec.get("from_level") is not None:
+        level = spec["from_level"]
+        return _("Raise {name} from {old} to {new}").format(
+            name=spec["target"].partition(":")[2],
+            old=SPEAKER.level(Level(level, ruleset.ladder)),
+            new=SPEAKER.level(Level(level + 1, ruleset.ladder)),
+        )
+    if what in (GIFT, POWER):
+        return _("Add the {noun} {name}").format(noun=_noun(ruleset, what), name=name).rstrip()
+    if what == BUY_OFF_FAULT:
+        one = terms.noun("faults")
+        noun = vocabulary.noun(one, terms.plural("faults"), 1) or one
+        return _("Buy off the {noun} {name}").format(
+            noun=noun, name=spec["target"].partition(":")[2]
+        )
+    if what == META_POINT:
+        point = vocabulary.term(terms.point, "advancement purchase")
+        return _("Buy a {point}").format(point=point)
+    return spec.get("label", "")
 
 
 def _label(ruleset: Ruleset, what: str, trait: Trait | None) -> str:

@@ -101,7 +101,9 @@ def _cost_words(ruleset: Ruleset, trait: Trait, spent) -> str:
     else:
         pool = TRAIT_LISTS[trait.kind]
     one, many = ruleset.terms.pool_words(pool)
-    count = 1 if 0 < abs(spent) <= 1 else 2  # 1 skill level, 0 and 2 skill levels
+    # The plural rule's count: a fraction up to 1 is one (0.5 skill level), as in English;
+    # 0 is as the language says it (French: 0 niveau).
+    count = 1 if 0 < abs(spent) <= 1 else int(abs(spent)) if spent == int(spent) else 2
     noun = vocabulary.noun(one, many, count) or (one if count == 1 else many)
     return f"{SPEAKER.number(spent)} {noun}"
 

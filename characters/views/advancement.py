@@ -5,6 +5,7 @@ Every write re-renders the page's one dynamic panel (#advancement) under htmx, w
 version for the other forms (HX-Trigger versionChanged); a plain post redirects back. A
 refused write shows why: in #alerts under htmx, else on the page with the error status."""
 
+from dataclasses import asdict
 from functools import partial
 
 from django.contrib import messages
@@ -24,6 +25,7 @@ from characters.selectors.review import (
     advancement_context,
     character_for_gm,
     pending_entry_for_gm,
+    spend_label,
 )
 from characters.services import advancement as services
 from characters.services.decisions import decision_once
@@ -64,7 +66,9 @@ def advancement_spend(request, pk):
             )
         except ServiceError as error:
             return _refused(request, character, error)
-        return _page(request, character, confirm={"quote": quote, "form": form, "trait": trait})
+        label = spend_label(asdict(quote.priced), ruleset_for(character))
+        confirm = {"quote": quote, "form": form, "trait": trait, "label": label}
+        return _page(request, character, confirm=confirm)
     write = partial(
         services.experience_spend,
         character=character,
