@@ -7,6 +7,8 @@ Each trail is a hash chain (characters.audit_chain): an event is linked to the o
 in its chain as it is written, under the lock of its character's or campaign's row, so two
 writers never link to the same event."""
 
+from django.utils.translation import gettext as _
+
 from characters.adapters import build_sha256, character_to_rules, recorded_build_sha256
 from characters.audit_chain import link
 from characters.errors import ServiceError, StaleWrite
@@ -38,8 +40,10 @@ def lock_character(
 def _check_version(locked: Character, expected_version: int | None) -> None:
     if expected_version is not None and locked.version != expected_version:
         raise StaleWrite(
-            f"{locked.name} was changed in another tab or window since you loaded this page, "
-            "so nothing was saved. Reload the page to see the latest version."
+            _(
+                "{name} was changed in another tab or window since you loaded this page, so "
+                "nothing was saved. Reload the page to see the latest version."
+            ).format(name=locked.name)
         )
 
 
@@ -147,7 +151,9 @@ def ensure_build_as_recorded(locked: Character) -> None:
     recorded = recorded_build_sha256(locked)
     if recorded and stored_build_sha256(locked) != recorded:
         raise ServiceError(
-            f"{locked.name}'s build was changed outside Fairsheet since the GM approved it, so "
-            "nothing was saved. The GM looks at the change on the review page first: "
-            "approving the build as it is now, or sending it back to the player."
+            _(
+                "{name}'s build was changed outside Fairsheet since the GM approved it, so "
+                "nothing was saved. The GM looks at the change on the review page first: "
+                "approving the build as it is now, or sending it back to the player."
+            ).format(name=locked.name)
         )
