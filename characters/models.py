@@ -19,6 +19,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext, npgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from characters.print_options import PrintOptions
 from rules.ladder import ABYSMAL, TOP
@@ -366,12 +367,15 @@ class Character(models.Model):
 
     @property
     def state_phrase(self) -> str:
-        """The state in a sentence, "Brogo is <phrase>": "a draft", not "is draft"."""
+        """The state in a sentence, "Brogo is <phrase>": "a draft", not "is draft"; lazy, in
+        the reader's language."""
         return {
-            self.State.DRAFT: "a draft",
-            self.State.SUBMITTED: "submitted",
-            self.State.CHANGES_REQUESTED: "back with its player for changes",
-            self.State.APPROVED: "approved",
+            self.State.DRAFT: pgettext_lazy("Brogo is ...", "a draft"),
+            self.State.SUBMITTED: pgettext_lazy("Brogo is ...", "submitted"),
+            self.State.CHANGES_REQUESTED: pgettext_lazy(
+                "Brogo is ...", "back with its player for changes"
+            ),
+            self.State.APPROVED: pgettext_lazy("Brogo is ...", "approved"),
         }[self.state]
 
     @property

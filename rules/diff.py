@@ -5,7 +5,7 @@ removed, or changed with the old and the new value ("Climbing: Fair → Good").
 Pure: both sides are plain dicts, as write_character makes them and as approvals store them.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rules.rulesets import BUILTIN, Terms
 
@@ -39,6 +39,10 @@ class Change:
     kind: str  # ADDED | REMOVED | CHANGED
     old: str = ""
     new: str = ""
+    # A list entry as each side of the file has it, for a reader in another language to
+    # word it again (characters.selectors.review.said_change); None on a detail's change.
+    before: dict | None = field(default=None, compare=False, repr=False)
+    after: dict | None = field(default=None, compare=False, repr=False)
 
     @property
     def title(self) -> str:
@@ -102,7 +106,9 @@ def _list(key: str, label: str, old_items: list, new_items: list) -> list[Change
     for item in new_items:
         before = old_by_name.get(item["name"].casefold())
         if before is None:
-            changes.append(Change(key, label, item["name"], ADDED, new=describe(key, item)))
+            changes.append(
+                Change(key, label, item["name"], ADDED, new=describe(key, item), after=item)
+            )
         elif _without_name(before) != _without_name(item):
             changes.append(
                 Change(
@@ -112,11 +118,15 @@ def _list(key: str, label: str, old_items: list, new_items: list) -> list[Change
                     CHANGED,
                     old=describe(key, before),
                     new=describe(key, item),
+                    before=before,
+                    after=item,
                 )
             )
     for item in old_items:
         if item["name"].casefold() not in new_names:
-            changes.append(Change(key, label, item["name"], REMOVED, old=describe(key, item)))
+            changes.append(
+                Change(key, label, item["name"], REMOVED, old=describe(key, item), before=item)
+            )
     return changes
 
 

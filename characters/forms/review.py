@@ -2,6 +2,8 @@
 showed post the character's `version` (VersionedForm), so a stale page is refused."""
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from characters.adapters import trait_state, trait_target
 from characters.errors import ServiceError
@@ -21,19 +23,22 @@ class ReviewForm(VersionedForm):
     (name="decision") says which way it goes."""
 
     decision = forms.ChoiceField(
-        choices=[(APPROVE, "Approve"), (REQUEST_CHANGES, "Request changes")]
+        choices=[
+            (APPROVE, gettext_lazy("Approve")),
+            (REQUEST_CHANGES, gettext_lazy("Request changes")),
+        ]
     )
     comment = forms.CharField(
-        label="Comment on the build",
+        label=gettext_lazy("Comment on the build"),
         required=False,
         max_length=COMMENT_MAX,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
     override_reason = forms.CharField(
-        label="Why approve it over the rules",
+        label=gettext_lazy("Why approve it over the rules"),
         required=False,
         max_length=2000,
-        help_text="Stays on the record and is printed on the sheet.",
+        help_text=gettext_lazy("Stays on the record and is printed on the sheet."),
         widget=forms.Textarea(attrs={"rows": 2}),
     )
 
@@ -45,7 +50,7 @@ class ReviewForm(VersionedForm):
             (f"equipment_{item.pk}", item.name) for item in self.equipment
         ]:
             self.fields[name] = forms.CharField(
-                label=f"Your comment on {what}",
+                label=_("Your comment on {name}").format(name=what),
                 required=False,
                 max_length=COMMENT_MAX,
                 widget=forms.Textarea(attrs={"rows": 2}),
@@ -86,7 +91,10 @@ class AwardForm(forms.Form):
     amount = forms.IntegerField(min_value=1, max_value=MAX_AWARD, initial=1)
     reason = forms.CharField(max_length=500, strip=True)
     to = forms.ChoiceField(
-        choices=[(CHARACTER, "This character"), (PARTY, "The whole party")],
+        choices=[
+            (CHARACTER, gettext_lazy("This character")),
+            (PARTY, gettext_lazy("The whole party")),
+        ],
         initial=CHARACTER,
         widget=forms.RadioSelect,
     )

@@ -2,9 +2,12 @@
 what a message must be (not empty, not too long); these only carry it."""
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from characters.adapters import TRAIT_LISTS, traits_by_kind
-from characters.models import THREAD_MESSAGE_MAX, Character, target_label
+from characters.models import THREAD_MESSAGE_MAX, Character
+from characters.selectors.review_rows import target_said
 from characters.selectors.threads import row_key, thread_target
 
 WHOLE_BUILD = ""
@@ -23,8 +26,8 @@ class ThreadStartForm(forms.Form):
     """The GM's new thread: what it is about (the whole build, or one of the character's
     traits or pieces of equipment, in the sheet's order) and its first message."""
 
-    about = forms.ChoiceField(label="About", required=False)
-    body = _message_field("Message")
+    about = forms.ChoiceField(label=gettext_lazy("About"), required=False)
+    body = _message_field(gettext_lazy("Message"))
 
     def __init__(self, *args, character: Character, **kwargs):
         kwargs.setdefault("auto_id", "thread-start-%s")  # one per page, on the review page
@@ -32,8 +35,8 @@ class ThreadStartForm(forms.Form):
         by_kind = traits_by_kind(character)
         self.rows = {row_key(t): t for kind in TRAIT_LISTS for t in by_kind[kind]}
         self.rows |= {row_key(item): item for item in character.equipment.all()}
-        self.fields["about"].choices = [(WHOLE_BUILD, "The whole build")] + [
-            (key, target_label(thread_target(row))) for key, row in self.rows.items()
+        self.fields["about"].choices = [(WHOLE_BUILD, _("The whole build"))] + [
+            (key, target_said(thread_target(row))) for key, row in self.rows.items()
         ]
 
     def about_row(self):
@@ -42,11 +45,11 @@ class ThreadStartForm(forms.Form):
 
 
 class ThreadReplyForm(forms.Form):
-    body = _message_field("Your answer")
+    body = _message_field(gettext_lazy("Your answer"))
 
 
 def first_problem(form: forms.Form) -> str:
     """A form's first error, in words, for the answer beside it."""
     for errors in form.errors.values():
         return errors[0]
-    return "Reload the page and try again."
+    return _("Reload the page and try again.")

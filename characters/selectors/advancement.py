@@ -4,6 +4,11 @@ these price; the advancement page lists them."""
 
 from dataclasses import dataclass
 
+from django.utils.functional import lazy
+from django.utils.translation import get_language, npgettext
+from django.utils.translation import gettext as _
+
+from characters import vocabulary
 from characters.adapters import trait_target
 from characters.errors import ServiceError
 from characters.models import (
@@ -15,6 +20,7 @@ from characters.models import (
     ExperienceEntry,
     Trait,
 )
+from characters.wording import said
 from rules.advancement import (
     NotAvailable,
     flat_cost,
@@ -97,19 +103,38 @@ def quote_spend(
     )
     pending = pending_spends(character)
     if priced.target and any(spec["target"] == priced.target for _, spec in pending):
-        raise ServiceError(f"A request for {priced.label} is already waiting for the GM.")
+        raise ServiceError(
+            _("A request for {what} is already waiting for the GM.").format(what=priced.label)
+        )
     held = -sum(entry.amount for entry, _ in pending)
     if priced.cost > character.experience - held:
+        words = {
+            "what": priced.label,
+            "cost": priced.cost,
+            "unit": vocabulary.term(priced.unit, "experience unit"),
+            "name": character.name,
+            "unspent": character.experience - held,
+            "held": held,
+        }
+        if held:
+            raise ServiceError(
+                _(
+                    "{what} costs {cost} {unit}; {name} has {unspent} unspent ({held} more "
+                    "waiting for the GM)."
+                ).format(**words)
+            )
         raise ServiceError(
-            f"{priced.label} costs {priced.cost} {priced.unit}; {character.name} has "
-            f"{character.experience - held} unspent"
-            + (f" ({held} more waiting for the GM)." if held else ".")
+            _("{what} costs {cost} {unit}; {name} has {unspent} unspent.").format(**words)
         )
     campaign = character.campaign
     if acting_gm or not (priced.needs_gm or (campaign and campaign.spends_need_approval)):
         return Quote(priced, request=False)
     if campaign is None:
-        raise ServiceError(f"{priced.label} needs a GM's permission ({priced.section}).")
+        raise ServiceError(
+            _("{what} needs a GM's permission ({section}).").format(
+                what=priced.label, section=priced.section
+            )
+        )
     return Quote(priced, request=True)
 
 
@@ -120,12 +145,25 @@ def new_kind(what: str, kind: str) -> str:
 
 def check_new_name(character: Character, kind: str, name: str) -> None:
     if kind not in Trait.Kind.values:
-        raise ServiceError("Choose what to learn: a skill or a field of power.")
+        raise ServiceError(_("Choose what to learn: a skill or a field of power."))
     if not name or len(name) > TRAIT_NAME_MAX:
-        raise ServiceError(f"Name the {kind} to add (at most {TRAIT_NAME_MAX} characters).")
+        raise ServiceError(
+            _("Name the {kind} to add (at most {most} characters).").format(
+                kind=_kind_said(kind), most=TRAIT_NAME_MAX
+            )
+        )
     held = character.traits.filter(kind=kind, name__iexact=name).first()
     if held is not None:
-        raise ServiceError(f"{character.name} already has the {kind} {held.name}.")
+        raise ServiceError(
+            _("{name} already has the {kind} {trait}.").format(
+                name=character.name, kind=_kind_said(kind), trait=held.name
+            )
+        )
+
+
+def _kind_said(kind: str) -> str:
+    """A trait kind ("skill") as the reader's language says one of its list."""
+    return vocabulary.noun(kind, f"{kind}s", 1) or kind
 
 
 def points_name(ruleset: Ruleset) -> str:
@@ -174,7 +212,7 @@ def price_spend(
             )
         if what == BUY_OFF_FAULT:
             if trait is None or trait.kind != Trait.Kind.FAULT:
-                raise ServiceError("Choose one of the character's faults to buy off.")
+                raise ServiceError(_("Choose one of the character's faults to buy off."))
             cost = flat_cost(ruleset, what)
             label = f"Buy off the {ruleset.terms.noun('faults')} {trait.name}"
             return Priced(
@@ -192,8 +230,14 @@ def price_spend(
             current = meta_points_of(character, ruleset)
             if ruleset.meta_points_max is not None and current >= ruleset.meta_points_max:
                 raise ServiceError(
-                    f"{character.name} has {current} {points_name(ruleset)}, the most a "
-                    f"character may hold ({ruleset.section('meta_points')})."
+                    _(
+                        "{name} has {current} {points}, the most a character may hold ({section})."
+                    ).format(
+                        name=character.name,
+                        current=current,
+                        points=vocabulary.term(points_name(ruleset), "points"),
+                        section=ruleset.section("meta_points"),
+                    )
                 )
             return Priced(
                 what,
@@ -205,8 +249,10 @@ def price_spend(
                 cost.section,
             )
     except NotAvailable as error:
-        raise ServiceError(f"{error}: that is the GM's call, outside Fairsheet.") from None
-    raise ServiceError("Choose what to spend experience on.")
+        raise ServiceError(
+            _("{why}: that is the GM's call, outside Fairsheet.").format(why=said(error.phrase))
+        ) from None
+    raise ServiceError(_("Choose what to spend experience on."))
 
 
 def _price_raise(ruleset: Ruleset, trait: Trait | None) -> Priced:
@@ -215,16 +261,20 @@ def _price_raise(ruleset: Ruleset, trait: Trait | None) -> Priced:
         Trait.Kind.SKILL,
         Trait.Kind.POWER,
     ):
-        raise ServiceError("Choose an attribute, a skill or a power to raise.")
+        raise ServiceError(_("Choose an attribute, a skill or a power to raise."))
     level = trait.level
     if level is None and trait.kind == Trait.Kind.POWER and ruleset.system != LEVELS:
         level = ABYSMAL  # a MicroFudged field of power with no rank yet (DIP VIII.1)
     if level is None:
         raise ServiceError(
-            f"{trait.name} has no level to raise: a superpower is bought whole, as a gift."
+            _("{name} has no level to raise: a superpower is bought whole, as a gift.").format(
+                name=trait.name
+            )
         )
     if level >= LEVEL_MAX:
-        raise ServiceError(f"{trait.name} is at the top of the ladder Fairsheet keeps.")
+        raise ServiceError(
+            _("{name} is at the top of the ladder Fairsheet keeps.").format(name=trait.name)
+        )
     cost = raise_cost(ruleset, trait.kind, level)
     return Priced(
         RAISE,
@@ -303,6 +353,25 @@ def amount_words(amount: int, ruleset: Ruleset) -> str:
     abbreviations XP and EP take no plural)."""
     unit = unit_of(ruleset)
     return f"{amount} {unit if amount == 1 or unit.isupper() else unit + 's'}"
+
+
+def _amount_text(amount: int, unit: str, english: str) -> str:
+    if (get_language() or "en").split("-")[0] == "en":
+        return english
+    if unit == "token":
+        return npgettext("experience", "{count} token", "{count} tokens", amount).format(
+            count=amount
+        )
+    return f"{amount} {vocabulary.term(unit, 'experience unit')}"
+
+
+_amount_lazy = lazy(_amount_text, str)
+
+
+def amount_said(amount: int, ruleset: Ruleset):
+    """amount_words in the reader's language ("5 PX", "3 fichas"), lazy: a notification
+    says it in its reader's language."""
+    return _amount_lazy(amount, unit_of(ruleset), amount_words(amount, ruleset))
 
 
 def spend_to_take_back(character: Character) -> ExperienceEntry | None:

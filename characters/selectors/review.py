@@ -1,11 +1,14 @@
 """Reads for the approval, audit and advancement pages. Who may see what follows
 characters.selectors: anyone not allowed gets a 404, never a 403."""
 
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields
 
 from django.db.models import OuterRef, Subquery
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
 
+from characters import vocabulary
 from characters.adapters import (
     character_file,
     character_to_rules,
@@ -21,7 +24,6 @@ from characters.models import (
     ExperienceEntry,
     Submission,
     Trait,
-    target_label,
 )
 from characters.selectors.access import BUILD_ROWS, is_gm_of
 from characters.selectors.advancement import (
@@ -31,6 +33,7 @@ from characters.selectors.advancement import (
     POWER,
     RAISE,
     Priced,
+    learn_words,
     learnable_kinds,
     meta_points_of,
     pending_spends,
@@ -39,10 +42,13 @@ from characters.selectors.advancement import (
     spend_to_take_back,
     with_requests,
 )
-from rules.diff import diff_files
+from characters.selectors.review_rows import target_said
+from characters.wording import SPEAKER
+from rules.diff import ADDED, CHANGED, REMOVED, Change, diff_files
 from rules.report import Report, build_report
 from rules.rule_names import in_words
 from rules.rulesets import BUILTIN, LEVELS, Ruleset
+from rules.words import Level
 
 # -- who may see what --------------------------------------------------------------------------
 
@@ -106,7 +112,10 @@ def pending_spend_queue(user, campaign=None) -> list[tuple[ExperienceEntry, dict
     )
     if campaign is not None:
         entries = entries.filter(character__campaign=campaign)
-    return with_requests(list(entries))
+    return [
+        (entry, {**spec, "said": spend_label(spec, ruleset_for(entry.character))})
+        for entry, spec in with_requests(list(entries))
+    ]
 
 
 # -- the audit page ------------------------------------------------------------------------------
@@ -134,7 +143,8 @@ class TimelineRow:
 
     @property
     def title(self) -> str:
-        return self.event.action.replace("_", " ")
+        said = ACTION_TITLES.get(self.event.action)
+        return self.event.action.replace("_", " ") if said is None else str(said)
 
     @property
     def message(self) -> str:
@@ -146,7 +156,8 @@ def character_versions(character: Character) -> list[Version]:
     """Every build on the record, newest first: each approval's snapshot, each submitted
     build (kept in its event), and the build as it is now."""
     current = character_file(character)
-    versions = [Version("current", f"now (v{character.version})", current, file_sha256(current))]
+    now = _("now (v{version})").format(version=character.version)
+    versions = [Version("current", now, current, file_sha256(current))]
     # An approval's hash as its append-only event recorded it, not as its own row says: a
     # snapshot rewritten with its hash column recomputed still shows as changed.
     approved_hashes = {
@@ -158,7 +169,7 @@ def character_versions(character: Character) -> list[Version]:
             a.created_at,
             Version(
                 f"a{a.pk}",
-                f"approved v{a.version}",
+                _("approved v{version}").format(version=a.version),
                 a.snapshot,
                 approved_hashes.get(a.version, ""),
             ),
@@ -168,7 +179,12 @@ def character_versions(character: Character) -> list[Version]:
     recorded += [
         (
             e.created_at,
-            Version(f"s{e.pk}", f"submitted v{e.version}", e.after["file"], e.after["sha256"]),
+            Version(
+                f"s{e.pk}",
+                _("submitted v{version}").format(version=e.version),
+                e.after["file"],
+                e.after["sha256"],
+            ),
         )
         for e in character.events.filter(action="submitted")
     ]
@@ -198,7 +214,146 @@ def compare(versions: list[Version], old_key: str | None, new_key: str, ruleset:
         raise KeyError(old_key if new_key in by_key else new_key)
     old = by_key[old_key] if old_key else None
     new = by_key[new_key]
-    return old, new, diff_files(old.file if old else {}, new.file, ruleset.terms)
+    changes = diff_files(old.file if old else {}, new.file, ruleset.terms)
+    return old, new, [said_change(change, ruleset) for change in changes]
+
+
+# -- the diff in the reader's language -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SaidChange:
+    """A change of the diff (rules.diff.Change) as the page says it, in the reader's
+    language: the engine's English words for what changed, said again here."""
+
+    kind: str  # ADDED, REMOVED or CHANGED: the page's class for it
+    kind_said: str
+    label: str  # what changed: "skill", "name"
+    name: str  # the trait's name, or the detail's part ("strength" of the scale)
+    old: str = ""
+    new: str = ""
+
+    @property
+    def title(self) -> str:
+        return f"{self.label} {self.name}" if self.name else self.label
+
+    def __str__(self) -> str:
+        """The change in one line, as rules.diff.Change says it in English."""
+        if self.kind == ADDED:
+            if self.new:
+                return _("added {what} ({details})").format(what=self.title, details=self.new)
+            return _("added {what}").format(what=self.title)
+        if self.kind == REMOVED:
+            if self.old:
+                return _("removed {what} ({details})").format(what=self.title, details=self.old)
+            return _("removed {what}").format(what=self.title)
+        if self.old or self.new:
+            return f"{self.title}: {self.old or '—'} → {self.new or '—'}"
+        return _("{what} changed").format(what=self.title)
+
+
+CHANGE_KINDS = {
+    ADDED: pgettext_lazy("diff", "added"),
+    REMOVED: pgettext_lazy("diff", "removed"),
+    CHANGED: pgettext_lazy("diff", "changed"),
+}
+# What rules.diff calls a character's details (its DETAILS, LONG_TEXT, scale, house rules
+# and personality); the points are the ruleset's term.
+DETAIL_WORDS = {
+    "ruleset": pgettext_lazy("character detail", "ruleset"),
+    "name": pgettext_lazy("character detail", "name"),
+    "player": pgettext_lazy("character detail", "player"),
+    "concept": pgettext_lazy("character detail", "concept"),
+    "race": pgettext_lazy("character detail", "race"),
+    "experience": pgettext_lazy("character detail", "experience"),
+    "notes": pgettext_lazy("character detail", "notes"),
+    "scale": pgettext_lazy("character detail", "scale"),
+    "strength": pgettext_lazy("character detail", "strength"),
+    "mass": pgettext_lazy("character detail", "mass"),
+    "house rules": pgettext_lazy("character detail", "house rules"),
+    "personality": pgettext_lazy("character detail", "personality"),
+}
+EQUIPMENT_KINDS = {
+    "weapon": pgettext_lazy("equipment kind", "weapon"),
+    "armour": pgettext_lazy("equipment kind", "armour"),
+    "shield": pgettext_lazy("equipment kind", "shield"),
+    "gear": pgettext_lazy("equipment kind", "gear"),
+}
+
+
+def said_change(change: Change, ruleset: Ruleset) -> SaidChange:
+    """One change of the diff in the reader's language. English reads as rules.diff words it;
+    a GM's own words (a list's name, a ladder of its own) stay as written."""
+    if change.section == "details":
+        what = _detail_word(change.label)
+        name = _detail_word(change.name) if change.label == "scale" else change.name
+        old, new = change.old, change.new
+        if change.label == "ruleset":
+            old, new = vocabulary.term(old, "ruleset"), vocabulary.term(new, "ruleset")
+    else:
+        what = _list_word(change.section, change.label, ruleset)
+        name = change.name
+        old = _described(change.section, change.before, ruleset) if change.before else ""
+        new = _described(change.section, change.after, ruleset) if change.after else ""
+    return SaidChange(change.kind, str(CHANGE_KINDS[change.kind]), str(what), name, old, new)
+
+
+def _detail_word(word: str) -> str:
+    found = DETAIL_WORDS.get(word)
+    return vocabulary.term(word, "points") if found is None else str(found)
+
+
+def _list_word(section: str, label: str, ruleset: Ruleset) -> str:
+    if section == "equipment":
+        return pgettext("review row", "equipment")
+    return vocabulary.noun(label, ruleset.terms.plural(section), 1) or label
+
+
+def _described(section: str, entry: dict, ruleset: Ruleset) -> str:
+    """rules.diff.describe in the reader's language: "Good, hard", "cost 2"."""
+    parts = []
+    if "kind" in entry and section == "powers":
+        parts.append(vocabulary.term(entry["kind"], "power kind"))
+    elif "kind" in entry and section == "equipment":
+        parts.append(str(EQUIPMENT_KINDS.get(entry["kind"], entry["kind"])))
+    if "level" in entry:
+        parts.append(_level_word(entry["level"], ruleset))
+    if entry.get("difficulty"):
+        parts.append(vocabulary.term(entry["difficulty"].replace("_", " "), "difficulty"))
+    number = SPEAKER.number
+    if section == "gifts":
+        parts.append(
+            _("cost {cost}").format(cost=number(entry["cost"]))
+            if "cost" in entry
+            else _("catalogue cost")
+        )
+    if section == "faults":
+        parts.append(
+            _("value {value}").format(value=number(entry["value"]))
+            if "value" in entry
+            else _("catalogue value")
+        )
+    if section == "powers" and "cost" in entry:
+        parts.append(_("cost {cost}").format(cost=number(entry["cost"])))
+    if "damage" in entry:
+        parts.append(_("damage {damage}").format(damage=entry["damage"]))
+    if "armour" in entry:
+        parts.append(_("armour {armour}").format(armour=entry["armour"]))
+    if entry.get("quantity") is not None:
+        parts.append(_("quantity {quantity}").format(quantity=entry["quantity"]))
+    if entry.get("notes"):
+        parts.append(entry["notes"])
+    if entry.get("defined_in_play"):
+        parts.append(_("defined in play"))  # Mudge 1.7
+    return ", ".join(str(p) for p in parts)
+
+
+def _level_word(word, ruleset: Ruleset) -> str:
+    """A level as the file writes it (the ruleset's ladder word), in the reader's language
+    when the ladder is the standard one."""
+    if word in vocabulary.LADDER and vocabulary.ladder_is_standard(ruleset.ladder.words):
+        return vocabulary.ladder_word(word)
+    return str(word)
 
 
 def timeline(character: Character, ruleset: Ruleset) -> list[TimelineRow]:
@@ -209,7 +364,7 @@ def timeline(character: Character, ruleset: Ruleset) -> list[TimelineRow]:
         TimelineRow(
             e,
             _changes(e.before, e.after, ruleset),
-            target_label(e.target, ruleset.terms) if e.target else "",
+            target_said(e.target, ruleset) if e.target else "",
         )
         for e in events
     ]
@@ -243,25 +398,88 @@ def _changes(before, after, ruleset: Ruleset) -> list[tuple[str, str, str]]:
 LEVEL_FIELDS = ("level", "from", "to")
 
 
+# The timeline's titles: what each event of a character's trail did.
+ACTION_TITLES = {
+    "character_created": pgettext_lazy("audit event", "character created"),
+    "character_imported": pgettext_lazy("audit event", "character imported"),
+    "character_duplicated": pgettext_lazy("audit event", "character duplicated"),
+    "character_archived": pgettext_lazy("audit event", "character archived"),
+    "character_restored": pgettext_lazy("audit event", "character restored"),
+    "details_changed": pgettext_lazy("audit event", "details changed"),
+    "trait_added": pgettext_lazy("audit event", "trait added"),
+    "trait_changed": pgettext_lazy("audit event", "trait changed"),
+    "trait_removed": pgettext_lazy("audit event", "trait removed"),
+    "trait_relevelled": pgettext_lazy("audit event", "trait relevelled"),
+    "equipment_added": pgettext_lazy("audit event", "equipment added"),
+    "equipment_changed": pgettext_lazy("audit event", "equipment changed"),
+    "equipment_removed": pgettext_lazy("audit event", "equipment removed"),
+    "template_applied": pgettext_lazy("audit event", "template applied"),
+    "edit_undone": pgettext_lazy("audit event", "edit undone"),
+    "edit_redone": pgettext_lazy("audit event", "edit redone"),
+    "submitted": pgettext_lazy("audit event", "submitted"),
+    "withdrawn": pgettext_lazy("audit event", "withdrawn"),
+    "changes_requested": pgettext_lazy("audit event", "changes requested"),
+    "approved": pgettext_lazy("audit event", "approved"),
+    "comment_added": pgettext_lazy("audit event", "comment added"),
+    "thread_started": pgettext_lazy("audit event", "thread started"),
+    "reply_added": pgettext_lazy("audit event", "reply added"),
+    "thread_resolved": pgettext_lazy("audit event", "thread resolved"),
+    "thread_reopened": pgettext_lazy("audit event", "thread reopened"),
+    "experience_awarded": pgettext_lazy("audit event", "experience awarded"),
+    "experience_spent": pgettext_lazy("audit event", "experience spent"),
+    "spend_requested": pgettext_lazy("audit event", "spend requested"),
+    "spend_accepted": pgettext_lazy("audit event", "spend accepted"),
+    "spend_refused": pgettext_lazy("audit event", "spend refused"),
+    "spend_withdrawn": pgettext_lazy("audit event", "spend withdrawn"),
+    "spend_taken_back": pgettext_lazy("audit event", "spend taken back"),
+    "meta_points_spent": pgettext_lazy("audit event", "meta points spent"),
+    "meta_points_granted": pgettext_lazy("audit event", "meta points granted"),
+    "fudge_points_converted": pgettext_lazy("audit event", "fudge points converted"),
+    "ruleset_moved": pgettext_lazy("audit event", "ruleset moved"),
+}
+# The fields an event records, as the timeline names them; any other by in_words.
+FIELD_WORDS = {
+    "state": pgettext_lazy("audit field", "state"),
+    "name": pgettext_lazy("audit field", "name"),
+    "level": pgettext_lazy("audit field", "level"),
+    "from": pgettext_lazy("audit field", "from"),
+    "to": pgettext_lazy("audit field", "to"),
+    "difficulty": pgettext_lazy("audit field", "difficulty"),
+    "cost": pgettext_lazy("audit field", "cost"),
+    "value": pgettext_lazy("audit field", "value"),
+    "experience": pgettext_lazy("audit field", "experience"),
+    "concept": pgettext_lazy("audit field", "concept"),
+    "race": pgettext_lazy("audit field", "race"),
+    "notes": pgettext_lazy("audit field", "notes"),
+    "quantity": pgettext_lazy("audit field", "quantity"),
+    "damage": pgettext_lazy("audit field", "damage"),
+    "armour": pgettext_lazy("audit field", "armour"),
+    "kind": pgettext_lazy("audit field", "kind"),
+    "comment": pgettext_lazy("audit field", "comment"),
+    "reason": pgettext_lazy("audit field", "reason"),
+}
+
+
 def _field(key: str, ruleset: Ruleset) -> str:
     if key == "meta_points" and ruleset.terms.points:
-        return ruleset.terms.points
-    return in_words(key)
+        return vocabulary.term(ruleset.terms.points, "points")
+    said = FIELD_WORDS.get(key)
+    return in_words(key) if said is None else str(said)
 
 
 def _shown(key, value, ruleset: Ruleset) -> str:
     if value is None:
         return ""
     if key in LEVEL_FIELDS and isinstance(value, str):
-        return recorded_level(value, ruleset.ladder)
+        return _level_word(recorded_level(value, ruleset.ladder), ruleset)
     if key == "sha256":
         return f"{value[:12]}…"  # the audit page's diff checks the whole digest
     if key == "ruleset" and value in BUILTIN:
-        return BUILTIN[value].name  # "MicroFudged DIP", not its slug
+        return vocabulary.term(BUILTIN[value].name, "ruleset")  # "MicroFudged DIP", not its slug
     if key == "ruleset" and value == ruleset.slug:
         return ruleset.name  # a GM's game by its name
     if key == "state" and value in Character.State.values:
-        return Character.State(value).label.lower()  # "changes requested"
+        return str(Character.State(value).label).lower()  # "changes requested"
     return in_words(value)
 
 
@@ -300,6 +518,15 @@ def advancement_context(character: Character, user) -> dict:
     pending = pending_spends(character)
     held = -sum(entry.amount for entry, _ in pending)
     available = character.experience - held
+    # (kind, what one is called): ("skill", "field of expertise"), in the reader's language
+    learn_kinds = [
+        (
+            kind,
+            vocabulary.noun(ruleset.terms.kind(kind), learn_words(ruleset, kind), 1)
+            or ruleset.terms.kind(kind),
+        )
+        for kind in learnable_kinds(ruleset)
+    ]
     points = None
     if ruleset.system == LEVELS:
         points = Points(
@@ -320,10 +547,15 @@ def advancement_context(character: Character, user) -> dict:
         "options": spend_options(
             character, ruleset, available=available, acting_gm=acting_gm, pending=pending
         ),
-        "pending": pending,
+        "pending": [
+            (entry, {**spec, "said": spend_label(spec, ruleset)}) for entry, spec in pending
+        ],
         "take_back": spend_to_take_back(character) if character.owner_id == user.pk else None,
-        # (kind, what one is called): ("skill", "field of expertise")
-        "learn_kinds": [(kind, ruleset.terms.kind(kind)) for kind in learnable_kinds(ruleset)],
+        "learn_kinds": learn_kinds,
+        # What the page says a new one is: "skill", "skill or power".
+        "learn_words": _("{one} or {other}").format(one=learn_kinds[0][1], other=learn_kinds[1][1])
+        if len(learn_kinds) > 1
+        else (learn_kinds[0][1] if learn_kinds else ""),
         "difficulties": DIFFICULTY_CHOICES if ruleset.skill_difficulties else (),
         "ledger": list(character.ledger.select_related("actor").order_by("-created_at", "-id")),
         "points": points,
@@ -368,14 +600,18 @@ def spend_options(
             continue
         why_not = ""
         if priced.target in waiting:
-            why_not = "already waiting for the GM"
+            why_not = _("already waiting for the GM")
         elif priced.cost > available:
-            why_not = f"needs {priced.cost} {priced.unit}; {available} unspent"
+            why_not = _("needs {cost} {unit}; {available} unspent").format(
+                cost=priced.cost,
+                unit=vocabulary.term(priced.unit, "experience unit"),
+                available=available,
+            )
         options.append(
             SpendOption(
                 _group(ruleset, what, trait),
                 what,
-                priced.label,
+                spend_label(asdict(priced), ruleset),
                 priced.cost,
                 not why_not,
                 why_not,
@@ -392,9 +628,19 @@ def _group(ruleset: Ruleset, what: str, trait: Trait | None) -> str:
     """The heading an option is listed under, in the ruleset's words."""
     terms = ruleset.terms
     if trait is None:
-        new = [terms.plural("gifts"), terms.plural("powers"), points_name(ruleset)]
-        return f"New {new[0]}, {new[1]} and {new[2]}"
-    return terms.title(f"{trait.kind}s")
+        return _("New {gifts}, {powers} and {points}").format(
+            gifts=_plural_said(terms, "gifts"),
+            powers=_plural_said(terms, "powers"),
+            points=vocabulary.term(points_name(ruleset), "points"),
+        )
+    return vocabulary.term(terms.title(f"{trait.kind}s"), "list title")
+
+
+def _plural_said(terms, list_name: str) -> str:
+    """A list's name in the plural ("gifts"), in the reader's language when it is built in."""
+    return vocabulary.noun(terms.noun(list_name), terms.plural(list_name), 2) or terms.plural(
+        list_name
+    )
 
 
 # The list a purchase adds to or takes from, for its name in the ruleset's words.
@@ -403,12 +649,45 @@ PURCHASE_LISTS = {GIFT: "gifts", POWER: "powers", BUY_OFF_FAULT: "faults"}
 
 def _noun(ruleset: Ruleset, what: str) -> str:
     """What a purchase that needs a name is called: "gift", "field of power"."""
-    return ruleset.terms.noun(PURCHASE_LISTS[what]) if what in (GIFT, POWER) else ""
+    if what not in (GIFT, POWER):
+        return ""
+    list_name = PURCHASE_LISTS[what]
+    one = ruleset.terms.noun(list_name)
+    return vocabulary.noun(one, ruleset.terms.plural(list_name), 1) or one
+
+
+def spend_label(spec: dict, ruleset: Ruleset) -> str:
+    """What a spend buys (Priced.label, kept in English on the ledger and the record) in the
+    reader's language, from its dict form: "Augmenter Climbing de Moyen à Bon". A spend this
+    cannot word again (learning, a row written by hand) keeps its recorded label."""
+    what, name = spec.get("what"), spec.get("name", "")
+    terms = ruleset.terms
+    if what == RAISE and spec.get("from_level") is not None:
+        level = spec["from_level"]
+        return _("Raise {name} from {old} to {new}").format(
+            name=spec["target"].partition(":")[2],
+            old=SPEAKER.level(Level(level, ruleset.ladder)),
+            new=SPEAKER.level(Level(level + 1, ruleset.ladder)),
+        )
+    if what in (GIFT, POWER):
+        return _("Add the {noun} {name}").format(noun=_noun(ruleset, what), name=name).rstrip()
+    if what == BUY_OFF_FAULT:
+        one = terms.noun("faults")
+        noun = vocabulary.noun(one, terms.plural("faults"), 1) or one
+        return _("Buy off the {noun} {name}").format(
+            noun=noun, name=spec["target"].partition(":")[2]
+        )
+    if what == META_POINT:
+        point = vocabulary.term(terms.point, "advancement purchase")
+        return _("Buy a {point}").format(point=point)
+    return spec.get("label", "")
 
 
 def _label(ruleset: Ruleset, what: str, trait: Trait | None) -> str:
     if what == RAISE:
-        return f"Raise {trait.name}"
+        return _("Raise {name}").format(name=trait.name)
     if what == META_POINT:
         return ruleset.terms.point.capitalize()
-    return ruleset.terms.noun(PURCHASE_LISTS[what]).capitalize()
+    list_name = PURCHASE_LISTS[what]
+    one = ruleset.terms.noun(list_name)
+    return (vocabulary.noun(one, ruleset.terms.plural(list_name), 1) or one).capitalize()

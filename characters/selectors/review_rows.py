@@ -5,14 +5,19 @@ character's."""
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+
+from characters import vocabulary
 from characters.adapters import TRAIT_LISTS, trait_target, traits_by_kind
-from characters.models import Character, Equipment, Trait
+from characters.models import Character, Equipment, Trait, target_label
+from characters.wording import SPEAKER
 from rules.house_rules import json_number
 from rules.ladder import signed
-from rules.numbers import number_text
 from rules.report import POWER_DIFFICULTY, Report
 from rules.rulesets import LEVELS, SKILL_DIFFICULTY, Ruleset
 from rules.templates import templates_for
+from rules.words import Level
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,7 @@ def review_rows(character: Character, ruleset: Ruleset, report: Report) -> list[
                     _trait_facts(trait, ruleset),
                     _cost_words(ruleset, trait, spent),
                     _trait_against_catalogue(ruleset, trait),
-                    ruleset.terms.kind(kind),
+                    _kind_said(ruleset, kind),
                 )
             )
     for item in character.equipment.all():
@@ -59,7 +64,7 @@ def review_rows(character: Character, ruleset: Ruleset, report: Report) -> list[
                 _equipment_facts(ruleset, item),
                 "",
                 _equipment_against_catalogue(ruleset, item),
-                "equipment",
+                pgettext("review row", "equipment"),
             )
         )
     return rows
@@ -69,14 +74,21 @@ def equipment_target(item: Equipment) -> str:
     return f"equipment:{item.name}"
 
 
+def _kind_said(ruleset: Ruleset, kind: str) -> str:
+    """A row's kind in the ruleset's words ("field of expertise"), in the reader's language
+    when it is a built-in word; a GM's own word as written."""
+    one, many = ruleset.terms.kind(kind), ruleset.terms.plural(TRAIT_LISTS[kind])
+    return vocabulary.noun(one, many, 1) or one
+
+
 def _trait_facts(trait: Trait, ruleset: Ruleset) -> tuple[str, ...]:
     facts = []
     if trait.level is not None:
-        facts.append(ruleset.word(trait.level))
+        facts.append(SPEAKER.level(Level(trait.level, ruleset.ladder)))
     if trait.difficulty:
-        facts.append(trait.difficulty.replace("_", " "))
+        facts.append(vocabulary.term(trait.difficulty.replace("_", " "), "difficulty"))
     if trait.power_kind:
-        facts.append(trait.power_kind)
+        facts.append(vocabulary.term(trait.power_kind, "power kind"))
     # A gift's or fault's cost is the row's cost (ReviewRow.cost): not said twice.
     return tuple(facts)
 
@@ -89,7 +101,11 @@ def _cost_words(ruleset: Ruleset, trait: Trait, spent) -> str:
     else:
         pool = TRAIT_LISTS[trait.kind]
     one, many = ruleset.terms.pool_words(pool)
-    return f"{number_text(spent)} {one if 0 < abs(spent) <= 1 else many}"
+    # The plural rule's count: a fraction up to 1 is one (0.5 skill level), as in English;
+    # 0 is as the language says it (French: 0 niveau).
+    count = 1 if 0 < abs(spent) <= 1 else int(abs(spent)) if spent == int(spent) else 2
+    noun = vocabulary.noun(one, many, count) or (one if count == 1 else many)
+    return f"{SPEAKER.number(spent)} {noun}"
 
 
 def _equipment_facts(ruleset: Ruleset, item) -> tuple[str, ...]:
@@ -105,11 +121,19 @@ def _equipment_facts(ruleset: Ruleset, item) -> tuple[str, ...]:
 def _differences(pairs) -> str:
     """'the catalogue says cost 1 (here 3)' for each (what, catalogue's, character's)
     that differ."""
-    said = [f"{what} {listed} (here {own})" for what, listed, own in pairs if listed != own]
-    return "differs from the catalogue: it lists " + "; ".join(said) if said else ""
+    said = [
+        _("{what} {listed} (here {own})").format(what=what, listed=listed, own=own)
+        for what, listed, own in pairs
+        if listed != own
+    ]
+    return (
+        _("differs from the catalogue: it lists {differences}").format(differences="; ".join(said))
+        if said
+        else ""
+    )
 
 
-NOT_LISTED = "not in the campaign's catalogue"
+NOT_LISTED = gettext_lazy("not in the campaign's catalogue")
 
 
 def _trait_against_catalogue(ruleset: Ruleset, trait: Trait) -> str:
@@ -126,7 +150,7 @@ def _trait_against_catalogue(ruleset: Ruleset, trait: Trait) -> str:
         if not ruleset.skill_difficulties:
             return ""
         own = trait.difficulty or SKILL_DIFFICULTY
-        return _differences([("difficulty", _words(entry.difficulty), _words(own))])
+        return _differences([(_DIFFICULTY, _words(entry.difficulty), _words(own))])
     if trait.kind in (Trait.Kind.GIFT, Trait.Kind.FAULT):
         is_gift = trait.kind == Trait.Kind.GIFT
         entry = catalog.gift(trait.name) if is_gift else catalog.fault(trait.name)
@@ -135,16 +159,16 @@ def _trait_against_catalogue(ruleset: Ruleset, trait: Trait) -> str:
         if trait.cost is None:  # priced by the catalogue
             return ""
         listed = entry.cost if is_gift else entry.value
-        noun = "cost" if is_gift else "value"
+        noun = _COST if is_gift else _VALUE
         return _differences([(noun, json_number(listed), json_number(trait.cost))])
     entry = catalog.power(trait.name)
     if entry is None:
         return NOT_LISTED
-    pairs = [("kind", entry.kind, trait.power_kind or "superpower")]
+    pairs = [(_KIND, entry.kind, trait.power_kind or "superpower")]
     if entry.difficulty:
         pairs.append(
             (
-                "difficulty",
+                _DIFFICULTY,
                 _words(entry.difficulty),
                 _words(trait.difficulty or POWER_DIFFICULTY),
             )
@@ -159,15 +183,22 @@ def _equipment_against_catalogue(ruleset: Ruleset, item) -> str:
     terms = ruleset.terms
     return _differences(
         [
-            ("kind", entry.kind, item.kind),
+            (_KIND, entry.kind, item.kind),
             (terms.weapon_value.lower(), _signed(entry.damage), _signed(item.damage)),
             (terms.armour_value.lower(), _signed(entry.armour), _signed(item.armour)),
         ]
     )
 
 
+# What a difference from the catalogue is in: "the catalogue lists cost 1 (here 3)".
+_COST = pgettext_lazy("catalogue difference", "cost")
+_VALUE = pgettext_lazy("catalogue difference", "value")
+_KIND = pgettext_lazy("catalogue difference", "kind")
+_DIFFICULTY = pgettext_lazy("catalogue difference", "difficulty")
+
+
 def _words(difficulty: str) -> str:
-    return difficulty.replace("_", " ")
+    return vocabulary.term(difficulty.replace("_", " "), "difficulty")
 
 
 def _signed(value) -> str:
@@ -191,3 +222,21 @@ def broad_template_breaking_caps(character: Character, ruleset: Ruleset, report:
         return None
     template = templates_for(ruleset).get(last[1].partition(":")[2])
     return template if template is not None and template.broad else None
+
+
+def target_said(target: str, ruleset: Ruleset | None = None) -> str:
+    """What an event, a comment or a thread is about (models.target_label) in the reader's
+    language: "skill:Riding" is "Compétence : Riding" in French, "Field of expertise: Riding"
+    in MicroFudged's English. A GM's own word for a list stays as written."""
+    kind, _sep, name = target.partition(":")
+    if not target:
+        return _("The build")
+    if not name:
+        return target_label(target)
+    if kind == "equipment":
+        said = pgettext("review row", "equipment")
+    elif ruleset is not None and f"{kind}s" in TRAIT_LISTS.values():
+        said = _kind_said(ruleset, kind)
+    else:
+        said = vocabulary.noun(kind, f"{kind}s", 1) or kind
+    return _("{kind}: {name}").format(kind=said[:1].upper() + said[1:], name=name)

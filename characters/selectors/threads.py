@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from characters.adapters import trait_target
 from characters.models import (
@@ -16,7 +17,7 @@ from characters.models import (
     ThreadMessage,
     Trait,
 )
-from characters.selectors.review_rows import equipment_target
+from characters.selectors.review_rows import equipment_target, target_said
 
 
 @dataclass(frozen=True)
@@ -136,11 +137,12 @@ def thread_row(character: Character, thread: CommentThread) -> Trait | Equipment
 
 def _about(character: Character, thread: CommentThread) -> tuple[str, str]:
     if not thread.target:
-        return "the whole build", ""
-    kind, _, name = thread.target.partition(":")
+        return _("the whole build"), ""
+    kind, _sep, name = thread.target.partition(":")
     row = thread_row(character, thread)
     if row is None:
-        return f"{kind.capitalize()}: {name} (removed)", ""
+        return _("{row} (removed)").format(row=target_said(thread.target)), ""
     if row.name != name:
-        return f"{kind.capitalize()}: {row.name} (was {name})", row_key(row)
-    return f"{kind.capitalize()}: {name}", row_key(row)
+        renamed = target_said(f"{kind}:{row.name}")
+        return _("{row} (was {name})").format(row=renamed, name=name), row_key(row)
+    return target_said(thread.target), row_key(row)

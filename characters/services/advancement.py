@@ -17,8 +17,10 @@ from dataclasses import asdict
 
 from django.db import transaction
 from django.utils.text import format_lazy
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from characters import vocabulary
 from characters.adapters import (
     TRAIT_LISTS,
     ruleset_for,
@@ -42,7 +44,7 @@ from characters.selectors.advancement import (
     NAMED,
     POWER,
     RAISE,
-    amount_words,
+    amount_said,
     check_new_name,
     meta_points_of,
     new_kind,
@@ -85,7 +87,7 @@ def experience_spend(
     locked = _lock_in_play(character, expected_version)
     acting_gm = is_gm_of(locked, actor)
     if locked.owner_id != actor.pk and not acting_gm:
-        raise NotAllowed("Only the character's player (or the GM) spends its experience.")
+        raise NotAllowed(_("Only the character's player (or the GM) spends its experience."))
     ensure_build_as_recorded(locked)
     ruleset = ruleset_for(locked)
     if trait is not None:
@@ -137,7 +139,9 @@ def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
     locked, spec = _lock_pending(entry, actor)
     ensure_build_as_recorded(locked)
     if spec["what"] is None:
-        raise ServiceError(f"Nothing records what “{spec['label']}” buys: refuse it.")
+        raise ServiceError(
+            _("Nothing records what “{what}” buys: refuse it.").format(what=spec["label"])
+        )
     trait = locked.traits.filter(pk=spec["trait"]).first() if spec["trait"] else None
     asked = {"kind": spec.get("kind", ""), "difficulty": spec.get("difficulty", "")}
     try:
@@ -153,15 +157,26 @@ def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
             **asked,
         )
     except ServiceError as error:
-        raise ServiceError(f"{spec['label']} no longer applies ({error}): refuse it.") from None
+        raise ServiceError(
+            _("{what} no longer applies ({error}): refuse it.").format(
+                what=spec["label"], error=error
+            )
+        ) from None
     if (now.target, now.cost, now.from_level) != (
         spec["target"],
         spec["cost"],
         spec["from_level"],
     ):
         raise ServiceError(
-            f"{spec['label']} no longer matches the character (now: {now.label}, "
-            f"{now.cost} {now.unit}): refuse it, and the player can ask again."
+            _(
+                "{what} no longer matches the character (now: {now}, {cost} {unit}): refuse "
+                "it, and the player can ask again."
+            ).format(
+                what=spec["label"],
+                now=now.label,
+                cost=now.cost,
+                unit=vocabulary.term(now.unit, "experience unit"),
+            )
         )
     entry = locked.ledger.get(pk=entry.pk)
     entry.pending = False
@@ -172,7 +187,7 @@ def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
         actor=actor,
         kind=Notification.Kind.SPEND_ACCEPTED,
         message=format_lazy(
-            _("{gm} accepted {name}'s request: {what} ({cost} {unit})."),
+            gettext_lazy("{gm} accepted {name}'s request: {what} ({cost} {unit})."),
             gm=actor.username,
             name=locked.name,
             what=spec["label"],
@@ -190,7 +205,7 @@ def spend_refuse(*, entry: ExperienceEntry, actor, reason: str) -> None:
     and the player is told why."""
     reason = reason.strip()
     if not reason:
-        raise ServiceError("Say why you refuse: the player reads it.", field="reason")
+        raise ServiceError(_("Say why you refuse: the player reads it."), field="reason")
     locked, spec = _lock_pending(entry, actor)
     locked.ledger.filter(pk=entry.pk).delete()
     record_event(
@@ -206,7 +221,7 @@ def spend_refuse(*, entry: ExperienceEntry, actor, reason: str) -> None:
         actor=actor,
         kind=Notification.Kind.SPEND_REFUSED,
         message=format_lazy(
-            _("{gm} refused {name}'s request ({what}): {reason}"),
+            gettext_lazy("{gm} refused {name}'s request ({what}): {reason}"),
             gm=actor.username,
             name=locked.name,
             what=spec["label"],
@@ -221,10 +236,10 @@ def spend_withdraw(*, entry: ExperienceEntry, actor) -> None:
     ledger row goes (it never was a spend) and the audit trail keeps the request and this."""
     locked = lock_character(character=entry.character, expected_version=None)
     if locked.owner_id != actor.pk:
-        raise NotAllowed("Only the character's player takes back its requests.")
+        raise NotAllowed(_("Only the character's player takes back its requests."))
     spec = next((spec for e, spec in pending_spends(locked) if e.pk == entry.pk), None)
     if spec is None:
-        raise ServiceError("That request is no longer waiting: the GM decided already.")
+        raise ServiceError(_("That request is no longer waiting: the GM decided already."))
     locked.ledger.filter(pk=entry.pk).delete()
     record_event(
         character=locked,
@@ -243,13 +258,15 @@ def spend_take_back(*, character: Character, actor, expected_version: int | None
     the same amount that names it gives the experience back. Nothing is deleted."""
     locked = _lock_in_play(character, expected_version)
     if locked.owner_id != actor.pk:
-        raise NotAllowed("Only the character's player takes back their spends.")
+        raise NotAllowed(_("Only the character's player takes back their spends."))
     ensure_build_as_recorded(locked)
     spend = spend_to_take_back(locked)
     if spend is None:
         raise ServiceError(
-            "There is no spend to take back: a spend can be taken back until the next "
-            "session starts or the GM acts on the character."
+            _(
+                "There is no spend to take back: a spend can be taken back until the next "
+                "session starts or the GM acts on the character."
+            )
         )
     before, after = {"experience": locked.experience}, {}
     _undo(locked, spend.bought, before, after)
@@ -279,11 +296,15 @@ def spend_take_back(*, character: Character, actor, expected_version: int | None
 def _undo(locked: Character, bought: dict, before: dict, after: dict) -> None:
     """Undo what a spend bought (its ledger form: spec, "Advancement"), refusing when the
     character no longer holds it."""
-    changed = "the character changed since: ask your GM"
     if "meta_points" in bought:
         current = meta_points_of(locked, ruleset_for(locked))
         if current < bought["meta_points"]:
-            raise ServiceError(f"The meta points it bought are spent already; {changed}.")
+            raise ServiceError(
+                _(
+                    "The meta points it bought are spent already; the character changed "
+                    "since: ask your GM."
+                )
+            )
         before["meta_points"] = current
         locked.meta_points = after["meta_points"] = current - bought["meta_points"]
         return
@@ -305,7 +326,11 @@ def _undo(locked: Character, bought: dict, before: dict, after: dict) -> None:
     trait = locked.traits.filter(kind=kind, name__iexact=listed["name"]).first()
     level = listed["to"] if how == "raise" else listed.get("level")
     if trait is None or (level is not None and trait.level != parse_level(level)):
-        raise ServiceError(f"{listed['name']} is not what the spend left; {changed}.")
+        raise ServiceError(
+            _(
+                "{name} is not what the spend left; the character changed since: ask your GM."
+            ).format(name=listed["name"])
+        )
     before.update(trait_state(trait))
     if how == "raise":
         trait.level = parse_level(listed["from"])
@@ -325,11 +350,11 @@ def _bought_target(bought: dict) -> str:
 def _lock_pending(entry: ExperienceEntry, actor) -> tuple[Character, dict]:
     locked = lock_character(character=entry.character, expected_version=None)
     if not is_gm_of(locked, actor):
-        raise NotAllowed("Only the campaign's GM accepts or refuses a spend.")
+        raise NotAllowed(_("Only the campaign's GM accepts or refuses a spend."))
     for pending, spec in pending_spends(locked):
         if pending.pk == entry.pk:
             return locked, spec
-    raise ServiceError("That spend is no longer waiting: it was accepted or refused already.")
+    raise ServiceError(_("That spend is no longer waiting: it was accepted or refused already."))
 
 
 def _apply(locked: Character, entry: ExperienceEntry, spec: dict, *, actor, action: str) -> None:
@@ -430,7 +455,7 @@ def experience_award(
 ) -> ExperienceEntry:
     locked = _lock_in_play(character, expected_version)
     if not is_gm_of(locked, actor):
-        raise NotAllowed("Only the campaign's GM awards experience.")
+        raise NotAllowed(_("Only the campaign's GM awards experience."))
     return _award(locked, actor=actor, amount=amount, reason=reason)
 
 
@@ -440,7 +465,7 @@ def experience_award_party(
 ) -> list[ExperienceEntry]:
     """The same award to every approved character of the campaign."""
     if campaign.gm_id != actor.pk:
-        raise NotAllowed("Only the campaign's GM awards experience.")
+        raise NotAllowed(_("Only the campaign's GM awards experience."))
     # Rows locked in id order, so two awards at once queue instead of deadlocking.
     party = list(
         Character.objects.select_for_update(of=("self",))
@@ -449,16 +474,20 @@ def experience_award_party(
         .order_by("pk")
     )
     if not party:
-        raise ServiceError(f"No character of {campaign.name} is approved yet: nobody to award.")
+        raise ServiceError(
+            _("No character of {campaign} is approved yet: nobody to award.").format(
+                campaign=campaign.name
+            )
+        )
     return [_award(c, actor=actor, amount=amount, reason=reason) for c in party]
 
 
 def _award(locked: Character, *, actor, amount: int, reason: str) -> ExperienceEntry:
     reason = reason.strip()
     if not reason:
-        raise ServiceError("Give the award a reason: it goes on the character's record.")
+        raise ServiceError(_("Give the award a reason: it goes on the character's record."))
     if not 1 <= amount <= MAX_AWARD:
-        raise ServiceError(f"Award between 1 and {MAX_AWARD} at a time.")
+        raise ServiceError(_("Award between 1 and {most} at a time.").format(most=MAX_AWARD))
     ruleset = ruleset_for(locked)
     unit = ruleset.advancement.unit
     entry = ExperienceEntry.objects.create(
@@ -480,10 +509,10 @@ def _award(locked: Character, *, actor, amount: int, reason: str) -> ExperienceE
         actor=actor,
         kind=Notification.Kind.EXPERIENCE,
         message=format_lazy(
-            _("{gm} awarded {name} {amount}: {reason}"),
+            gettext_lazy("{gm} awarded {name} {amount}: {reason}"),
             gm=actor.username,
             name=locked.name,
-            amount=amount_words(amount, ruleset),
+            amount=amount_said(amount, ruleset),
             reason=reason,
         ),
     )
@@ -500,10 +529,12 @@ def meta_points_spend(
     """A point spent in play (Mudge 1.36, Fudge Basics: alter a roll, lessen a wound...)."""
     locked, ruleset, current = _lock_points(character, expected_version)
     if locked.owner_id != actor.pk:
-        raise NotAllowed("Only the character's player spends its points; the GM grants them.")
+        raise NotAllowed(_("Only the character's player spends its points; the GM grants them."))
     if not 1 <= count <= current:
         raise ServiceError(
-            f"{locked.name} has {current} {points_name(ruleset)}: spend between 1 and {current}."
+            _("{name} has {current} {points}: spend between 1 and {current}.").format(
+                name=locked.name, current=current, points=_points_said(ruleset)
+            )
         )
     _set_points(locked, actor, "meta_points_spent", current, current - count, reason)
     return locked
@@ -515,13 +546,17 @@ def meta_points_grant(
 ) -> Character:
     locked, ruleset, current = _lock_points(character, expected_version)
     if not is_gm_of(locked, actor):
-        raise NotAllowed("Only the campaign's GM grants points.")
+        raise NotAllowed(_("Only the campaign's GM grants points."))
     most = ruleset.meta_points_max
     if count < 1 or (most is not None and current + count > most):
-        room = "" if most is None else f" ({ruleset.section('meta_points')}: at most {most})"
+        said = {"name": locked.name, "current": current, "points": _points_said(ruleset)}
+        if most is None:
+            raise ServiceError(_("{name} has {current} {points}; grant at least 1.").format(**said))
         raise ServiceError(
-            f"{locked.name} has {current} {points_name(ruleset)}; grant at least 1"
-            + (f" and at most {most - current}{room}." if most is not None else ".")
+            _(
+                "{name} has {current} {points}; grant at least 1 and at most {room} "
+                "({section}: at most {most})."
+            ).format(**said, room=most - current, section=ruleset.section("meta_points"), most=most)
         )
     _set_points(locked, actor, "meta_points_granted", current, current + count, reason)
     return locked
@@ -534,14 +569,23 @@ def fudge_points_convert(
     """Fudge Basics, Experience: three Fudge points make one EP."""
     locked, ruleset, current = _lock_points(character, expected_version)
     if locked.owner_id != actor.pk:
-        raise NotAllowed("Only the character's player converts its points.")
+        raise NotAllowed(_("Only the character's player converts its points."))
     rate = ruleset.advancement.points_per_unit
     if rate is None:
-        raise ServiceError(f"{ruleset.name} does not turn {points_name(ruleset)} into experience.")
+        raise ServiceError(
+            _("{ruleset} does not turn {points} into experience.").format(
+                ruleset=vocabulary.term(ruleset.name, "ruleset"), points=_points_said(ruleset)
+            )
+        )
     if current < rate:
         raise ServiceError(
-            f"{locked.name} has {current} {points_name(ruleset)}; {rate} make 1 "
-            f"{ruleset.advancement.unit}."
+            _("{name} has {current} {points}; {rate} make 1 {unit}.").format(
+                name=locked.name,
+                current=current,
+                points=_points_said(ruleset),
+                rate=rate,
+                unit=vocabulary.term(ruleset.advancement.unit, "experience unit"),
+            )
         )
     unit = ruleset.advancement.unit
     reason = f"{rate} {points_name(ruleset)} converted ({ruleset.advancement.section})"
@@ -565,8 +609,17 @@ def _lock_points(character, expected_version) -> tuple[Character, Ruleset, int]:
     locked = _lock_in_play(character, expected_version)
     ruleset = ruleset_for(locked)
     if not ruleset.terms.points:
-        raise ServiceError(f"{ruleset.name} has no meta points: tokens do that work.")
+        raise ServiceError(
+            _("{ruleset} has no meta points: tokens do that work.").format(
+                ruleset=vocabulary.term(ruleset.name, "ruleset")
+            )
+        )
     return locked, ruleset, meta_points_of(locked, ruleset)
+
+
+def _points_said(ruleset: Ruleset) -> str:
+    """The ruleset's word for its points, in the reader's language: "points Fudge"."""
+    return vocabulary.term(points_name(ruleset), "points")
 
 
 def _set_points(locked, actor, action, before, after, reason) -> None:
@@ -586,7 +639,9 @@ def _lock_in_play(character: Character, expected_version: int | None) -> Charact
     locked = lock_character(character=character, expected_version=expected_version)
     if locked.state != Character.State.APPROVED:
         raise ServiceError(
-            f"{locked.name} is {locked.state_phrase}: experience and meta points "
-            "come with play, once the GM approves the build."
+            _(
+                "{name} is {state}: experience and meta points come with play, once the GM "
+                "approves the build."
+            ).format(name=locked.name, state=locked.state_phrase)
         )
     return locked

@@ -4,6 +4,7 @@ sent again (a double click, a retry after a timeout, two tabs sending one form) 
 taken and changes nothing. A refused decision stores nothing: the form can be sent again."""
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from characters.errors import AlreadyDone
 from characters.models import DecisionToken
@@ -19,6 +20,6 @@ def decision_once(*, actor, token: str, decide):
                 DecisionToken.objects.create(token=token, user=actor)
         except IntegrityError:  # the first post of this form stored it, and its decision
             raise AlreadyDone(
-                "That was done already: the first click counted, this one changed nothing."
+                _("That was done already: the first click counted, this one changed nothing.")
             ) from None
     return decide()

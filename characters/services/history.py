@@ -6,6 +6,7 @@ The rows are kept as plain values (snapshot), not as a character file: two cheap
 the edit's hot path, and a restore that gives back every row in its place."""
 
 from django.db.models import Q, Subquery
+from django.utils.translation import gettext as _
 
 from characters.adapters import BUILD_EDITS, DETAIL_FIELDS, character_base, edit_label
 from characters.errors import ServiceError
@@ -124,9 +125,11 @@ def history_step(character: Character, *, redo: bool) -> BuildStep:
     step = redo_step if redo else undo_step
     if step is None:
         raise ServiceError(
-            "There is nothing to redo: redo puts back what Undo took, until the next edit."
+            _("There is nothing to redo: redo puts back what Undo took, until the next edit.")
             if redo
-            else "There is nothing to undo: undo takes back the builder's edits, newest "
-            "first, until something else changes the character. Change it back by hand."
+            else _(
+                "There is nothing to undo: undo takes back the builder's edits, newest "
+                "first, until something else changes the character. Change it back by hand."
+            )
         )
     return BuildStep.objects.get(pk=step.pk)

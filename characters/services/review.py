@@ -14,8 +14,8 @@ transaction.
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import format_lazy
-from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
 
 from characters.adapters import (
     build_changed,
@@ -34,6 +34,7 @@ from characters.selectors.review_rows import equipment_target
 from characters.services.audit import commit_change, lock_character, record_event
 from characters.services.notifications import notify
 from characters.services.threads import open_thread
+from characters.wording import said
 from rules.charfile import write_character
 from rules.report import build_report
 
@@ -55,15 +56,19 @@ SUBMISSION_OUTCOMES = {
 def character_submit(*, character: Character, actor, expected_version: int | None) -> Character:
     locked = lock_character(character=character, expected_version=expected_version)
     if locked.owner_id != actor.pk:
-        raise NotAllowed("Only the player who made this character can submit it.")
+        raise NotAllowed(_("Only the player who made this character can submit it."))
     if locked.campaign_id is None:
         raise ServiceError(
-            f"{locked.name} is not in a campaign, so there is no GM to review it: its build "
-            "report is the check. Make the character in a campaign (or import its file "
-            "there) to have the GM approve it."
+            _(
+                "{name} is not in a campaign, so there is no GM to review it: its build "
+                "report is the check. Make the character in a campaign (or import its file "
+                "there) to have the GM approve it."
+            ).format(name=locked.name)
         )
     if locked.state not in (Character.State.DRAFT, Character.State.CHANGES_REQUESTED):
-        raise ServiceError(f"{locked.name} is {locked.state_phrase} already.")
+        raise ServiceError(
+            _("{name} is {state} already.").format(name=locked.name, state=locked.state_phrase)
+        )
     data = character_file(locked)
     submit_for_review(locked, actor=actor, file=data, sha256=file_sha256(data))
     return locked
@@ -80,11 +85,12 @@ def submit_for_review(locked: Character, *, actor, file: dict, sha256: str) -> N
 def character_withdraw(*, character: Character, actor, expected_version: int | None) -> Character:
     locked = lock_character(character=character, expected_version=expected_version)
     if locked.owner_id != actor.pk:
-        raise NotAllowed("Only the player who submitted this character can withdraw it.")
+        raise NotAllowed(_("Only the player who submitted this character can withdraw it."))
     if locked.state != Character.State.SUBMITTED:
         raise ServiceError(
-            f"{locked.name} is {locked.state_phrase}, not waiting for review: "
-            "there is nothing to withdraw."
+            _("{name} is {state}, not waiting for review: there is nothing to withdraw.").format(
+                name=locked.name, state=locked.state_phrase
+            )
         )
     _move(locked, actor=actor, to=Character.State.DRAFT)
     return locked
@@ -111,7 +117,7 @@ def character_request_changes(
     comments = _clean_comments(locked, comments)
     if not comments:
         raise ServiceError(
-            "Say what to change: write a comment on the build or on one of its traits.",
+            _("Say what to change: write a comment on the build or on one of its traits."),
             field="comment",
         )
     _move(locked, actor=actor, to=Character.State.CHANGES_REQUESTED)
@@ -156,7 +162,7 @@ def character_approve(
         states=(Character.State.SUBMITTED, Character.State.APPROVED),
     )
     if locked.state == Character.State.APPROVED and not build_changed(locked):
-        raise ServiceError(f"{locked.name} is approved already.")
+        raise ServiceError(_("{name} is approved already.").format(name=locked.name))
     comments = _clean_comments(locked, comments)
     value = character_to_rules(locked)
     report = build_report(value, ruleset_for(locked))
@@ -164,9 +170,13 @@ def character_approve(
     if not report.valid and not override_reason:
         count = len(report.errors)
         raise ServiceError(
-            f"This build breaks {count} rule{'s' if count != 1 else ''} "
-            f"({report.errors[0].message.rstrip('.')}). Approve it over the rules only with a "
-            "reason, which stays on the record, or request changes.",
+            ngettext(
+                "This build breaks {count} rule ({first}). Approve it over the rules only "
+                "with a reason, which stays on the record, or request changes.",
+                "This build breaks {count} rules ({first}). Approve it over the rules only "
+                "with a reason, which stays on the record, or request changes.",
+                count,
+            ).format(count=count, first=said(report.errors[0]).rstrip(".")),
             field="override_reason",
         )
     snapshot = write_character(value, character_base(locked).ladder)
@@ -197,9 +207,9 @@ def character_approve(
         actor=actor,
         kind=Notification.Kind.APPROVED,
         message=format_lazy(
-            _("{gm} approved {name} over the rules: {reason}")
+            gettext_lazy("{gm} approved {name} over the rules: {reason}")
             if override_reason
-            else _("{gm} approved {name}."),
+            else gettext_lazy("{gm} approved {name}."),
             gm=actor.username,
             name=locked.name,
             reason=override_reason,
@@ -213,9 +223,13 @@ def _lock_for_review(
 ) -> Character:
     locked = lock_character(character=character, expected_version=expected_version)
     if not is_gm_of(locked, actor):
-        raise NotAllowed("Only the campaign's GM reviews its characters.")
+        raise NotAllowed(_("Only the campaign's GM reviews its characters."))
     if locked.state not in states:
-        raise ServiceError(f"{locked.name} is {locked.state_phrase}, not waiting for review.")
+        raise ServiceError(
+            _("{name} is {state}, not waiting for review.").format(
+                name=locked.name, state=locked.state_phrase
+            )
+        )
     return locked
 
 
@@ -252,8 +266,10 @@ def _clean_comments(locked: Character, comments) -> list[tuple[str, str]]:
             continue
         if target and target not in targets:
             raise ServiceError(
-                f"{locked.name} has no trait {target.partition(':')[2] or target}: comment on "
-                "the build as a whole, or on a trait or piece of equipment it has."
+                _(
+                    "{name} has no trait {trait}: comment on the build as a whole, or on a "
+                    "trait or piece of equipment it has."
+                ).format(name=locked.name, trait=target.partition(":")[2] or target)
             )
         cleaned.append((target, text))
     return cleaned

@@ -9,6 +9,9 @@ nothing of the build: the character's version stays, so the builder's forms stay
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from characters.errors import NotAllowed, ServiceError
 from characters.models import (
@@ -20,6 +23,7 @@ from characters.models import (
     ThreadMessage,
     Trait,
 )
+from characters.selectors.access import is_gm_of
 from characters.selectors.threads import thread_row, thread_target
 from characters.services.audit import lock_character, record_event
 from characters.services.notifications import notify, one_line
@@ -34,25 +38,29 @@ def comment_thread_start(
     """The GM's new thread with the character's player, on `about` (one of the character's
     traits or pieces of equipment) or, without it, on the whole build."""
     locked = lock_character(character=character, expected_version=None)
-    gm = _gm_of(locked)
-    if gm is None or gm.pk != actor.pk:
-        raise NotAllowed("Only the campaign's GM starts a thread on a character.")
+    if not is_gm_of(locked, actor):
+        raise NotAllowed(_("Only the campaign's GM starts a thread on a character."))
     if about is not None and about.character_id != locked.pk:
-        raise ServiceError(f"{about.name} is not one of {locked.name}'s.", field="about")
+        raise ServiceError(
+            _("{row} is not one of {name}'s.").format(row=about.name, name=locked.name),
+            field="about",
+        )
     body = _cleaned(body)
     thread = open_thread(locked, actor=actor, about=about, body=body)
-    record_event(
-        character=locked,
-        actor=actor,
+    _record_and_tell(
+        locked,
+        actor,
         action="thread_started",
         target=thread.target,
         after={"thread": thread.pk, "message": body},
-    )
-    notify(
-        character=locked,
-        actor=actor,
         kind=Notification.Kind.MESSAGE,
-        message=f"{actor.username} started a thread on {_about(locked, thread)}: {_excerpt(body)}",
+        message=format_lazy(
+            gettext_lazy("{actor} started a thread on {about}: “{excerpt}”"),
+            actor=actor.username,
+            about=_about(locked, thread),
+            excerpt=_excerpt(body),
+        ),
+        to=locked.owner,
     )
     return thread
 
@@ -76,24 +84,25 @@ def comment_reply(*, thread: CommentThread, actor, body: str) -> ThreadMessage:
     locked, thread, other = _lock_thread(thread, actor)
     if thread.is_resolved:
         raise ServiceError(
-            "This thread is resolved, so nothing was sent: reopen it to answer.", field="body"
+            _("This thread is resolved, so nothing was sent: reopen it to answer."), field="body"
         )
     body = _cleaned(body)
     message = ThreadMessage.objects.create(
         thread=thread, author=actor, body=body, version=locked.version
     )
-    record_event(
-        character=locked,
-        actor=actor,
+    _record_and_tell(
+        locked,
+        actor,
         action="reply_added",
         target=_target_now(locked, thread),
         after={"thread": thread.pk, "message": body},
-    )
-    notify(
-        character=locked,
-        actor=actor,
         kind=Notification.Kind.MESSAGE,
-        message=f"{actor.username} answered on {_about(locked, thread)}: {_excerpt(body)}",
+        message=format_lazy(
+            gettext_lazy("{actor} answered on {about}: “{excerpt}”"),
+            actor=actor.username,
+            about=_about(locked, thread),
+            excerpt=_excerpt(body),
+        ),
         to=other,
     )
     return message
@@ -105,27 +114,30 @@ def comment_thread_resolve(*, thread: CommentThread, actor, resolved: bool = Tru
     locked, thread, other = _lock_thread(thread, actor)
     if resolved == thread.is_resolved:
         if resolved:
-            by = thread.resolved_by.username
-            raise ServiceError(f"{by} marked this thread resolved already: nothing changed.")
-        raise ServiceError("This thread is open already: nothing changed.")
+            raise ServiceError(
+                _("{name} marked this thread resolved already: nothing changed.").format(
+                    name=thread.resolved_by.username
+                )
+            )
+        raise ServiceError(_("This thread is open already: nothing changed."))
     thread.resolved_at = timezone.now() if resolved else None
     thread.resolved_by = actor if resolved else None
     thread.save(update_fields=["resolved_at", "resolved_by"])
-    record_event(
-        character=locked,
-        actor=actor,
+    about = _about(locked, thread)
+    _record_and_tell(
+        locked,
+        actor,
         action="thread_resolved" if resolved else "thread_reopened",
         target=_target_now(locked, thread),
         after={"thread": thread.pk},
-    )
-    about = _about(locked, thread)
-    notify(
-        character=locked,
-        actor=actor,
         kind=Notification.Kind.THREAD_RESOLVED if resolved else Notification.Kind.THREAD_REOPENED,
-        message=f"{actor.username} marked the thread on {about} resolved."
-        if resolved
-        else f"{actor.username} reopened the thread on {about}.",
+        message=format_lazy(
+            gettext_lazy("{actor} marked the thread on {about} resolved.")
+            if resolved
+            else gettext_lazy("{actor} reopened the thread on {about}."),
+            actor=actor.username,
+            about=about,
+        ),
         to=other,
     )
     return thread
@@ -134,8 +146,11 @@ def comment_thread_resolve(*, thread: CommentThread, actor, resolved: bool = Tru
 # -- the parts -----------------------------------------------------------------------------------
 
 
-def _gm_of(locked: Character):
-    return locked.campaign.gm if locked.campaign_id is not None else None
+def _record_and_tell(locked: Character, actor, *, action, target, after, kind, message, to):
+    """Every thread write's two traces: its event on the character's trail and the news
+    for the other side (`to`)."""
+    record_event(character=locked, actor=actor, action=action, target=target, after=after)
+    notify(character=locked, actor=actor, kind=kind, message=message, to=to)
 
 
 def _lock_thread(thread: CommentThread, actor):
@@ -143,16 +158,19 @@ def _lock_thread(thread: CommentThread, actor):
     that is told of the write: the GM for the player, the player for the GM."""
     locked = lock_character(character=thread.character, expected_version=None)
     thread = CommentThread.objects.select_related("resolved_by").get(pk=thread.pk)
-    gm = _gm_of(locked)
     if actor.pk == locked.owner_id:
-        other = gm
-    elif gm is not None and actor.pk == gm.pk:
+        other = locked.campaign.gm if locked.campaign_id is not None else None
+    elif is_gm_of(locked, actor):
         other = locked.owner
     else:
-        raise NotAllowed("Only the character's player and the campaign's GM write in its threads.")
+        raise NotAllowed(
+            _("Only the character's player and the campaign's GM write in its threads.")
+        )
     if other is None:
         raise ServiceError(
-            f"{locked.name} is in no campaign now, so there is no GM to answer: nothing was sent."
+            _(
+                "{name} is in no campaign now, so there is no GM to answer: nothing was sent."
+            ).format(name=locked.name)
         )
     return locked, thread, other
 
@@ -160,11 +178,12 @@ def _lock_thread(thread: CommentThread, actor):
 def _cleaned(body: str) -> str:
     body = (body or "").strip()
     if not body:
-        raise ServiceError("Write a message first: nothing was sent.", field="body")
+        raise ServiceError(_("Write a message first: nothing was sent."), field="body")
     if len(body) > THREAD_MESSAGE_MAX:
         raise ServiceError(
-            f"A message is at most {THREAD_MESSAGE_MAX} characters (this one has {len(body)}): "
-            "nothing was sent.",
+            _(
+                "A message is at most {most} characters (this one has {count}): nothing was sent."
+            ).format(most=THREAD_MESSAGE_MAX, count=len(body)),
             field="body",
         )
     return body
@@ -177,14 +196,19 @@ def _target_now(locked: Character, thread: CommentThread) -> str:
     return thread.target if row is None else thread_target(row)
 
 
-def _about(locked: Character, thread: CommentThread) -> str:
-    """What a notification says the thread is on: "Brogo's Climbing", "Brogo's build"."""
+def _about(locked: Character, thread: CommentThread):
+    """What a notification says the thread is on: "Brogo's Climbing", "Brogo's build"; lazy,
+    so said in the reader's language with the rest of the notification."""
     if not thread.target:
-        return f"{locked.name}'s build"
+        return format_lazy(gettext_lazy("{name}'s build"), name=locked.name)
     row = thread_row(locked, thread)
-    return f"{locked.name}'s {row.name if row is not None else thread.target.partition(':')[2]}"
+    return format_lazy(
+        gettext_lazy("{name}'s {row}"),
+        name=locked.name,
+        row=row.name if row is not None else thread.target.partition(":")[2],
+    )
 
 
 def _excerpt(body: str) -> str:
     line = one_line(body)
-    return f"“{line if len(line) <= EXCERPT else line[: EXCERPT - 1] + '…'}”"
+    return line if len(line) <= EXCERPT else line[: EXCERPT - 1] + "…"

@@ -5,12 +5,14 @@ Every write re-renders the page's one dynamic panel (#advancement) under htmx, w
 version for the other forms (HX-Trigger versionChanged); a plain post redirects back. A
 refused write shows why: in #alerts under htmx, else on the page with the error status."""
 
+from dataclasses import asdict
 from functools import partial
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from characters.adapters import ruleset_for
@@ -18,11 +20,12 @@ from characters.errors import AlreadyDone, ServiceError
 from characters.forms.builder import VersionedForm
 from characters.forms.review import AwardForm, PointsForm, RefuseForm, SpendForm
 from characters.selectors.access import character_for_owner, character_for_viewer, is_gm_of
-from characters.selectors.advancement import amount_words, quote_spend
+from characters.selectors.advancement import amount_said, quote_spend
 from characters.selectors.review import (
     advancement_context,
     character_for_gm,
     pending_entry_for_gm,
+    spend_label,
 )
 from characters.services import advancement as services
 from characters.services.decisions import decision_once
@@ -48,7 +51,7 @@ def advancement_spend(request, pk):
     character = character_for_viewer(request.user, pk)
     form = SpendForm(request.POST)
     if not form.is_valid():
-        message = form.errors.get("name", ["Choose what to spend experience on."])[0]
+        message = form.errors.get("name", [_("Choose what to spend experience on.")])[0]
         return _invalid(request, character, message)
     data = form.cleaned_data
     trait = get_object_or_404(character.traits, pk=data["trait"]) if data["trait"] else None
@@ -63,7 +66,9 @@ def advancement_spend(request, pk):
             )
         except ServiceError as error:
             return _refused(request, character, error)
-        return _page(request, character, confirm={"quote": quote, "form": form, "trait": trait})
+        label = spend_label(asdict(quote.priced), ruleset_for(character))
+        confirm = {"quote": quote, "form": form, "trait": trait, "label": label}
+        return _page(request, character, confirm=confirm)
     write = partial(
         services.experience_spend,
         character=character,
@@ -76,7 +81,9 @@ def advancement_spend(request, pk):
         request,
         character,
         write,
-        lambda entry: f"{'Asked the GM' if entry.pending else 'Done'}: {entry.reason}.",
+        lambda entry: (_("Asked the GM: {what}.") if entry.pending else _("Done: {what}.")).format(
+            what=entry.reason
+        ),
     )
 
 
@@ -85,7 +92,7 @@ def spend_take_back(request, pk):
     character = character_for_owner(request.user, pk)
     form = VersionedForm(request.POST)
     if not form.is_valid():
-        return _invalid(request, character, "Reload the page and try again.")
+        return _invalid(request, character, _("Reload the page and try again."))
     write = partial(
         services.spend_take_back,
         character=character,
@@ -100,7 +107,12 @@ def spend_withdraw(request, pk, entry_pk):
     character = character_for_owner(request.user, pk)
     entry = get_object_or_404(character.ledger.filter(pending=True), pk=entry_pk)
     write = partial(services.spend_withdraw, entry=entry, actor=request.user)
-    return _write(request, character, write, lambda _: f"Request taken back: {entry.reason}.")
+    return _write(
+        request,
+        character,
+        write,
+        lambda result: _("Request taken back: {what}.").format(what=entry.reason),
+    )
 
 
 @require_POST
@@ -120,7 +132,8 @@ def advancement_award(request, pk):
     def said(result):
         entries = result if isinstance(result, list) else [result]
         names = ", ".join(entry.character.name for entry in entries)
-        return f"Awarded {amount_words(data['amount'], ruleset_for(character))} to {names}."
+        amount = amount_said(data["amount"], ruleset_for(character))
+        return _("Awarded {amount} to {names}.").format(amount=amount, names=names)
 
     return _write(request, character, write, said)
 
@@ -135,8 +148,13 @@ def spend_decide(request, pk, entry_pk, decision):
         form = RefuseForm(request.POST)
         reason = form.cleaned_data["reason"] if form.is_valid() else ""
         write = partial(services.spend_refuse, entry=entry, actor=request.user, reason=reason)
-    verb = "Accepted" if decision == "accept" else "Refused"
-    return _write(request, character, _once(request, write), lambda _: f"{verb}: {entry.reason}.")
+    said = _("Accepted: {what}.") if decision == "accept" else _("Refused: {what}.")
+    return _write(
+        request,
+        character,
+        _once(request, write),
+        lambda result: said.format(what=entry.reason),
+    )
 
 
 @require_POST
@@ -155,7 +173,7 @@ def points_convert(request, pk):
     character = character_for_owner(request.user, pk)
     form = VersionedForm(request.POST)
     if not form.is_valid():
-        return _invalid(request, character, "Reload the page and try again.")
+        return _invalid(request, character, _("Reload the page and try again."))
     write = partial(
         services.fudge_points_convert,
         character=character,
@@ -168,7 +186,7 @@ def points_convert(request, pk):
 def _points(request, character, service, *, once=False):
     form = PointsForm(request.POST)
     if not form.is_valid():
-        return _invalid(request, character, "Give a number of points between 1 and 10.")
+        return _invalid(request, character, _("Give a number of points between 1 and 10."))
     data = form.cleaned_data
     write = partial(
         service,
@@ -181,7 +199,12 @@ def _points(request, character, service, *, once=False):
     if once:  # the GM's grant: a decision
         write = _once(request, write)
     return _write(
-        request, character, write, lambda locked: f"{locked.name} has {locked.meta_points} now."
+        request,
+        character,
+        write,
+        lambda locked: _("{name} has {count} now.").format(
+            name=locked.name, count=locked.meta_points
+        ),
     )
 
 

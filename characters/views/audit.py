@@ -4,6 +4,7 @@ The player sees their own character's record too; anyone else gets a 404."""
 
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from characters.adapters import build_changed, ruleset_for
 from characters.selectors.access import character_for_viewer
@@ -27,7 +28,7 @@ def character_audit(request, pk):
     try:
         old, new, changes = compare(versions, old_key, new_key, ruleset)
     except KeyError:
-        raise Http404("No such version of this character") from None
+        raise Http404(_("No such version of this character")) from None
     context = {
         "character": character,
         "versions": versions,

@@ -10,6 +10,8 @@ from functools import partial
 from django.contrib import messages
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from characters.adapters import (
@@ -131,7 +133,7 @@ def _decide(request, character, form) -> None:
         )
         # The summary ends with the GM's reason, which may end with its own full stop.
         said = approval_summary(approval).rstrip(".")
-        messages.success(request, f"{character.name}: {said}.")
+        messages.success(request, _("{name}: {summary}.").format(name=character.name, summary=said))
     else:
         services.character_request_changes(
             character=character,
@@ -140,7 +142,10 @@ def _decide(request, character, form) -> None:
             comments=form.comments(),
         )
         messages.success(
-            request, f"{character.name} went back to {character.owner.username} with your comments."
+            request,
+            _("{name} went back to {player} with your comments.").format(
+                name=character.name, player=character.owner.username
+            ),
         )
 
 
@@ -150,14 +155,17 @@ def character_submit(request, pk):
         request,
         pk,
         services.character_submit,
-        "{name} is submitted: the GM reviews it next. It is locked until then.",
+        gettext_lazy("{name} is submitted: the GM reviews it next. It is locked until then."),
     )
 
 
 @require_POST
 def character_withdraw(request, pk):
     return _owner_transition(
-        request, pk, services.character_withdraw, "{name} is withdrawn: a draft again."
+        request,
+        pk,
+        services.character_withdraw,
+        gettext_lazy("{name} is withdrawn: a draft again."),
     )
 
 
@@ -168,5 +176,5 @@ def _owner_transition(request, pk, service, success):
         service(character=character, actor=request.user, expected_version=posted_version(request))
     except ServiceError as error:
         return refused(request, str(error), status=error.status, back=back)
-    messages.success(request, success.format(name=character.name))
+    messages.success(request, str(success).format(name=character.name))
     return done(request, back)

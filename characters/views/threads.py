@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from characters.adapters import ruleset_for
@@ -42,7 +43,9 @@ def thread_start(request, pk):
         )
     except ServiceError as error:
         return refused(request, str(error), status=error.status, back=_back(request, character))
-    said = f"Thread started: {character.owner.username} can answer it on the builder."
+    said = _("Thread started: {player} can answer it on the builder.").format(
+        player=character.owner.username
+    )
     if not request.htmx:
         messages.success(request, said)
         return redirect(_back(request, character, thread.pk))
@@ -68,7 +71,7 @@ def thread_reply(request, pk, thread_pk):
         lambda: services.comment_reply(
             thread=thread, actor=request.user, body=form.cleaned_data["body"]
         ),
-        f"Sent: {_other_side(request, character)} is told.",
+        _("Sent: {name} is told.").format(name=_other_side(request, character)),
     )
 
 
@@ -83,7 +86,7 @@ def thread_resolve(request, pk, thread_pk, resolved=True):
         lambda: services.comment_thread_resolve(
             thread=thread, actor=request.user, resolved=resolved
         ),
-        "Marked resolved." if resolved else "Reopened: the thread takes answers again.",
+        _("Marked resolved.") if resolved else _("Reopened: the thread takes answers again."),
     )
 
 
