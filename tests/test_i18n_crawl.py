@@ -465,8 +465,8 @@ def test_the_language_form_names_each_language_in_its_own_words(client, language
         (
             "fr",
             [
-                "Compétence : Alchemy",
-                f"Domaine d{APOSTROPHE}expertise : Riding",
+                "Compétence\u00a0: Alchemy",
+                f"Domaine d{APOSTROPHE}expertise\u00a0: Riding",
                 "Le personnage",
                 "Très difficile",
             ],
