@@ -13,11 +13,13 @@ from tests.builder_fixtures import *  # noqa: F403
 HTMX = {"HTTP_HX_REQUEST": "true"}
 # A fresh Mudge character: 6 attribute levels x 3 + 45 skill levels + 2 gifts x 6 (1.6, 1.64).
 FRESH_MUDGE_BALANCE = 6 * 3 + 45 + 2 * 6
-# A level change: session, user, the character with its three lists, and in the transaction
-# (a savepoint under the test) the lock, the trait, the character, the hash of the event
-# before (the trail is a chain, characters.audit_chain), the event, and the undo history's
-# new step with the steps it ends (services.history), which is also what Undo offers.
-EDIT_QUERIES = 15
+# A level change: session, user, the character with its traits (its equipment and ledger,
+# which a new draft has none of, are known empty from the character's own query, as is
+# whether its undo history has steps to end), and in the transaction (a savepoint under the
+# test) the lock, the trait, the character, the hash of the event before (the trail is a
+# chain, characters.audit_chain), the event, and the undo history's new step
+# (services.history), which is also what Undo offers.
+EDIT_QUERIES = 12
 
 
 def attribute(character, name):

@@ -214,6 +214,35 @@ def test_a_new_edit_after_undos_clears_the_redo(player_client, character):
 
 
 @pytest.mark.django_db
+def test_a_level_change_after_undos_clears_the_redo(player_client, character):
+    """The builder's commonest edit reads from the character's own query whether the
+    history has steps to end (selectors.history.history_to_prune): after an undo it has."""
+    for post, _ in EDITS[:3]:
+        post(player_client, fresh(character))
+    step(player_client, character, "undo")
+    relevel("Strength", GREAT)(player_client, fresh(character))
+    assert buttons(player_client, character) == ("Undo: Strength Good → Great", None)
+    refused = player_client.post(
+        reverse("edit_redo", args=[character.pk]), {"version": fresh(character).version}
+    )
+    assert refused.status_code == 400
+    assert "There is nothing to redo" in refused.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_history_is_trimmed_to_its_length_every_few_edits(player_client, character):
+    from characters.models import BuildStep
+    from characters.selectors.history import HISTORY_SLACK, HISTORY_STEPS
+
+    most = HISTORY_STEPS + HISTORY_SLACK - 1
+    for n in range(most + 5):
+        relevel("Strength", GOOD if n % 2 == 0 else GREAT)(player_client, fresh(character))
+        assert BuildStep.objects.filter(character=character).count() <= most
+    assert BuildStep.objects.filter(character=character).count() >= HISTORY_STEPS
+    assert buttons(player_client, character)[0] == "Undo: Strength Good → Great"
+
+
+@pytest.mark.django_db
 def test_a_stale_undo_is_refused_and_changes_nothing(player_client, character):
     relevel("Strength", GOOD)(player_client, fresh(character))
     stale = fresh(character).version - 1

@@ -1,9 +1,19 @@
 """Who may see what, and what a priced character needs prefetched."""
 
-from django.db.models import Prefetch, Q
+from functools import cache
+
+from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.shortcuts import get_object_or_404
 
-from characters.models import Campaign, Character, CharacterEvent, Membership
+from characters.models import (
+    Campaign,
+    Character,
+    CharacterEvent,
+    Equipment,
+    ExperienceEntry,
+    Membership,
+)
+from characters.selectors.history import history_to_prune
 
 
 def is_gm_of(character: Character, user) -> bool:
@@ -19,6 +29,10 @@ def is_gm_of(character: Character, user) -> bool:
 # What characters.adapters.character_to_rules reads of a character: prefetch it wherever
 # characters are priced, so each costs no query of its own.
 BUILD_ROWS = ("traits", "equipment", "ledger")
+# Of these, the lists a character often has no row in (a draft has no ledger, a new build no
+# equipment): the builder's character query says whether it has any, and an empty list is
+# then known without a query of its own (with_build_rows).
+OFTEN_EMPTY = {"equipment": Equipment, "ledger": ExperienceEntry}
 # A sheet's approval stamp: the approvals, the `approved` events they are checked against
 # (sheets.approval_stamp) and the events recording the build's digest (adapters.
 # build_changed), newest first, in three queries however many characters.
@@ -45,13 +59,55 @@ def characters_visible_to(user):
 
 
 def character_for_viewer(user, pk):
-    return get_object_or_404(characters_visible_to(user).prefetch_related(*BUILD_ROWS), pk=pk)
+    return with_build_rows(get_object_or_404(_viewed().visible_to(user), pk=pk))
 
 
 def character_for_owner(user, pk):
-    """The user's own character, with what pricing it reads."""
-    characters = Character.objects.owned_by(user).select_related("campaign", "owner")
-    return get_object_or_404(characters.prefetch_related(*BUILD_ROWS), pk=pk)
+    """The user's own character, with what pricing it reads and whether its next edit ends
+    steps of its undo history (selectors.history.history_to_prune)."""
+    return with_build_rows(get_object_or_404(_owned().owned_by(user), pk=pk))
+
+
+# The builder's two reads, each built once: their annotations cost as much to build as the
+# query does to compile. Each request filters a copy (a queryset is copied, never changed).
+@cache
+def _viewed():
+    return _holding_rows(Character.objects.select_related("campaign__gm", "owner"))
+
+
+@cache
+def _owned():
+    return _holding_rows(
+        Character.objects.select_related("campaign", "owner").annotate(
+            history_to_prune=history_to_prune()
+        )
+    )
+
+
+def _holding_rows(characters):
+    """Each character with, for each OFTEN_EMPTY list, whether it has a row in it."""
+    return characters.annotate(
+        **{
+            f"has_{name}": Exists(model.objects.filter(character=OuterRef("pk")))
+            for name, model in OFTEN_EMPTY.items()
+        }
+    )
+
+
+def with_build_rows(character: Character) -> Character:
+    """`character` (read through _holding_rows) with its BUILD_ROWS read, as prefetching them
+    would leave it: a list it has no row in costs no query. Each list is read by its related
+    manager and kept where prefetch_related keeps it: for one character, prefetch_related's
+    own machinery costs more than the query."""
+    cache = character.__dict__.setdefault("_prefetched_objects_cache", {})
+    for name in BUILD_ROWS:
+        rows = getattr(character, name).all()
+        if getattr(character, f"has_{name}", True):
+            rows._fetch_all()  # each row's character is this one (the manager's known object)
+        else:
+            rows._result_cache = []  # known empty: not even compiled
+        cache[name] = rows
+    return character
 
 
 def character_for_uncommitted(user, pk):

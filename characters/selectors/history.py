@@ -1,6 +1,22 @@
 """The builder's undo history as its buttons read it (services.history writes it)."""
 
+from django.db.models import Exists, OuterRef
+
 from characters.models import BuildStep, Character
+
+HISTORY_STEPS = 30  # what a character's history keeps when trimmed (the issue asks for 20)
+# How far past that it grows before the next trim: a delete every tenth edit, not every one.
+HISTORY_SLACK = 10
+
+
+def history_to_prune() -> Exists:
+    """Whether a character's next edit trims its history (services.history.history_record):
+    it holds a step undone (no redo after a new edit), or one step short of HISTORY_STEPS +
+    HISTORY_SLACK. An annotation of the character's own query, for the edit that locks the
+    copy it read (selectors.access.character_for_owner): no statement of its own."""
+    steps = BuildStep.objects.filter(character=OuterRef("pk"))
+    full = HISTORY_STEPS + HISTORY_SLACK - 1  # steps before the edit's own makes the most
+    return Exists(steps.filter(undone=True)) | Exists(steps.order_by("id")[full - 1 : full])
 
 
 def history_steps(character: Character) -> tuple[BuildStep | None, BuildStep | None]:

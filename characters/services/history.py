@@ -11,9 +11,8 @@ from django.utils.translation import gettext as _
 from characters.adapters import BUILD_EDITS, DETAIL_FIELDS, character_base, edit_label
 from characters.errors import ServiceError
 from characters.models import BuildStep, Character, Equipment, Trait
-from characters.selectors.history import history_steps
+from characters.selectors.history import HISTORY_STEPS, history_steps
 
-HISTORY_STEPS = 30  # the most a character's history keeps (the issue asks for 20)
 # Each row keeps its id: a row put back is the same row (its forms, links and anchors).
 TRAIT_FIELDS = (
     "id",
@@ -105,9 +104,14 @@ def history_record(
     if build is None or action not in BUILD_EDITS:
         return
     steps = BuildStep.objects.filter(character=character)
-    # One delete: the steps undone (no redo after a new edit) and those past the limit.
-    kept = steps.order_by("-id").values("id")[: HISTORY_STEPS - 1]
-    steps.filter(Q(undone=True) | ~Q(id__in=Subquery(kept))).delete()
+    # One delete: the steps undone (no redo after a new edit) and those past HISTORY_STEPS.
+    # Not even that when the character was read saying it has no step undone and room for
+    # this one (selectors.history.history_to_prune) and its copy is the one locked: the
+    # history changes only with the version, which the lock found unchanged since that read.
+    if getattr(character, "history_to_prune", True):
+        kept = steps.order_by("-id").values("id")[: HISTORY_STEPS - 1]
+        steps.filter(Q(undone=True) | ~Q(id__in=Subquery(kept))).delete()
+    character.history_to_prune = True  # what was read is out of date now: ask next time
     step = BuildStep.objects.create(
         character=character,
         label=edit_label(action, before, after, character_base(character).ladder)[:300],
