@@ -20,6 +20,7 @@ from characters.adapters import (
     TRAIT_LISTS,
     build_changed,
     character_to_rules,
+    override_summary,
     ruleset_for,
     traits_by_kind,
 )
