@@ -670,8 +670,8 @@ def edit_label(edit: dict) -> str:
 
 
 def step_label(step: BuildStep) -> str:
-    """An undo step's label in the active language; a step kept before steps kept their
-    parts (BuildStep.edit empty) as its English label."""
+    """An undo step's label in the active language; a step made before steps kept their
+    parts (BuildStep.edit empty) shows its English label."""
     return edit_label(step.edit) if step.edit else step.label
 
 
