@@ -11,9 +11,14 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property, lru_cache
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
+
+from characters import vocabulary
 from characters.errors import HouseRulesRefused
 from characters.models import (
     Approval,
+    BuildStep,
     CatalogEntry,
     Character,
     Equipment,
@@ -22,6 +27,7 @@ from characters.models import (
     RulesetVersion,
     Trait,
 )
+from characters.wording import said
 from rules import character as rc
 from rules.catalog import (
     POWER_DETAILS,
@@ -41,9 +47,9 @@ from rules.house_rules import (
     json_number,
 )
 from rules.ladder import STANDARD, Ladder, LevelError, level_name, parse_level
-from rules.report import amount
 from rules.ruleset_file import character_file_with_ruleset, read_ruleset
 from rules.rulesets import BUILTIN, FUDGE_BASICS, Ruleset, Terms
+from rules.trades import amount_phrase
 
 
 def ruleset_for(character: Character) -> Ruleset:
@@ -476,24 +482,47 @@ def build_changed(character: Character) -> bool:
 def approval_summary(
     approval: Approval, override_reason: str | None = None, terms: Terms | None = None
 ) -> str:
-    """One line for the sheet: "approved", or what was overridden and why, e.g.
-    "approved over budget by 2 skill levels: a veteran of the siege" (in the ruleset's
-    `terms` where the caller has them). The reason comes from the approval's event when the
-    caller has it (the record that counts)."""
+    """One line for the sheet, in the active language: "approved", or what was overridden
+    and why (override_summary)."""
+    return override_summary(approval, override_reason, terms) or pgettext(
+        "approval summary", "approved"
+    )
+
+
+def override_summary(
+    approval: Approval, override_reason: str | None = None, terms: Terms | None = None
+) -> str:
+    """When the GM approved over broken rules, what was overridden and why, in the active
+    language, e.g. "approved over budget by 2 skill levels: a veteran of the siege" (in the
+    ruleset's `terms` where the caller has them); "" for a plain approval. The reason is as
+    the GM wrote it, from the approval's event when the caller has it (the record that
+    counts)."""
     reason = approval.override_reason if override_reason is None else override_reason
     if not reason:
-        return "approved"
+        return ""
     report = approval.report
     balance = Fraction(str(report["balance"]))
     over = balance < 0
-    others = [e for e in report["errors"] if not (over and e["code"] == "over_budget")]
-    parts = []
+    others = len([e for e in report["errors"] if not (over and e["code"] == "over_budget")])
+    # One sentence each, whole: another language orders its words otherwise.
     if over:
-        parts.append(f"over budget by {amount(-balance, REPORT_POOLS[report['unit']], terms)}")
+        over_by = said(amount_phrase(-balance, REPORT_POOLS[report["unit"]], terms))
+        if not others:
+            return _("approved over budget by {amount}: {reason}").format(
+                amount=over_by, reason=reason
+            )
+        return ngettext(
+            "approved over budget by {amount} and despite {count} other rule broken: {reason}",
+            "approved over budget by {amount} and despite {count} other rules broken: {reason}",
+            others,
+        ).format(amount=over_by, count=others, reason=reason)
     if others:
-        rules = f"{len(others)} {'other ' if over else ''}rule{'s' if len(others) != 1 else ''}"
-        parts.append(f"despite {rules} broken")
-    return f"approved {' and '.join(parts)}: {reason}"
+        return ngettext(
+            "approved despite {count} rule broken: {reason}",
+            "approved despite {count} rules broken: {reason}",
+            others,
+        ).format(count=others, reason=reason)
+    return _("approved : {reason}").format(reason=reason)
 
 
 def trait_target(trait: Trait) -> str:
@@ -566,26 +595,84 @@ BUILD_EDITS = (
 )
 
 
-def edit_label(
+# The details form's fields as an undo step names them ("the change to scale strength").
+DETAIL_WORDS = {
+    "name": pgettext_lazy("character detail", "name"),
+    "player": pgettext_lazy("character detail", "player"),
+    "concept": pgettext_lazy("character detail", "concept"),
+    "race": pgettext_lazy("character detail", "race"),
+    "scale_strength": pgettext_lazy("character detail", "scale strength"),
+    "scale_mass": pgettext_lazy("character detail", "scale mass"),
+    "meta_points": pgettext_lazy("character detail", "meta points"),
+    "notes": pgettext_lazy("character detail", "notes"),
+    "personality": pgettext_lazy("character detail", "personality"),
+}
+
+
+def edit_parts(
     action: str, before: dict | None, after: dict | None, ladder: Ladder = STANDARD
-) -> str:
-    """What an edit changed, for the Undo and Redo buttons: "Climbing Fair → Good", in the
-    words of the character's ruleset's `ladder`."""
+) -> dict:
+    """What an edit changed, as its undo step keeps it (BuildStep.edit) for edit_label to
+    say in any language: the action, the name, the levels in the words of the character's
+    ruleset's `ladder` (and whether that ladder is the standard one, said in the reader's
+    language, or a GM's own, said as written)."""
     if action in ("trait_added", "equipment_added"):
-        return f"adding {after['name']}"
+        return {"action": action, "name": after["name"]}
     if action in ("trait_removed", "equipment_removed"):
-        return f"removing {before['name']}"
+        return {"action": action, "name": before["name"]}
     if action == "trait_relevelled":
         was, now = (
-            recorded_level(state["level"], ladder) if "level" in state else "no level"
+            recorded_level(state["level"], ladder) if "level" in state else None
             for state in (before, after)
         )
-        return f"{after['name']} {was} → {now}"
+        standard = vocabulary.ladder_is_standard(ladder.words)
+        return {
+            "action": action,
+            "name": after["name"],
+            "was": was,
+            "now": now,
+            "standard": standard,
+        }
     if action == "template_applied":
-        return f"template {after['template']}"
+        return {"action": action, "template": after["template"]}
     if action == "details_changed":
-        return "the change to " + ", ".join(key.replace("_", " ") for key in after)
-    return f"the change to {after['name']}"
+        return {"action": action, "fields": list(after)}
+    return {"action": action, "name": after["name"]}
+
+
+def edit_label(edit: dict) -> str:
+    """What an edit changed (edit_parts), for the Undo and Redo buttons, in the active
+    language: "Climbing Fair → Good", "adding Swimming", "the change to Dodge". Names are
+    as written; a GM's own ladder words too."""
+    action = edit["action"]
+    if action in ("trait_added", "equipment_added"):
+        return _("adding {name}").format(name=edit["name"])
+    if action in ("trait_removed", "equipment_removed"):
+        return _("removing {name}").format(name=edit["name"])
+    if action == "trait_relevelled":
+        was, now = (
+            _("no level")
+            if word is None
+            else vocabulary.ladder_text(word)
+            if edit["standard"]
+            else word
+            for word in (edit["was"], edit["now"])
+        )
+        return _("{name} {was} → {now}").format(name=edit["name"], was=was, now=now)
+    if action == "template_applied":
+        return _("template {template}").format(template=edit["template"])
+    if action == "details_changed":
+        fields = ", ".join(
+            str(DETAIL_WORDS.get(key, key.replace("_", " "))) for key in edit["fields"]
+        )
+        return _("the change to {fields}").format(fields=fields)
+    return _("the change to {name}").format(name=edit["name"])
+
+
+def step_label(step: BuildStep) -> str:
+    """An undo step's label in the active language; a step made before steps kept their
+    parts (BuildStep.edit empty) shows its English label."""
+    return edit_label(step.edit) if step.edit else step.label
 
 
 _MISSING = object()  # a house-rule key one side lacks; None is a real value (no limit)

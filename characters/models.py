@@ -1007,6 +1007,9 @@ class BuildStep(models.Model):
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="steps")
     label = models.CharField(max_length=300)  # what it changed: "Strength Good → Great"
+    # The same in parts (adapters.edit_parts), said in the reader's language when the buttons
+    # are drawn (adapters.step_label); the label stays English, as the audit trail keeps it.
+    edit = models.JSONField(default=dict, blank=True)
     target = models.CharField(max_length=200, blank=True)  # its event's, "template:ranger"
     before = models.JSONField(encoder=DjangoJSONEncoder)  # services.history.snapshot
     after = models.JSONField(encoder=DjangoJSONEncoder, null=True)  # set when undone

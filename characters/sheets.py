@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from characters import adapters, vocabulary
-from characters.adapters import approval_summary, file_sha256
+from characters.adapters import file_sha256, override_summary
 from characters.models import Character as CharacterModel
 from characters.wording import SPEAKER
 from rules import combat, tables
@@ -76,11 +76,12 @@ def dice_odds() -> tuple[tuple[str, str, str], ...]:
 @dataclass(frozen=True)
 class ApprovalStamp:
     """What the GM approved: the SHA-256 of the approved character file, and the approval
-    in words (adapters.approval_summary), with the GM's reason for an override:
-    "approved over budget by 2 skill levels: a veteran of the siege"."""
+    in words when the GM approved over broken rules (adapters.override_summary), with the
+    GM's reason: "approved over budget by 2 skill levels: a veteran of the siege"; "" for a
+    plain approval."""
 
     sha256: str
-    summary: str = "approved"
+    summary: str = ""
     # False when the kept build no longer hashes to what the approval's event recorded, or
     # the character's rows no longer hash to the build its trail records.
     verified: bool = True
@@ -98,13 +99,13 @@ class ApprovalStamp:
                 "SHA-256 {sha256} the GM approved"
             ).format(sha256=self.sha256)
         text = _("Approved · SHA-256 {sha256}").format(sha256=self.sha256)
-        return text if self.summary == "approved" else f"{text} · {self.summary}"
+        return f"{text} · {self.summary}" if self.summary else text
 
     @property
     def override(self) -> str:
         """The approval in words when the GM approved over broken rules, with the reason;
         "" for a plain approval. Paper prints it once, under the name."""
-        return "" if self.summary == "approved" or not self.verified else self.summary
+        return self.summary if self.verified else ""
 
 
 @dataclass(frozen=True)
@@ -546,15 +547,7 @@ def _ladder_text(ruleset: Ruleset, text: str) -> str:
     when the ladder is the standard one; a GM's own ladder as written."""
     if not vocabulary.ladder_is_standard(ruleset.ladder.words):
         return text
-    return " → ".join(_ladder_word(word) for word in text.split(" → "))
-
-
-def _ladder_word(text: str) -> str:
-    """A standard ladder word, or one past its top or bottom ("Legendary+1"), translated."""
-    word, sign, steps = text.partition("+") if "+" in text else text.partition("-")
-    if word not in vocabulary.LADDER or (sign and not steps.isdigit()):
-        return text
-    return vocabulary.ladder_word(word) + sign + steps
+    return " → ".join(vocabulary.ladder_text(word) for word in text.split(" → "))
 
 
 def _cost_note(cost: Fraction) -> str:
@@ -579,9 +572,14 @@ def _amount(value: Fraction) -> str:
 
 
 def _personality(answers: dict[str, str]) -> tuple[tuple[str, str], ...]:
-    """The answers under their questions (Mudge 1.35), in the questionnaire's order; a key the
-    questionnaire does not know (a file's own question) is its own question."""
-    known = [(question, answers[key]) for key, question in PERSONALITY_QUESTIONS if key in answers]
+    """The answers under their questions (Mudge 1.35), in the questionnaire's order and the
+    reader's language; a key the questionnaire does not know (a file's own question) is its
+    own question, as written."""
+    known = [
+        (vocabulary.term(question, "personality question"), answers[key])
+        for key, question in PERSONALITY_QUESTIONS
+        if key in answers
+    ]
     asked = {key for key, _ in PERSONALITY_QUESTIONS}
     return (*known, *((key, answer) for key, answer in answers.items() if key not in asked))
 
@@ -733,7 +731,7 @@ def approval_stamp(character: CharacterModel, terms=None) -> ApprovalStamp | Non
     changed = adapters.build_changed(character)
     return ApprovalStamp(
         sha256,
-        approval_summary(approval, event.reason, terms),
+        override_summary(approval, event.reason, terms),
         verified=file_sha256(approval.snapshot) == sha256 and not changed,
         build_changed=changed,
     )

@@ -249,6 +249,15 @@ def ladder_word(word: str) -> str:
     return str(LADDER[word])
 
 
+def ladder_text(text: str) -> str:
+    """A standard ladder word, or one past its top or bottom ("Legendary+1"), in the active
+    language; any other word as written."""
+    word, sign, steps = text.partition("+") if "+" in text else text.partition("-")
+    if word not in LADDER or (sign and not steps.isdigit()):
+        return text
+    return ladder_word(word) + sign + steps
+
+
 def term(text: str, kind: str) -> str:
     """A built-in ruleset's word in the active language; any other word as written."""
     found = TERMS.get(kind, {}).get(text)

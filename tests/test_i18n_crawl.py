@@ -77,6 +77,10 @@ LOCAL = {
         cuando donde todo todos toda todas ser sido puede hay usted"""
     ),
 }
+# The page's language's abbreviations that an English word spells, capitalised as they are
+# written: French "For" (Force, "Échelle (For/Masse)"). Past a run's first word such a word
+# is theirs; first, it may start an English sentence ("For each thing desired, why?").
+ABBREVIATIONS = {"fr": _set("For"), "es": frozenset()}
 WORD = re.compile(rf"[^\W\d_]+(?:['{APOSTROPHE}][^\W\d_]+)*")
 CITATION = re.compile(
     r"\b(?:Fudge|Mudge|MicroFudged|DIP|Streamlined)\s+(?:[IVX]+\b\.?\d*|\d+(?:\.\d+)*)"
@@ -86,8 +90,12 @@ NAME = "Zzz"  # stands for a name taken out: a word of no language
 PRODUCT = ("Fairsheet", "Fudge © Steffan O'Sullivan")
 
 
-def _words(text: str) -> list[str]:
-    return [word.replace(APOSTROPHE, "'") for word in WORD.findall(text.lower())]
+def _words(text: str, language: str) -> list[str]:
+    """The run's words in lower case, but for the language's abbreviations (ABBREVIATIONS),
+    kept as written so that no word list counts them."""
+    words = [word.replace(APOSTROPHE, "'") for word in WORD.findall(text)]
+    own = ABBREVIATIONS[language]
+    return [word if i and word in own else word.lower() for i, word in enumerate(words)]
 
 
 def is_english(run: str, language: str) -> bool:
@@ -95,7 +103,7 @@ def is_english(run: str, language: str) -> bool:
     run of three words or more, one English-only word and none of `language` ("The next
     level costs 1 skill level", "Levels at creation"). A single word is never a sentence:
     "Budgets" and "Total" are left to the eye."""
-    words = _words(run)
+    words = _words(run, language)
     english = sum(word in ENGLISH for word in words)
     local = sum(word in LOCAL[language] for word in words)
     return (english >= 2 and english > local) or (english and not local and len(words) >= 3)
@@ -438,10 +446,18 @@ def test_the_detector_finds_one_english_sentence_in_a_french_page():
     assert english_runs(html_runs(SPANISH_PAGE % title), "es", ALLOWED) == [
         "Send it to the GM for review"
     ]
+    # French's "For" (Force) is only the abbreviation past a run's first word.
+    question = "<dt>For each thing desired, why?</dt><dt>Scale (for mass)</dt>"
+    assert english_runs(html_runs(FRENCH_PAGE % question), "fr", ALLOWED) == [
+        "For each thing desired, why?",
+        "Scale (for mass)",
+    ]
 
 
 def test_the_detector_finds_nothing_in_french_or_spanish_with_allowed_names():
     assert english_runs(html_runs(FRENCH_PAGE % ""), "fr", ALLOWED) == []
+    abbreviation = "<th>Échelle (For/Masse)</th>"  # For: Force
+    assert english_runs(html_runs(FRENCH_PAGE % abbreviation), "fr", ALLOWED) == []
     assert english_runs(html_runs(SPANISH_PAGE % ""), "es", ALLOWED) == []
     # What people wrote is taken out only when it is allowed: the same note unlisted is found.
     assert english_runs(html_runs(FRENCH_PAGE % ""), "fr", ALLOWED[:2]) == [

@@ -28,7 +28,7 @@ def history_steps(character: Character) -> tuple[BuildStep | None, BuildStep | N
     steps = list(
         BuildStep.objects.filter(character=character)
         .order_by("id")
-        .only("id", "label", "undone", "version")
+        .only("id", "label", "edit", "undone", "version")
     )
     if not steps or max(step.version for step in steps) != character.version:
         return None, None

@@ -20,6 +20,7 @@ from characters.adapters import (
     read_options,
     rows_from_rules,
     ruleset_for,
+    step_label,
     trait_state,
     trait_target,
 )
@@ -591,7 +592,7 @@ def character_undo_edit(
 ) -> str:
     """Take back the newest edit in the builder's history (services.history), or with
     `redo` put back the last one taken back: a new recorded change, so the audit trail
-    keeps both. Returns what was undone or redone."""
+    keeps both. Returns what was undone or redone, in the active language."""
     locked = lock_for_edit(character=character, expected_version=expected_version)
     del locked.build_before  # an undo is not a step of its own
     if locked.owner_id != actor.pk:
@@ -612,7 +613,7 @@ def character_undo_edit(
     step.undone = not redo
     step.version = locked.version
     step.save(update_fields=["after", "undone", "version"])
-    return step.label
+    return step_label(step)
 
 
 def _add_trait(trait: Trait, *, actor, action: str, reason: str = "") -> None:

@@ -6,9 +6,16 @@ The rows are kept as plain values (snapshot), not as a character file: two cheap
 the edit's hot path, and a restore that gives back every row in its place."""
 
 from django.db.models import Q, Subquery
+from django.utils import translation
 from django.utils.translation import gettext as _
 
-from characters.adapters import BUILD_EDITS, DETAIL_FIELDS, character_base, edit_label
+from characters.adapters import (
+    BUILD_EDITS,
+    DETAIL_FIELDS,
+    character_base,
+    edit_label,
+    edit_parts,
+)
 from characters.errors import ServiceError
 from characters.models import BuildStep, Character, Equipment, Trait
 from characters.selectors.history import HISTORY_STEPS, history_steps
@@ -112,9 +119,13 @@ def history_record(
         kept = steps.order_by("-id").values("id")[: HISTORY_STEPS - 1]
         steps.filter(Q(undone=True) | ~Q(id__in=Subquery(kept))).delete()
     character.history_to_prune = True  # what was read is out of date now: ask next time
+    edit = edit_parts(action, before, after, character_base(character).ladder)
+    with translation.override("en"):  # the label the audit trail keeps is English
+        label = edit_label(edit)
     step = BuildStep.objects.create(
         character=character,
-        label=edit_label(action, before, after, character_base(character).ladder)[:300],
+        label=label[:300],
+        edit=edit,
         target=target,
         before=build,
         version=character.version,

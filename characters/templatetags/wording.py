@@ -3,15 +3,18 @@
 {% load wording %}
 {{ issue|said }}                 an issue's message (or any rules.words.Phrase)
 {{ ruleset.name|term:"ruleset" }}  a built-in ruleset's word; a GM's own word as written
+{{ undo|step_label }}            what an undo step changed (adapters.step_label)
 """
 
 from django import template
 
 from characters import vocabulary
+from characters.adapters import step_label
 from characters.wording import said
 
 register = template.Library()
 register.filter("said", said)
+register.filter("step_label", step_label)
 
 
 @register.filter

@@ -18,9 +18,9 @@ from django.utils.translation import gettext as _
 from characters import vocabulary
 from characters.adapters import (
     TRAIT_LISTS,
-    approval_summary,
     build_changed,
     character_to_rules,
+    override_summary,
     ruleset_for,
     traits_by_kind,
 )
@@ -676,9 +676,7 @@ def approval_override(character: Character, ruleset: Ruleset) -> str:
     "approved over budget by 12 skill levels: a veteran of the siege"; else nothing. The
     approved build's panels say the GM chose so, and why."""
     approval = character.approvals.first()
-    if approval is None or not approval.override_reason:
-        return ""
-    return approval_summary(approval, terms=ruleset.terms)
+    return "" if approval is None else override_summary(approval, terms=ruleset.terms)
 
 
 @dataclass
