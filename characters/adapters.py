@@ -597,15 +597,15 @@ BUILD_EDITS = (
 
 # The details form's fields as an undo step names them ("the change to scale strength").
 DETAIL_WORDS = {
-    "name": pgettext_lazy("character detail", "name"),
-    "player": pgettext_lazy("character detail", "player"),
-    "concept": pgettext_lazy("character detail", "concept"),
-    "race": pgettext_lazy("character detail", "race"),
-    "scale_strength": pgettext_lazy("character detail", "scale strength"),
-    "scale_mass": pgettext_lazy("character detail", "scale mass"),
-    "meta_points": pgettext_lazy("character detail", "meta points"),
-    "notes": pgettext_lazy("character detail", "notes"),
-    "personality": pgettext_lazy("character detail", "personality"),
+    "name": pgettext_lazy("edited detail", "name"),
+    "player": pgettext_lazy("edited detail", "player"),
+    "concept": pgettext_lazy("edited detail", "concept"),
+    "race": pgettext_lazy("edited detail", "race"),
+    "scale_strength": pgettext_lazy("edited detail", "scale strength"),
+    "scale_mass": pgettext_lazy("edited detail", "scale mass"),
+    "meta_points": pgettext_lazy("edited detail", "meta points"),
+    "notes": pgettext_lazy("edited detail", "notes"),
+    "personality": pgettext_lazy("edited detail", "personality"),
 }
 
 
