@@ -19,7 +19,6 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext, npgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from characters.print_options import PrintOptions
 from rules.ladder import ABYSMAL, TOP

@@ -38,7 +38,7 @@ from characters.selectors.threads import threads_on
 from characters.services import review as services
 from characters.services.decisions import decision_once
 from characters.views.htmx import done, posted_decision_token, posted_version, refused
-from rules.report import build_report, scale_notes
+from rules.report import build_report, scale_phrases
 
 
 def review_queue_page(request, campaign_pk=None):
@@ -98,7 +98,7 @@ def character_review(request, pk):
         "character": character,
         "ruleset": ruleset,
         "report": report,
-        "scale_notes": scale_notes(value, ruleset),
+        "scale_notes": scale_phrases(value, ruleset),
         "has_scale": ruleset.has_scale,
         "form": form,
         "comments": character.latest_comments,
