@@ -13,7 +13,7 @@ from django.urls import reverse
 from characters.adapters import character_to_rules, ruleset_for
 from characters.models import Campaign, Character, Membership, Trait
 from characters.services.campaigns import campaign_create
-from characters.services.characters import character_create
+from characters.services.characters import character_apply_template, character_create
 from characters.services.review import character_submit
 from rules.catalogues import microfudged, mudge
 from rules.combat import damage_factors
@@ -382,6 +382,39 @@ def test_the_review_marks_a_home_made_gift_and_a_changed_catalogue_weapon(
     assert order == sorted(order)
     # Equipment takes a comment too.
     assert f'name="equipment_{sword.pk}"' in page
+
+
+def test_the_review_does_not_mark_what_the_games_own_template_added(
+    mudge_campaign, gm, player, player_client, client
+):
+    """Beginning Rogue's skills (Mudge 6.42's "Covert skills") are the game's own: the
+    template that brought them is part of what the campaign offers, so none is 'not in the
+    catalogue'. One made harder than the template has it, and one the player made up, still
+    stand out."""
+    character = character_create(owner=player, name="Rogue", campaign=mudge_campaign)
+    character_apply_template(
+        character=character, actor=player, expected_version=None, slug="beginning-rogue"
+    )
+    added = list(character.traits.filter(kind=Trait.Kind.SKILL).values_list("name", flat=True))
+    assert "Covert skills" in added and "Social skills (Fellowship)" in added
+    character.traits.filter(name="Urban skills").update(difficulty="very_hard")
+    add_trait(player_client, character, "skill", name="Lantern-lore", level=FAIR)
+    character.refresh_from_db()
+    character_submit(character=character, actor=player, expected_version=character.version)
+    client.force_login(gm)
+    page = client.get(reverse("character_review", args=[character.pk])).content.decode()
+
+    def row(name):
+        start = page.index(f"<bdi>{name}</bdi>")
+        return page[start : page.index("</li>", start)]
+
+    for name in added:
+        if name != "Urban skills":
+            assert "catalogue" not in row(name), name
+    assert "Differs from the catalogue: it lists difficulty average (here very hard)." in row(
+        "Urban skills"
+    )
+    assert "Not in the campaign&#x27;s catalogue." in row("Lantern-lore")
 
 
 def test_the_review_suggests_caps_off_for_a_build_from_a_broad_class(
