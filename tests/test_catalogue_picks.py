@@ -332,6 +332,25 @@ def test_the_picker_shows_each_entrys_cost_and_what_adding_it_does(
     assert response.status_code == 200
 
 
+def test_a_picker_search_that_finds_nothing_says_so_and_points_to_the_add_row(
+    mudge_campaign, player, player_client
+):
+    """Searching the skills for "Chanter" leaves the list empty: the picker's status line
+    (filled in by the script, which puts in what was typed) says no entry matches and that
+    the name is added as the player's own in the add row above the picker."""
+    character = character_create(owner=player, name="Mira", campaign=mudge_campaign)
+    builder = reverse("character_builder", args=[character.pk])
+    for kind, noun in (("skill", "skill"), ("equipment", "equipment")):
+        picker = player_client.get(f"{builder}?picker={kind}", **HTMX).content.decode()
+        line = re.search(r'<div class="picker-none"[^>]*></div>', picker).group(0)
+        assert 'role="status"' in line and f'data-picker-none="picker-list-{kind}"' in line
+        said = f"No entry matches “{{query}}”: add it as your own {noun} in the field above."
+        assert f'data-said="{said}"' in line
+        # The row it points to comes before the picker on the builder.
+        page = player_client.get(f"{builder}?picker={kind}").content.decode()
+        assert page.index(f'id="add-{kind}"') < page.index(f'id="picker-{kind}"')
+
+
 def test_the_template_preview_is_in_words_and_a_broad_class_suggests_the_house_rule(
     mudge_campaign, player, player_client
 ):
