@@ -20,6 +20,7 @@ from rules.combat import damage_factors
 from rules.ladder import FAIR, GOOD, GREAT, SUPERB
 from rules.report import build_report
 from rules.rulesets import BUILTIN
+from rules.templates import templates_catalog
 from tests.builder_fixtures import *  # noqa: F403
 from tests.sources import rule_text
 
@@ -401,6 +402,20 @@ def test_the_review_marks_a_home_made_gift_and_a_changed_catalogue_weapon(
     assert order == sorted(order)
     # Equipment takes a comment too.
     assert f'name="equipment_{sword.pk}"' in page
+
+
+def test_what_mudges_templates_bring_is_a_catalogue_of_their_own():
+    """Mudge 6.4's templates name skills, gifts and faults its catalogue does not list: a
+    broad class's groups, either of a choice, a race's bonus skills and traits."""
+    mudge = BUILTIN["mudge"]
+    offered = templates_catalog(mudge)
+    for name in ("Covert skills", "Social skills (Fellowship)", "Spear", "Sword"):
+        assert offered.skill(name).difficulty == "average", name
+    assert offered.skill("Move Quietly") is not None  # the Cercopes' racial bonus
+    assert offered.skill("All other skills") is None  # a floor, never a skill
+    assert offered.skill("Constitution") is None  # a racial bonus to an attribute
+    assert offered.gift("Prehensile Tail").cost == 1
+    assert offered.fault("Halfling (scale -2, bonus to Constitution)").value == 1
 
 
 def test_the_review_does_not_mark_what_the_games_own_template_added(
