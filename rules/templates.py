@@ -4,7 +4,7 @@ character with the template applied. Pure functions over rules.character values.
 import dataclasses
 from dataclasses import dataclass
 
-from rules.catalog import Template
+from rules.catalog import Catalog, CatalogFault, CatalogGift, CatalogSkill, Template
 from rules.catalogues.mudge import TEMPLATES
 from rules.character import Character, Fault, Gift, Trait
 from rules.ladder import STANDARD, level_name, parse_level
@@ -97,6 +97,33 @@ def unmet_minimums(character: Character, template: Template) -> list[Unmet]:
 def templates_for(ruleset: Ruleset) -> dict[str, Template]:
     """The templates a ruleset offers, by slug."""
     return {t.slug: t for t in ruleset.templates}
+
+
+def templates_catalog(ruleset: Ruleset) -> Catalog:
+    """What the ruleset's templates bring, as a catalogue: the skills a class names (Mudge
+    6.42's "Covert skills", either of 6.41's "Spear or Sword"), a race's bonus skills, and the
+    gifts and faults either asks for or recommends. These are the game's own as much as its
+    catalogue's lists, though the catalogue does not list them. A template gives a skill no
+    difficulty (apply_template adds it as average unless the catalogue says otherwise) and a
+    gift or fault no cost (the report's 1), so those are what it lists."""
+    attributes = {n.casefold() for n in ruleset.attribute_names or ruleset.catalog.attributes}
+    skills, gifts, faults = {}, {}, {}
+    for template in ruleset.templates:
+        for name in template.minimum_skills:
+            if name.casefold() != "all other skills":  # a floor, never a skill of its own
+                skills.update((n, CatalogSkill(n)) for n in _alternatives(name))
+        for name in template.racial_bonuses:
+            if name.casefold() not in attributes:
+                skills[name] = CatalogSkill(name)
+        for name in (*template.required_gifts, *template.recommended_gifts):
+            gifts[name] = CatalogGift(name)
+        faults.update((name, CatalogFault(name)) for name in template.required_faults)
+    return Catalog(
+        attributes=(),
+        skills=tuple(skills.values()),
+        gifts=tuple(gifts.values()),
+        faults=tuple(faults.values()),
+    )
 
 
 def apply_template(

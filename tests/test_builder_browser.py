@@ -8,6 +8,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from characters.models import Campaign, Character
+from characters.services.campaigns import campaign_create
+from characters.services.characters import character_create
 from tests.browser import DESKTOP, PHONE, fits_the_screen, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -237,3 +239,25 @@ def test_the_new_character_form_follows_the_campaign(open_page, people):
     page.wait_for_url(re.compile(r"/characters/\d+/$"))
     jim = Character.objects.get(name="Jim Bones")
     assert (jim.campaign.name, jim.ruleset) == ("Night shift", "microfudged-dip")
+
+
+def test_a_picker_search_that_finds_nothing_says_so(open_page, people):
+    """Searching the skill picker for "Chanter" leaves nothing: its status line says so and
+    points to the add row; a search that finds one empties it again."""
+    greta, pip = people
+    campaign = campaign_create(gm=greta, name="Searches", base_ruleset="mudge")
+    campaign.memberships.create(user=pip)
+    mira = character_create(owner=pip, name="Mira", campaign=campaign)
+    page = open_page(DESKTOP)
+    log_in(page, "pip", PASSWORD)
+    page.goto(f"/characters/{mira.pk}/?picker=skill#picker-skill")
+    search = page.locator("#picker-skill input[type=search]")
+    status = page.locator('#picker-skill [role="status"]')
+    search.fill("Chanter")
+    expect(page.locator("#picker-list-skill > li:visible")).to_have_count(0)
+    expect(status).to_have_text(
+        "No entry matches “Chanter”: add it as your own skill in the field above."
+    )
+    search.fill("Acro")
+    expect(page.locator("#picker-list-skill > li:visible")).to_have_count(1)
+    expect(status).to_have_text("")

@@ -13,13 +13,14 @@ from django.urls import reverse
 from characters.adapters import character_to_rules, ruleset_for
 from characters.models import Campaign, Character, Membership, Trait
 from characters.services.campaigns import campaign_create
-from characters.services.characters import character_create
+from characters.services.characters import character_apply_template, character_create
 from characters.services.review import character_submit
 from rules.catalogues import microfudged, mudge
 from rules.combat import damage_factors
 from rules.ladder import FAIR, GOOD, GREAT, SUPERB
 from rules.report import build_report
 from rules.rulesets import BUILTIN
+from rules.templates import templates_catalog
 from tests.builder_fixtures import *  # noqa: F403
 from tests.sources import rule_text
 
@@ -332,6 +333,25 @@ def test_the_picker_shows_each_entrys_cost_and_what_adding_it_does(
     assert response.status_code == 200
 
 
+def test_a_picker_search_that_finds_nothing_says_so_and_points_to_the_add_row(
+    mudge_campaign, player, player_client
+):
+    """Searching the skills for "Chanter" leaves the list empty: the picker's status line
+    (filled in by the script, which puts in what was typed) says no entry matches and that
+    the name is added as the player's own in the add row above the picker."""
+    character = character_create(owner=player, name="Mira", campaign=mudge_campaign)
+    builder = reverse("character_builder", args=[character.pk])
+    for kind, noun in (("skill", "skill"), ("equipment", "equipment")):
+        picker = player_client.get(f"{builder}?picker={kind}", **HTMX).content.decode()
+        line = re.search(r'<div class="picker-none"[^>]*></div>', picker).group(0)
+        assert 'role="status"' in line and f'data-picker-none="picker-list-{kind}"' in line
+        said = f"No entry matches “{{query}}”: add it as your own {noun} in the field above."
+        assert f'data-said="{said}"' in line
+        # The row it points to comes before the picker on the builder.
+        page = player_client.get(f"{builder}?picker={kind}").content.decode()
+        assert page.index(f'id="add-{kind}"') < page.index(f'id="picker-{kind}"')
+
+
 def test_the_template_preview_is_in_words_and_a_broad_class_suggests_the_house_rule(
     mudge_campaign, player, player_client
 ):
@@ -382,6 +402,53 @@ def test_the_review_marks_a_home_made_gift_and_a_changed_catalogue_weapon(
     assert order == sorted(order)
     # Equipment takes a comment too.
     assert f'name="equipment_{sword.pk}"' in page
+
+
+def test_what_mudges_templates_bring_is_a_catalogue_of_their_own():
+    """Mudge 6.4's templates name skills, gifts and faults its catalogue does not list: a
+    broad class's groups, either of a choice, a race's bonus skills and traits."""
+    mudge = BUILTIN["mudge"]
+    offered = templates_catalog(mudge)
+    for name in ("Covert skills", "Social skills (Fellowship)", "Spear", "Sword"):
+        assert offered.skill(name).difficulty == "average", name
+    assert offered.skill("Move Quietly") is not None  # the Cercopes' racial bonus
+    assert offered.skill("All other skills") is None  # a floor, never a skill
+    assert offered.skill("Constitution") is None  # a racial bonus to an attribute
+    assert offered.gift("Prehensile Tail").cost == 1
+    assert offered.fault("Halfling (scale -2, bonus to Constitution)").value == 1
+
+
+def test_the_review_does_not_mark_what_the_games_own_template_added(
+    mudge_campaign, gm, player, player_client, client
+):
+    """Beginning Rogue's skills (Mudge 6.42's "Covert skills") are the game's own: the
+    template that brought them is part of what the campaign offers, so none is 'not in the
+    catalogue'. One made harder than the template has it, and one the player made up, still
+    stand out."""
+    character = character_create(owner=player, name="Rogue", campaign=mudge_campaign)
+    character_apply_template(
+        character=character, actor=player, expected_version=None, slug="beginning-rogue"
+    )
+    added = list(character.traits.filter(kind=Trait.Kind.SKILL).values_list("name", flat=True))
+    assert "Covert skills" in added and "Social skills (Fellowship)" in added
+    character.traits.filter(name="Urban skills").update(difficulty="very_hard")
+    add_trait(player_client, character, "skill", name="Lantern-lore", level=FAIR)
+    character.refresh_from_db()
+    character_submit(character=character, actor=player, expected_version=character.version)
+    client.force_login(gm)
+    page = client.get(reverse("character_review", args=[character.pk])).content.decode()
+
+    def row(name):
+        start = page.index(f"<bdi>{name}</bdi>")
+        return page[start : page.index("</li>", start)]
+
+    for name in added:
+        if name != "Urban skills":
+            assert "catalogue" not in row(name), name
+    assert "Differs from the catalogue: it lists difficulty average (here very hard)." in row(
+        "Urban skills"
+    )
+    assert "Not in the campaign&#x27;s catalogue." in row("Lantern-lore")
 
 
 def test_the_review_suggests_caps_off_for_a_build_from_a_broad_class(

@@ -163,6 +163,29 @@ def test_the_skill_picker_reads_in_the_language(player_client, character, langua
     [
         (
             "fr",
+            "Aucune entrée ne correspond à « {query} »\u00a0: saisissez-la dans le champ "
+            "ci-dessus pour l\u2019ajouter à la liste « compétence » comme la vôtre.",
+        ),
+        (
+            "es",
+            "Ninguna entrada coincide con «{query}»: escríbela en el campo de arriba para "
+            "añadirla a la lista «habilidad» como propia.",
+        ),
+    ],
+)
+def test_a_skill_search_that_finds_nothing_says_so_in_the_language(
+    player_client, character, language, expected
+):
+    page = builder(player_client, character, language, "?picker=skill")
+    assert f'data-said="{expected}"' in page
+    assert "No entry matches" not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "fr",
             [
                 "L\u2019appliquer ajoute ou monte :",
                 "Strength Moyen → Très bon",

@@ -12,11 +12,12 @@ from characters import vocabulary
 from characters.adapters import TRAIT_LISTS, trait_target, traits_by_kind
 from characters.models import Character, Equipment, Trait, target_label
 from characters.wording import SPEAKER
+from rules.catalog import Catalog, CatalogFault, CatalogGift, CatalogSkill
 from rules.house_rules import json_number
 from rules.ladder import signed
 from rules.report import POWER_DIFFICULTY, Report
 from rules.rulesets import LEVELS, SKILL_DIFFICULTY, Ruleset
-from rules.templates import templates_for
+from rules.templates import templates_catalog, templates_for
 from rules.words import Level
 
 
@@ -38,6 +39,7 @@ def review_rows(character: Character, ruleset: Ruleset, report: Report) -> list[
     every piece of equipment. Callers prefetch traits and equipment."""
     rows = []
     by_kind = traits_by_kind(character)
+    offered = _Offered(ruleset.catalog, templates_catalog(ruleset))
     for kind, list_name in TRAIT_LISTS.items():
         costs = report.costs.get(list_name, [])
         for index, trait in enumerate(by_kind[kind]):
@@ -50,7 +52,7 @@ def review_rows(character: Character, ruleset: Ruleset, report: Report) -> list[
                     f"trait_{trait.pk}",
                     _trait_facts(trait, ruleset),
                     _cost_words(ruleset, trait, spent),
-                    _trait_against_catalogue(ruleset, trait),
+                    _trait_against_catalogue(ruleset, offered, trait),
                     _kind_said(ruleset, kind),
                 )
             )
@@ -136,7 +138,27 @@ def _differences(pairs) -> str:
 NOT_LISTED = gettext_lazy("not in the campaign's catalogue")
 
 
-def _trait_against_catalogue(ruleset: Ruleset, trait: Trait) -> str:
+@dataclass(frozen=True)
+class _Offered:
+    """The lists the character's campaign offers: its catalogue (seeded from the ruleset's
+    own, then the GM's), and the ruleset's templates, whose traits (Mudge 6.42's "Covert
+    skills") are the game's own though no catalogue lists them. The catalogue answers first:
+    where the GM set a skill's difficulty, that is what the campaign lists."""
+
+    catalog: Catalog
+    templates: Catalog
+
+    def skill(self, name: str) -> CatalogSkill | None:
+        return self.catalog.skill(name) or self.templates.skill(name)
+
+    def gift(self, name: str) -> CatalogGift | None:
+        return self.catalog.gift(name) or self.templates.gift(name)
+
+    def fault(self, name: str) -> CatalogFault | None:
+        return self.catalog.fault(name) or self.templates.fault(name)
+
+
+def _trait_against_catalogue(ruleset: Ruleset, offered: _Offered, trait: Trait) -> str:
     catalog = ruleset.catalog
     if trait.kind == Trait.Kind.ATTRIBUTE:
         known = {n.casefold() for n in catalog.attributes}
@@ -144,7 +166,7 @@ def _trait_against_catalogue(ruleset: Ruleset, trait: Trait) -> str:
         known |= {n.casefold() for n, _ in ruleset.extra_attributes}
         return "" if trait.name.casefold() in known else NOT_LISTED
     if trait.kind == Trait.Kind.SKILL:
-        entry = catalog.skill(trait.name)
+        entry = offered.skill(trait.name)
         if entry is None:
             return NOT_LISTED
         if not ruleset.skill_difficulties:
@@ -153,7 +175,7 @@ def _trait_against_catalogue(ruleset: Ruleset, trait: Trait) -> str:
         return _differences([(_DIFFICULTY, _words(entry.difficulty), _words(own))])
     if trait.kind in (Trait.Kind.GIFT, Trait.Kind.FAULT):
         is_gift = trait.kind == Trait.Kind.GIFT
-        entry = catalog.gift(trait.name) if is_gift else catalog.fault(trait.name)
+        entry = offered.gift(trait.name) if is_gift else offered.fault(trait.name)
         if entry is None:
             return NOT_LISTED
         if trait.cost is None:  # priced by the catalogue

@@ -31,13 +31,25 @@
 
   // A catalogue picker's search box narrows its list to the entries whose name holds what
   // was typed (without scripts the whole list shows, each entry with its own Add button).
+  // When none does, the picker's status line says so and points to the add row, where a
+  // name of the player's own is added; it is emptied again as soon as one does.
   document.addEventListener("input", function (event) {
     var list = event.target.getAttribute && event.target.getAttribute("data-picker-search");
     if (!list) return;
-    var wanted = event.target.value.trim().toLowerCase();
+    var typed = event.target.value.trim();
+    var wanted = typed.toLowerCase();
+    var left = 0;
     document.querySelectorAll("#" + list + " > li").forEach(function (item) {
       item.hidden = wanted !== "" && item.getAttribute("data-name").indexOf(wanted) === -1;
+      if (!item.hidden) left += 1;
     });
+    var none = document.querySelector('[data-picker-none="' + list + '"]');
+    if (!none) return;
+    // A function, so that what was typed is put in as it is ("$&" is no pattern here).
+    var said = none.getAttribute("data-said").replace("{query}", function () {
+      return typed;
+    });
+    none.textContent = left ? "" : said;
   });
 
   // The budget chip closes once one of its rules is chosen: the page scrolls to the row.
@@ -54,7 +66,8 @@
   // swap by the nearest id around it), scrolled into view and focused, so it is read where
   // the eye already is, not at the top of a long page.
   var SENT = "fairsheet:sent";
-  var ANSWER = "[role=alert], [role=status]";
+  // A picker's search line (role="status" too) answers a search, never a write.
+  var ANSWER = "[role=alert], [role=status]:not([data-picker-none])";
 
   function whereIs(form) {
     var anchor = form.closest("[id]");
