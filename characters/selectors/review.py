@@ -1,6 +1,7 @@
 """Reads for the approval, audit and advancement pages. Who may see what follows
 characters.selectors: anyone not allowed gets a 404, never a 403."""
 
+import re
 from dataclasses import asdict, dataclass, fields
 
 from django.db.models import OuterRef, Subquery
@@ -12,6 +13,7 @@ from characters import vocabulary
 from characters.adapters import (
     character_file,
     character_to_rules,
+    edit_label_said,
     file_sha256,
     recorded_level,
     ruleset_for,
@@ -39,6 +41,7 @@ from characters.selectors.advancement import (
     pending_spends,
     points_name,
     price_spend,
+    recorded_amount_said,
     spend_to_take_back,
     with_requests,
 )
@@ -140,6 +143,7 @@ class TimelineRow:
     event: CharacterEvent
     changes: list[tuple[str, str, str]]  # (field, before, after)
     target: str = ""  # what the event is about, in the ruleset's words
+    reason: str = ""  # the event's reason, in the reader's language where a service wrote it
 
     @property
     def title(self) -> str:
@@ -351,8 +355,8 @@ def _described(section: str, entry: dict, ruleset: Ruleset) -> str:
 def _level_word(word, ruleset: Ruleset) -> str:
     """A level as the file writes it (the ruleset's ladder word), in the reader's language
     when the ladder is the standard one."""
-    if word in vocabulary.LADDER and vocabulary.ladder_is_standard(ruleset.ladder.words):
-        return vocabulary.ladder_word(word)
+    if isinstance(word, str) and vocabulary.ladder_is_standard(ruleset.ladder.words):
+        return vocabulary.ladder_text(word)  # "Legendary+1" too
     return str(word)
 
 
@@ -365,9 +369,38 @@ def timeline(character: Character, ruleset: Ruleset) -> list[TimelineRow]:
             e,
             _changes(e.before, e.after, ruleset),
             target_said(e.target, ruleset) if e.target else "",
+            reason_said(e),
         )
         for e in events
     ]
+
+
+# The reasons services record on an event, in English (the record's language, append-only),
+# as they write them: read back, such a reason is said in the reader's language. Any other
+# (a GM's own words, an older wording) is shown as recorded.
+_UNDONE = re.compile(r"(?P<way>undo|redo) (?P<edit>.+)", re.DOTALL)
+_AWARDED = re.compile(r"(?P<amount>\d+) (?P<unit>[^:]+?): (?P<reason>.*)", re.DOTALL)
+_TEMPLATE = re.compile(r"template (?P<template>.+)", re.DOTALL)
+
+
+def reason_said(event: CharacterEvent) -> str:
+    """An event's reason in the reader's language: "annuler Crochetage Excellent →
+    Légendaire+1", "3 PX : Première séance". English reads as recorded."""
+    reason, action = event.reason, event.action
+    if action in ("edit_undone", "edit_redone") and (found := _UNDONE.fullmatch(reason)):
+        edit = edit_label_said(found["edit"])
+        if found["way"] == "undo":
+            return pgettext("audit reason", "undo {edit}").format(edit=edit)
+        return pgettext("audit reason", "redo {edit}").format(edit=edit)
+    if action == "experience_awarded" and (found := _AWARDED.fullmatch(reason)):
+        amount = recorded_amount_said(int(found["amount"]), found["unit"])
+        # the reason after the colon is the GM's own words
+        return pgettext("audit reason", "{amount}: {reason}").format(
+            amount=amount, reason=found["reason"]
+        )
+    if found := _TEMPLATE.fullmatch(reason):
+        return _("template {template}").format(template=found["template"])
+    return reason
 
 
 # Recorded for the machinery, not for reading: a submitted build in full (the diff shows it),
@@ -457,6 +490,8 @@ FIELD_WORDS = {
     "kind": pgettext_lazy("audit field", "kind"),
     "comment": pgettext_lazy("audit field", "comment"),
     "reason": pgettext_lazy("audit field", "reason"),
+    "edit": pgettext_lazy("audit field", "edit"),  # what an undo or redo took back or put back
+    "approval": pgettext_lazy("audit field", "approval"),
 }
 
 
@@ -472,6 +507,10 @@ def _shown(key, value, ruleset: Ruleset) -> str:
         return ""
     if key in LEVEL_FIELDS and isinstance(value, str):
         return _level_word(recorded_level(value, ruleset.ladder), ruleset)
+    if key == "edit" and isinstance(value, str):
+        return edit_label_said(value)
+    if key == "difficulty" and isinstance(value, str):
+        return vocabulary.term(value.replace("_", " "), "difficulty")
     if key == "sha256":
         return f"{value[:12]}…"  # the audit page's diff checks the whole digest
     if key == "ruleset" and value in BUILTIN:
