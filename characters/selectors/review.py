@@ -399,7 +399,9 @@ def reason_said(event: CharacterEvent) -> str:
             amount=amount, reason=found["reason"]
         )
     if found := _TEMPLATE.fullmatch(reason):
-        return _("template {template}").format(template=found["template"])
+        return pgettext("audit reason", "template {template}").format(
+            template=found["template"]
+        )
     return reason
 
 
