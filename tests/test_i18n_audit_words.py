@@ -117,6 +117,8 @@ def test_the_audit_trail_reads_its_records_in_french(login, gm, recorded):
         "<del>Excellent</del> → <ins>Légendaire+1</ins>",  # the level past Legendary
         "<ins>moyenne</ins>",  # the difficulty
         "modèle Beginning Fighter",
+        "Strength Très bon, Dexterity Très bon",  # what the template changed
+        "Modèle\u00a0: beginning-fighter",
         '<span class="field">approbation</span>',
         "3 PX\u00a0: Première séance",
     ):
@@ -128,6 +130,8 @@ def test_the_audit_trail_reads_its_records_in_french(login, gm, recorded):
         "Legendary+1",
         ">average<",
         "template Beginning Fighter",
+        "Strength Great",
+        "Template: beginning-fighter",
         '<span class="field">approval</span>',
         '<span class="field">edit</span>',
         "3 XP",
@@ -145,3 +149,13 @@ def test_the_audit_trail_in_english_reads_as_recorded(login, gm, recorded):
         "3 XP: Première séance",
     ):
         assert text in body, text
+
+
+def test_a_races_template_on_the_audit_trail_in_french(login, gm, player_client, character):
+    applied(player_client, character, "halfling", EN)
+    body = audit(login(gm), character, FR)
+    assert "Constitution Bon, défaut Halfling" in body
+    assert "race Halfling, Échelle -2 / -2" in body
+    assert "modèle Halfling" in body
+    for text in ("Constitution Good", "fault Halfling", "Scale -2 / -2", "template Halfling"):
+        assert text not in body, text

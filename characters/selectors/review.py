@@ -46,11 +46,12 @@ from characters.selectors.advancement import (
     with_requests,
 )
 from characters.selectors.review_rows import target_said
-from characters.wording import SPEAKER
+from characters.wording import SPEAKER, said
 from rules.diff import ADDED, CHANGED, REMOVED, Change, diff_files
 from rules.report import Report, build_report
 from rules.rule_names import in_words
 from rules.rulesets import BUILTIN, LEVELS, Ruleset
+from rules.templates import race_taken, scale_now, taken
 from rules.words import Level
 
 # -- who may see what --------------------------------------------------------------------------
@@ -383,6 +384,31 @@ _AWARDED = re.compile(r"(?P<amount>\d+) (?P<unit>[^:]+?): (?P<reason>.*)", re.DO
 _TEMPLATE = re.compile(r"template (?P<template>.+)", re.DOTALL)
 
 
+# What a template changed, as rules.templates' phrases wrote it in English: read back.
+_SCALE_NOW = re.compile(r"Scale (?P<strength>-?\d+) / (?P<mass>-?\d+)")
+_RACE_TAKEN = re.compile(r"race (?P<race>.+)")
+_TAKEN = re.compile(r"(?P<kind>gift|fault) (?P<name>.+)")
+_RAISED_TO = re.compile(r"(?P<name>.+) (?P<level>\S+)")
+
+
+def template_change_said(line: str, ruleset: Ruleset) -> str:
+    """One line of a template's recorded change list in the reader's language: "défaut
+    Halfling", "Constitution Bon"; a line none of the phrases makes as recorded."""
+    if found := _SCALE_NOW.fullmatch(line):
+        return said(scale_now(int(found["strength"]), int(found["mass"])))
+    if found := _RACE_TAKEN.fullmatch(line):
+        return said(race_taken(found["race"]))
+    if found := _TAKEN.fullmatch(line):
+        return said(taken(found["kind"], found["name"]))
+    found = _RAISED_TO.fullmatch(line)
+    if found and re.split(r"[+-]", found["level"])[0] in vocabulary.LADDER:
+        # a standard ladder's word ("Legendary+1" too): said as the page says levels
+        return _("{name} {level}").format(
+            name=found["name"], level=_level_word(found["level"], ruleset)
+        )
+    return line
+
+
 def reason_said(event: CharacterEvent) -> str:
     """An event's reason in the reader's language: "annuler Crochetage Excellent →
     Légendaire+1", "3 PX : Première séance". English reads as recorded."""
@@ -399,9 +425,7 @@ def reason_said(event: CharacterEvent) -> str:
             amount=amount, reason=found["reason"]
         )
     if found := _TEMPLATE.fullmatch(reason):
-        return pgettext("audit reason", "template {template}").format(
-            template=found["template"]
-        )
+        return pgettext("audit reason", "template {template}").format(template=found["template"])
     return reason
 
 
@@ -494,6 +518,9 @@ FIELD_WORDS = {
     "reason": pgettext_lazy("audit field", "reason"),
     "edit": pgettext_lazy("audit field", "edit"),  # what an undo or redo took back or put back
     "approval": pgettext_lazy("audit field", "approval"),
+    "template": pgettext_lazy("audit field", "template"),
+    "changed": pgettext_lazy("audit field", "changed"),  # what a template changed
+    "ruleset": pgettext_lazy("audit field", "ruleset"),
 }
 
 
@@ -511,6 +538,8 @@ def _shown(key, value, ruleset: Ruleset) -> str:
         return _level_word(recorded_level(value, ruleset.ladder), ruleset)
     if key == "edit" and isinstance(value, str):
         return edit_label_said(value)
+    if key == "changed" and isinstance(value, list):
+        return ", ".join(template_change_said(line, ruleset) for line in value)
     if key == "difficulty" and isinstance(value, str):
         return vocabulary.term(value.replace("_", " "), "difficulty")
     if key == "sha256":
