@@ -382,6 +382,10 @@ def timeline(character: Character, ruleset: Ruleset) -> list[TimelineRow]:
 _UNDONE = re.compile(r"(?P<way>undo|redo) (?P<edit>.+)", re.DOTALL)
 _AWARDED = re.compile(r"(?P<amount>\d+) (?P<unit>[^:]+?): (?P<reason>.*)", re.DOTALL)
 _TEMPLATE = re.compile(r"template (?P<template>.+)", re.DOTALL)
+# services.characters.character_apply_template's events (a GM's reason is never read back)
+_TEMPLATE_ACTIONS = ("template_applied", "trait_added", "trait_relevelled", "details_changed")
+_COMES_WITH = re.compile(r"comes with (?P<gift>.+)", re.DOTALL)  # a gift's attribute
+_WENT_WITH = re.compile(r"went with (?P<trait>.+)", re.DOTALL)
 
 
 # What a template changed, as rules.templates' phrases wrote it in English: read back.
@@ -424,8 +428,12 @@ def reason_said(event: CharacterEvent) -> str:
         return pgettext("audit reason", "{amount}: {reason}").format(
             amount=amount, reason=found["reason"]
         )
-    if found := _TEMPLATE.fullmatch(reason):
+    if action in _TEMPLATE_ACTIONS and (found := _TEMPLATE.fullmatch(reason)):
         return pgettext("audit reason", "template {template}").format(template=found["template"])
+    if action == "trait_added" and (found := _COMES_WITH.fullmatch(reason)):
+        return pgettext("audit reason", "comes with {gift}").format(gift=found["gift"])
+    if action == "trait_removed" and (found := _WENT_WITH.fullmatch(reason)):
+        return pgettext("audit reason", "went with {trait}").format(trait=found["trait"])
     return reason
 
 
