@@ -7,6 +7,7 @@ import base64
 import dataclasses
 import hashlib
 import json
+import re
 from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -667,6 +668,40 @@ def edit_label(edit: dict) -> str:
         )
         return _("the change to {fields}").format(fields=fields)
     return _("the change to {name}").format(name=edit["name"])
+
+
+# edit_label's English sentences as the record keeps them (an undo's reason, its "edit"):
+# read back, each is said in the reader's language. A level is one word ("Legendary+1").
+_RELEVELLED = re.compile(r"(?P<name>.+) (?P<was>no level|\S+) → (?P<now>no level|\S+)")
+_ADDING = re.compile(r"adding (?P<name>.+)")
+_REMOVING = re.compile(r"removing (?P<name>.+)")
+_TEMPLATE = re.compile(r"template (?P<template>.+)")
+_CHANGE_TO = re.compile(r"the change to (?P<name>.+)")
+_DETAIL_KEYS = {key.replace("_", " "): key for key in DETAIL_WORDS}
+
+
+def edit_label_said(label: str) -> str:
+    """An edit's label as the record keeps it (English, edit_label's) in the active language;
+    a label none of its sentences makes is shown as recorded."""
+    if found := _RELEVELLED.fullmatch(label):
+        was, now = (
+            _("no level") if word == "no level" else vocabulary.ladder_text(word)
+            for word in (found["was"], found["now"])
+        )
+        return _("{name} {was} → {now}").format(name=found["name"], was=was, now=now)
+    if found := _ADDING.fullmatch(label):
+        return _("adding {name}").format(name=found["name"])
+    if found := _REMOVING.fullmatch(label):
+        return _("removing {name}").format(name=found["name"])
+    if found := _TEMPLATE.fullmatch(label):
+        return _("template {template}").format(template=found["template"])
+    if found := _CHANGE_TO.fullmatch(label):
+        parts = found["name"].split(", ")
+        if all(part in _DETAIL_KEYS for part in parts):  # details; else a trait's name
+            fields = ", ".join(str(DETAIL_WORDS[_DETAIL_KEYS[part]]) for part in parts)
+            return _("the change to {fields}").format(fields=fields)
+        return _("the change to {name}").format(name=found["name"])
+    return label
 
 
 def step_label(step: BuildStep) -> str:

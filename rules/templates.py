@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from rules.catalog import Catalog, CatalogFault, CatalogGift, CatalogSkill, Template
 from rules.catalogues.mudge import TEMPLATES
 from rules.character import Character, Fault, Gift, Trait
-from rules.ladder import STANDARD, level_name, parse_level
+from rules.ladder import STANDARD, Ladder, level_name, parse_level
 from rules.rulesets import BUILTIN, Ruleset, skill_default
 from rules.words import Level, Noun, Phrase, say
 
@@ -92,6 +92,25 @@ def unmet_minimums(character: Character, template: Template) -> list[Unmet]:
         if not any(f.name.casefold() == fault.casefold() for f in character.faults):
             unmet.append(Unmet("fault", fault, "", ""))
     return unmet
+
+
+# What applying a template changed, one phrase each, for the player's message and the record
+# (whose English they are): "Constitution Good", "fault Halfling", "race Halfling", "Scale -2 / -2".
+def raised_to(name: str, level: int, ladder: Ladder) -> Phrase:
+    return say("{name} {level}", name=name, level=Level(level, ladder))
+
+
+def taken(kind: str, name: str) -> Phrase:
+    """A gift or fault the template gave: `kind` "gift" or "fault"."""
+    return say("{kind} {name}", kind=Noun(kind, f"{kind}s"), name=name)
+
+
+def race_taken(race: str) -> Phrase:
+    return say("race {race}", race=race)
+
+
+def scale_now(strength: int, mass: int) -> Phrase:
+    return say("Scale {strength} / {mass}", strength=strength, mass=mass)
 
 
 def templates_for(ruleset: Ruleset) -> dict[str, Template]:

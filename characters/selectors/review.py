@@ -1,6 +1,7 @@
 """Reads for the approval, audit and advancement pages. Who may see what follows
 characters.selectors: anyone not allowed gets a 404, never a 403."""
 
+import re
 from dataclasses import asdict, dataclass, fields
 
 from django.db.models import OuterRef, Subquery
@@ -12,6 +13,7 @@ from characters import vocabulary
 from characters.adapters import (
     character_file,
     character_to_rules,
+    edit_label_said,
     file_sha256,
     recorded_level,
     ruleset_for,
@@ -39,15 +41,17 @@ from characters.selectors.advancement import (
     pending_spends,
     points_name,
     price_spend,
+    recorded_amount_said,
     spend_to_take_back,
     with_requests,
 )
 from characters.selectors.review_rows import target_said
-from characters.wording import SPEAKER
+from characters.wording import SPEAKER, said
 from rules.diff import ADDED, CHANGED, REMOVED, Change, diff_files
 from rules.report import Report, build_report
 from rules.rule_names import in_words
 from rules.rulesets import BUILTIN, LEVELS, Ruleset
+from rules.templates import race_taken, scale_now, taken
 from rules.words import Level
 
 # -- who may see what --------------------------------------------------------------------------
@@ -140,6 +144,7 @@ class TimelineRow:
     event: CharacterEvent
     changes: list[tuple[str, str, str]]  # (field, before, after)
     target: str = ""  # what the event is about, in the ruleset's words
+    reason: str = ""  # the event's reason, in the reader's language where a service wrote it
 
     @property
     def title(self) -> str:
@@ -351,8 +356,8 @@ def _described(section: str, entry: dict, ruleset: Ruleset) -> str:
 def _level_word(word, ruleset: Ruleset) -> str:
     """A level as the file writes it (the ruleset's ladder word), in the reader's language
     when the ladder is the standard one."""
-    if word in vocabulary.LADDER and vocabulary.ladder_is_standard(ruleset.ladder.words):
-        return vocabulary.ladder_word(word)
+    if isinstance(word, str) and vocabulary.ladder_is_standard(ruleset.ladder.words):
+        return vocabulary.ladder_text(word)  # "Legendary+1" too
     return str(word)
 
 
@@ -365,9 +370,71 @@ def timeline(character: Character, ruleset: Ruleset) -> list[TimelineRow]:
             e,
             _changes(e.before, e.after, ruleset),
             target_said(e.target, ruleset) if e.target else "",
+            reason_said(e),
         )
         for e in events
     ]
+
+
+# The reasons services record on an event, in English (the record's language, append-only),
+# as they write them: read back, such a reason is said in the reader's language. Any other
+# (a GM's own words, an older wording) is shown as recorded.
+_UNDONE = re.compile(r"(?P<way>undo|redo) (?P<edit>.+)", re.DOTALL)
+_AWARDED = re.compile(r"(?P<amount>\d+) (?P<unit>[^:]+?): (?P<reason>.*)", re.DOTALL)
+_TEMPLATE = re.compile(r"template (?P<template>.+)", re.DOTALL)
+# services.characters.character_apply_template's events (a GM's reason is never read back)
+_TEMPLATE_ACTIONS = ("template_applied", "trait_added", "trait_relevelled", "details_changed")
+_COMES_WITH = re.compile(r"comes with (?P<gift>.+)", re.DOTALL)  # a gift's attribute
+_WENT_WITH = re.compile(r"went with (?P<trait>.+)", re.DOTALL)
+
+
+# What a template changed, as rules.templates' phrases wrote it in English: read back.
+_SCALE_NOW = re.compile(r"Scale (?P<strength>-?\d+) / (?P<mass>-?\d+)")
+_RACE_TAKEN = re.compile(r"race (?P<race>.+)")
+_TAKEN = re.compile(r"(?P<kind>gift|fault) (?P<name>.+)")
+_RAISED_TO = re.compile(r"(?P<name>.+) (?P<level>\S+)")
+
+
+def template_change_said(line: str, ruleset: Ruleset) -> str:
+    """One line of a template's recorded change list in the reader's language: "défaut
+    Halfling", "Constitution Bon"; a line none of the phrases makes as recorded."""
+    if found := _SCALE_NOW.fullmatch(line):
+        return said(scale_now(int(found["strength"]), int(found["mass"])))
+    if found := _RACE_TAKEN.fullmatch(line):
+        return said(race_taken(found["race"]))
+    if found := _TAKEN.fullmatch(line):
+        return said(taken(found["kind"], found["name"]))
+    found = _RAISED_TO.fullmatch(line)
+    if found and re.split(r"[+-]", found["level"])[0] in vocabulary.LADDER:
+        # a standard ladder's word ("Legendary+1" too): said as the page says levels
+        return _("{name} {level}").format(
+            name=found["name"], level=_level_word(found["level"], ruleset)
+        )
+    return line
+
+
+def reason_said(event: CharacterEvent) -> str:
+    """An event's reason in the reader's language: "annuler Crochetage Excellent →
+    Légendaire+1", "3 PX : Première séance". English reads as recorded."""
+    reason, action = event.reason, event.action
+    if action in ("edit_undone", "edit_redone") and (found := _UNDONE.fullmatch(reason)):
+        edit = edit_label_said(found["edit"])
+        if found["way"] == "undo":
+            return pgettext("audit reason", "undo {edit}").format(edit=edit)
+        return pgettext("audit reason", "redo {edit}").format(edit=edit)
+    if action == "experience_awarded" and (found := _AWARDED.fullmatch(reason)):
+        amount = recorded_amount_said(int(found["amount"]), found["unit"])
+        # the reason after the colon is the GM's own words
+        return pgettext("audit reason", "{amount}: {reason}").format(
+            amount=amount, reason=found["reason"]
+        )
+    if action in _TEMPLATE_ACTIONS and (found := _TEMPLATE.fullmatch(reason)):
+        return pgettext("audit reason", "template {template}").format(template=found["template"])
+    if action == "trait_added" and (found := _COMES_WITH.fullmatch(reason)):
+        return pgettext("audit reason", "comes with {gift}").format(gift=found["gift"])
+    if action == "trait_removed" and (found := _WENT_WITH.fullmatch(reason)):
+        return pgettext("audit reason", "went with {trait}").format(trait=found["trait"])
+    return reason
 
 
 # Recorded for the machinery, not for reading: a submitted build in full (the diff shows it),
@@ -457,6 +524,11 @@ FIELD_WORDS = {
     "kind": pgettext_lazy("audit field", "kind"),
     "comment": pgettext_lazy("audit field", "comment"),
     "reason": pgettext_lazy("audit field", "reason"),
+    "edit": pgettext_lazy("audit field", "edit"),  # what an undo or redo took back or put back
+    "approval": pgettext_lazy("audit field", "approval"),
+    "template": pgettext_lazy("audit field", "template"),
+    "changed": pgettext_lazy("audit field", "changed"),  # what a template changed
+    "ruleset": pgettext_lazy("audit field", "ruleset"),
 }
 
 
@@ -472,6 +544,12 @@ def _shown(key, value, ruleset: Ruleset) -> str:
         return ""
     if key in LEVEL_FIELDS and isinstance(value, str):
         return _level_word(recorded_level(value, ruleset.ladder), ruleset)
+    if key == "edit" and isinstance(value, str):
+        return edit_label_said(value)
+    if key == "changed" and isinstance(value, list):
+        return ", ".join(template_change_said(line, ruleset) for line in value)
+    if key == "difficulty" and isinstance(value, str):
+        return vocabulary.term(value.replace("_", " "), "difficulty")
     if key == "sha256":
         return f"{value[:12]}…"  # the audit page's diff checks the whole digest
     if key == "ruleset" and value in BUILTIN:

@@ -257,6 +257,8 @@ def target_said(target: str, ruleset: Ruleset | None = None) -> str:
         return target_label(target)
     if kind == "equipment":
         said = pgettext("review row", "equipment")
+    elif kind == "template":  # its slug, as recorded
+        said = pgettext("event target", "template")
     elif ruleset is not None and f"{kind}s" in TRAIT_LISTS.values():
         said = _kind_said(ruleset, kind)
     else:

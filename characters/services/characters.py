@@ -55,7 +55,14 @@ from rules.charfile import (
 from rules.foundry import CHANGED, FOUNDRY, LOST, Imported, parse_any, parse_data, picture_bytes
 from rules.ladder import STANDARD
 from rules.rulesets import BUILTIN, STANDARD_TERMS
-from rules.templates import apply_template, templates_for
+from rules.templates import (
+    apply_template,
+    race_taken,
+    raised_to,
+    scale_now,
+    taken,
+    templates_for,
+)
 from rules.text import unstorable_problem
 from rules.words import Level, Term, say
 
@@ -732,7 +739,8 @@ def character_apply_template(
     *, character: Character, actor, expected_version: int | None, slug: str
 ) -> list[str]:
     """Raise the character to a Mudge 6.4 template's minimums (and take a race's gifts,
-    faults and Scale). Returns what changed, one line each, for the player's message."""
+    faults and Scale). Returns what changed, one line each, for the player's message, in the
+    active language; the record keeps them in English."""
     build_before = lock_for_edit(
         character=character, expected_version=expected_version
     ).build_before
@@ -787,7 +795,7 @@ def character_apply_template(
                     reason=f"template {template.name}",
                 )
             )
-            changed.append(f"{item.name} {ruleset.word(row.level)}")
+            changed.append(raised_to(item.name, row.level, ruleset.ladder))
     for kind, old_items, new_items in (
         (Trait.Kind.GIFT, before.gifts, after.gifts),
         (Trait.Kind.FAULT, before.faults, after.faults),
@@ -805,7 +813,7 @@ def character_apply_template(
                     reason=f"template {template.name}",
                 )
             )
-            changed.append(f"{kind} {item.name}")
+            changed.append(taken(str(kind), item.name))
     details = {
         key: getattr(after, key)
         for key in ("race", "scale_strength", "scale_mass")
@@ -824,18 +832,18 @@ def character_apply_template(
             setattr(locked, key, value)
         locked.save(update_fields=list(details))
         if "race" in details:
-            changed.append(f"race {template.name}")
+            changed.append(race_taken(template.name))
         if {"scale_strength", "scale_mass"} & details.keys():
-            changed.append(f"Scale {after.scale_strength} / {after.scale_mass}")
+            changed.append(scale_now(after.scale_strength, after.scale_mass))
     commit_change(
         locked,
         actor=actor,
         action="template_applied",
         target=f"template:{template.slug}",
         before={"file": write_character(before, character_base(locked).ladder)},
-        after={"template": template.name, "changed": changed},
+        after={"template": template.name, "changed": [str(line) for line in changed]},
         reason=f"template {template.name}",
     )
     for event in events:
         record_event(character=locked, actor=actor, **event)
-    return changed
+    return [said(line) for line in changed]
