@@ -26,7 +26,14 @@ NBSP = "\u00a0"
 
 @pytest.mark.parametrize(
     ("written", "shown"),
-    [("1,2", "1–2"), ("5,6", "5–6"), ("7,8,9", "7–9"), ("1,3", "1, 3"), ("6", "6"), ("9+", "9+")],
+    [
+        ("1,2", "1\u20132"),
+        ("5,6", "5\u20136"),
+        ("7,8,9", "7\u20139"),
+        ("1,3", "1, 3"),
+        ("6", "6"),
+        ("9+", "9+"),
+    ],
 )
 def test_a_wound_range_is_a_range_not_a_decimal(written, shown):
     assert damage_numbers(written) == shown
@@ -98,7 +105,7 @@ def test_the_review_page_in_french_names_the_player_without_elision(login, gm, c
     ("language", "said", "never"),
     [
         ({}, "just now", "0\xa0minutes"),
-        (FR, "à l’instant", "0\xa0minute"),
+        (FR, "à l\u2019instant", "0\xa0minute"),
         (ES, "ahora mismo", "0\xa0minutos"),
     ],
 )

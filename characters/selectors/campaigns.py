@@ -10,8 +10,8 @@ from fractions import Fraction
 from django.utils.dateparse import parse_datetime
 from django.utils.formats import date_format
 from django.utils.timezone import localtime
-from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from characters import vocabulary
 from characters.adapters import (

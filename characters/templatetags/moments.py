@@ -1,6 +1,6 @@
 """When something happened, said as people say it: Django's timesince says "0 minutes" for
 anything under a minute, which reads as a glitch; `{% if when|just_now %}` lets a template say
-"just now" (« à l’instant ») instead."""
+"just now" (French "à l'instant") instead."""
 
 from datetime import timedelta
 
