@@ -123,3 +123,14 @@ def test_a_longer_wait_still_counts_minutes(login, gm, character):
     )
     body = login(gm).get(reverse("review_queue"), **FR).content.decode()
     assert "en attente depuis 5" in body
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [(FR, f"Mains nues{NBSP}: "), (ES, "<td>5\u20136</td>"), ({}, "Unarmed: ")],
+)
+def test_the_sheet_writes_ranges_and_the_languages_colon(login, player, character, language, said):
+    body = login(player).get(reverse("character_sheet", args=[character.pk]), **language)
+    html = body.content.decode()
+    assert "<td>1\u20132</td>" in html and "<td>1,2</td>" not in html
+    assert said in html
