@@ -398,11 +398,24 @@ def _cost_units(unit: str) -> str:
 
 def _damage_words(damage: str) -> str:
     """MicroFudged's setbacks come from "1 success", "2 successes": said in the reader's
-    language; a wound track's numbers ("3,4", "9+") are numbers."""
+    language; a wound track's numbers ("3,4", "9+") are numbers (damage_numbers)."""
     count, space, word = damage.partition(" ")
     if space and count.isdigit() and word in ("success", "successes"):
         return ngettext("{count} success", "{count} successes", int(count)).format(count=count)
-    return damage
+    return damage_numbers(damage)
+
+
+def damage_numbers(damage: str) -> str:
+    """A wound level's damage as a range: the rules write "3,4", which French and Spanish
+    read as a decimal (3,4 = 3.4), so consecutive numbers become 3, an en dash and 4, and a
+    lone one "6", in every language; other lists get a space after the comma; "9+" stays."""
+    numbers = damage.split(",")
+    if len(numbers) < 2 or not all(n.strip().isdigit() for n in numbers):
+        return damage
+    values = [int(n) for n in numbers]
+    if values == list(range(values[0], values[0] + len(values))):
+        return f"{values[0]}\u2013{values[-1]}"
+    return ", ".join(str(v) for v in values)
 
 
 def _facts(character: Character, ruleset: Ruleset, report) -> tuple[tuple[str, str, str], ...]:

@@ -12,10 +12,11 @@ is said in English rather than not at all.
     with translation.override("fr"): ...      any other language than the active one
 """
 
+import dataclasses
 from string import Formatter
 
 from django.utils import formats, translation
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from characters import vocabulary
 from rules.words import ENGLISH, Level, Noun, Phrase, Term, Thousands, number_text, say_in
@@ -71,6 +72,23 @@ def said(phrase) -> str:
     """A Phrase, an issue (its message) or a plain string in the active language."""
     phrase = getattr(phrase, "phrase", phrase)
     return say_in(phrase, SPEAKER) if isinstance(phrase, Phrase) else str(phrase)
+
+
+# The engine's issues speak to the player who builds; a GM reviewing the build reads some of
+# them reworded for the GM (same placeholders), rather than "spend them now".
+FOR_GM = {
+    "{left} left unspent: spend them now, or they are lost when play starts.": gettext_noop(
+        "{left} left unspent: the player loses them when play starts unless they spend them first."
+    ),
+}
+
+
+def said_to_gm(issue) -> str:
+    """An issue's message as the reviewing GM reads it (FOR_GM), else as `said` says it."""
+    phrase = getattr(issue, "phrase", issue)
+    if isinstance(phrase, Phrase) and phrase.text in FOR_GM:
+        phrase = dataclasses.replace(phrase, text=FOR_GM[phrase.text])
+    return said(phrase)
 
 
 def report_json(report, language: str) -> dict:

@@ -101,8 +101,10 @@ class TestBrogo:
 
     def test_four_scratch_boxes_to_tick(self, brogo_pdf):
         [text] = texts(brogo_pdf)
+        # The rules' "1,2" printed as a range: French and Spanish read "1,2" as a decimal.
         track = (
-            "WOUNDS 1,2 Scratch 3,4 Hurt (-1) 5,6 Very Hurt (-2) 7,8 Incapacitated 9+ Near Death"
+            "WOUNDS 1\u20132 Scratch 3\u20134 Hurt (-1) 5\u20136 Very Hurt (-2) "
+            "7\u20138 Incapacitated 9+ Near Death"
         )
         assert track in text
         assert wound_boxes(brogo_pdf) == [4, 2, 1, 1, 1]  # Toughness adds a Scratch box
@@ -132,7 +134,7 @@ def test_fudge_basics_wound_track_and_draft_stamp():
     found = pages(render_sheets_pdf([sheet(character)], FLAT))
     text = found[0].extract_text()
     assert (
-        "1 Scratch ☐☐☐☐☐ 2,3 Hurt (-1) ☐☐☐☐ 4,5 Very Hurt (-2) ☐☐☐ 6 Incapacitated ☐☐ "
+        "1 Scratch ☐☐☐☐☐ 2\u20133 Hurt (-1) ☐☐☐☐ 4\u20135 Very Hurt (-2) ☐☐☐ 6 Incapacitated ☐☐ "
         "7+ Near Death ☐" in flat(text)
     )
     assert "Unarmed: Strength [2] + Strength Scale [0] + Misc. [0] = +2" in flat(text)

@@ -10,8 +10,8 @@ from fractions import Fraction
 from django.utils.dateparse import parse_datetime
 from django.utils.formats import date_format
 from django.utils.timezone import localtime
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext, pgettext_lazy
 
 from characters import vocabulary
 from characters.adapters import (
@@ -339,7 +339,7 @@ def show_value(value, key: str = "") -> str:
         return vocabulary.term(BUILTIN[value].name, "ruleset")
     when = parse_datetime(value) if key.endswith("_at") and isinstance(value, str) else None
     if when is not None:  # a member's joined_at, recorded as ISO 8601: as the page's dates
-        return date_format(localtime(when), "j M Y H:i")
+        return date_format(localtime(when), gettext("j M Y H:i"))  # the language's format
     if isinstance(value, int | float):  # as the reader's language writes it: 2,5
         return SPEAKER.number(value)
     if isinstance(value, str):

@@ -28,6 +28,7 @@ from characters.selectors.access import (
 )
 from characters.sheets import (
     Sheet,
+    damage_numbers,
     dice_odds,
     factor_word,
     percent,
@@ -228,7 +229,7 @@ class AtTable:
                 for n in range(len(marks) + 1, level.boxes + 1)
             ]
             penalty = signed(level.penalty) if level.penalty else ""
-            rows.append(TrackRow(index, name, level.damage, penalty, boxes))
+            rows.append(TrackRow(index, name, damage_numbers(level.damage), penalty, boxes))
         return rows
 
     @property

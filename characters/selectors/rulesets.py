@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from django.db.models import Max
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from characters import vocabulary
 from characters.models import DesignedRuleset
@@ -170,7 +170,8 @@ def summarize_ruleset(r: Ruleset) -> RulesetSummary:
     return RulesetSummary(
         slug=r.slug,
         name=vocabulary.term(r.name, "ruleset"),
-        summary="; ".join(said(part) for part in tables.rules_summary(r)) + ".",
+        summary=pgettext("list separator", "; ").join(said(p) for p in tables.rules_summary(r))
+        + ".",
         ruleset=r,
         budgets=describe_budgets(r),
         caps=describe_caps(r),

@@ -2,6 +2,7 @@
 
 {% load wording %}
 {{ issue|said }}                 an issue's message (or any rules.words.Phrase)
+{{ issue|said_to_gm }}           the same, reworded where the reviewing GM reads it
 {{ ruleset.name|term:"ruleset" }}  a built-in ruleset's word; a GM's own word as written
 {{ undo|step_label }}            what an undo step changed (adapters.step_label)
 """
@@ -10,10 +11,11 @@ from django import template
 
 from characters import vocabulary
 from characters.adapters import step_label
-from characters.wording import said
+from characters.wording import said, said_to_gm
 
 register = template.Library()
 register.filter("said", said)
+register.filter("said_to_gm", said_to_gm)
 register.filter("step_label", step_label)
 
 

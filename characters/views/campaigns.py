@@ -338,7 +338,7 @@ def describe_rule(ruleset: Ruleset, key: str) -> str:
 def advancement_words(ruleset: Ruleset) -> str:
     """The experience costs a GM may change, each by the form's label: "A new gift: 4"."""
     costs, words = ruleset.advancement, rule_words(ruleset)
-    described = "; ".join(
+    described = pgettext("list separator", "; ").join(
         pgettext("house rule value", "{label}: {value}").format(
             label=said(label, words), value=getattr(costs, part)
         )
