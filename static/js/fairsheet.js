@@ -139,9 +139,24 @@
     show(own);
   }
 
+  // Undo and redo load the page again (the whole build may have changed): the reader stays
+  // where they were on it, rather than being taken back to the top or to the buttons.
+  var PLACE = "fairsheet:place";
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.hasAttribute("data-keep-place")) return;
+    sessionStorage.setItem(PLACE, JSON.stringify({ page: location.pathname, y: window.scrollY }));
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var place = JSON.parse(sessionStorage.getItem(PLACE) || "null");
+    sessionStorage.removeItem(PLACE);
+    if (place && place.page === location.pathname) window.scrollTo(0, place.y);
+  });
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if ((form.getAttribute("method") || "").toLowerCase() !== "post") return;
+    if (form.hasAttribute("data-keep-place")) return; // its news waits at the top
     // htmx takes over its own forms (below); a plain post loads a page: remember the form.
     if (form.hasAttribute("hx-post")) return;
     sessionStorage.setItem(SENT, JSON.stringify(whereIs(form)));
