@@ -152,9 +152,38 @@
     show(own);
   }
 
+  // Undo and redo load the page again (the whole build may have changed): the reader stays
+  // where they were on it, rather than being taken back to the top or to the buttons. The
+  // place is the part of the page (with an id: a row, a section) in the middle of the
+  // screen, kept at the same height: the news above the page moves nothing.
+  var PLACE = "fairsheet:place";
+  function inView() {
+    var middle = document.elementFromPoint(window.innerWidth / 2, window.innerHeight / 2);
+    return middle && middle.closest("main [id]");
+  }
+  document.addEventListener("submit", function (event) {
+    if (!event.target.hasAttribute("data-keep-place")) return;
+    var part = inView();
+    sessionStorage.setItem(PLACE, JSON.stringify({
+      page: location.pathname,
+      y: window.scrollY,
+      id: part ? part.id : "",
+      top: part ? part.getBoundingClientRect().top : 0,
+    }));
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var place = JSON.parse(sessionStorage.getItem(PLACE) || "null");
+    sessionStorage.removeItem(PLACE);
+    if (!place || place.page !== location.pathname) return;
+    var part = place.id && document.getElementById(place.id);
+    if (part) window.scrollBy(0, part.getBoundingClientRect().top - place.top);
+    else window.scrollTo(0, place.y);
+  });
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if ((form.getAttribute("method") || "").toLowerCase() !== "post") return;
+    if (form.hasAttribute("data-keep-place")) return; // its news waits at the top
     // htmx takes over its own forms (below); a plain post loads a page: remember the form.
     if (form.hasAttribute("hx-post")) return;
     sessionStorage.setItem(SENT, JSON.stringify(whereIs(form)));
