@@ -395,22 +395,10 @@ class CatalogRow:
         if self.entry.kind != CatalogEntry.Kind.POWER:
             return []
         details = power_from_entry(self.entry).details()
-        return [(str(POWER_DETAIL_LABELS.get(label, label)), value) for label, value in details]
+        return [(vocabulary.term(label, "power detail"), value) for label, value in details]
 
 
 _KINDED = (CatalogEntry.Kind.EQUIPMENT, CatalogEntry.Kind.POWER)
-# A power's lines from the rule text are labelled in the reader's language; the lines
-# themselves quote the text (rules.catalog.CatalogPower.details).
-POWER_DETAIL_LABELS = {
-    "Mana a casting lowers": pgettext_lazy("power detail", "Mana a casting lowers"),
-    "Psyche a use lowers": pgettext_lazy("power detail", "Psyche a use lowers"),
-    "Cost of a use": pgettext_lazy("power detail", "Cost of a use"),
-    "Target": pgettext_lazy("power detail", "Target"),
-    "Damage factor": pgettext_lazy("power detail", "Damage factor"),
-    "Range": pgettext_lazy("power detail", "Range"),
-    "Duration": pgettext_lazy("power detail", "Duration"),
-    "Effect": pgettext_lazy("power detail", "Effect"),
-}
 
 
 def kind_word(entry: CatalogEntry) -> str:
