@@ -136,6 +136,11 @@ def test_undo_partway_down_keeps_the_readers_place(open_page, campaign, player):
                 break
     assert page.evaluate("window.scrollY") > 0
     assert abs(row.bounding_box()["y"] - before) <= 2
+    # Its news is where the reader is, at the foot of the screen, not out of sight above.
+    news = page.locator(".messages [role=status]")
+    expect(news).to_contain_text("Undone: Strength")
+    box = news.bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"]
 
 
 def test_the_french_review_page_is_no_wider_than_a_phone(open_page, campaign, player, gm):

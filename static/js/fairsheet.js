@@ -176,8 +176,19 @@
     sessionStorage.removeItem(PLACE);
     if (!place || place.page !== location.pathname) return;
     var part = place.id && document.getElementById(place.id);
-    if (part) window.scrollBy(0, part.getBoundingClientRect().top - place.top);
-    else window.scrollTo(0, place.y);
+    function restore() {
+      if (part) window.scrollBy(0, part.getBoundingClientRect().top - place.top);
+      else window.scrollTo(0, place.y);
+    }
+    restore();
+    // The news ("Undone: …") is at the top, out of sight from down the page: it floats at
+    // the foot of the screen instead, where the reader is, and is read out there. Taken out
+    // of the page's flow, it moves what was below it: the place is kept again.
+    var news = document.querySelector(".messages");
+    if (news && news.getBoundingClientRect().bottom < 0) {
+      news.classList.add("messages-floating");
+      restore();
+    }
   });
 
   document.addEventListener("submit", function (event) {
