@@ -141,7 +141,7 @@ def test_undo_partway_down_keeps_the_readers_place(open_page, campaign, player):
     news = page.locator(".messages [role=status]")
     expect(news).to_contain_text("Undone: Strength")
     box = news.bounding_box()
-    assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"]
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
 
 
 def test_the_french_review_page_is_no_wider_than_a_phone(open_page, campaign, player, gm):
