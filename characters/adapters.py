@@ -49,7 +49,7 @@ from rules.house_rules import (
 )
 from rules.ladder import STANDARD, Ladder, LevelError, level_name, parse_level
 from rules.ruleset_file import character_file_with_ruleset, read_ruleset
-from rules.rulesets import BUILTIN, FUDGE_BASICS, Ruleset, Terms
+from rules.rulesets import BUILTIN, FUDGE_BASICS, LEVELS, Ruleset, Terms
 from rules.trades import amount_phrase
 
 
@@ -179,6 +179,17 @@ TRAIT_LISTS = {
     Trait.Kind.FAULT: "faults",
     Trait.Kind.POWER: "powers",
 }
+
+
+def cost_pool(ruleset: Ruleset, kind: str, power_kind: str = "") -> str:
+    """The budget pool a trait of `kind` is paid from, to name its cost's unit: tokens in
+    MicroFudged; a power in skill levels or in gifts as its kind is priced (Mudge 2.1);
+    any other trait in its own list's levels."""
+    if ruleset.system != LEVELS:
+        return "tokens"
+    if kind == Trait.Kind.POWER:
+        return "skills" if power_kind in ruleset.power_gifts else "gifts"
+    return TRAIT_LISTS[kind]
 
 
 def traits_by_kind(character: Character) -> dict[str, list[Trait]]:

@@ -9,14 +9,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from characters import vocabulary
-from characters.adapters import TRAIT_LISTS, trait_target, traits_by_kind
+from characters.adapters import TRAIT_LISTS, cost_pool, trait_target, traits_by_kind
 from characters.models import Character, Equipment, Trait, target_label
 from characters.wording import SPEAKER
 from rules.catalog import Catalog, CatalogFault, CatalogGift, CatalogSkill
 from rules.house_rules import json_number
 from rules.ladder import signed
 from rules.report import POWER_DIFFICULTY, Report
-from rules.rulesets import LEVELS, SKILL_DIFFICULTY, Ruleset
+from rules.rulesets import SKILL_DIFFICULTY, Ruleset
 from rules.templates import templates_catalog, templates_for
 from rules.words import Level
 
@@ -96,13 +96,7 @@ def _trait_facts(trait: Trait, ruleset: Ruleset) -> tuple[str, ...]:
 
 
 def _cost_words(ruleset: Ruleset, trait: Trait, spent) -> str:
-    if ruleset.system != LEVELS:
-        pool = "tokens"
-    elif trait.kind == Trait.Kind.POWER:
-        pool = "skills" if trait.power_kind in ruleset.power_gifts else "gifts"
-    else:
-        pool = TRAIT_LISTS[trait.kind]
-    one, many = ruleset.terms.pool_words(pool)
+    one, many = ruleset.terms.pool_words(cost_pool(ruleset, trait.kind, trait.power_kind))
     # The plural rule's count: a fraction up to 1 is one (0.5 skill level), as in English;
     # 0 is as the language says it (French: 0 niveau).
     count = 1 if 0 < abs(spent) <= 1 else int(abs(spent)) if spent == int(spent) else 2

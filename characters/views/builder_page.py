@@ -20,6 +20,7 @@ from characters.adapters import (
     TRAIT_LISTS,
     build_changed,
     character_to_rules,
+    cost_pool,
     override_summary,
     ruleset_for,
     traits_by_kind,
@@ -297,12 +298,7 @@ def _datalist(names: tuple[tuple[str, str], ...]) -> SafeString:
 
 
 def _cost_label(kind, trait, cost, ruleset) -> str:
-    if ruleset.system != LEVELS:
-        pool = "tokens"
-    elif kind == Trait.Kind.POWER:
-        pool = "skills" if trait.power_kind in ruleset.power_gifts else "gifts"
-    else:
-        pool = TRAIT_LISTS[kind]
+    pool = cost_pool(ruleset, kind, trait.power_kind)
     return units(cost, ruleset.terms.pool_words(pool))  # ½ gift, 2 gifts
 
 
