@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.utils.formats import get_format
-from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from characters import vocabulary
@@ -20,25 +20,10 @@ from rules.words import Level, Noun, plural_count, say
 EQUIPMENT = "equipment"
 
 
-# The labels of a power's lines from its rule text (rules.catalog.Power.details), marked for
-# the catalogue and said in the reader's language.
-DETAIL_LABELS = frozenset(
-    (
-        gettext_noop("Mana a casting lowers"),
-        gettext_noop("Psyche a use lowers"),
-        gettext_noop("Cost of a use"),
-        gettext_noop("Target"),
-        gettext_noop("Damage factor"),
-        gettext_noop("Range"),
-        gettext_noop("Duration"),
-        gettext_noop("Effect"),
-    )
-)
-
-
 def said_details(details) -> tuple[tuple[str, str], ...]:
-    """A power's lines, each label in the reader's language; the text as the rules write it."""
-    return tuple((_(label) if label in DETAIL_LABELS else label, value) for label, value in details)
+    """A power's lines, each label in the reader's language (the vocabulary's power details);
+    the text as the rules write it."""
+    return tuple((vocabulary.term(label, "power detail"), value) for label, value in details)
 
 
 @dataclass(frozen=True)
