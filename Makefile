@@ -6,7 +6,7 @@ PORT ?= 8000
 # pytest-xdist workers for `make test` (each gets its own test database).
 TEST_WORKERS ?= 2
 
-.PHONY: run test lint format bench setup setup-dev messages
+.PHONY: run test test-rules lint format bench setup setup-dev messages
 
 setup:
 	@bash scripts/bootstrap.sh run
@@ -30,6 +30,11 @@ test: setup-dev messages
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
+
+# The rules engine's own tests (tests/rules/: no database, no browser, no command), the
+# seconds-long loop while working on rules/. `make test` runs them too.
+test-rules:
+	$(VENV)/bin/pytest -n 2 tests/rules $(PYTEST_ARGS)
 
 lint: setup-dev
 	$(VENV)/bin/ruff check .

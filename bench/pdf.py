@@ -111,7 +111,7 @@ def main():
 
     from characters.pdf import StaticFilesOnly, render_sheets_pdf
     from characters.print_options import PrintOptions
-    from tests.pdf_helpers import pages
+    from tests.support.pdf_helpers import pages
 
     brogo = brogo_sheet()
     floor = median_seconds(

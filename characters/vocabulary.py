@@ -6,7 +6,7 @@ A word is looked up by the English the engine writes (rules/rulesets.py, rules/l
 and the kind of thing it names, which is its context in the catalogue ("trait ladder",
 "game master", ...): "Fair" on the ladder and "fair" elsewhere are different entries. A word
 found nowhere here is a GM's own (a designed ruleset's ladder, a house rule's name) and is
-shown as the GM wrote it. tests/test_translations.py checks every word of every built-in
+shown as the GM wrote it. tests/i18n/test_translations.py checks every word of every built-in
 ruleset is here.
 """
 

@@ -17,7 +17,7 @@ from django.utils import translation
 from characters.db_roles import APPEND_ONLY_TABLES, OWNER_ALIAS, grant_runtime_role
 
 # The browser fixtures, registered once: a session-wide Playwright must not be started twice.
-pytest_plugins = ["tests.browser"]
+pytest_plugins = ["tests.support.browser"]
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "rules" / "samples"

@@ -3,7 +3,7 @@ templates drawn in Python. A page of forms draws dozens of widgets (the builder'
 add forms and personality questions; its rows are drawn once per shape, forms.row_controls),
 and a select's template is included once per option: the widget templates took over half the
 builder page's time (bench.web). The HTML is byte for byte
-what Django's templates write (tests/test_form_renderer.py checks it); any other template
+what Django's templates write (tests/app/test_form_renderer.py checks it); any other template
 goes to Django."""
 
 from functools import lru_cache

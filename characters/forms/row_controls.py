@@ -3,7 +3,7 @@ by Django once per form shape and then for each row by putting the row's id and 
 place. A row drawn through a form of its own costs a form, a bound field per control and a
 widget's context per option, sixty times on a builder page (bench.web); here a row costs a
 few string replacements, and what it writes is byte for byte what the form writes
-(tests/test_form_renderer.py), since Django drew it."""
+(tests/app/test_form_renderer.py), since Django drew it."""
 
 from collections.abc import Mapping
 

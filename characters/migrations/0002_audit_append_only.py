@@ -30,7 +30,7 @@ back and never meet the triggers' refusal.
 
 SQLite rebuilds a table to alter it (create, copy, drop, rename), and dropping the old
 table drops these triggers: a later migration that alters characters_characterevent must
-install them again (tests/test_audit.py checks they exist after every migration).
+install them again (tests/app/test_audit.py checks they exist after every migration).
 """
 
 from django.db import migrations

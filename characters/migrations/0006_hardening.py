@@ -4,7 +4,7 @@ refuses a DELETE of a character row while any event names it, whoever sends it (
 cascade from its campaign or owner, raw SQL as the runtime role). Like the audit trail's own
 triggers (0002) the errors are integrity errors on both databases. SQLite drops a table's
 triggers when a migration rebuilds it: a later migration that alters characters_character
-must install this one again (tests/test_db_roles.py checks it is there).
+must install this one again (tests/app/test_db_roles.py checks it is there).
 """
 
 from django.db import migrations, models

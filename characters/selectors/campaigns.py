@@ -70,7 +70,7 @@ class CharacterImpact:
         return f"{before} → {balance_words(self.balance_after, self.ruleset)}"
 
 
-# rules.rule_names.RULE_NAMES in the reader's language (tests/test_i18n_campaigns.py keeps
+# rules.rule_names.RULE_NAMES in the reader's language (tests/i18n/test_i18n_campaigns.py keeps
 # the two tables the same in English).
 BROKEN_RULES = {
     "amount": pgettext_lazy("broken rule", "an amount that is not a number"),

@@ -1,0 +1,563 @@
+"""The builder: every edit a small POST that re-prices the build, with and without htmx."""
+
+import json
+import re
+
+import pytest
+from django.urls import reverse
+
+from characters.models import CharacterEvent, Trait
+from rules.ladder import GOOD, SUPERB
+from tests.support.builder_fixtures import *  # noqa: F403
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+# A fresh Mudge character: 6 attribute levels x 3 + 45 skill levels + 2 gifts x 6 (1.6, 1.64).
+FRESH_MUDGE_BALANCE = 6 * 3 + 45 + 2 * 6
+# A level change: session, user, the character with its traits (its equipment and ledger,
+# which a new draft has none of, are known empty from the character's own query, as is
+# whether its undo history has steps to end), and in the transaction (a savepoint under the
+# test) the lock, the trait, the character, the hash of the event before (the trail is a
+# chain, characters.audit_chain), the event, and the undo history's new step
+# (services.history), which is also what Undo offers.
+EDIT_QUERIES = 12
+
+
+def attribute(character, name):
+    return character.traits.get(kind=Trait.Kind.ATTRIBUTE, name=name)
+
+
+def post_trait(client, character, trait, **changes):
+    data = {"version": character.version, "name": trait.name, "level": trait.level, **changes}
+    return client.post(reverse("trait_update", args=[character.pk, trait.pk]), data, **HTMX)
+
+
+def test_new_mudge_character_has_the_seven_attributes_at_fair(character):
+    names = list(character.traits.filter(kind=Trait.Kind.ATTRIBUTE).values_list("name", "level"))
+    assert names == [
+        ("Strength", 0),
+        ("Dexterity", 0),
+        ("Constitution", 0),
+        ("Speed", 0),
+        ("Intelligence", 0),
+        ("Willpower", 0),
+        ("Perception", 0),
+    ]
+    assert character.events.get().action == "character_created"
+
+
+def test_builder_page_shows_the_budget(player_client, character):
+    response = player_client.get(reverse("character_builder", args=[character.pk]))
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert f"{FRESH_MUDGE_BALANCE} skill levels" in body
+    assert body.count('class="trait-row"') == 7
+
+
+def test_raising_an_attribute_reprices_and_swaps_the_panel_out_of_band(player_client, character):
+    strength = attribute(character, "Strength")
+    response = post_trait(player_client, character, strength, level=GOOD)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert f'id="trait-{strength.pk}"' in body
+    assert 'id="budget-panel"' in body and 'hx-swap-oob="true"' in body
+    # Mudge 1.61: Good costs 1 attribute level, worth 3 skill levels (1.64).
+    assert f"{FRESH_MUDGE_BALANCE - 3} skill levels" in body
+    assert json.loads(response["HX-Trigger"]) == {"versionChanged": {"value": 2}}
+    strength.refresh_from_db()
+    assert strength.level == GOOD
+    event = CharacterEvent.objects.filter(action="trait_relevelled").get()
+    assert (event.before["level"], event.after["level"], event.target) == (
+        "Fair",
+        "Good",
+        "attribute:Strength",
+    )
+
+
+def test_renaming_swaps_the_heading_and_the_title(player_client, character):
+    """The name shows in the page's heading and title as well as its box: a rename sends
+    both, escaped, or the page names the character as it was."""
+    url = reverse("details_update", args=[character.pk])
+    details = {"version": character.version, "scale_strength": 0, "scale_mass": 0}
+    details |= {"name": "Brogo <b>the Bold</b>", "concept": "Halfling scout"}
+    response = player_client.post(url, details, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "<title>Brogo &lt;b&gt;the Bold&lt;/b&gt; · Fairsheet</title>" in body
+    assert '<div id="identity" hx-swap-oob="true">' in body
+    assert "<h1><bdi>Brogo &lt;b&gt;the Bold&lt;/b&gt;</bdi></h1>" in body
+    assert '<p class="concept">Halfling scout</p>' in body
+
+
+def test_the_player_printed_on_the_sheet_is_set_in_the_details(player_client, character):
+    page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
+    assert f'name="player" value="{character.owner.username}"' in page  # to start with
+    url = reverse("details_update", args=[character.pk])
+    details = {"version": character.version, "name": character.name, "player": "Ana Sousa"}
+    response = player_client.post(url, details | {"scale_strength": 0, "scale_mass": 0})
+    assert response.status_code == 302
+    character.refresh_from_db()
+    assert character.player == "Ana Sousa"
+    sheet = player_client.get(reverse("character_sheet", args=[character.pk]))
+    assert "Ana Sousa" in sheet.content.decode()
+
+
+def test_without_javascript_the_same_form_posts_and_redirects(player_client, character):
+    strength = attribute(character, "Strength")
+    response = player_client.post(
+        reverse("trait_update", args=[character.pk, strength.pk]),
+        {"version": 1, "name": "Strength", "level": GOOD},
+    )
+    assert response.status_code == 302
+    assert response["Location"].endswith(f"#trait-{strength.pk}")
+    page = player_client.get(response["Location"]).content.decode()
+    assert f"{FRESH_MUDGE_BALANCE - 3} skill levels" in page
+
+
+def test_a_stale_write_from_a_second_tab_is_refused_and_changes_nothing(player_client, character):
+    strength, dexterity = attribute(character, "Strength"), attribute(character, "Dexterity")
+    assert post_trait(player_client, character, strength, level=GOOD).status_code == 200
+    # The second tab still holds version 1.
+    response = post_trait(player_client, character, dexterity, level=GOOD)
+    assert response.status_code == 409
+    assert response["HX-Retarget"] == "#alerts"
+    assert "changed in another tab" in response.content.decode()
+    dexterity.refresh_from_db()
+    character.refresh_from_db()
+    assert (dexterity.level, character.version) == (0, 2)
+
+
+def test_two_superb_attributes_break_the_cap_with_a_message(player_client, character):
+    strength, dexterity = attribute(character, "Strength"), attribute(character, "Dexterity")
+    post_trait(player_client, character, strength, level=SUPERB)
+    character.refresh_from_db()
+    body = post_trait(player_client, character, dexterity, level=SUPERB).content.decode()
+    assert "Only 1 attribute may be Superb; 2 are (Strength, Dexterity)" in body
+    assert "Mudge 1.6" in body
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"level": "99"}, "Select a valid choice"),
+        ({"name": "x" * 10_000}, "at most 100 characters"),
+        ({"name": ""}, "This field is required"),
+    ],
+)
+def test_bad_input_gets_a_message_and_a_400_and_changes_nothing(
+    player_client, character, changes, message
+):
+    strength = attribute(character, "Strength")
+    response = post_trait(player_client, character, strength, **changes)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    strength.refresh_from_db()
+    assert (strength.name, strength.level) == ("Strength", 0)
+    assert not CharacterEvent.objects.filter(action__startswith="trait_").exists()
+
+
+def test_a_negative_gift_cost_is_refused(player_client, character):
+    url = reverse("trait_add", args=[character.pk, "gift"])
+    response = player_client.post(url, {"version": 1, "name": "Luck", "cost": "-2"}, **HTMX)
+    assert response.status_code == 400
+    assert "greater than or equal to 0" in response.content.decode()
+    assert not character.traits.filter(kind=Trait.Kind.GIFT).exists()
+
+
+def test_gift_and_fault_costs_show_as_written(player_client, character):
+    """A cost of 1 shows as "1" and a half as "0.5", not as the column's "1.00" (issue 12)."""
+    Trait.objects.create(
+        character=character, kind=Trait.Kind.GIFT, name="Lucky", cost=1, position=0
+    )
+    Trait.objects.create(
+        character=character, kind=Trait.Kind.FAULT, name="Shy", cost="0.5", position=0
+    )
+    page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
+    costs = re.findall(r'name="cost"[^>]*value="([^"]*)"', page)
+    assert costs == ["1", "0.5"]
+    # Read out, a half is written as the rule texts write it.
+    assert '<output class="row-cost" title="What this costs at creation">½ fault</output>' in page
+    sheet = player_client.get(reverse("character_sheet", args=[character.pk])).content.decode()
+    assert "<bdi>Shy</bdi> (worth ½)" in sheet  # a fault by its worth, not a cost
+
+
+def test_adding_a_catalogue_skill_takes_its_difficulty(player_client, character):
+    url = reverse("trait_add", args=[character.pk, "skill"])
+    response = player_client.post(url, {"version": 1, "name": "Acrobatics", "level": 0}, **HTMX)
+    assert response.status_code == 200
+    skill = character.traits.get(kind=Trait.Kind.SKILL)
+    assert (skill.name, skill.difficulty) == ("Acrobatics", "hard")
+    body = response.content.decode()
+    # Mudge 1.62: a Hard skill at Fair costs 3 skill levels.
+    assert "3 skill levels" in body
+    assert 'hx-swap-oob="beforeend:#rows-skill"' in body
+    assert f"{FRESH_MUDGE_BALANCE - 3} skill levels" in body
+
+
+def test_a_second_trait_of_the_same_name_is_refused(player_client, character):
+    url = reverse("trait_add", args=[character.pk, "attribute"])
+    response = player_client.post(url, {"version": 1, "name": "strength", "level": 0}, **HTMX)
+    assert response.status_code == 400
+    assert "Brogo already has the attribute strength" in response.content.decode()
+    assert character.traits.filter(kind=Trait.Kind.ATTRIBUTE).count() == 7
+
+
+def test_someone_elses_character_is_not_found(client, outsider, character):
+    client.force_login(outsider)
+    strength = attribute(character, "Strength")
+    assert client.get(reverse("character_builder", args=[character.pk])).status_code == 404
+    response = post_trait(client, character, strength, level=SUPERB)
+    assert response.status_code == 404
+    strength.refresh_from_db()
+    assert strength.level == 0
+
+
+def test_the_gm_sees_but_cannot_edit_a_players_character(client, gm, character):
+    client.force_login(gm)
+    page = client.get(reverse("character_builder", args=[character.pk]))
+    assert page.status_code == 200
+    assert "viewing <bdi>player</bdi>" in page.content.decode()
+    strength = attribute(character, "Strength")
+    assert post_trait(client, character, strength, level=GOOD).status_code == 404
+
+
+def test_removing_a_trait(player_client, character):
+    strength = attribute(character, "Strength")
+    url = reverse("trait_delete", args=[character.pk, strength.pk])
+    response = player_client.post(url, {"version": 1}, **HTMX)
+    assert response.status_code == 200
+    assert not character.traits.filter(pk=strength.pk).exists()
+    assert CharacterEvent.objects.filter(action="trait_removed").get().before == {
+        "name": "Strength",
+        "level": "Fair",
+    }
+
+
+def test_applying_the_ranger_template_raises_minimums(player_client, character):
+    url = reverse("template_apply", args=[character.pk])
+    response = player_client.post(url, {"version": 1, "template": "ranger"})
+    assert response.status_code == 302
+    levels = dict(character.traits.values_list("name", "level"))
+    # Mudge 6.41: Dexterity, Perception, Strength Good or better; Bow Good; Survival Good.
+    assert levels["Dexterity"] == levels["Perception"] == levels["Strength"] == GOOD
+    assert levels["Bow"] == levels["Survival"] == GOOD
+    page = player_client.get(response["Location"]).content.decode()
+    assert "Every minimum is met." in page
+
+
+def test_builder_query_count_does_not_grow_with_traits(
+    player_client, character, django_assert_max_num_queries
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    url = reverse("character_builder", args=[character.pk])
+    player_client.get(url)  # the process keeps the campaign's catalogue from the first view
+    with CaptureQueriesContext(connection) as few:
+        assert player_client.get(url).status_code == 200
+    Trait.objects.bulk_create(
+        Trait(
+            character=character,
+            kind=Trait.Kind.SKILL,
+            name=f"Skill {i}",
+            level=0,
+            difficulty="average",
+            position=i,
+        )
+        for i in range(53)
+    )
+    with django_assert_max_num_queries(len(few)) as many:
+        assert player_client.get(url).status_code == 200
+    assert len(many) == len(few)
+    assert len(few) <= 15
+
+
+# -- undo and redo: the builder's history, each step a new recorded change (issues 12, 24) -----
+# (tests/test_undo_history.py takes twenty edits of every kind back and forth)
+
+
+def undo(player_client, character, name="undo"):
+    character.refresh_from_db()
+    url = reverse(f"edit_{name}", args=[character.pk])
+    return player_client.post(url, {"version": character.version}, follow=True)
+
+
+def test_undo_takes_back_the_last_relevel_and_redo_puts_it_back(player_client, character):
+    strength = character.traits.get(name="Strength")
+    url = reverse("trait_update", args=[character.pk, strength.pk])
+    data = {"version": character.version, "name": "Strength", "level": GOOD}
+    swapped = player_client.post(url, data, **HTMX).content.decode()
+    # The buttons are swapped in out of band, naming the edit just made.
+    box = swapped[swapped.index('<div id="undo-edit" class="undo-redo" hx-swap-oob="true">') :]
+    assert "Undo: Strength Fair → Good</button>" in box[: box.index("</div>")]
+    page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
+    assert "Undo: Strength Fair → Good</button>" in page
+    response = undo(player_client, character)
+    assert "Undone: Strength Fair → Good." in response.content.decode()
+    strength.refresh_from_db()
+    assert strength.level == 0  # Fair again
+    assert "Redo: Strength Fair → Good</button>" in response.content.decode()
+    assert "Undo: " not in response.content.decode()  # nothing before it
+    response = undo(player_client, character, "redo")
+    assert "Redone: Strength Fair → Good." in response.content.decode()
+    strength.refresh_from_db()
+    assert strength.level == GOOD
+    events = list(character.events.order_by("-id").values_list("action", "reason")[:3])
+    assert events == [
+        ("edit_redone", "redo Strength Fair → Good"),
+        ("edit_undone", "undo Strength Fair → Good"),
+        ("trait_relevelled", ""),
+    ]
+
+
+def test_undo_brings_a_removed_gift_back_with_its_cost(player_client, character):
+    add = reverse("trait_add", args=[character.pk, "gift"])
+    player_client.post(add, {"version": 1, "name": "Lucky", "cost": "2"})
+    lucky = character.traits.get(name="Lucky")
+    character.refresh_from_db()
+    remove = reverse("trait_delete", args=[character.pk, lucky.pk])
+    player_client.post(remove, {"version": character.version})
+    assert not character.traits.filter(name="Lucky").exists()
+    assert "Undone: removing Lucky." in undo(player_client, character).content.decode()
+    assert character.traits.get(name="Lucky").cost == 2
+    # And an added trait goes again.
+    assert "Undone: adding Lucky." in undo(player_client, character).content.decode()
+    assert not character.traits.filter(name="Lucky").exists()
+
+
+def test_undo_refuses_once_something_outside_the_builder_changed(player_client, character):
+    """The history holds while only the builder's edits changed the character: a submission
+    (or anything else that moves its version) ends it."""
+    strength = character.traits.get(name="Strength")
+    url = reverse("trait_update", args=[character.pk, strength.pk])
+    player_client.post(url, {"version": character.version, "name": "Strength", "level": GOOD})
+    character.refresh_from_db()
+    from characters.services.review import character_submit, character_withdraw
+
+    character_submit(character=character, actor=character.owner, expected_version=None)
+    character_withdraw(character=character, actor=character.owner, expected_version=None)
+    page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
+    assert "Undo: " not in page
+    character.refresh_from_db()
+    response = player_client.post(
+        reverse("edit_undo", args=[character.pk]), {"version": character.version}
+    )
+    assert response.status_code == 400
+    assert "There is nothing to undo" in response.content.decode()
+    strength.refresh_from_db()
+    assert strength.level == GOOD
+
+
+def test_a_row_carries_its_catalogue_note(player_client, player, character, gm):
+    """Mudge 1.32 lists Artist as "type: painter, sculptor, etc." (a character outside a
+    campaign builds from the ruleset's catalogue); a campaign's entry carries its GM's note.
+    The note shows while the row is being edited (builder.css)."""
+    from characters.services.campaigns import catalog_entry_add
+    from characters.services.characters import character_create
+
+    def add_skill(hero, name):
+        hero.refresh_from_db()
+        url = reverse("trait_add", args=[hero.pk, "skill"])
+        player_client.post(url, {"version": hero.version, "name": name, "level": 0})
+
+    def row_of(hero, name):
+        page = player_client.get(reverse("character_builder", args=[hero.pk])).content.decode()
+        start = page.index(f'value="{name}"')
+        return page[start : page.index("</form>", start)]
+
+    solo = character_create(owner=player, name="Solo", ruleset="mudge")
+    add_skill(solo, "Artist")
+    assert '<p class="row-note"><small>Catalogue: type: painter, sculptor, etc.</small></p>' in (
+        row_of(solo, "Artist")
+    )
+    assert "row-note" not in row_of(solo, "Strength")
+    catalog_entry_add(
+        campaign=character.campaign,
+        actor=gm,
+        kind="skill",
+        name="Lore: Old Roads",
+        difficulty="hard",
+        note="Waystones of the old kingdom",
+    )
+    add_skill(character, "Lore: Old Roads")
+    assert "Catalogue: Waystones of the old kingdom" in row_of(character, "Lore: Old Roads")
+
+
+def test_a_changed_catalogue_is_read_again_by_the_next_edit(player_client, character, gm):
+    """The process keeps a campaign's catalogue between requests (characters.adapters); the
+    GM's change to it moves its version, so the very next page prices and notes by it."""
+    from characters.services.campaigns import catalog_entry_update
+
+    def magery_costs():
+        character.refresh_from_db()
+        url = reverse("trait_add", args=[character.pk, "gift"])
+        added = player_client.post(url, {"version": character.version, "name": "Magery"}, **HTMX)
+        assert added.status_code == 200
+        return re.search(r'class="row-cost"[^>]*>([^<]+)<', added.content.decode()).group(1)
+
+    assert magery_costs() == "2 gifts"
+    character.traits.filter(name="Magery").delete()
+    entry = character.campaign.catalog.get(name="Magery")
+    catalog_entry_update(entry=entry, actor=gm, name="Magery", cost=3, note="Rare in the Watch")
+    assert magery_costs() == "3 gifts"
+    row = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
+    assert "Catalogue: Rare in the Watch" in row
+
+
+def test_an_edit_sends_the_marks_of_only_the_rows_it_changed(player_client, character):
+    """Mudge 1.6: one attribute may be Superb. The second Superb row is marked; taking the
+    first back down clears that mark on the other row, out of band. An edit that changes no
+    mark sends none."""
+    strength, dexterity = attribute(character, "Strength"), attribute(character, "Dexterity")
+    post_trait(player_client, character, strength, level=SUPERB)
+    character.refresh_from_db()
+    broke = post_trait(player_client, character, dexterity, level=SUPERB).content.decode()
+    assert 'data-code="cap_exceeded"' in broke
+    character.refresh_from_db()
+    perception = attribute(character, "Perception")
+    quiet = post_trait(player_client, character, perception, level=GOOD).content.decode()
+    assert "issues-trait-" not in quiet.replace(f'id="issues-trait-{perception.pk}"', "")
+    assert 'id="review-verdict"' not in quiet  # still the same rules broken
+    character.refresh_from_db()
+    mended = post_trait(player_client, character, strength, level=GOOD).content.decode()
+    swapped = f'<div id="issues-trait-{dexterity.pk}" class="row-issues" hx-swap-oob="true"></div>'
+    assert swapped in mended
+    assert 'id="review-verdict"' in mended
+
+
+def test_a_trait_edit_makes_a_fixed_number_of_queries(
+    player_client, character, django_assert_num_queries
+):
+    """What a level change costs the database, however many rows the character has: the
+    session and user, the character with its rows, the locked write (lock, row, version,
+    event) on the copies the view read; Undo's label comes from the event just recorded."""
+    Trait.objects.bulk_create(
+        Trait(character=character, kind="skill", name=f"Skill {i}", level=0, position=i)
+        for i in range(53)
+    )
+    strength = attribute(character, "Strength")
+    post_trait(player_client, character, strength, level=GOOD)  # the catalogue, kept
+    character.refresh_from_db()
+    with django_assert_num_queries(EDIT_QUERIES):
+        assert post_trait(player_client, character, strength, level=SUPERB).status_code == 200
+
+
+def test_a_kind_the_rules_have_no_list_for_is_not_found(player_client, player):
+    """MicroFudged DIP has no gifts or faults (its abilities and fields of expertise are the
+    lists): adding one is a 404, and nothing is saved."""
+    from characters.services.characters import character_create
+
+    hero = character_create(owner=player, name="Jim", ruleset="microfudged-dip")
+    url = reverse("trait_add", args=[hero.pk, "gift"])
+    response = player_client.post(url, {"version": hero.version, "name": "Lucky"}, **HTMX)
+    assert response.status_code == 404
+    assert not hero.traits.filter(kind=Trait.Kind.GIFT).exists()
+
+
+def test_saving_a_row_unchanged_answers_with_the_row_not_a_reload(player_client, character):
+    strength = attribute(character, "Strength")
+    response = post_trait(player_client, character, strength)
+    assert response.status_code == 200
+    assert "HX-Refresh" not in response
+    assert f'id="trait-{strength.pk}"' in response.content.decode()
+    assert json.loads(response["HX-Trigger"]) == {"versionChanged": {"value": 1}}
+
+
+def test_a_row_added_after_removals_goes_last(player_client, character):
+    """Brogo's seven attributes, two removed, one added: it stands last on the page, where
+    the htmx answer put it, not between the others after a reload."""
+    for name in ("Strength", "Dexterity"):
+        character.refresh_from_db()
+        url = reverse("trait_delete", args=[character.pk, attribute(character, name).pk])
+        assert player_client.post(url, {"version": character.version}).status_code == 302
+    character.refresh_from_db()
+    url = reverse("trait_add", args=[character.pk, "attribute"])
+    player_client.post(url, {"version": character.version, "name": "Luck", "level": 0})
+    names = list(character.traits.filter(kind=Trait.Kind.ATTRIBUTE).values_list("name", flat=True))
+    assert names[-1] == "Luck"
+
+
+def test_a_trait_edit_changes_the_callers_copies_only_when_they_are_current(character, player):
+    """services.trait_update changes the trait the caller holds when the caller read it at
+    the version it locks; a copy read at an older version is left alone and a fresh one
+    changed instead, so nothing stale is saved or shown."""
+    from characters.selectors.access import character_for_owner
+    from characters.services.characters import trait_update
+
+    held = character_for_owner(player, character.pk)
+    strength = next(t for t in held.traits.all() if t.name == "Strength")
+    saved = trait_update(trait=strength, actor=player, expected_version=1, level=GOOD)
+    assert saved is strength and saved.character is held
+    assert (held.version, strength.level) == (2, GOOD)
+
+    stale = character_for_owner(player, character.pk)
+    dexterity = next(t for t in stale.traits.all() if t.name == "Dexterity")
+    trait_update(trait=strength, actor=player, expected_version=2, level=SUPERB)  # moves on
+    saved = trait_update(trait=dexterity, actor=player, expected_version=None, level=GOOD)
+    assert saved is not dexterity and saved.character is not stale
+    assert (stale.version, dexterity.level) == (2, 0)  # the stale copies are untouched
+    assert attribute(character, "Dexterity").level == GOOD
+    assert attribute(character, "Strength").level == SUPERB
+
+
+def test_locking_a_current_copy_reads_only_its_version(character, player):
+    """The builder's edit holds the character read at the version it locks: the lock then
+    reads one number, not the row with its campaign and owner again. A copy read before
+    another write is read whole under the lock."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from characters.selectors.access import character_for_owner
+    from characters.services.characters import trait_update
+
+    def character_reads(queries) -> list[str]:
+        return [q["sql"] for q in queries if q["sql"].startswith('SELECT "characters_character"')]
+
+    held = character_for_owner(player, character.pk)
+    strength = next(t for t in held.traits.all() if t.name == "Strength")
+    with CaptureQueriesContext(connection) as current:
+        trait_update(trait=strength, actor=player, expected_version=1, level=GOOD)
+    [lock] = character_reads(current.captured_queries)
+    assert lock.startswith('SELECT "characters_character"."version" AS "version" FROM')
+
+    stale = character_for_owner(player, character.pk)
+    trait_update(trait=strength, actor=player, expected_version=2, level=SUPERB)
+    dexterity = next(t for t in stale.traits.all() if t.name == "Dexterity")
+    with CaptureQueriesContext(connection) as older:
+        trait_update(trait=dexterity, actor=player, expected_version=None, level=GOOD)
+    number, row = character_reads(older.captured_queries)
+    assert number.startswith('SELECT "characters_character"."version" AS "version" FROM')
+    assert '"auth_user"' in row and '"characters_campaign"' in row
+
+
+def test_a_refused_trait_edit_leaves_the_callers_copy_as_committed(character, player):
+    """Renaming Strength to Dexterity clashes (one name per kind): the service refuses it,
+    and the copy the caller holds still says Strength, so a page drawn from it is right."""
+    from characters.errors import ServiceError
+    from characters.selectors.access import character_for_owner
+    from characters.services.characters import trait_update
+
+    held = character_for_owner(player, character.pk)
+    strength = next(t for t in held.traits.all() if t.name == "Strength")
+    with pytest.raises(ServiceError, match="already has the attribute Dexterity"):
+        trait_update(trait=strength, actor=player, expected_version=1, name="Dexterity")
+    assert (strength.name, held.version) == ("Strength", 1)
+
+
+def test_a_templates_new_skills_go_after_the_others(player_client, character):
+    """Mudge 6.41's ranger adds Bow and Survival: after six of seven skills were removed,
+    they still stand after the one left, not before it."""
+    names = ["Climbing", "Riding", "Swimming", "Cooking", "Singing", "Fishing", "Sailing"]
+    for name in names:
+        character.refresh_from_db()
+        url = reverse("trait_add", args=[character.pk, "skill"])
+        player_client.post(url, {"version": character.version, "name": name, "level": 0})
+    for name in names[:-1]:
+        character.refresh_from_db()
+        skill = character.traits.get(kind=Trait.Kind.SKILL, name=name)
+        url = reverse("trait_delete", args=[character.pk, skill.pk])
+        player_client.post(url, {"version": character.version})
+    character.refresh_from_db()
+    url = reverse("template_apply", args=[character.pk])
+    player_client.post(url, {"version": character.version, "template": "ranger"})
+    skills = list(character.traits.filter(kind=Trait.Kind.SKILL).values_list("name", flat=True))
+    assert skills[0] == "Sailing" and set(skills[1:]) >= {"Bow", "Survival"}

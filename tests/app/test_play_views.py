@@ -1,0 +1,294 @@
+"""The play page, the party view and the dice log over HTTP: htmx answers and plain-HTML
+fallbacks, stale and bad input, escaping, and the live pages' polls (204 when nothing
+changed, a fixed number of queries however large the party)."""
+
+import json
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from characters.models import DiceRoll, PlayState
+from characters.services import play as services
+from tests.support.play_fixtures import *  # noqa: F403
+from tests.support.play_fixtures import approved, build
+
+HX = {"HTTP_HX_REQUEST": "true"}
+HURT = 1
+
+
+@pytest.fixture
+def pip(client, player):
+    client.force_login(player)
+    return client
+
+
+def fingerprint(page) -> str:
+    return re.search(r"\?fp=([\w.\-]+)", page.content.decode()).group(1)
+
+
+class TestThePlayPage:
+    def test_it_shows_the_track_the_points_and_the_roller(self, pip, tess):
+        page = pip.get(reverse("character_play", args=[tess.pk]))
+        html = page.content.decode()
+        assert page.status_code == 200
+        assert html.count('aria-label="Scratch box') == 3  # Mudge 4.57: 3/2/1/1/1
+        assert 'aria-label="Hurt box 2 of 2, open: mark a wound"' in html
+        assert "3</strong> meta points in hand" in html
+        assert 'name="quick" value="Climbing"' in html
+        assert '<option value="Broadsword">Broadsword (+3)</option>' in html
+        assert "Approved · SHA-256 " + tess.approvals.get().sha256 in html
+
+    def test_the_wound_penalty_shows_on_traits_and_roller(self, pip, tess, player):
+        services.play_blow_record(character=tess, actor=player, damage=3)
+        html = pip.get(reverse("character_play", args=[tess.pk])).content.decode()
+        assert "Hurt: -1 is applied to every trait below and to every roll." in html
+        assert "<del>Good</del> <strong>Fair</strong>" in html  # Climbing, Hurt
+        assert 'data-penalty="-1"' in html
+
+    def test_a_draft_is_not_in_play(self, pip, campaign, player):
+        draft = build(player, campaign, "Sketch")
+        html = pip.get(reverse("character_play", args=[draft.pk])).content.decode()
+        assert "Sketch is a draft: play starts once the GM approves the build." in html
+        assert 'id="roller-form"' not in html
+
+    def test_links_from_the_sheet_and_the_builder(self, pip, tess):
+        play_url = reverse("character_play", args=[tess.pk])
+        for name in ("character_sheet", "character_builder"):
+            assert play_url in pip.get(reverse(name, args=[tess.pk])).content.decode()
+
+
+class TestChanges:
+    def test_htmx_answers_with_the_status_panel(self, pip, tess):
+        url = reverse("play_wound", args=[tess.pk])
+        response = pip.post(url, {"box": f"mark:{HURT}", "revision": 0}, **HX)
+        html = response.content.decode()
+        assert response.status_code == 200
+        assert html.startswith(f'\n<section id="play-status-{tess.pk}"')
+        assert "<strong>Hurt</strong>: -1 on every roll" in html
+        assert 'id="alerts" hx-swap-oob="innerHTML"' in html
+        assert json.loads(response["HX-Trigger"]) == {
+            "playChanged": {"character": tess.pk, "revision": 1}
+        }
+
+    def test_a_plain_post_goes_back(self, pip, tess):
+        url = reverse("play_points", args=[tess.pk])
+        response = pip.post(url, {"action": "spend", "revision": 0})
+        assert response.status_code == 302
+        assert response["Location"] == reverse("character_play", args=[tess.pk])
+        page = pip.get(response["Location"])
+        said = "Tess: spent 1 of the meta points. Now unhurt; meta points in hand: 2."
+        assert said in page.content.decode()
+
+    def test_the_gm_goes_back_to_the_party(self, client, gm, tess):
+        client.force_login(gm)
+        url = reverse("play_blow", args=[tess.pk])
+        response = client.post(url, {"damage": 5, "back": "party"})
+        assert response["Location"] == reverse("campaign_party", args=[tess.campaign_id])
+
+    def test_a_stale_click_shows_how_things_stand(self, pip, tess, gm):
+        services.play_wound_box(mark=True, character=tess, actor=gm, expected_revision=0, level=0)
+        url = reverse("play_wound", args=[tess.pk])
+        response = pip.post(url, {"box": f"mark:{HURT}", "revision": 0}, **HX)
+        html = response.content.decode()
+        assert response.status_code == 409
+        assert "someone else clicked first" in html
+        assert 'aria-label="Scratch box 1 of 3, marked: clear it"' in html
+        assert PlayState.objects.get(character=tess).wounds == [[0], [], [], [], []]
+
+    @pytest.mark.parametrize(
+        "name, data",
+        [
+            ("play_wound", {"box": "mark:x", "revision": 0}),
+            ("play_wound", {"box": "mark:99", "revision": 0}),
+            ("play_wound", {"box": "mark:1", "revision": "-1"}),
+            ("play_blow", {"damage": "lots"}),
+            ("play_points", {"action": "steal", "revision": 0}),
+            ("play_potential", {"power": "Telepathy", "action": "use", "revision": 0}),
+            ("play_condition_add", {"text": ""}),
+            ("play_rest", {"rest": "../../etc", "revision": 0}),
+            ("play_roll", {"modifier": "99"}),
+            ("play_roll", {"against": "Great"}),
+            ("play_roll", {"trait": "Flying"}),
+        ],
+    )
+    def test_bad_input_is_a_clear_400(self, pip, tess, name, data):
+        response = pip.post(reverse(name, args=[tess.pk]), data, **HX)
+        assert response.status_code == 400
+        assert response["HX-Retarget"] == "#alerts"
+        assert "Reload" in response.content.decode()
+        assert not DiceRoll.objects.exists()
+
+    def test_a_refusal_names_the_field_by_its_label(self, pip, tess):
+        response = pip.post(reverse("play_blow", args=[tess.pk]), {"damage": "61"}, **HX)
+        assert response.status_code == 400
+        message = "Nothing was saved. Damage: Ensure this value is less than or equal to 60."
+        assert f"<p>{message}</p>" in response.content.decode()
+
+    def test_conditions_are_escaped(self, pip, tess):
+        pip.post(
+            reverse("play_condition_add", args=[tess.pk]), {"text": "<script>alert(1)</script>"}
+        )
+        html = pip.get(reverse("character_play", args=[tess.pk])).content.decode()
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+        assert "<script>alert(1)" not in html
+
+
+class TestRolling:
+    def test_a_roll_goes_to_the_campaign_log(self, pip, tess, client, other_player, otto):
+        response = pip.post(
+            reverse("play_roll", args=[tess.pk]),
+            {"quick": "Climbing", "trait": "", "modifier": "1", "against": "2"},
+            **HX,
+        )
+        html = response.content.decode()
+        entry = DiceRoll.objects.get()
+        assert (entry.trait, entry.modifier, entry.against) == ("Climbing", 1, 2)
+        assert entry.result == 1 + 1 + sum(entry.dice)  # Good, +1 situational
+        assert 'id="roll-result"' in html
+        assert '<section id="dice-log" class="dice-log" hx-swap-oob="true"' in html
+        client.force_login(other_player)
+        log = client.get(reverse("character_play", args=[otto.pk])).content.decode()
+        assert "Climbing Good +1 situational: rolled" in log
+        assert "Against Great:" in log
+
+    def test_the_client_cannot_choose_the_dice(self, pip, tess):
+        for _ in range(3):
+            pip.post(reverse("play_roll", args=[tess.pk]), {"dice": "[1,1,1,1]", "result": 8})
+        results = list(DiceRoll.objects.values_list("dice", "result"))
+        assert all(result == sum(dice) for dice, result in results)
+
+
+class TestThePartyView:
+    def test_every_approved_character(self, client, gm, tess, otto, campaign, player):
+        build(player, campaign, "Sketch")
+        client.force_login(gm)
+        html = client.get(reverse("campaign_party", args=[campaign.pk])).content.decode()
+        assert f'id="play-status-{tess.pk}"' in html and f'id="play-status-{otto.pk}"' in html
+        assert "Sketch" not in html
+        assert "1 character is not approved yet, so not in play." in html
+        assert "Broadsword +3" in html  # Strength Good +1, medium weapon +2 (Mudge 4.54)
+        assert "Climbing Good" in html  # key traits
+
+    def test_queries_do_not_grow_with_the_party(self, client, gm, campaign):
+        client.force_login(gm)
+        url = reverse("campaign_party", args=[campaign.pk])
+        counts = []
+        for n in range(3):
+            owner = get_user_model().objects.create_user(f"p{n}")
+            campaign.memberships.create(user=owner)
+            approved(build(owner, campaign, f"Hero {n}"), gm)
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(url).status_code == 200
+            counts.append(len(queries))
+        assert counts[0] == counts[1] == counts[2]
+
+
+class TestPolling:
+    def test_nothing_changed_is_a_204_in_four_queries(
+        self, pip, tess, player, django_assert_num_queries
+    ):
+        page = pip.get(reverse("character_play", args=[tess.pk]))
+        url = reverse("play_live", args=[tess.pk]) + "?fp=" + fingerprint(page)
+        # The session, the user, the character with its play state, the newest log line.
+        with django_assert_num_queries(4):
+            assert pip.get(url, **HX).status_code == 204
+
+    def test_a_change_comes_as_out_of_band_swaps(self, pip, tess, gm):
+        page = pip.get(reverse("character_play", args=[tess.pk]))
+        services.play_blow_record(character=tess, actor=gm, damage=5)
+        url = reverse("play_live", args=[tess.pk]) + "?fp=" + fingerprint(page)
+        html = pip.get(url, **HX).content.decode()
+        assert f'id="play-status-{tess.pk}" class="play-status" hx-target="this"' in html
+        assert 'hx-swap-oob="true"' in html and "<strong>Very Hurt</strong>" in html
+        assert 'id="play-traits" class="play-traits" hx-swap-oob="true"' in html
+        assert 'id="play-poll"' in html and fingerprint(page) not in html
+        # The play state's own record: who marked what.
+        assert 'id="play-history" class="play-history" hx-swap-oob="true"' in html
+        assert "<strong>gwen</strong>: damage 5: Very Hurt</li>" in html
+
+    def test_a_changed_build_reloads_the_page(self, pip, tess):
+        page = pip.get(reverse("character_play", args=[tess.pk]))
+        tess.version += 1  # as advancement does
+        tess.save(update_fields=["version"])
+        url = reverse("play_live", args=[tess.pk]) + "?fp=" + fingerprint(page)
+        assert pip.get(url, **HX)["HX-Refresh"] == "true"
+
+    def test_the_party_poll(self, client, gm, tess, otto, player, django_assert_num_queries):
+        client.force_login(gm)
+        page = client.get(reverse("campaign_party", args=[tess.campaign_id]))
+        url = reverse("party_live", args=[tess.campaign_id]) + "?fp=" + fingerprint(page)
+        # The session, the user, the campaign, the party's sums, the newest log line.
+        with django_assert_num_queries(5):
+            assert client.get(url, **HX).status_code == 204
+        services.play_points_spend(character=tess, actor=player, expected_revision=0)
+        html = client.get(url, **HX).content.decode()
+        assert (
+            html.count('class="play-status" hx-target="this" hx-swap="outerHTML" hx-swap-oob') == 2
+        )
+        assert "2</strong> meta points in hand" in html
+
+    def test_the_log_poll(self, client, other_player, tess, player):
+        client.force_login(other_player)
+        url = reverse("campaign_log_live", args=[tess.campaign_id])
+        assert client.get(url + "?after=0", **HX).status_code == 204
+        services.dice_roll(character=tess, actor=player, trait="Climbing")
+        html = client.get(url + "?after=0", **HX).content.decode()
+        assert "Tess" in html and "Climbing Good: rolled" in html
+
+
+def test_a_new_session(client, gm, campaign):
+    client.force_login(gm)
+    response = client.post(reverse("party_new_session", args=[campaign.pk]), **HX)
+    assert "Session 1 started" in response.content.decode()
+    log = client.get(reverse("campaign_log", args=[campaign.pk])).content.decode()
+    assert "<strong>Session 1</strong> <small>started by gwen" in log
+
+
+class TestARemovedPlayer:
+    """Removed from the campaign, a player keeps their character and its play page, but
+    the campaign's dice log is read and written by its members only: the page, its poll
+    and a roll each ask."""
+
+    @pytest.fixture
+    def removed(self, pip, tess, otto, gm, other_player, campaign):
+        from characters.services.campaigns import membership_remove
+
+        services.dice_roll(character=otto, actor=other_player, trait="Swimming")
+        page = pip.get(reverse("character_play", args=[tess.pk]))
+        assert "Otto" in page.content.decode()  # a member reads the table's rolls
+        before = fingerprint(page)
+        membership = campaign.memberships.get(user__username="pip")
+        membership_remove(membership=membership, actor=gm)
+        return before
+
+    def test_reads_no_log_on_the_play_page_or_its_poll(
+        self, pip, tess, otto, other_player, removed
+    ):
+        url = reverse("character_play", args=[tess.pk])
+        html = pip.get(url).content.decode()
+        assert "You are no longer a player in The Watch: its dice log is for its table." in html
+        assert "Otto" not in html
+        now = fingerprint(pip.get(url))
+        services.dice_roll(character=otto, actor=other_player, trait="Swimming")
+        live = reverse("play_live", args=[tess.pk])
+        assert pip.get(live, {"fp": now}, **HX).status_code == 204  # a new roll tells nothing
+        stale = f"{now.split('.')[0]}.-1.0"  # the same build, an older play state
+        fresh = pip.get(live, {"fp": stale}, **HX).content.decode()
+        assert "Otto" not in fresh and "no longer a player" in fresh
+        assert pip.get(reverse("campaign_log", args=[tess.campaign_id])).status_code == 404
+
+    @pytest.mark.parametrize("headers", [{}, HX])
+    def test_writes_no_roll_into_it(self, pip, tess, removed, headers):
+        before = DiceRoll.objects.count()
+        response = pip.post(
+            reverse("play_roll", args=[tess.pk]),
+            {"trait": "Climbing"},
+            follow=not headers,
+            **headers,
+        )
+        assert "You are no longer a player in The Watch" in response.content.decode()
+        assert DiceRoll.objects.count() == before

@@ -1,0 +1,293 @@
+"""The builder in French and Spanish (issue 30): its page, pickers, template preview and an
+edit's answer, for Mudge and MicroFudged DIP. English is the source: test_builder.py and the
+others keep asserting it word for word."""
+
+import pytest
+from django.urls import reverse
+
+from characters.models import Trait
+from characters.services.characters import character_create
+from rules.ladder import GOOD
+from tests.support.builder_fixtures import *  # noqa: F403
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+# What the page says in each language, and English it must no longer say.
+MUDGE_PAGE = {
+    "fr": [
+        "Personnalité et histoire",
+        "Toutes les règles sont respectées.",
+        'placeholder="Ajouter une compétence…"',
+        "Caractéristiques",
+        "Très bon",  # the ladder in the level selects
+        "Ce que cela coûte à la création",
+        "Monter Strength à Bon : coûte 1 niveau de caractéristique",
+        "Traits en suspens",
+        "Choisissez une classe ou une race…",
+        "Ce que votre MJ propose : compétences, dons, défauts et équipement, avec leurs notes",
+        "Mudge 1.35 : répondez à ce qui aide le personnage à prendre vie",
+    ],
+    "es": [
+        "Personalidad e historia",
+        "Se cumplen todas las reglas.",
+        'placeholder="Añadir una habilidad…"',
+        "Atributos",
+        "Grande",
+        "Lo que cuesta en la creación",
+        "Subir Strength a Bueno: cuesta 1 nivel de atributo",
+        "Rasgos pendientes",
+        "Elige una clase o raza…",
+        "Lo que tu DJ ofrece: habilidades, dones, limitaciones y equipo, con sus notas",
+        "Mudge 1.35: responde lo que ayude a dar vida al personaje",
+    ],
+}
+ENGLISH = [
+    "Personality and history",
+    "Every rule is kept.",
+    "Add a skill…",
+    "What this costs at creation",
+    "Raise Strength to Good",
+    "Uncommitted traits",
+    "Choose a class or race…",
+    "Save details",
+    ">Great<",
+    "skill levels",
+]
+
+
+def builder(client, character, language, query=""):
+    url = reverse("character_builder", args=[character.pk]) + query
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+@pytest.mark.parametrize("language", ["fr", "es"])
+def test_the_mudge_builder_reads_in_the_language(player_client, character, language):
+    page = builder(player_client, character, language)
+    for text in MUDGE_PAGE[language]:
+        assert text in page
+    for text in ENGLISH:
+        assert text not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "fr",
+            [
+                "MicroFudged DIP (jetons)",
+                "Domaines d\u2019expertise",
+                "Ajouter un domaine d\u2019expertise…",
+                "11 jetons",
+                "1 règle enfreinte",
+                "Cartes de défense",
+                "(8 entrées)",  # the equipment picker's count, a plural: issue 30's 500
+            ],
+        ),
+        (
+            "es",
+            [
+                "MicroFudged DIP (fichas)",
+                "Campos de pericia",
+                "Añadir un campo de pericia…",
+                "11 fichas",
+                "1 regla incumplida",
+                "Cartas de defensa",
+                "(8 entradas)",
+            ],
+        ),
+    ],
+)
+def test_the_microfudged_dip_builder_reads_in_the_language(
+    player_client, player, language, expected
+):
+    jim = character_create(owner=player, name="Jim", ruleset="microfudged-dip")
+    page = builder(player_client, jim, language)
+    for text in expected:
+        assert text in page
+    for text in ("Fields of expertise", "1 rule broken", "entries)", "11 tokens"):
+        assert text not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "fr",
+            [
+                "Chercher dans la liste « équipement »",
+                "ne coûte rien sur le budget ; ses valeurs entrent dans vos facteurs de dégâts",
+                "Cartes de défense +1",
+                ">armure<",
+            ],
+        ),
+        (
+            "es",
+            [
+                "Buscar en la lista «equipo»",
+                "no cuesta nada del presupuesto; sus valores van a tus factores de daño",
+                "Cartas de defensa +1",
+                ">armadura<",
+            ],
+        ),
+    ],
+)
+def test_the_equipment_picker_reads_in_the_language(player_client, player, language, expected):
+    jim = character_create(owner=player, name="Jim", ruleset="microfudged-dip")
+    url = reverse("character_builder", args=[jim.pk]) + "?picker=equipment"
+    picker = player_client.get(url, HTTP_ACCEPT_LANGUAGE=language, **HTMX)
+    assert picker.status_code == 200
+    for text in expected:
+        assert text in picker.text
+    assert "costs nothing from the budget" not in picker.text
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("fr", ["(1 entrée)", "En l\u2019ajoutant : à Moyen, coûte 3 niveaux de compétence"]),
+        ("es", ["(1 entrada)", "Al añadirlo: a Normal cuesta 3 niveles de habilidad"]),
+    ],
+)
+def test_the_skill_picker_reads_in_the_language(player_client, character, language, expected):
+    page = builder(player_client, character, language, "?picker=skill")
+    for text in expected:
+        assert text in page
+    assert "Adding it:" not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "fr",
+            "Aucune entrée ne correspond à « {query} »\u00a0: saisissez-la dans le champ "
+            "ci-dessus pour l\u2019ajouter à la liste « compétence » comme la vôtre.",
+        ),
+        (
+            "es",
+            "Ninguna entrada coincide con «{query}»: escríbela en el campo de arriba para "
+            "añadirla a la lista «habilidad» como propia.",
+        ),
+    ],
+)
+def test_a_skill_search_that_finds_nothing_says_so_in_the_language(
+    player_client, character, language, expected
+):
+    page = builder(player_client, character, language, "?picker=skill")
+    assert f'data-said="{expected}"' in page
+    assert "No entry matches" not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "fr",
+            [
+                "L\u2019appliquer ajoute ou monte :",
+                "Strength Moyen → Très bon",
+                "Combat skills (ajout) → Très bon",
+                "Il enfreindrait une règle :",
+                "Une classe large (Mudge 6.42) :",
+                "Appliquer Beginning Fighter",
+            ],
+        ),
+        (
+            "es",
+            [
+                "Aplicarla añade o sube:",
+                "Strength Normal → Grande",
+                "Combat skills (añadido) → Grande",
+                "Incumpliría una regla:",
+                "Una clase amplia (Mudge 6.42):",
+                "Aplicar Beginning Fighter",
+            ],
+        ),
+    ],
+)
+def test_the_template_preview_reads_in_the_language(player_client, character, language, expected):
+    page = builder(player_client, character, language, "?template=beginning-fighter")
+    for text in expected:
+        assert text in page
+    for text in ("Applying it adds or raises", "Fair → Great", "It would break"):
+        assert text not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "fr",
+            [
+                "Enregistré. Solde 72 niveaux de compétence : un personnage conforme aux règles.",
+                "Monter Strength à Très bon : coûte 1 niveau de caractéristique",
+                "Solde <strong>72 niveaux de compétence</strong>",
+            ],
+        ),
+        (
+            "es",
+            [
+                "Guardado. Saldo 72 niveles de habilidad: un personaje válido.",
+                "Subir Strength a Grande: cuesta 1 nivel de atributo",
+                "Saldo <strong>72 niveles de habilidad</strong>",
+            ],
+        ),
+    ],
+)
+def test_an_edits_answer_reads_in_the_language(player_client, character, language, expected):
+    strength = character.traits.get(kind=Trait.Kind.ATTRIBUTE, name="Strength")
+    answer = player_client.post(
+        reverse("trait_update", args=[character.pk, strength.pk]),
+        {"version": character.version, "name": "Strength", "level": GOOD},
+        HTTP_ACCEPT_LANGUAGE=language,
+        **HTMX,
+    )
+    assert answer.status_code == 200
+    for text in expected:
+        assert text in answer.text
+    assert "Saved. Balance" not in answer.text
+
+
+def test_a_refused_name_says_why_in_french(player_client, character):
+    strength = character.traits.get(kind=Trait.Kind.ATTRIBUTE, name="Strength")
+    answer = player_client.post(
+        reverse("trait_update", args=[character.pk, strength.pk]),
+        {"version": character.version, "name": "Str\u202eength", "level": GOOD},
+        HTTP_ACCEPT_LANGUAGE="fr",
+        **HTMX,
+    )
+    assert answer.status_code == 400
+    assert "Ce nom contient un caractère de contrôle du sens du texte (U+202E)" in answer.text
+
+
+def test_the_rows_controls_are_drawn_in_each_language_not_the_first(player_client, character):
+    """The row controls are drawn once and kept (forms.builder): once per language."""
+    assert ">Très bon<" in builder(player_client, character, "fr")
+    english = builder(player_client, character, "en")
+    assert ">Great<" in english and "Très bon" not in english
+    assert ">Grande<" in builder(player_client, character, "es")
+
+
+def test_a_half_reads_the_languages_way_and_the_browser_still_gets_a_number(
+    player_client, character
+):
+    Trait.objects.create(
+        character=character, kind=Trait.Kind.GIFT, name="Lucky", cost="0.5", position=0
+    )
+    page = builder(player_client, character, "fr")
+    assert "<strong>0,5</strong> / 2" in page
+    assert '<progress value="0.5" max="2">' in page
+    assert "½ don" in page
+
+
+def test_a_stale_edit_is_refused_in_spanish(player_client, character):
+    strength = character.traits.get(kind=Trait.Kind.ATTRIBUTE, name="Strength")
+    url = reverse("trait_update", args=[character.pk, strength.pk])
+    data = {"version": character.version, "name": "Strength", "level": GOOD}
+    assert player_client.post(url, data, HTTP_ACCEPT_LANGUAGE="es", **HTMX).status_code == 200
+    stale = player_client.post(url, data, HTTP_ACCEPT_LANGUAGE="es", **HTMX)
+    assert stale.status_code == 409
+    assert "Brogo se ha cambiado en otra pestaña o ventana" in stale.text

@@ -1,0 +1,128 @@
+"""Issue 30, the designer's area: every section page, the design and list pages, a refused
+post's problems and the rules page, in French and Spanish; the GM's own words as written."""
+
+import html as html_text
+
+import pytest
+from django.forms import HiddenInput
+from django.urls import reverse
+from django.utils import translation
+
+from characters.forms.designer import SECTIONS
+from characters.services import rulesets as services
+from rules.ruleset_file import ruleset_to_json
+from rules.rulesets import BUILTIN
+from tests.app.test_campaigns import *  # noqa: F403
+from tests.app.test_campaigns import client_for
+from tests.app.test_designer_sections import beside, page, url
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def design(gm):
+    file = ruleset_to_json(BUILTIN["mudge"])
+    file.update(slug="my-mudge", name="My Mudge")
+    return services.designed_ruleset_save(owner=gm, file=file).ruleset
+
+
+FRENCH = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+SPANISH = {"HTTP_ACCEPT_LANGUAGE": "es"}
+
+
+def text(response) -> str:
+    return html_text.unescape(response.content.decode())
+
+
+def labels(section, language: str) -> set[str]:
+    """The section's own labels (its fields, and its lists' titles) in `language`."""
+    fields = [f for f in section.base_fields.values() if not isinstance(f.widget, HiddenInput)]
+    rows = [part.title for part in section.parts if hasattr(part, "form")]
+    with translation.override(language):
+        return {str(f.label) for f in fields if f.label} | {str(title) for title in rows}
+
+
+@pytest.mark.parametrize("section", list(SECTIONS))
+def test_each_section_page_reads_in_french(gm, design, section):
+    kind = SECTIONS[section]
+    response = client_for(gm).get(url(design, section), **FRENCH)
+    assert response.status_code == 200
+    body = text(response)
+    with translation.override("fr"):
+        title, intro = translation.gettext(kind.title), translation.gettext(kind.intro)
+    assert title != kind.title or (section == "equipment" and title == "Équipement")
+    assert title in body and intro in body
+    assert kind.intro not in body
+    english = labels(kind, "en")
+    for label in labels(kind, "fr"):
+        assert label in body, label
+    # Its English labels are gone, but for the words French writes the same way.
+    same = {"Description", "Points", "Note", "Notes", "Race", "Muscle"}
+    left = {label for label in english - same if f">{label}<" in body}
+    assert not left, left
+    assert "Save as a new version" not in body and "Enregistrer comme nouvelle version" in body
+    assert "My Mudge" in body  # the GM's own name, as written
+
+
+def test_a_refused_post_says_its_problems_in_french_beside_each_field(gm, design):
+    client = client_for(gm)
+    data = page(client, design, "ladder")
+    data["words-5-word"] = ["Fair"]
+    response = client.post(url(design, "ladder"), {**data, "save": "1"}, **FRENCH)
+    assert response.status_code == 400
+    assert "« Fair » apparaît deux fois." in beside(response, "id_words-5-word")
+    body = text(response)
+    assert "Non enregistré :" in body and "signalé à côté de son champ" in body
+    assert "appears twice" not in body and "Not saved" not in body
+    # A field that is not a number yet: the form's own words, in French too.
+    harm = page(client, design, "harm")
+    harm.update({"track-0-boxes": ["three"], "track-1-boxes": ["0"]})
+    response = client.post(url(design, "harm"), {**harm, "save": "1"}, **FRENCH)
+    assert "Doit être entre 1 et 20, pas 0." in beside(response, "id_track-1-boxes")
+    assert design.versions.count() == 1
+
+
+def test_a_refused_post_in_spanish(gm, design):
+    client = client_for(gm)
+    data = page(client, design, "sources")
+    data["topic_creation"] = [""]
+    response = client.post(url(design, "sources"), {**data, "save": "1"}, **SPANISH)
+    assert response.status_code == 400
+    assert "Es obligatorio" in beside(response, "id_topic_creation")
+    assert "No se ha guardado:" in text(response)
+
+
+def test_the_design_and_list_pages_read_in_spanish(gm, design):
+    client = client_for(gm)
+    body = text(client.get(reverse("ruleset_design", args=[design.pk]), **SPANISH))
+    assert "Tu juego, versión 1" in body and "Versiones y campañas" in body
+    assert "Personaje de ejemplo" in body and "con este diseño" in body
+    assert "Escala de rasgos" in body and "Presupuestos y límites" in body
+    assert "Your game" not in body and "Sample character" not in body
+    listing = text(client.get(reverse("ruleset_designs"), **SPANISH))
+    assert "Mis juegos" in listing and "Diseñar un juego nuevo" in listing
+    assert "Nada: un juego en blanco" in listing and "My games" not in listing
+
+
+def test_a_new_game_is_announced_in_french(gm):
+    client = client_for(gm)
+    response = client.post(
+        reverse("ruleset_designs"),
+        {"action": "start", "start": "mudge", "name": "Ma partie"},
+        follow=True,
+        **FRENCH,
+    )
+    body = text(response)
+    assert "Ma partie est à vous : modifiez-le section par section." in body
+    assert "Votre jeu, version 1" in body
+
+
+def test_the_rules_page_reads_in_spanish(client):
+    body = text(client.get(reverse("ruleset", args=["mudge"]), **SPANISH))
+    assert "Presupuestos" in body and "Topes y límites" in body
+    assert "Coste de habilidades, en niveles de habilidad" in body
+    assert "7 atributos desde Normal con 6 niveles de atributo gratuitos" in body
+    assert '<th scope="col">Muy difícil</th>' in body and "+3 Excelente" in body
+    assert "Progreso (PX)" in body and "Permiso del DJ" in body
+    assert "Caps and bounds" not in body and "Cost of skills" not in body
+    assert "Superb" not in body and "free attribute levels" not in body

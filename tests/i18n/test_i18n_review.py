@@ -1,0 +1,175 @@
+"""The review area in French and Spanish (issue 30): the review queue, the review page, the
+audit trail with its diff, the advancement page and a thread, read by the GM and the player
+in the language their browser asks for; and a notification said in the player's own
+language, whoever's request made it."""
+
+import pytest
+from django.urls import reverse
+
+from characters.models import Notification
+from characters.services.accounts import account_language_set
+from characters.services.characters import trait_update
+from characters.services.review import character_request_changes
+from characters.services.threads import comment_thread_start
+from rules.ladder import GOOD
+from tests.app.test_review import *  # noqa: F403
+from tests.app.test_review import approved, submitted
+from tests.support.builder_fixtures import *  # noqa: F403
+
+FR = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+ES = {"HTTP_ACCEPT_LANGUAGE": "es"}
+
+
+def page(client, name, character, language) -> str:
+    response = client.get(reverse(name, args=[character.pk]), **language)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "english"),
+    [
+        (
+            FR,
+            [
+                "File d\u2019examen",
+                "Personnages en attente d\u2019approbation",
+                "Aucune dépense n\u2019attend.",
+            ],
+            ["Builds waiting for approval", "No spend is waiting."],
+        ),
+        (
+            ES,
+            ["Cola de revisión", "Personajes esperando aprobación", "Ningún gasto espera."],
+            ["Builds waiting for approval", "No spend is waiting."],
+        ),
+    ],
+)
+def test_the_review_queue_speaks_the_gms_language(
+    login, gm, character, climbing, language, said, english
+):
+    submitted(character)
+    body = login(gm).get(reverse("review_queue"), **language).content.decode()
+    for text in said:
+        assert text in body
+    for text in english:
+        assert text not in body
+
+
+def test_the_review_page_in_french_for_the_gm(login, gm, character, climbing):
+    submitted(character)
+    body = page(login(gm), "character_review", character, FR)
+    assert "Rapport de création" in body
+    assert "Traits et équipement" in body
+    assert "Approuver" in body and "Demander des modifications" in body
+    assert "compétence" in body  # the row's kind, Mudge's "skill"
+    assert "Moyen" in body  # Fair on the ladder
+    assert "Discuter avec <bdi>player</bdi>" in body
+    assert "Ouvrir une discussion" in body
+    for english in ("Build report", "Request changes", "Start a thread", "Traits and equipment"):
+        assert english not in body
+
+
+def test_the_review_page_in_spanish_for_the_gm(login, gm, character, climbing):
+    submitted(character)
+    body = page(login(gm), "character_review", character, ES)
+    assert "Informe de creación" in body
+    assert "Pedir cambios" in body
+    assert "Hablar con <bdi>player</bdi>" in body
+    assert "Request changes" not in body
+
+
+def resubmitted_with_a_change(character, climbing, gm, player):
+    """Sent back, Climbing raised from Fair to Good, submitted again: the diff has a change."""
+    submitted(character)
+    character_request_changes(
+        character=character, actor=gm, expected_version=None, comments=[("", "Raise it")]
+    )
+    trait_update(trait=climbing, actor=player, expected_version=None, level=GOOD)
+    submitted(character)
+
+
+def test_the_audit_trail_and_its_diff_in_spanish_for_the_player(
+    login, gm, player, character, climbing
+):
+    resubmitted_with_a_change(character, climbing, gm, player)
+    body = page(login(player), "character_audit", character, ES)
+    assert "Qué ha cambiado" in body
+    assert "Cronología" in body
+    assert "habilidad Climbing" in body  # the diff names the trait in the reader's words
+    assert "<del>Normal, media</del> → <ins>Bueno, media</ins>" in body
+    assert "cambios pedidos" in body  # the timeline's event
+    for english in ("What changed", "Timeline", "changes requested", "skill Climbing"):
+        assert english not in body
+
+
+def test_the_audit_trail_in_french_for_the_gm(login, gm, player, character, climbing):
+    resubmitted_with_a_change(character, climbing, gm, player)
+    body = page(login(gm), "character_audit", character, FR)
+    assert "<del>Moyen, moyenne</del> → <ins>Bon, moyenne</ins>" in body
+    assert "modifié" in body
+    assert "Chronologie" in body
+    assert "No difference" not in body
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "english"),
+    [
+        (
+            FR,
+            ["Registre", "En attente du MJ", "Attribuer des PX", "Tout le groupe"],
+            ["Ledger", "Waiting for the GM", "Award XP"],
+        ),
+        (
+            ES,
+            ["Registro", "Esperando al DJ", "Otorgar PX", "Todo el grupo"],
+            ["Ledger", "Waiting for the GM", "Award XP"],
+        ),
+    ],
+)
+def test_the_advancement_page_for_the_gm(login, gm, character, language, said, english):
+    approved(character, gm)
+    body = page(login(gm), "character_advancement", character, language)
+    for text in said:
+        assert text in body
+    for text in english:
+        assert text not in body
+
+
+def test_the_advancement_page_for_the_player_in_french(login, gm, player, character):
+    approved(character, gm)
+    body = page(login(player), "character_advancement", character, FR)
+    assert "Non dépensé" in body
+    assert "Chaque dépense affiche son prix" in body
+    assert "Unspent" not in body
+
+
+def test_a_thread_in_french_and_spanish(login, gm, player, character, climbing):
+    submitted(character)
+    comment_thread_start(character=character, actor=gm, body="Why Climbing?", about=climbing)
+    body = page(login(gm), "character_review", character, FR)
+    assert "Sur <bdi>Compétence\u00a0: Climbing</bdi>" in body
+    assert "Marquer comme résolue" in body
+    assert "Why Climbing?" in body  # what the GM wrote stays as written
+    body = page(login(player), "character_builder", character, ES)
+    assert "Hablar con tu DJ" in body
+    assert "Sobre <bdi>Habilidad: Climbing</bdi>" in body
+    assert "Responder…" in body
+    assert "Talk with your GM" not in body
+
+
+def test_a_notification_is_said_in_the_players_language(gm, player, character, climbing):
+    account_language_set(user=player, language="es")
+    submitted(character)
+    comment_thread_start(character=character, actor=gm, body="Why Climbing?", about=climbing)
+    note = Notification.objects.get(user=player, kind=Notification.Kind.MESSAGE)
+    assert note.message == "gm ha abierto un hilo sobre Climbing de Brogo: «Why Climbing?»"
+    approved_note = approved_in_english(character, gm, player)
+    assert approved_note.message == "gm ha aprobado a Brogo."
+
+
+def approved_in_english(character, gm, player):
+    from characters.services.review import character_approve
+
+    character_approve(character=character, actor=gm, expected_version=None)
+    return Notification.objects.get(user=player, kind=Notification.Kind.APPROVED)
