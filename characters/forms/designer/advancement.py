@@ -4,25 +4,13 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from characters.forms.designer.base import Group, Section, _declare
-from characters.forms.designer.fields import level, number, text, yes
+from characters.forms.designer.fields import knob_field, level, number, text, yes
+from characters.knobs import parts_of
 from rules.ruleset_file import ruleset_to_json
 from rules.rulesets import FUDGE_BASICS
 
-ADVANCEMENT_COSTS = {
-    "attribute_multiplier": number(
-        _("An attribute costs"),
-        _("Times a skill's cost at the same level (Fudge: 3)."),
-        required=True,
-    ),
-    "beyond": number(_("Each level past the table"), _("Empty: none past it.")),
-    "gift": number(_("A gift"), _("Empty: gifts are not bought.")),
-    "power": number(_("A power"), _("Empty: powers are not bought.")),
-    "meta_point": number(_("A meta point"), _("Empty: not bought.")),
-    "buy_off_fault": number(_("Buying off a fault"), _("Empty: faults are not bought off.")),
-    "points_per_unit": number(
-        _("Points for one unit"), _("Fudge points that make one (Fudge: 3). Empty: none.")
-    ),
-}
+# The costs besides the skill steps, each a knob of characters.knobs (by its part of the costs).
+ADVANCEMENT_COSTS = {k.part: knob_field(k.key, k.part) for k in parts_of("advancement_costs")}
 
 
 class AdvancementSection(Section):

@@ -5,13 +5,15 @@ import re
 from decimal import Decimal
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
+from characters import knobs
 from characters.forms.fields import AmountField
 from characters.vocabulary import TERMS
 from rules.ruleset_file import DIFFICULTY_NAMES, EQUIPMENT_KINDS, MAX_ENTRIES
-from rules.rulesets import DIFFICULTIES, LEVELS, TOKENS
+from rules.rulesets import DEFAULT, DIFFICULTIES, LEVELS, TOKENS
 
 MAX_ROWS = MAX_ENTRIES
 NAME_LENGTH = 100
@@ -99,6 +101,28 @@ def yes(label, help_text=""):
 
 def choice(label, help_text, choices):
     return forms.ChoiceField(label=label, help_text=help_text, choices=choices, required=False)
+
+
+def _knob_label(key: str, part: str) -> str:
+    return knobs.said(knobs.knob(key, part).label, knobs.rule_words(DEFAULT))
+
+
+# A knob's label as the house rules say it, in the words of no game in particular (the
+# default ruleset's: "Free skill levels"), said in the reader's language when shown.
+knob_label = lazy(_knob_label, str)
+
+
+def knob_field(key: str, part: str = ""):
+    """A knob of characters.knobs as the designer's field, labelled and explained by it."""
+    entry = knobs.knob(key, part)
+    label = knob_label(key, part)
+    if entry.kind == knobs.COUNT:
+        return number(label, entry.help, required=entry.required)
+    if entry.kind == knobs.AMOUNT:
+        return amount(label, entry.help)
+    if entry.kind == knobs.YES_NO:
+        return yes(label, entry.help)
+    return text(label, entry.help)  # an attribute's name
 
 
 def level(label, help_text="", *, none=""):

@@ -4,16 +4,17 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from characters.forms.designer.base import Group, RowForm, Rows, Section, _count
+from characters.forms.designer.base import Group, RowForm, Rows, Section, _count, _declare
 from characters.forms.designer.fields import (
     SYSTEM_CHOICES,
     _number_of,
-    amount,
     choice,
+    knob_field,
+    knob_label,
     number,
     text,
-    yes,
 )
+from characters.knobs import knob
 from rules.ruleset_file import move_to_ladder
 from rules.rulesets import LEVELS, TOKENS
 
@@ -76,21 +77,18 @@ class LadderSection(Section):
         widget=forms.HiddenInput,
     )
     creation_min = forms.TypedChoiceField(
-        label=_("Lowest level at creation"),
-        help_text=_("The lowest a new character's trait may start at."),
+        label=knob_label("creation_min", ""),
+        help_text=knob("creation_min").help,
         coerce=int,
         error_messages={"required": _("Choose a level.")},
     )
     creation_max = forms.TypedChoiceField(
-        label=_("Highest level at creation"),
-        help_text=_("The highest a new character's trait may start at: below the top word."),
+        label=knob_label("creation_max", ""),
+        help_text=knob("creation_max").help,
         coerce=int,
         error_messages={"required": _("Choose a level.")},
     )
-    legendary_at_creation = yes(
-        _("The top word is allowed at creation"),
-        _("Whether a new character may start a trait at the top word after all."),
-    )
+    legendary_at_creation = knob_field("legendary_at_creation")
     parts = (
         Rows(
             "words",
@@ -184,58 +182,6 @@ class NumbersSection(Section):
         "What a new character has to spend, and the limits on spending it. A campaign's house "
         "rules change these numbers as they change a built-in ruleset's."
     )
-    attribute_levels = number(
-        _("Free attribute levels"),
-        _("Levels above the default to spread over the attributes."),
-        required=True,
-    )
-    skill_levels = number(_("Free skill levels"), _("Levels to spend on skills."), required=True)
-    free_gifts = amount(_("Free gifts"), _("Gifts a character takes without paying for them."))
-    trade_attribute = amount(
-        _("An attribute level is worth"), _("In skill levels, when traded (Fudge: 3).")
-    )
-    trade_gift = amount(_("A gift is worth"), _("In skill levels, when traded (Fudge: 6)."))
-    trade_fault = amount(_("A fault is worth"), _("In skill levels, when traded (Fudge: 6)."))
-    meta_points_start = number(
-        _("Points at the start"),
-        _("Meta or Fudge points a new character starts with."),
-        required=True,
-    )
-    meta_points_max = number(_("Most points held"), _("Empty: no limit."))
-    has_scale = yes(
-        _("Characters have a Scale"),
-        _("Strength and Mass scale for races bigger or smaller than human (Mudge 2.34)."),
-    )
-    negative_scale_refund = yes(
-        _("A Scale below 0 gives levels back"), _("Only if you allow it (Mudge 2.34).")
-    )
-    tokens = number(
-        _("Tokens"), _("The one pool a new character spends on everything."), required=True
-    )
-    tokens_carried = number(
-        _("Tokens carried into play"), _("The most unspent tokens kept. Empty: no limit.")
-    )
-    must_spend_and_save = yes(
-        _("Spend one, save one"),
-        _("A new character spends at least one token and saves at least one (MicroFudged DIP)."),
-    )
-    cap_trading = yes(
-        _("Two lower for one higher"),
-        _("A place at a capped level may be traded for two a level lower, and back (Mudge 1.5)."),
-    )
-    max_lowered_skills = number(
-        _("Most skills lowered"),
-        _("Skills that may drop one level below their default. Empty: no limit."),
-    )
-    max_skills = number(
-        _("Most skills"), _("The most skills a new character takes. Empty: no limit.")
-    )
-    min_faults = number(
-        _("Fewest faults"), _("The fewest faults a new character takes."), required=True
-    )
-    uncommitted_traits = number(
-        _("Uncommitted traits"), _("Traits left to define in play (Mudge 1.7)."), required=True
-    )
     parts = (
         Group(
             _("What a new character gets"),
@@ -272,28 +218,26 @@ class NumbersSection(Section):
         Group(_("Scale"), ("has_scale", "negative_scale_refund"), system=LEVELS),
     )
     TRADES = {"trade_attribute": "attribute", "trade_gift": "gift", "trade_fault": "fault"}
+    KNOBS = (
+        "attribute_levels",
+        "skill_levels",
+        "free_gifts",
+        "meta_points_start",
+        "meta_points_max",
+        "has_scale",
+        "negative_scale_refund",
+        "tokens",
+        "tokens_carried",
+        "must_spend_and_save",
+        "cap_trading",
+        "max_lowered_skills",
+        "max_skills",
+        "min_faults",
+        "uncommitted_traits",
+    )
     paths = {
-        **{
-            name: f"numbers.{name}"
-            for name in (
-                "attribute_levels",
-                "skill_levels",
-                "free_gifts",
-                "meta_points_start",
-                "meta_points_max",
-                "has_scale",
-                "negative_scale_refund",
-                "tokens",
-                "tokens_carried",
-                "must_spend_and_save",
-                "cap_trading",
-                "max_lowered_skills",
-                "max_skills",
-                "min_faults",
-                "uncommitted_traits",
-            )
-        },
-        **{name: f"numbers.trade_values.{key}" for name, key in TRADES.items()},
+        **{name: knob(name).path for name in KNOBS},
+        **{name: knob("trade_values", part).path for name, part in TRADES.items()},
     }
     keyed = {
         "attribute_cap_": ("numbers.attribute_caps.*", _("Attributes at {key}")),
@@ -327,3 +271,12 @@ class NumbersSection(Section):
             }
             numbers[f"{prefix[:-1]}s"] = caps
         return file
+
+
+_declare(
+    NumbersSection,
+    {
+        **{name: knob_field(name) for name in NumbersSection.KNOBS},
+        **{name: knob_field("trade_values", part) for name, part in NumbersSection.TRADES.items()},
+    },
+)

@@ -16,8 +16,8 @@ from characters.forms.designer.fields import (
     _number_of,
     _numbers_in,
     _whole_number,
-    amount,
     choice,
+    knob_field,
     level,
     number,
     text,
@@ -62,13 +62,8 @@ class AttributesSection(Section):
     uncommitted_max = level(
         _("Uncommitted traits up to"), _("The highest an uncommitted trait is defined at in play.")
     )
-    damage_capacity_attribute = text(
-        _("Damage capacity"),
-        _("The attribute that soaks damage (Mudge: Constitution). Empty: none."),
-    )
-    muscle_attribute = text(
-        _("Muscle"), _("The attribute that adds to a blow's damage (Mudge: Strength). Empty: none.")
-    )
+    damage_capacity_attribute = knob_field("damage_capacity_attribute")
+    muscle_attribute = knob_field("muscle_attribute")
     parts = (
         Rows(
             "names",
@@ -283,7 +278,7 @@ class PowersSection(Section):
     intro = gettext_noop(
         "The kinds of power characters may have, the gift each needs first, and what they cost."
     )
-    superpower_cost = amount(_("A superpower costs"), _("In gifts (Mudge 2.8: 2)."))
+    superpower_cost = knob_field("superpower_cost")
     power_default = level(_("Power default"), _("The level a power costs nothing at."))
     power_levels = text(
         _("Token steps"),
