@@ -14,7 +14,7 @@ from characters.forms.designer.fields import (
     number,
     text,
 )
-from characters.knobs import knob
+from characters.knobs import BY_KEY, knob
 from rules.ruleset_file import move_to_ladder
 from rules.rulesets import LEVELS, TOKENS
 
@@ -218,23 +218,8 @@ class NumbersSection(Section):
         Group(_("Scale"), ("has_scale", "negative_scale_refund"), system=LEVELS),
     )
     TRADES = {"trade_attribute": "attribute", "trade_gift": "gift", "trade_fault": "fault"}
-    KNOBS = (
-        "attribute_levels",
-        "skill_levels",
-        "free_gifts",
-        "meta_points_start",
-        "meta_points_max",
-        "has_scale",
-        "negative_scale_refund",
-        "tokens",
-        "tokens_carried",
-        "must_spend_and_save",
-        "cap_trading",
-        "max_lowered_skills",
-        "max_skills",
-        "min_faults",
-        "uncommitted_traits",
-    )
+    # Its fields that are knobs of characters.knobs, as its groups order them.
+    KNOBS = tuple(name for group in parts for name in group.fields if (name, "") in BY_KEY)
     paths = {
         **{name: knob(name).path for name in KNOBS},
         **{name: knob("trade_values", part).path for name, part in TRADES.items()},
