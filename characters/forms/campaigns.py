@@ -10,12 +10,28 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django import forms
-from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from characters import vocabulary, wording
 from characters.errors import HouseRulesRefused
 from characters.forms.fields import AmountField, NameField
+from characters.knobs import (
+    AMOUNT,
+    ATTRIBUTE,
+    BY_KEY,
+    CAPS,
+    COUNT,
+    EXTRAS,
+    KNOBS,
+    LEVEL,
+    PARTS,
+    YES_NO,
+    level_word,
+    parts_of,
+    rule_words,
+    said,
+)
 from characters.models import (
     CATALOG_NAME_MAX,
     CATALOG_NOTE_MAX,
@@ -27,33 +43,15 @@ from characters.models import (
     CatalogEntry,
     Equipment,
 )
-from characters.wording import SPEAKER
 from rules.house_rules import ATTRIBUTE_KEYS, BOOLEAN_KEYS, LEVEL_KEYS, json_number
 from rules.ladder import ABYSMAL, GOOD, STANDARD
 from rules.rulesets import DEFAULT, LEVELS, TOKENS, Ruleset, ruleset_choices
-from rules.words import Level
 
-# Labels, notes and titles are sentences in the reader's language around the base
-# ruleset's own words (rule_words): "Free {skill} levels", "Niveaux de {skill} gratuits".
-TRADE_PARTS = {
-    "attribute": _("1 {attribute} level"),
-    "gift": _("1 {gift}"),
-    "fault": _("1 {fault}"),
-}
 COUNT_MAX = 999
-# The experience costs a GM may change here (the rest, e.g. skill_steps, in a file).
-ADVANCEMENT_PARTS = {
-    "attribute_multiplier": _("Raising {an_attribute}, times {a_skill}'s cost"),
-    "gift": _("A new {gift}"),
-    "power": _("A new {power}"),
-    "meta_point": _("A {point}"),
-    "buy_off_fault": _("Buying off {a_fault}"),
-}
-# One of the built-in rulesets' points, for "A {point}" (a GM's own as written).
-ONE_POINT = {
-    "meta point": pgettext_lazy("one of the points", "meta point"),
-    "Fudge point": pgettext_lazy("one of the points", "Fudge point"),
-}
+# The trade values and experience costs a GM may change here (the rest, e.g. skill_steps, in
+# a file), by part.
+TRADE_PARTS = [k.part for k in parts_of("trade_values")]
+ADVANCEMENT_PARTS = [k.part for k in parts_of("advancement_costs") if k.house_rule]
 # A piece of equipment's kind (the stored value is its English key).
 EQUIPMENT_KINDS = {
     "weapon": pgettext_lazy("equipment kind", "Weapon"),
@@ -82,6 +80,7 @@ class Knob:
 
     field: str
     key: str
+    kind: str
     label: str
     part: str | int | None = None  # a level for caps, a trade key for trade_values
     note: str = ""
@@ -89,48 +88,11 @@ class Knob:
     joiner: str = ": "  # between the section and the note
 
 
-def rule_words(ruleset: Ruleset) -> dict[str, str]:
-    """What a ruleset calls the things house rules count: its lists, points, GM and the top
-    of its ladder ("field of expertise", "Fudge points", "Narrator", "Legendary"), in the
-    reader's language (characters.vocabulary); a GM's own words as written."""
-    terms = ruleset.terms
-    english = (get_language() or "en").startswith("en")
-    words = {
-        "points": vocabulary.term(terms.points or "meta points", "points"),
-        "point": str(ONE_POINT.get(terms.point, terms.point)),
-        "gm": vocabulary.term(terms.gm, "game master"),
-        "top": level_word(ruleset, ruleset.ladder.top_word_level),
-    }
-    for list_name in ("attributes", "skills", "gifts", "faults", "powers"):
-        one, many = terms.noun(list_name), terms.plural(list_name)
-        words[list_name[:-1]] = vocabulary.noun(one, many, 1) or one
-        words[list_name] = vocabulary.noun(one, many, 2) or many
-        if english:
-            with_article = f"{'an' if one[:1] in 'aeiouAEIOU' else 'a'} {one}"
-        else:  # only the language knows the article ("une compétence")
-            with_article = vocabulary.noun_with_article(one) or words[list_name[:-1]]
-        words[f"a_{list_name[:-1]}"] = with_article
-        words[f"an_{list_name[:-1]}"] = with_article
-    return words
-
-
-def level_word(ruleset: Ruleset, level: int) -> str:
-    """A level in the ruleset's ladder words, in the reader's language when the ladder is
-    the standard one; a GM's own ladder as written."""
-    return SPEAKER.level(Level(level, ruleset.ladder))
-
-
 def difficulty_word(difficulty: str) -> str:
     """A skill's difficulty as a form and the catalogue show it: "Very hard", "Très
     difficile"."""
     word = vocabulary.term(difficulty.replace("_", " "), "difficulty")
     return word[:1].upper() + word[1:]
-
-
-def said(text: str, words: dict[str, str]) -> str:
-    """A label in the ruleset's words, its first letter a capital."""
-    text = str(text).format(**words)
-    return text[:1].upper() + text[1:]
 
 
 def cap_levels(ruleset: Ruleset) -> range:
@@ -145,90 +107,29 @@ def cap_field(kind: str, level: int) -> str:
 
 
 def _knobs(ruleset: Ruleset):
-    yield Knob("attribute_levels", "attribute_levels", _("Free {attribute} levels"))
-    yield Knob("skill_levels", "skill_levels", _("Free {skill} levels"))
-    yield Knob("free_gifts", "free_gifts", _("Free {gifts}"))
-    yield Knob("tokens", "tokens", _("Starting tokens"))
-    yield Knob("tokens_carried", "tokens_carried", _("Tokens carried into play, at most"))
-    for kind in ("attribute", "skill"):
-        for level in cap_levels(ruleset):
-            yield Knob(cap_field(kind, level), f"{kind}_caps", level_word(ruleset, level), level)
-    for part, label in TRADE_PARTS.items():
-        yield Knob(f"trade_{part}", "trade_values", label, part)
-    yield Knob(
-        "cap_trading",
-        "cap_trading",
-        _("Trade cap slots two lower for one higher"),
-        note=_("a traded slot is a warning; more than the caps allow breaks a rule"),
-        topic="limits",
-    )
-    yield Knob("legendary_at_creation", "legendary_at_creation", _("{top} at creation"))
-    yield Knob(
-        "creation_min",
-        "creation_min",
-        _("Lowest level at creation"),
-        note=_("unless the {gm} allows it; a lower level breaks a rule"),
-        topic="limits",
-    )
-    yield Knob(
-        "creation_max",
-        "creation_max",
-        _("Highest level at creation"),
-        note=_("A higher level breaks a rule"),
-    )
-    yield Knob(
-        "max_lowered_skills",
-        "max_lowered_skills",
-        _("{skills} lowered below default"),
-        topic="skills",
-    )
-    yield Knob(
-        "max_skills",
-        "max_skills",
-        _("{skills}, at most"),
-        note=_("more breaks a rule"),
-        topic="limits",
-    )
-    yield Knob(
-        "min_faults",
-        "min_faults",
-        _("{faults}, at least"),
-        note=_("fewer breaks a rule"),
-        topic="limits",
-    )
-    yield Knob("meta_points_start", "meta_points_start", _("{points} at start"))
-    yield Knob("meta_points_max", "meta_points_max", _("{points}, at most"), topic="meta_points")
-    yield Knob("superpower_cost", "superpower_cost", _("Superpower cost, in {gifts}"))
-    yield Knob(
-        "uncommitted_traits",
-        "uncommitted_traits",
-        _("Uncommitted traits"),
-        note=_("more, or one set too high, breaks a rule"),
-        topic="uncommitted",
-        joiner="; ",
-    )
-    yield Knob(
-        "negative_scale_refund",
-        "negative_scale_refund",
-        _("Scale below 0 gives levels back"),
-        note=_("only if the {gm} allows"),
-        topic="scale",
-    )
-    yield Knob(
-        "damage_capacity_attribute",
-        "damage_capacity_attribute",
-        _("{attribute} that soaks damage"),
-        note=_("The defensive damage factor on the sheet"),
-    )
-    yield Knob(
-        "muscle_attribute",
-        "muscle_attribute",
-        _("{attribute} that adds to damage"),
-        note=_("The offensive damage factors on the sheet"),
-    )
-    yield Knob("extra_attributes", "extra_attributes", _("Extra {attributes}"))
-    for part, label in ADVANCEMENT_PARTS.items():
-        yield Knob(f"advancement_{part}", "advancement_costs", label, part)
+    """The form's fields, a knob of the table each (a cap a level of the ruleset's ladder)."""
+    for entry in KNOBS:
+        if not entry.house_rule:
+            continue
+        if entry.kind == CAPS:
+            kind = entry.key.removesuffix("_caps")
+            for level in cap_levels(ruleset):
+                yield Knob(
+                    cap_field(kind, level), entry.key, COUNT, level_word(ruleset, level), level
+                )
+        elif entry.part:
+            prefix = "trade" if entry.key == "trade_values" else "advancement"
+            yield Knob(f"{prefix}_{entry.part}", entry.key, entry.kind, entry.label, entry.part)
+        elif entry.kind != PARTS:
+            yield Knob(
+                entry.key,
+                entry.key,
+                entry.kind,
+                entry.label,
+                note=entry.note,
+                topic=entry.topic,
+                joiner=entry.joiner,
+            )
 
 
 def knobs(ruleset: Ruleset) -> dict[str, Knob]:
@@ -238,20 +139,10 @@ def knobs(ruleset: Ruleset) -> dict[str, Knob]:
 def house_rule_label(ruleset: Ruleset, key: str) -> str:
     """A house-rule key as the form labels it, in the ruleset's words ("Free field of
     expertise levels"); a key with a field a part ("Trade values")."""
-    words = rule_words(ruleset)
-    labels = [said(k.label, words) for k in _knobs(ruleset) if k.key == key and k.part is None]
-    if labels:
-        return labels[0]
-    return str(PART_KEY_LABELS.get(key) or key.replace("_", " ").capitalize())
-
-
-# The keys whose fields are their parts (a cap a level, a trade a list), by name.
-PART_KEY_LABELS = {
-    "attribute_caps": _("Attribute caps"),
-    "skill_caps": _("Skill caps"),
-    "trade_values": _("Trade values"),
-    "advancement_costs": _("Advancement costs"),
-}
+    entry = BY_KEY.get((key, ""))
+    if entry is None:
+        return key.replace("_", " ").capitalize()
+    return said(entry.label, rule_words(ruleset))
 
 
 # The form's sections, in order: a title, the system they matter for (None: both) and
@@ -365,29 +256,49 @@ def base_value(ruleset: Ruleset, knob: Knob) -> str:
     return str(json_number(value))
 
 
-def _count_field():
+def _count_field(key=""):
     # No lower bound here: "cannot be negative" is the rules engine's message to give.
     return forms.IntegerField(required=False, max_value=COUNT_MAX)
 
 
-def _amount_field():
+def _amount_field(key=""):
     return AmountField(required=False, max_digits=5, decimal_places=2)
 
 
 AS_THE_BASE, YES, NO = _("As the base"), _("Allowed"), _("Not allowed")
+# A switch's two choices where "Allowed" and "Not allowed" do not say it.
+YES_NO_WORDS = {"negative_scale_refund": (_("Refunds"), _("No refund"))}
 
 
-def _yes_no_field(yes=YES, no=NO):
+def _yes_no_field(key=""):
+    yes, no = YES_NO_WORDS.get(key, (YES, NO))
     return forms.ChoiceField(required=False, choices=[("", AS_THE_BASE), ("yes", yes), ("no", no)])
 
 
-def _level_field():
+def _level_field(key=""):
     # The choices are the base ruleset's ladder words (HouseRulesForm.__init__).
     return forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
 
 
-def _attribute_field():
+def _attribute_field(key=""):
     return forms.CharField(required=False, max_length=100, strip=True)
+
+
+def _extras_field(key=""):
+    return forms.CharField(
+        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+
+# Each kind of knob's field (a cap is a count a level).
+FIELD_KINDS = {
+    COUNT: _count_field,
+    AMOUNT: _amount_field,
+    YES_NO: _yes_no_field,
+    LEVEL: _level_field,
+    ATTRIBUTE: _attribute_field,
+    EXTRAS: _extras_field,
+}
 
 
 class HouseRulesForm(forms.Form):
@@ -395,46 +306,13 @@ class HouseRulesForm(forms.Form):
     Labelled, explained and levelled in the base ruleset's own words: its lists ("fields of
     expertise"), its points, its GM and its ladder ("Heroic" in a GM's extended ladder)."""
 
-    attribute_levels = _count_field()
-    skill_levels = _count_field()
-    free_gifts = _amount_field()
-    tokens = _count_field()
-    tokens_carried = _count_field()
-    trade_attribute = _amount_field()
-    trade_gift = _amount_field()
-    trade_fault = _amount_field()
-    cap_trading = _yes_no_field()
-    legendary_at_creation = _yes_no_field()
-    creation_min = _level_field()
-    creation_max = _level_field()
-    max_lowered_skills = _count_field()
-    max_skills = _count_field()
-    min_faults = _count_field()
-    meta_points_start = _count_field()
-    meta_points_max = _count_field()
-    superpower_cost = _amount_field()
-    uncommitted_traits = _count_field()
-    negative_scale_refund = _yes_no_field(_("Refunds"), _("No refund"))
-    damage_capacity_attribute = _attribute_field()
-    muscle_attribute = _attribute_field()
-    advancement_attribute_multiplier = _count_field()
-    advancement_gift = _count_field()
-    advancement_power = _count_field()
-    advancement_meta_point = _count_field()
-    advancement_buy_off_fault = _count_field()
-    extra_attributes = forms.CharField(
-        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
-    )
-
     def __init__(self, *args, base: Ruleset, overrides: dict | None = None, **kwargs):
         super().__init__(*args, initial=initial_from_overrides(base, overrides or {}), **kwargs)
         self.base = base
         self.knobs = knobs(base)
         words = rule_words(base)
         for name, knob in self.knobs.items():
-            if name not in self.fields:  # a cap: one field a level of the base's ladder
-                self.fields[name] = _count_field()
-            field = self.fields[name]
+            self.fields[name] = field = FIELD_KINDS[knob.kind](knob.key)
             field.label = said(knob.label, words)
             field.base_value = base_value(base, knob)
             field.help_text = self._note(knob, words)

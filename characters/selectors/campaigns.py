@@ -23,6 +23,7 @@ from characters.adapters import (
     normalized_house_rules,
     version_ruleset,
 )
+from characters.knobs import KNOBS
 from characters.models import Campaign, CampaignEvent, Character, target_label
 from characters.selectors.access import BUILD_ROWS
 from characters.wording import SPEAKER, said
@@ -230,30 +231,8 @@ FIELD_NAMES = {
     "equipment_kind": pgettext_lazy("history field", "Equipment kind"),
     "power_kind": pgettext_lazy("history field", "Power kind"),
     "note": pgettext_lazy("history field", "Note"),
-    "attribute_levels": pgettext_lazy("history field", "Attribute levels"),
-    "skill_levels": pgettext_lazy("history field", "Skill levels"),
-    "free_gifts": pgettext_lazy("history field", "Free gifts"),
-    "tokens": pgettext_lazy("history field", "Tokens"),
-    "attribute_caps": pgettext_lazy("history field", "Attribute caps"),
-    "skill_caps": pgettext_lazy("history field", "Skill caps"),
-    "legendary_at_creation": pgettext_lazy("history field", "Legendary at creation"),
-    "trade_values": pgettext_lazy("history field", "Trade values"),
-    "max_lowered_skills": pgettext_lazy("history field", "Max lowered skills"),
-    "tokens_carried": pgettext_lazy("history field", "Tokens carried"),
-    "extra_attributes": pgettext_lazy("history field", "Extra attributes"),
-    "meta_points_start": pgettext_lazy("history field", "Meta points start"),
-    "meta_points_max": pgettext_lazy("history field", "Meta points max"),
-    "superpower_cost": pgettext_lazy("history field", "Superpower cost"),
-    "negative_scale_refund": pgettext_lazy("history field", "Negative scale refund"),
-    "max_skills": pgettext_lazy("history field", "Max skills"),
-    "min_faults": pgettext_lazy("history field", "Min faults"),
-    "cap_trading": pgettext_lazy("history field", "Cap trading"),
-    "creation_min": pgettext_lazy("history field", "Creation min"),
-    "creation_max": pgettext_lazy("history field", "Creation max"),
-    "uncommitted_traits": pgettext_lazy("history field", "Uncommitted traits"),
-    "damage_capacity_attribute": pgettext_lazy("history field", "Damage capacity attribute"),
-    "muscle_attribute": pgettext_lazy("history field", "Muscle attribute"),
-    "advancement_costs": pgettext_lazy("history field", "Advancement costs"),
+    # The house rules' keys: the knobs' own names in a history.
+    **{knob.key: knob.history for knob in KNOBS if knob.history},
 }
 
 

@@ -7,7 +7,7 @@ from django.db.models import Max
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext, pgettext
 
-from characters import vocabulary
+from characters import knobs, vocabulary
 from characters.models import DesignedRuleset
 from characters.sheets import build_sheet
 from characters.wording import SPEAKER, said
@@ -49,12 +49,9 @@ def describe_budgets(r: Ruleset) -> list[tuple[str, str]]:
         rows = [
             (_noun(terms.pool_noun("attributes", 2), capital=True), str(r.attribute_levels)),
             (_noun(terms.pool_noun("skills", 2), capital=True), str(r.skill_levels)),
+            (knobs.label(r, "free_gifts"), _number(json_number(r.free_gifts))),
             (
-                gettext("Free {gifts}").format(gifts=_noun(terms.list_noun("gifts", 2))),
-                _number(json_number(r.free_gifts)),
-            ),
-            (
-                gettext("Trade values"),
+                knobs.label(r, "trade_values"),
                 gettext(
                     "1 {attribute_level} = {attribute_worth}; 1 {gift} = {gift_worth}; "
                     "1 {fault} = {fault_worth}"
@@ -77,12 +74,9 @@ def describe_budgets(r: Ruleset) -> list[tuple[str, str]]:
                 )
             )
         if terms.points:
-            points = _capitalised(vocabulary.term(terms.points, "points"))
-            rows.append(
-                (gettext("{points} at start").format(points=points), str(r.meta_points_start))
-            )
+            rows.append((knobs.label(r, "meta_points_start"), str(r.meta_points_start)))
         return [(_capitalised(label), value) for label, value in rows]
-    rows = [(gettext("Tokens"), str(r.tokens))]
+    rows = [(knobs.label(r, "tokens"), str(r.tokens))]
     if r.power_levels:
         rows.append((gettext("Power levels"), " / ".join(map(str, r.power_levels))))
     if r.attribute_cost != r.skill_cost:
@@ -98,7 +92,7 @@ def describe_budgets(r: Ruleset) -> list[tuple[str, str]]:
     if r.tokens_carried is not None:
         rows.append(
             (
-                gettext("Tokens carried into play"),
+                knobs.label(r, "tokens_carried"),
                 gettext("at most {count}").format(count=r.tokens_carried),
             )
         )
@@ -118,7 +112,6 @@ def describe_caps(r: Ruleset) -> list[tuple[str, str]]:
             return gettext("at most {caps} (two lower for one higher)").format(caps=caps(c))
         return gettext("at most {caps}").format(caps=caps(c))
 
-    terms = r.terms
     rows = []
     if r.attribute_caps:
         rows.append((_title(r, "attributes"), at_most(r.attribute_caps)))
@@ -127,7 +120,7 @@ def describe_caps(r: Ruleset) -> list[tuple[str, str]]:
     if r.max_skills is not None:
         rows.append(
             (
-                gettext("Number of {skills}").format(skills=_noun(terms.list_noun("skills", 2))),
+                knobs.label(r, "max_skills"),
                 gettext("at most {count}").format(count=r.max_skills),
             )
         )
@@ -136,7 +129,7 @@ def describe_caps(r: Ruleset) -> list[tuple[str, str]]:
     if r.max_lowered_skills is not None:
         rows.append(
             (
-                gettext("Lowered {skills}").format(skills=_noun(terms.list_noun("skills", 2))),
+                knobs.label(r, "max_lowered_skills"),
                 gettext("at most {count}, one level each").format(count=r.max_lowered_skills),
             )
         )
@@ -152,7 +145,7 @@ def describe_caps(r: Ruleset) -> list[tuple[str, str]]:
     if r.uncommitted_traits:
         rows.append(
             (
-                gettext("Uncommitted traits"),
+                knobs.label(r, "uncommitted_traits"),
                 gettext("{count}, defined in play at {level} or lower").format(
                     count=r.uncommitted_traits, level=_level(r, r.uncommitted_max)
                 ),

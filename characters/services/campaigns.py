@@ -363,6 +363,22 @@ def _set_entry_fields(entry: CatalogEntry, *, name: str, note: str = "", **field
                 kind=kind_word(entry.kind), field=sorted(unknown)[0]
             )
         )
+    name, note = _entry_name(name), _entry_note(note)
+    difficulty, cost = _entry_difficulty(fields), fields.get("cost")
+    if cost is not None and (cost < 0 or cost >= 1000):
+        raise ServiceError(gettext("A cost counts in gifts, from 0 to 999."))
+    _check_factors(fields)
+    entry.name, entry.note, entry.difficulty = name, note, difficulty
+    entry.cost = None if cost is None else Decimal(cost).quantize(Decimal("0.01"))
+    entry.damage, entry.armour = fields.get("damage"), fields.get("armour")
+    for key in ("equipment_kind", "power_kind"):
+        if key in fields:
+            setattr(entry, key, fields[key] or "")
+    if "details" in fields:  # the rule text's lines of a power; a GM's form keeps them
+        entry.details = dict(fields["details"] or {})
+
+
+def _entry_name(name: str) -> str:
     name = " ".join((name or "").split())
     if not name or len(name) > CATALOG_NAME_MAX:
         raise ServiceError(
@@ -370,19 +386,29 @@ def _set_entry_fields(entry: CatalogEntry, *, name: str, note: str = "", **field
                 limit=CATALOG_NAME_MAX
             )
         )
+    return name
+
+
+def _entry_note(note: str) -> str:
     note = (note or "").strip()
     if len(note) > CATALOG_NOTE_MAX:
         raise ServiceError(
             gettext("Keep the note to {limit} characters.").format(limit=CATALOG_NOTE_MAX)
         )
+    return note
+
+
+def _entry_difficulty(fields: dict) -> str:
     difficulty = fields.get("difficulty") or ""
     if difficulty not in ("", *DIFFICULTIES):
         raise ServiceError(
             gettext("Choose a difficulty: {choices}.").format(choices=", ".join(DIFFICULTIES))
         )
-    cost = fields.get("cost")
-    if cost is not None and (cost < 0 or cost >= 1000):
-        raise ServiceError(gettext("A cost counts in gifts, from 0 to 999."))
+    return difficulty
+
+
+def _check_factors(fields: dict) -> None:
+    """A weapon's and an armour's value, each within the damage factors' range."""
     for factor in ("damage", "armour"):
         value = fields.get(factor)
         if value is not None and value not in FACTOR_RANGE:
@@ -392,14 +418,6 @@ def _set_entry_fields(entry: CatalogEntry, *, name: str, note: str = "", **field
                 else gettext("An armour value runs from {low} to {high}.")
             )
             raise ServiceError(message.format(low=FACTOR_RANGE[0], high=FACTOR_RANGE[-1]))
-    entry.name, entry.note, entry.difficulty = name, note, difficulty
-    entry.cost = None if cost is None else Decimal(cost).quantize(Decimal("0.01"))
-    entry.damage, entry.armour = fields.get("damage"), fields.get("armour")
-    for key in ("equipment_kind", "power_kind"):
-        if key in fields:
-            setattr(entry, key, fields[key] or "")
-    if "details" in fields:  # the rule text's lines of a power; a GM's form keeps them
-        entry.details = dict(fields["details"] or {})
 
 
 def _save_entry(entry: CatalogEntry) -> None:

@@ -21,7 +21,6 @@ from characters import throttle, vocabulary
 from characters.adapters import base_ruleset, campaign_ruleset, power_from_entry
 from characters.errors import HouseRulesRefused, ServiceError
 from characters.forms.campaigns import (
-    ADVANCEMENT_PARTS,
     EQUIPMENT_KINDS,
     CampaignForm,
     CampaignSettingsForm,
@@ -30,10 +29,8 @@ from characters.forms.campaigns import (
     HouseRulesForm,
     difficulty_word,
     house_rule_label,
-    level_word,
-    rule_words,
-    said,
 )
+from characters.knobs import level_word, parts_of, rule_words, said
 from characters.models import Campaign, CatalogEntry, Character
 from characters.selectors.access import campaign_for_gm, campaign_for_member, characters_visible_to
 from characters.selectors.campaigns import (
@@ -340,10 +337,10 @@ def advancement_words(ruleset: Ruleset) -> str:
     costs, words = ruleset.advancement, rule_words(ruleset)
     described = pgettext("list separator", "; ").join(
         pgettext("house rule value", "{label}: {value}").format(
-            label=said(label, words), value=getattr(costs, part)
+            label=said(cost.label, words), value=getattr(costs, cost.part)
         )
-        for part, label in ADVANCEMENT_PARTS.items()
-        if costs is not None and getattr(costs, part, None) is not None
+        for cost in parts_of("advancement_costs")
+        if cost.house_rule and costs is not None and getattr(costs, cost.part, None) is not None
     )
     return described or pgettext("house rule value", "none")
 

@@ -143,34 +143,10 @@ def design_section(request, pk, section):
     if data is None or editing:
         preview = design_preview(ruleset)
     else:
-        file = form.file()
-        try:
-            checked = services.checked_ruleset(file)
-        except RulesetRefused as error:
-            form.add_problems(error.problems)
-        if stale:
-            form.add_error(
-                None,
-                _(
-                    "Version {number} was saved after you opened this page: look the values "
-                    "over and save again to save them onto it."
-                ).format(number=latest.number),
-            )
+        file, checked = _checked_section(form, latest, stale)
         if not form.has_problems():
             if saving:
-                version = services.designed_ruleset_save(
-                    owner=request.user, file=file, note=form.cleaned_data["note"]
-                )
-                if version.number == latest.number:
-                    messages.info(
-                        request,
-                        _("Nothing changed: still version {number}.").format(number=latest.number),
-                    )
-                else:
-                    messages.success(
-                        request, _("Saved as version {number}.").format(number=version.number)
-                    )
-                return redirect("ruleset_design_section", designed.pk, kind.key)
+                return _save_section(request, designed, latest, form, file)
             preview = design_preview(checked)
         elif saving:
             status = 400
@@ -185,6 +161,40 @@ def design_section(request, pk, section):
     if request.htmx and not editing:
         return render(request, f"{SECTION_PAGE}#preview", context, status=status)
     return render(request, SECTION_PAGE, context, status=status)
+
+
+def _checked_section(form, latest, stale: bool):
+    """The design with the section as typed, and the ruleset it makes (None when the reader
+    refuses it: its problems are then on the form, each beside its field)."""
+    file, checked = form.file(), None
+    try:
+        checked = services.checked_ruleset(file)
+    except RulesetRefused as error:
+        form.add_problems(error.problems)
+    if stale:
+        form.add_error(
+            None,
+            _(
+                "Version {number} was saved after you opened this page: look the values "
+                "over and save again to save them onto it."
+            ).format(number=latest.number),
+        )
+    return file, checked
+
+
+def _save_section(request, designed, latest, form, file: dict):
+    """The design saved as a new version (none when nothing changed), and back to the
+    section."""
+    version = services.designed_ruleset_save(
+        owner=request.user, file=file, note=form.cleaned_data["note"]
+    )
+    if version.number == latest.number:
+        messages.info(
+            request, _("Nothing changed: still version {number}.").format(number=latest.number)
+        )
+    else:
+        messages.success(request, _("Saved as version {number}.").format(number=version.number))
+    return redirect("ruleset_design_section", designed.pk, form.key)
 
 
 def design_export(request, pk, number):

@@ -380,7 +380,7 @@ def test_the_live_preview_prices_the_sample_or_lists_every_problem(gm, design):
     text = words(response)
     assert "2 problems: nothing is saved" in text
     assert "Free skill levels: Cannot be negative (-1)." in text
-    assert "Fewest faults: Cannot be negative (-2)." in text
+    assert "Faults, at least: Cannot be negative (-2)." in text
     assert design.versions.count() == 1
 
 

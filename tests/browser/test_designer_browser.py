@@ -71,8 +71,8 @@ def test_a_gm_designs_a_game_a_player_builds_under_it_and_the_sheet_prints(open_
     gm.get_by_label("Attribute 1", exact=True).fill("Grit")
     gm.get_by_label("Attribute 2", exact=True).fill("Wits")
     expect(gm.get_by_label("Default level")).to_have_value("Fine")
-    gm.get_by_label("Damage capacity").fill("Grit")
-    gm.get_by_label("Muscle").fill("Grit")
+    gm.get_by_label("Attribute that soaks damage").fill("Grit")
+    gm.get_by_label("Attribute that adds to damage").fill("Grit")
     save(gm)
 
     # Skills flat from Poor (the blank game's already: nothing to save).

@@ -1,0 +1,161 @@
+"""The designer's fields: a label and a line of help each, turning what was typed into the
+file's kind of value; and the small conversions between form values and the file's."""
+
+import re
+from decimal import Decimal
+
+from django import forms
+from django.utils.functional import lazy
+from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy as _
+
+from characters import knobs
+from characters.forms.fields import AmountField
+from characters.vocabulary import TERMS
+from rules.ruleset_file import DIFFICULTY_NAMES, EQUIPMENT_KINDS, MAX_ENTRIES
+from rules.rulesets import DEFAULT, DIFFICULTIES, LEVELS, TOKENS
+
+MAX_ROWS = MAX_ENTRIES
+NAME_LENGTH = 100
+POWER_KINDS = {
+    "spell": _("Spells"),
+    "psi": _("Psionic powers"),
+    "superpower": _("Superpowers"),
+    "field": _("Fields of power"),
+}
+# Each kind's checkbox, a sentence of its own (a language may not lower-case a title).
+POWER_KINDS_USED = {
+    "spell": _("The game has spells"),
+    "psi": _("The game has psionic powers"),
+    "superpower": _("The game has superpowers"),
+    "field": _("The game has fields of power"),
+}
+SYSTEM_CHOICES = [
+    (LEVELS, _("Levels: free attribute and skill levels, gifts and faults, traded (Fudge, Mudge)")),
+    (TOKENS, _("Tokens: one pool of tokens for everything (MicroFudged)")),
+]
+# A difficulty in words, "Very hard", in the reader's language (the rules vocabulary's).
+DIFFICULTY_WORDS = {d: capfirst(TERMS["difficulty"][DIFFICULTY_NAMES[d]]) for d in DIFFICULTIES}
+DIFFICULTY_CHOICES = list(DIFFICULTY_WORDS.items())
+EQUIPMENT_WORDS = {
+    "weapon": _("Weapon"),
+    "armour": _("Armour"),
+    "shield": _("Shield"),
+    "gear": _("Gear"),
+}
+EQUIPMENT_CHOICES = [(k, EQUIPMENT_WORDS[k]) for k in EQUIPMENT_KINDS]
+PRICING_CHOICES = [
+    ("flat", _("Flat from a default")),
+    ("by_difficulty", _("By difficulty")),
+    ("per_rank", _("Tokens a rank")),
+]
+TEMPLATE_KIND_CHOICES = [("class", _("Class")), ("race", _("Race"))]
+
+
+def text(label, help_text="", *, long=False, limit=NAME_LENGTH):
+    widget = forms.Textarea(attrs={"rows": 3}) if long else forms.TextInput()
+    widget.attrs["maxlength"] = limit
+    return forms.CharField(label=label, help_text=help_text, required=False, widget=widget)
+
+
+LINE = _("Line")
+
+
+def lines(label, help_text="", *, item=LINE):
+    """Names or text, one a line: a list in the file."""
+    field = forms.CharField(
+        label=label,
+        help_text=help_text,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    field.item = item
+    return field
+
+
+def number(label, help_text="", *, required=False):
+    return forms.IntegerField(
+        label=label,
+        help_text=help_text,
+        required=required,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        error_messages={"required": _("Give a whole number.")},
+    )
+
+
+def amount(label, help_text=""):
+    return AmountField(
+        label=label,
+        help_text=help_text,
+        required=False,
+        max_digits=12,
+        decimal_places=4,
+        widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
+        error_messages={"required": _("Give a number.")},
+    )
+
+
+def yes(label, help_text=""):
+    return forms.BooleanField(label=label, help_text=help_text, required=False)
+
+
+def choice(label, help_text, choices):
+    return forms.ChoiceField(label=label, help_text=help_text, choices=choices, required=False)
+
+
+def _knob_label(key: str, part: str) -> str:
+    return knobs.said(knobs.knob(key, part).label, knobs.rule_words(DEFAULT))
+
+
+# A knob's label as the house rules say it, in the words of no game in particular (the
+# default ruleset's: "Free skill levels"), said in the reader's language when shown.
+knob_label = lazy(_knob_label, str)
+
+
+def knob_field(key: str, part: str = ""):
+    """A knob of characters.knobs as the designer's field, labelled and explained by it."""
+    entry = knobs.knob(key, part)
+    label = knob_label(key, part)
+    if entry.kind == knobs.COUNT:
+        return number(label, entry.help, required=entry.required)
+    if entry.kind == knobs.AMOUNT:
+        return amount(label, entry.help)
+    if entry.kind == knobs.YES_NO:
+        return yes(label, entry.help)
+    return text(label, entry.help)  # an attribute's name
+
+
+def level(label, help_text="", *, none=""):
+    """A word of the game's ladder; its choices are set by the section (`none`: the label of
+    the empty choice, for a level that may be left out)."""
+    field = forms.ChoiceField(label=label, help_text=help_text, required=False)
+    field.none = none
+    return field
+
+
+def _name_lines(value: str) -> list[str]:
+    return [line.strip() for line in (value or "").splitlines() if line.strip()]
+
+
+def _number_of(value):
+    """A form's Decimal as the file's number (2, 0.5); other values as they are."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
+
+
+def _numbers_in(text: str) -> list[int]:
+    """ "6, 11, 16" as numbers (the form has refused what is not one)."""
+    return [int(part) for part in re.split(r"[,\s]+", text or "") if _whole_number(part)]
+
+
+def _whole_number(part: str) -> bool:
+    return part.isascii() and part.isdigit() and len(part) <= 9
+
+
+def _pair_lines(mapping: dict) -> str:
+    return "\n".join(f"{name}: {value}" for name, value in (mapping or {}).items())
+
+
+def _signed(value) -> str:
+    return f"{value:+d}" if isinstance(value, int) and value else str(value)
