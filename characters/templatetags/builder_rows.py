@@ -1,7 +1,7 @@
 """The builder's rows, drawn in Python: `{% trait_row %}`, `{% equipment_row %}` and
 `{% row_issues %}` in characters/builder.html. A row through the template engine cost
 some sixty lookups and tags, and a page of sixty rows spent more on them than on all the
-rest (bench.web); here a row is a few f-strings. Each reads the row (views.builder_page.Row)
+rest (bench.web); here a row is a few f-strings. Each reads the row (pages.builder_rows.Row)
 and the page's context, as the row's template did. Its words are gettext's, in the reader's
 language, with named placeholders (docs/translations.md)."""
 
@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from characters.views.picker import said_details
+from characters.pages.picker import said_details
 from characters.wording import said
 
 register = template.Library()

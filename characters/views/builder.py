@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from characters.adapters import TRAIT_LISTS, ruleset_for, to_decimal
@@ -26,9 +26,11 @@ from characters.forms.builder import (
     equipment_words,
 )
 from characters.models import CHARACTER_FIELDS, Campaign, Character, Trait
+from characters.pages.builder import builder_context, shown_verdict
+from characters.pages.builder_rows import level_word
+from characters.pages.picker import open_picks, picker_alone
 from characters.selectors.access import character_for_owner, character_for_viewer
 from characters.services import characters as services
-from characters.views.builder_page import builder_context, level_word, shown_verdict
 from characters.views.htmx import (
     done,
     fragments,
@@ -53,42 +55,17 @@ def character_builder(request, pk):
     context["open_picker"] = kind = request.GET.get("picker", "")
     if kind:
         # The one list shown whole: the page, or with htmx the picker alone.
-        context["open_picks"] = _open_picks(context, kind)
+        context["open_picks"] = open_picks(context, kind)
         if request.htmx:
             return _picker(request, character, context)
     return render(request, PAGE, context)
 
 
-def _open_picks(context, kind: str) -> list | None:
-    if kind == "equipment":
-        return context["equipment_picks"]
-    section = next((s for s in context["sections"] if s.kind == kind), None)
-    return None if section is None else section.picks
-
-
 def _picker(request, character, context):
     """One catalogue picker with its whole list, as the builder page shows it open."""
-    kind, picks = context["open_picker"], context["open_picks"]
-    if picks is None:
+    if context["open_picks"] is None:
         raise Http404("There is no such list in this character's rules.")
-    level, levels = None, ()
-    if kind == "equipment":
-        noun, action, args = pgettext("picker list", "equipment"), "equipment_add", [character.pk]
-    else:
-        section = next(s for s in context["sections"] if s.kind == kind)
-        noun, action, args = section.noun_said, "trait_add", [character.pk, kind]
-        if "level" in section.add_form.fields:
-            level = section.add_form["level"].value()
-            levels = section.add_form.fields["level"].choices
-    context |= {
-        "count": len(picks),
-        "kind": kind,
-        "noun": noun,
-        "action": reverse(action, args=args),
-        "target": f"add-{kind}",
-        "level": level,
-        "levels": levels,
-    }
+    context |= picker_alone(context, character.pk)
     return render(request, "characters/picker.html", context)
 
 

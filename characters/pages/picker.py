@@ -4,8 +4,9 @@ and what adding it does to the budget, in words, before the player adds it."""
 from dataclasses import dataclass
 from functools import lru_cache
 
+from django.urls import reverse
 from django.utils.formats import get_format
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from characters import vocabulary
@@ -241,3 +242,37 @@ def _equipment_pick(ruleset: Ruleset, item) -> Pick:
         ).format(section=ruleset.section("equipment")),
         item.note,
     )
+
+
+def open_picks(context: dict, kind: str) -> list | None:
+    """The picks of the list `kind` (a trait kind, or EQUIPMENT), shown whole on the
+    builder page whose context this is; None when its rules have no such list."""
+    if kind == EQUIPMENT:
+        return context["equipment_picks"]
+    section = next((s for s in context["sections"] if s.kind == kind), None)
+    return None if section is None else section.picks
+
+
+def picker_alone(context: dict, character_pk: int) -> dict:
+    """What characters/picker.html reads beyond the builder page's context when its open
+    picker is drawn alone (the page includes it with the same): its count, its noun, where
+    its Add posts, and the level an entry is added at."""
+    kind, picks = context["open_picker"], context["open_picks"]
+    level, levels = None, ()
+    if kind == EQUIPMENT:
+        noun, action, args = pgettext("picker list", "equipment"), "equipment_add", [character_pk]
+    else:
+        section = next(s for s in context["sections"] if s.kind == kind)
+        noun, action, args = section.noun_said, "trait_add", [character_pk, kind]
+        if "level" in section.add_form.fields:
+            level = section.add_form["level"].value()
+            levels = section.add_form.fields["level"].choices
+    return {
+        "count": len(picks),
+        "kind": kind,
+        "noun": noun,
+        "action": reverse(action, args=args),
+        "target": f"add-{kind}",
+        "level": level,
+        "levels": levels,
+    }
