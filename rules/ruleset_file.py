@@ -25,8 +25,6 @@ from rules.catalog import (
     CatalogSkill,
     Template,
 )
-from rules.character import Character
-from rules.charfile import CharacterFileError, load_json, write_character
 from rules.house_rules import (
     ADVANCEMENT_NUMBERS,
     HOUSE_RULE_KEYS,
@@ -35,6 +33,7 @@ from rules.house_rules import (
     _parse,
     json_number,
 )
+from rules.json_files import CharacterFileError, load_json
 from rules.ladder import STANDARD, Ladder, LevelError
 from rules.rulesets import (
     DIFFICULTIES,
@@ -177,15 +176,6 @@ def ruleset_to_json(r: Ruleset) -> dict:
         "templates": [_template_to_json(t) for t in r.templates],
         "sections": dict(r.sections),
     }
-
-
-def character_file_with_ruleset(character: Character, ruleset: Ruleset) -> dict:
-    """A character file that carries its designed ruleset (`ruleset_file`, after
-    `ruleset`): any Fairsheet reads and checks it with nothing else."""
-    data = write_character(character, ruleset.ladder)
-    ordered = list(data.items())
-    ordered.insert(2, ("ruleset_file", ruleset_to_json(ruleset)))
-    return dict(ordered)
 
 
 def blank_ruleset_file() -> dict:
