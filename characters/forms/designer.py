@@ -25,13 +25,8 @@ from characters.vocabulary import TERMS
 from characters.wording import said
 from rules.catalog import POWER_DETAILS
 from rules.ladder import Ladder
-from rules.ruleset_file import (
-    DIFFICULTY_NAMES,
-    EQUIPMENT_KINDS,
-    MAX_ENTRIES,
-    move_to_ladder,
-    ruleset_to_json,
-)
+from rules.ruleset_file import move_to_ladder, ruleset_to_json
+from rules.ruleset_file.file_format import DIFFICULTY_NAMES, EQUIPMENT_KINDS, MAX_ENTRIES
 from rules.rulesets import DIFFICULTIES, FUDGE_BASICS, LEVELS, LISTS, TOKENS, Ruleset
 
 MAX_ROWS = MAX_ENTRIES
