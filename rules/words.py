@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Protocol
 
 
-class Ladder(Protocol):
+class LadderWords(Protocol):
     """What a Level says itself with: rules.ladder.Ladder, which this module cannot import,
     since rules.ladder says its own errors with `say`."""
 
@@ -49,7 +49,7 @@ class Level:
     """A level, said in its ladder's words: 'Good', 'Legendary+2'."""
 
     level: int
-    ladder: Ladder
+    ladder: LadderWords
 
     def __str__(self) -> str:
         return self.ladder.name(self.level)

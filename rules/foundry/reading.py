@@ -56,7 +56,7 @@ def parse_data(
 ) -> Imported:
     """parse_any for parsed JSON: one entry of a party file, say."""
     if is_actor(data):
-        # Text is checked where it is kept (ActorReader.text): a NUL in a description the
+        # Text is checked where it is kept (ActorFields.text): a NUL in a description the
         # import throws away does not refuse the actor.
         return read_actor(data, default_ruleset=default_ruleset, rulesets=rulesets)
     result = read_character(data, rulesets)
