@@ -39,7 +39,12 @@ from rules.catalog import (
     CatalogPower,
     CatalogSkill,
 )
-from rules.charfile import read_ledger_entry, write_character, write_entry
+from rules.charfile import (
+    character_file_with_ruleset,
+    read_ledger_entry,
+    write_character,
+    write_entry,
+)
 from rules.house_rules import (
     HouseRuleError,
     apply_house_rules,
@@ -48,7 +53,7 @@ from rules.house_rules import (
     json_number,
 )
 from rules.ladder import STANDARD, Ladder, LevelError, level_name, parse_level
-from rules.ruleset_file import character_file_with_ruleset, read_ruleset
+from rules.ruleset_file import read_ruleset
 from rules.rulesets import BUILTIN, FUDGE_BASICS, LEVELS, Ruleset, Terms
 from rules.trades import amount_phrase
 

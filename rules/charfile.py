@@ -14,7 +14,9 @@ from fractions import Fraction
 from rules import ledger
 from rules.character import Character, Equipment, Fault, Gift, Power, Trait
 from rules.house_rules import HouseRuleError, apply_house_rules, json_number
+from rules.json_files import CharacterFileError, load_json
 from rules.ladder import STANDARD, Ladder, LevelError
+from rules.ruleset_file import RulesetFileError, read_ruleset, ruleset_to_json
 from rules.rulesets import BUILTIN, DIFFICULTIES, Ruleset
 from rules.text import first_text_problem
 from rules.words import Phrase, Thousands, say, say_plural
@@ -64,39 +66,6 @@ TOP_LEVEL_KEYS = (
 )
 
 
-# What Python's JSON reader says is wrong, for a reader in another language.
-JSON_ERRORS = {
-    "Expecting value": say("Expecting value"),
-    "Expecting property name enclosed in double quotes": say(
-        "Expecting property name enclosed in double quotes"
-    ),
-    "Expecting ',' delimiter": say("Expecting ',' delimiter"),
-    "Expecting ':' delimiter": say("Expecting ':' delimiter"),
-    "Extra data": say("Extra data"),
-    "Unterminated string starting at": say("Unterminated string starting at"),
-    "Invalid control character at": say("Invalid control character at"),
-    "Illegal trailing comma before end of object": say(
-        "Illegal trailing comma before end of object"
-    ),
-    "Illegal trailing comma before end of array": say("Illegal trailing comma before end of array"),
-}
-
-
-class CharacterFileError(ValueError):
-    """A file that cannot be read: bad JSON, unknown ruleset or level word, wrong types.
-    `where` and `message` are the English the report and the commands print (the contract's
-    words); `problem` is the message as a Phrase, and `phrase` the whole error, where and
-    all, for characters.wording to say in the reader's language."""
-
-    def __init__(self, where: str | Phrase, message: str | Phrase):
-        where_text, text = str(where), str(message)
-        super().__init__(f"{where_text}: {text}" if where_text else text)
-        self.where = where_text
-        self.message = text
-        self.problem = message
-        self.phrase = say("{where}: {problem}", where=where, problem=message) if where else message
-
-
 @dataclass(frozen=True)
 class ReadResult:
     character: Character
@@ -110,30 +79,6 @@ def parse_character_json(
     text: str | bytes, rulesets: Mapping[str, Ruleset] | None = None
 ) -> ReadResult:
     return read_character(load_json(text), rulesets)
-
-
-def load_json(text: str | bytes):
-    """Parsed JSON, or CharacterFileError saying what is wrong with the text and where."""
-    try:
-        return json.loads(text)
-    except UnicodeDecodeError:
-        raise CharacterFileError("", say("the file is not UTF-8 text")) from None
-    except json.JSONDecodeError as error:
-        raise CharacterFileError(
-            say("line {line} column {column}", line=error.lineno, column=error.colno),
-            say("not valid JSON ({error})", error=JSON_ERRORS.get(error.msg, error.msg)),
-        ) from None
-    # check_character never shows a traceback: json.loads raises a plain ValueError for an
-    # integer longer than Python's 4,300-digit limit and RecursionError for lists or objects
-    # nested too deeply.
-    except ValueError:
-        raise CharacterFileError(
-            "", say("not readable JSON: a number has too many digits")
-        ) from None
-    except RecursionError:
-        raise CharacterFileError(
-            "", say("not readable JSON: lists or objects nest too deep")
-        ) from None
 
 
 def read_character(data, rulesets: Mapping[str, Ruleset] | None = None) -> ReadResult:
@@ -158,9 +103,6 @@ def read_ledger_entry(data: dict, ladder: Ladder = STANDARD) -> "ledger.Entry":
 def read_ruleset_file(value) -> Ruleset:
     """A character file's `ruleset_file`, or CharacterFileError naming its first problem
     (and how many more there are)."""
-    # rules.ruleset_file reads JSON with this module's load_json: imported here, not above.
-    from rules.ruleset_file import RulesetFileError, read_ruleset
-
     try:
         return read_ruleset(value)
     except RulesetFileError as error:
@@ -621,6 +563,15 @@ def write_character(character: Character, ladder: Ladder = STANDARD) -> dict:
         ordered.insert(at, ("advancement", [write_entry(e, ladder) for e in character.advancement]))
         data = dict(ordered)
     return data
+
+
+def character_file_with_ruleset(character: Character, ruleset: Ruleset) -> dict:
+    """A character file that carries its designed ruleset (`ruleset_file`, after
+    `ruleset`): any Fairsheet reads and checks it with nothing else."""
+    data = write_character(character, ruleset.ladder)
+    ordered = list(data.items())
+    ordered.insert(2, ("ruleset_file", ruleset_to_json(ruleset)))
+    return dict(ordered)
 
 
 def write_entry(entry: ledger.Entry, ladder: Ladder = STANDARD) -> dict:

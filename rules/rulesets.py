@@ -2,7 +2,7 @@
 `Ruleset`: budgets and costs, limits, what the lists and points are called, how harm is
 recorded on the sheet, the seed catalogue and templates, advancement costs. A campaign's
 house rules replace some of these numbers (house_rules.py); pricing and validation
-(report.py), pages and sheets read nothing but these fields, so a new ruleset is a new
+(report/), pages and sheets read nothing but these fields, so a new ruleset is a new
 `Ruleset(...)` in `BUILTIN` and nothing else (docs/rules-engine.md, "Adding a ruleset").
 
 Two systems share the dataclass: "levels" (Fudge, Mudge: free attribute and skill levels,

@@ -21,10 +21,16 @@ makemessages command adds them to xgettext's keywords): call them with literal t
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:  # rules.ladder says its own errors with `say`
-    from rules.ladder import Ladder
+
+class LadderWords(Protocol):
+    """What a Level says itself with: rules.ladder.Ladder, which this module cannot import,
+    since rules.ladder says its own errors with `say`."""
+
+    words: tuple[str, ...]
+
+    def name(self, level: int) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -43,7 +49,7 @@ class Level:
     """A level, said in its ladder's words: 'Good', 'Legendary+2'."""
 
     level: int
-    ladder: "Ladder"
+    ladder: LadderWords
 
     def __str__(self) -> str:
         return self.ladder.name(self.level)

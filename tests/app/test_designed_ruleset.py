@@ -13,15 +13,16 @@ from django.test import Client
 from django.urls import reverse
 
 from characters.services.api_tokens import api_token_create
-from rules.charfile import CharacterFileError, parse_character_json, write_character
+from rules.charfile import (
+    CharacterFileError,
+    character_file_with_ruleset,
+    parse_character_json,
+    write_character,
+)
 from rules.check import BREAKS_A_RULE, VALID, check_text
 from rules.foundry import parse_any, write_actor
 from rules.report import build_report
-from rules.ruleset_file import (
-    character_file_with_ruleset,
-    parse_ruleset_json,
-    ruleset_to_json,
-)
+from rules.ruleset_file import parse_ruleset_json, ruleset_to_json
 from rules.rulesets import BUILTIN
 from tests.support import commands
 from tests.support.pdf_helpers import texts

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from characters import knobs
 from characters.forms.fields import AmountField
 from characters.vocabulary import TERMS
-from rules.ruleset_file import DIFFICULTY_NAMES, EQUIPMENT_KINDS, MAX_ENTRIES
+from rules.ruleset_file.file_format import DIFFICULTY_NAMES, EQUIPMENT_KINDS, MAX_ENTRIES
 from rules.rulesets import DEFAULT, DIFFICULTIES, LEVELS, TOKENS
 
 MAX_ROWS = MAX_ENTRIES

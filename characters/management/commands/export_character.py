@@ -8,9 +8,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from characters.management.charfiles import read_path, read_rulesets, unreadable
-from rules.charfile import write_character
+from rules.charfile import character_file_with_ruleset, write_character
 from rules.foundry import FAIRSHEET, FOUNDRY, parse_any, write_actor
-from rules.ruleset_file import character_file_with_ruleset
 
 
 class Command(BaseCommand):
