@@ -414,7 +414,8 @@ class CatalogEntry(models.Model):
     """One line of a campaign's catalogue: an attribute, a skill with its difficulty, a gift
     or fault with its cost, a power kind, or a piece of equipment."""
 
-    # A trait's kinds, in Trait.Kind's words, beside the catalogue's own two.
+    # Trait.Kind's kinds, words and all, then the catalogue's own two: a kind of power the
+    # campaign allows, a piece of equipment.
     Kind = models.TextChoices(
         "Kind",
         [
