@@ -181,62 +181,6 @@ class Membership(models.Model):
         ]
 
 
-class CatalogEntry(models.Model):
-    """One line of a campaign's catalogue: an attribute, a skill with its difficulty, a gift
-    or fault with its cost, a power kind, or a piece of equipment."""
-
-    class Kind(models.TextChoices):
-        ATTRIBUTE = "attribute", pgettext_lazy("catalogue line", "attribute")
-        SKILL = "skill", pgettext_lazy("catalogue line", "skill")
-        GIFT = "gift", pgettext_lazy("catalogue line", "gift")
-        FAULT = "fault", pgettext_lazy("catalogue line", "fault")
-        POWER_KIND = "power_kind", pgettext_lazy("catalogue line", "power kind")
-        POWER = "power", pgettext_lazy("catalogue line", "power")
-        EQUIPMENT = "equipment", pgettext_lazy("catalogue line", "equipment")
-
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="catalog")
-    kind = models.CharField(max_length=12, choices=Kind.choices)
-    name = models.CharField(max_length=100)
-    difficulty = models.CharField(max_length=10, choices=DIFFICULTY_CHOICES, blank=True)
-    cost = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
-    damage = models.SmallIntegerField(null=True, blank=True)
-    armour = models.SmallIntegerField(null=True, blank=True)
-    note = models.CharField(max_length=500, blank=True)
-    # Equipment: weapon, armour, shield or gear (a shield has an armour value and is no armour).
-    equipment_kind = models.CharField(max_length=10, blank=True)
-    # Powers: spell, psi, superpower or field, and the rule text's lines (rules.catalog.
-    # CatalogPower: section, cost, target, damage_factor, range, duration, effect, group).
-    power_kind = models.CharField(max_length=12, blank=True)
-    details = models.JSONField(default=dict, blank=True)
-
-    class Meta:
-        ordering = ["kind", "name"]
-        constraints = [
-            models.UniqueConstraint(
-                "campaign", "kind", Lower("name"), name="catalog_entry_unique_name"
-            ),
-            models.CheckConstraint(
-                condition=Q(cost__isnull=True) | Q(cost__gte=0), name="catalog_cost_not_negative"
-            ),
-        ]
-
-
-# Mudge 2.5-2.9 and DIP VIII.1's kinds of power (spec: a power's `kind`).
-POWER_KIND_CHOICES = [(k, k) for k in ("spell", "psi", "superpower", "field")]
-
-# Which of CatalogEntry's optional fields mean something for each kind of entry; the others
-# are kept empty, so a skill never carries a stray cost.
-ENTRY_FIELDS = {
-    CatalogEntry.Kind.ATTRIBUTE: (),
-    CatalogEntry.Kind.SKILL: ("difficulty",),
-    CatalogEntry.Kind.GIFT: ("cost",),
-    CatalogEntry.Kind.FAULT: ("cost",),
-    CatalogEntry.Kind.POWER_KIND: (),
-    CatalogEntry.Kind.POWER: ("power_kind", "difficulty", "details"),
-    CatalogEntry.Kind.EQUIPMENT: ("equipment_kind", "damage", "armour"),
-}
-CATALOG_NAME_MAX = CatalogEntry._meta.get_field("name").max_length
-CATALOG_NOTE_MAX = CatalogEntry._meta.get_field("note").max_length
 CAMPAIGN_NAME_MAX = Campaign._meta.get_field("name").max_length
 FACTOR_RANGE = range(-20, 21)  # weapon and armour values: Mudge's run from -1 to +8
 
@@ -454,6 +398,75 @@ class Equipment(models.Model):
     class Meta:
         ordering = ["position", "id"]
 
+
+class PowerKind(models.TextChoices):
+    """Mudge 2.5-2.9 and DIP VIII.1's kinds of power (spec: a power's `kind`), each named as
+    a fact about a power ("spell", "sort"). Trait.power_kind and CatalogEntry.power_kind hold
+    one of these, or nothing, which the rules read as a superpower (rules.report)."""
+
+    SPELL = "spell", pgettext_lazy("power kind", "spell")
+    PSI = "psi", pgettext_lazy("power kind", "psi")
+    SUPERPOWER = "superpower", pgettext_lazy("power kind", "superpower")
+    FIELD = "field", pgettext_lazy("power kind", "field")
+
+
+class CatalogEntry(models.Model):
+    """One line of a campaign's catalogue: an attribute, a skill with its difficulty, a gift
+    or fault with its cost, a power kind, or a piece of equipment."""
+
+    # Trait.Kind's kinds, words and all, then the catalogue's own two: a kind of power the
+    # campaign allows, a piece of equipment.
+    Kind = models.TextChoices(
+        "Kind",
+        [
+            *((kind.name, (kind.value, kind.label)) for kind in Trait.Kind),
+            ("POWER_KIND", ("power_kind", pgettext_lazy("catalogue line", "power kind"))),
+            ("EQUIPMENT", ("equipment", pgettext_lazy("catalogue line", "equipment"))),
+        ],
+    )
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="catalog")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    name = models.CharField(max_length=100)
+    difficulty = models.CharField(max_length=10, choices=DIFFICULTY_CHOICES, blank=True)
+    cost = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    damage = models.SmallIntegerField(null=True, blank=True)
+    armour = models.SmallIntegerField(null=True, blank=True)
+    note = models.CharField(max_length=500, blank=True)
+    # Equipment: weapon, armour, shield or gear (a shield has an armour value and is no armour).
+    equipment_kind = models.CharField(max_length=10, blank=True)
+    # Powers: spell, psi, superpower or field, and the rule text's lines (rules.catalog.
+    # CatalogPower: section, cost, target, damage_factor, range, duration, effect, group).
+    power_kind = models.CharField(max_length=12, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["kind", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                "campaign", "kind", Lower("name"), name="catalog_entry_unique_name"
+            ),
+            models.CheckConstraint(
+                condition=Q(cost__isnull=True) | Q(cost__gte=0), name="catalog_cost_not_negative"
+            ),
+        ]
+
+
+POWER_KIND_CHOICES = PowerKind.choices
+
+# Which of CatalogEntry's optional fields mean something for each kind of entry; the others
+# are kept empty, so a skill never carries a stray cost.
+ENTRY_FIELDS = {
+    CatalogEntry.Kind.ATTRIBUTE: (),
+    CatalogEntry.Kind.SKILL: ("difficulty",),
+    CatalogEntry.Kind.GIFT: ("cost",),
+    CatalogEntry.Kind.FAULT: ("cost",),
+    CatalogEntry.Kind.POWER_KIND: (),
+    CatalogEntry.Kind.POWER: ("power_kind", "difficulty", "details"),
+    CatalogEntry.Kind.EQUIPMENT: ("equipment_kind", "damage", "armour"),
+}
+CATALOG_NAME_MAX = CatalogEntry._meta.get_field("name").max_length
+CATALOG_NOTE_MAX = CatalogEntry._meta.get_field("note").max_length
 
 # What an event or a comment is about when it names no trait (characters.services' targets).
 TARGETS = {

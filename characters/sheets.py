@@ -660,17 +660,10 @@ def _factor_label(label: str, defensive: bool) -> str:
     return factor_word(label)
 
 
-EQUIPMENT_KINDS = {
-    "weapon": pgettext_lazy("equipment kind", "weapon"),
-    "armour": pgettext_lazy("equipment kind", "armour"),
-    "shield": pgettext_lazy("equipment kind", "shield"),
-}
-
-
 def _equipment(item: Equipment) -> ListedItem:
     details = [f"×{item.quantity}"] if item.quantity != 1 else []  # noqa: RUF001 (the times sign, as printed)
     if item.kind != "gear":
-        details.append(str(EQUIPMENT_KINDS.get(item.kind, item.kind)))
+        details.append(vocabulary.term(item.kind, "equipment kind"))
     if item.damage is not None:
         details.append(_("damage {value}").format(value=signed(item.damage)))
     if item.armour is not None:

@@ -12,6 +12,8 @@ ruleset is here.
 
 from django.utils.translation import npgettext, pgettext_lazy
 
+from characters.models import Equipment, PowerKind
+
 # The trait ladder (Mudge 1.2; MicroFudged DIP V adds Abysmal). A ladder is translated only
 # when every one of its words is one of these: a GM's own ladder (fudge-rpg's Heroic) stays
 # whole, never half in one language and half in another.
@@ -102,11 +104,14 @@ TERMS = {
         "MicroFudged DIP (tokens)": pgettext_lazy("ruleset", "MicroFudged DIP (tokens)"),
         "Streamlined MicroFudged": pgettext_lazy("ruleset", "Streamlined MicroFudged"),
     },
-    "power kind": {
-        "spell": pgettext_lazy("power kind", "spell"),
-        "psi": pgettext_lazy("power kind", "psi"),
-        "superpower": pgettext_lazy("power kind", "superpower"),
-        "field": pgettext_lazy("power kind", "field"),
+    "power kind": dict(PowerKind.choices),
+    # A piece of equipment's kind as a fact about it ("weapon", "arme"): Equipment.Kind's labels
+    # are the capitalised choices of a form ("Weapon").
+    "equipment kind": {
+        Equipment.Kind.WEAPON: pgettext_lazy("equipment kind", "weapon"),
+        Equipment.Kind.ARMOUR: pgettext_lazy("equipment kind", "armour"),
+        Equipment.Kind.SHIELD: pgettext_lazy("equipment kind", "shield"),
+        Equipment.Kind.GEAR: pgettext_lazy("equipment kind", "gear"),
     },
     "experience unit": {
         "EP": pgettext_lazy("experience unit", "EP"),

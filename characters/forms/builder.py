@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from django import forms
-from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from characters import vocabulary
@@ -175,13 +175,8 @@ class SharedFields(dict):
         return dict(self)
 
 
-# Equipment.Kind's labels in the reader's language.
-EQUIPMENT_KINDS = {
-    Equipment.Kind.WEAPON: pgettext_lazy("equipment kind", "Weapon"),
-    Equipment.Kind.ARMOUR: pgettext_lazy("equipment kind", "Armour"),
-    Equipment.Kind.SHIELD: pgettext_lazy("equipment kind", "Shield"),
-    Equipment.Kind.GEAR: pgettext_lazy("equipment kind", "Gear"),
-}
+# Equipment.Kind's labels by value.
+EQUIPMENT_KINDS = dict(Equipment.Kind.choices)
 
 
 class EquipmentForm(VersionedForm):
@@ -204,7 +199,7 @@ class EquipmentForm(VersionedForm):
         # Said now, as plain text: the row controls draw them once per language.
         self.fields["kind"].choices = [
             ("", _("— (catalogue)")),
-            *((value, str(EQUIPMENT_KINDS[value])) for value, _label in Equipment.Kind.choices),
+            *((value, str(label)) for value, label in Equipment.Kind.choices),
         ]
         self.fields["damage"].label = vocabulary.term(words.weapon_value, "equipment value")
         self.fields["damage"].help_text = _("Weapon value ({section})").format(

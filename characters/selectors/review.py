@@ -278,12 +278,6 @@ DETAIL_WORDS = {
     "house rules": pgettext_lazy("character detail", "house rules"),
     "personality": pgettext_lazy("character detail", "personality"),
 }
-EQUIPMENT_KINDS = {
-    "weapon": pgettext_lazy("equipment kind", "weapon"),
-    "armour": pgettext_lazy("equipment kind", "armour"),
-    "shield": pgettext_lazy("equipment kind", "shield"),
-    "gear": pgettext_lazy("equipment kind", "gear"),
-}
 
 
 def said_change(change: Change, ruleset: Ruleset) -> SaidChange:
@@ -320,7 +314,7 @@ def _described(section: str, entry: dict, ruleset: Ruleset) -> str:
     if "kind" in entry and section == "powers":
         parts.append(vocabulary.term(entry["kind"], "power kind"))
     elif "kind" in entry and section == "equipment":
-        parts.append(str(EQUIPMENT_KINDS.get(entry["kind"], entry["kind"])))
+        parts.append(vocabulary.term(entry["kind"], "equipment kind"))
     if "level" in entry:
         parts.append(_level_word(entry["level"], ruleset))
     if entry.get("difficulty"):

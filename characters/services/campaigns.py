@@ -446,12 +446,8 @@ def _save_entry(entry: CatalogEntry) -> None:
 def kind_word(kind: str) -> str:
     """What one catalogue entry of `kind` is called, in the reader's language: "skill",
     "compétence"."""
-    kinds = {
-        CatalogEntry.Kind.POWER_KIND: gettext("power kind"),
-        CatalogEntry.Kind.EQUIPMENT: gettext("equipment"),
-    }
-    if kind in kinds:
-        return kinds[kind]
+    if kind in (CatalogEntry.Kind.POWER_KIND, CatalogEntry.Kind.EQUIPMENT):
+        return str(CatalogEntry.Kind(kind).label)
     return vocabulary.noun(kind, f"{kind}s", 1) or kind
 
 

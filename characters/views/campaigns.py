@@ -21,7 +21,6 @@ from characters import throttle, vocabulary
 from characters.adapters import base_ruleset, campaign_ruleset, power_from_entry
 from characters.errors import HouseRulesRefused, ServiceError
 from characters.forms.campaigns import (
-    EQUIPMENT_KINDS,
     CampaignForm,
     CampaignSettingsForm,
     CatalogEntryForm,
@@ -402,8 +401,7 @@ def kind_word(entry: CatalogEntry) -> str:
     """A piece of equipment's or a power's kind in the reader's language; a GM's own kind of
     power as written."""
     if entry.equipment_kind:
-        found = EQUIPMENT_KINDS.get(entry.equipment_kind)
-        return entry.equipment_kind if found is None else str(found).lower()
+        return vocabulary.term(entry.equipment_kind, "equipment kind")
     return vocabulary.term(entry.power_kind, "power kind")
 
 

@@ -8,7 +8,11 @@ from django.urls import reverse
 from django.utils import translation
 
 from characters.selectors.campaigns import BROKEN_RULES, broken_rule
-from characters.services.campaigns import campaign_update_house_rules, catalog_entry_add
+from characters.services.campaigns import (
+    campaign_update_house_rules,
+    catalog_entry_add,
+    kind_word,
+)
 from rules.rule_names import RULE_NAMES
 from tests.support.builder_fixtures import *  # noqa: F403
 
@@ -187,6 +191,15 @@ def test_the_previews_broken_rules_are_the_engines_in_english():
     with translation.override("fr"):
         assert broken_rule("too_many_skills") == "trop de compétences"
         assert broken_rule("a_new_code") == "a new code"  # not listed yet: as words
+
+
+def test_a_catalogue_line_is_called_by_its_kinds_word():
+    with translation.override("fr"):
+        assert [kind_word(k) for k in ("skill", "power_kind", "equipment")] == [
+            "compétence",
+            "type de pouvoir",
+            "équipement",
+        ]
 
 
 def test_the_house_rules_table_reads_in_the_language(client, gm, player, campaign):

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from characters import vocabulary
-from characters.models import Notification, Profile
+from characters.models import Equipment, Notification, PowerKind, Profile
 from characters.services.accounts import account_language_set
 from characters.services.review import character_approve, character_submit
 from characters.wording import SPEAKER, said
@@ -27,6 +27,7 @@ from rules.catalog import POWER_DETAILS, USE_COST_LABELS, CatalogPower
 from rules.character import PERSONALITY_QUESTIONS
 from rules.check import check_file, check_text
 from rules.ladder import WORDS
+from rules.ruleset_file import EQUIPMENT_KINDS
 from rules.rulesets import BUILTIN, DIFFICULTIES, LEVELS, Terms
 from rules.trades import amount_phrase
 from rules.words import Level, Noun, say
@@ -140,6 +141,17 @@ def test_every_word_of_the_builtin_rulesets_has_a_translation():
         for pool in (("attributes", "skills", "gifts", "faults") if r.system == LEVELS else ())
     } | {BUILTIN["microfudged-dip"].terms.pool_words("tokens")}
     assert units <= set(vocabulary.NOUNS)
+
+
+def test_the_apps_kinds_of_equipment_and_power_are_the_rules_and_each_has_its_word():
+    assert tuple(Equipment.Kind) == EQUIPMENT_KINDS
+    assert set(PowerKind) == {kind for r in BUILTIN.values() for kind in r.power_kinds}
+    assert set(vocabulary.TERMS["equipment kind"]) == set(EQUIPMENT_KINDS)
+    assert set(vocabulary.TERMS["power kind"]) == set(PowerKind)
+    with translation.override("fr"):
+        said_words = [vocabulary.term(kind, "equipment kind") for kind in EQUIPMENT_KINDS]
+        assert said_words == ["arme", "armure", "bouclier", "matériel"]
+        assert vocabulary.term("field", "power kind") == "domaine"
 
 
 def test_an_amount_is_said_in_the_languages_words_and_a_gms_as_written():
