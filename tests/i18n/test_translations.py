@@ -27,7 +27,7 @@ from rules.catalog import POWER_DETAILS, USE_COST_LABELS, CatalogPower
 from rules.character import PERSONALITY_QUESTIONS
 from rules.check import check_file, check_text
 from rules.ladder import WORDS
-from rules.ruleset_file import EQUIPMENT_KINDS
+from rules.ruleset_file.file_format import EQUIPMENT_KINDS
 from rules.rulesets import BUILTIN, DIFFICULTIES, LEVELS, Terms
 from rules.trades import amount_phrase
 from rules.words import Level, Noun, say
