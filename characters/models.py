@@ -452,8 +452,6 @@ class CatalogEntry(models.Model):
         ]
 
 
-POWER_KIND_CHOICES = PowerKind.choices
-
 # Which of CatalogEntry's optional fields mean something for each kind of entry; the others
 # are kept empty, so a skill never carries a stray cost.
 ENTRY_FIELDS = {

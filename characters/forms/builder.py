@@ -175,10 +175,6 @@ class SharedFields(dict):
         return dict(self)
 
 
-# Equipment.Kind's labels by value.
-EQUIPMENT_KINDS = dict(Equipment.Kind.choices)
-
-
 class EquipmentForm(VersionedForm):
     """A piece of equipment; its values are named in the ruleset's words (a weapon's damage
     and an armour's value in Mudge 4.54, cards in MicroFudged DIP VII.2): equipment_words."""

@@ -38,10 +38,10 @@ from characters.models import (
     DIFFICULTY_CHOICES,
     ENTRY_FIELDS,
     FACTOR_RANGE,
-    POWER_KIND_CHOICES,
     Campaign,
     CatalogEntry,
     Equipment,
+    PowerKind,
 )
 from rules.house_rules import ATTRIBUTE_KEYS, BOOLEAN_KEYS, LEVEL_KEYS, json_number
 from rules.ladder import ABYSMAL, GOOD, STANDARD
@@ -52,13 +52,6 @@ COUNT_MAX = 999
 # a file), by part.
 TRADE_PARTS = [k.part for k in parts_of("trade_values")]
 ADVANCEMENT_PARTS = [k.part for k in parts_of("advancement_costs") if k.house_rule]
-# A piece of equipment's kind (the stored value is its English key).
-EQUIPMENT_KINDS = {
-    "weapon": pgettext_lazy("equipment kind", "Weapon"),
-    "armour": pgettext_lazy("equipment kind", "Armour"),
-    "shield": pgettext_lazy("equipment kind", "Shield"),
-    "gear": pgettext_lazy("equipment kind", "Gear"),
-}
 
 
 class CampaignForm(forms.Form):
@@ -504,12 +497,12 @@ class CatalogEntryForm(forms.Form):
     )
     equipment_kind = forms.ChoiceField(
         choices=Equipment.Kind.choices,
-        initial="gear",
+        initial=Equipment.Kind.GEAR,
         label=pgettext_lazy("catalogue field", "Kind"),
     )
     power_kind = forms.ChoiceField(
-        choices=POWER_KIND_CHOICES,
-        initial="spell",
+        choices=PowerKind.choices,
+        initial=PowerKind.SPELL,
         label=pgettext_lazy("catalogue field", "Kind"),
     )
     note = forms.CharField(max_length=CATALOG_NOTE_MAX, required=False, label=_("Note"))
@@ -529,14 +522,6 @@ class CatalogEntryForm(forms.Form):
         if "difficulty" in self.fields:
             self.fields["difficulty"].choices = [
                 (d, difficulty_word(d)) for d, _l in DIFFICULTY_CHOICES
-            ]
-        if "equipment_kind" in self.fields:
-            self.fields["equipment_kind"].choices = [
-                (k, EQUIPMENT_KINDS.get(k, label)) for k, label in Equipment.Kind.choices
-            ]
-        if "power_kind" in self.fields:
-            self.fields["power_kind"].choices = [
-                (k, vocabulary.term(k, "power kind")) for k, _l in POWER_KIND_CHOICES
             ]
         if "power_kind" in self.fields and power_kinds:
             # The base ruleset's kinds (MicroFudged: fields of power only), and the entry's

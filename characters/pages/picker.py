@@ -10,7 +10,6 @@ from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from characters import vocabulary
-from characters.forms.builder import EQUIPMENT_KINDS
 from characters.models import Trait
 from characters.wording import SPEAKER, said
 from rules.ladder import FAIR, signed
@@ -59,8 +58,7 @@ def difficulty_word(difficulty: str) -> str:
 
 def equipment_kind_word(kind: str) -> str:
     """A kind of equipment in the reader's language, as a fact: "weapon", "arme"."""
-    found = EQUIPMENT_KINDS.get(kind)
-    return kind if found is None else str(found).lower()
+    return vocabulary.term(kind, "equipment kind")
 
 
 def _level(ruleset: Ruleset, level: int) -> str:

@@ -7,13 +7,12 @@ from django.utils.translation import gettext_noop
 from characters.forms.designer.base import RowForm, Rows, Section
 from characters.forms.designer.fields import (
     DIFFICULTY_CHOICES,
-    EQUIPMENT_CHOICES,
-    POWER_KINDS,
     _number_of,
     amount,
     number,
     text,
 )
+from characters.models import Equipment, PowerKind
 from rules.catalog import POWER_DETAILS
 
 
@@ -68,7 +67,9 @@ class FaultRow(RowForm):
 
 class EquipmentRow(RowForm):
     name = text(_("Name"))
-    kind = forms.ChoiceField(label=_("Kind"), choices=EQUIPMENT_CHOICES, initial="gear")
+    kind = forms.ChoiceField(
+        label=_("Kind"), choices=Equipment.Kind.choices, initial=Equipment.Kind.GEAR
+    )
     damage = number(_("Weapon value"))
     armour = number(_("Armour value"))
     note = text(_("Note"), limit=2000)
@@ -88,7 +89,7 @@ POWER_DETAIL_LABELS = {
 
 class PowerRow(RowForm):
     name = text(_("Name"))
-    kind = forms.ChoiceField(label=_("Kind"), choices=list(POWER_KINDS.items()))
+    kind = forms.ChoiceField(label=_("Kind"), choices=PowerKind.choices)
     difficulty = forms.ChoiceField(
         label=_("Difficulty"), choices=[("", _("None")), *DIFFICULTY_CHOICES], required=False
     )

@@ -11,24 +11,25 @@ from django.utils.translation import gettext_lazy as _
 
 from characters import knobs
 from characters.forms.fields import AmountField
+from characters.models import PowerKind
 from characters.vocabulary import TERMS
-from rules.ruleset_file.file_format import DIFFICULTY_NAMES, EQUIPMENT_KINDS, MAX_ENTRIES
+from rules.ruleset_file.file_format import DIFFICULTY_NAMES, MAX_ENTRIES
 from rules.rulesets import DEFAULT, DIFFICULTIES, LEVELS, TOKENS
 
 MAX_ROWS = MAX_ENTRIES
 NAME_LENGTH = 100
 POWER_KINDS = {
-    "spell": _("Spells"),
-    "psi": _("Psionic powers"),
-    "superpower": _("Superpowers"),
-    "field": _("Fields of power"),
+    PowerKind.SPELL: _("Spells"),
+    PowerKind.PSI: _("Psionic powers"),
+    PowerKind.SUPERPOWER: _("Superpowers"),
+    PowerKind.FIELD: _("Fields of power"),
 }
 # Each kind's checkbox, a sentence of its own (a language may not lower-case a title).
 POWER_KINDS_USED = {
-    "spell": _("The game has spells"),
-    "psi": _("The game has psionic powers"),
-    "superpower": _("The game has superpowers"),
-    "field": _("The game has fields of power"),
+    PowerKind.SPELL: _("The game has spells"),
+    PowerKind.PSI: _("The game has psionic powers"),
+    PowerKind.SUPERPOWER: _("The game has superpowers"),
+    PowerKind.FIELD: _("The game has fields of power"),
 }
 SYSTEM_CHOICES = [
     (LEVELS, _("Levels: free attribute and skill levels, gifts and faults, traded (Fudge, Mudge)")),
@@ -37,13 +38,6 @@ SYSTEM_CHOICES = [
 # A difficulty in words, "Very hard", in the reader's language (the rules vocabulary's).
 DIFFICULTY_WORDS = {d: capfirst(TERMS["difficulty"][DIFFICULTY_NAMES[d]]) for d in DIFFICULTIES}
 DIFFICULTY_CHOICES = list(DIFFICULTY_WORDS.items())
-EQUIPMENT_WORDS = {
-    "weapon": _("Weapon"),
-    "armour": _("Armour"),
-    "shield": _("Shield"),
-    "gear": _("Gear"),
-}
-EQUIPMENT_CHOICES = [(k, EQUIPMENT_WORDS[k]) for k in EQUIPMENT_KINDS]
 PRICING_CHOICES = [
     ("flat", _("Flat from a default")),
     ("by_difficulty", _("By difficulty")),

@@ -4,7 +4,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from characters.forms.designer.base import Group, Section, _declare
-from characters.forms.designer.fields import text
+from characters.forms.designer.fields import POWER_KINDS, text
+from characters.models import PowerKind
 
 # The rule sections a check may cite, each in words (a game's file may name others: kept).
 TOPICS = {
@@ -18,9 +19,7 @@ TOPICS = {
     "uncommitted": _("Uncommitted traits"),
     "legendary": _("Legendary"),
     "scale": _("Scale"),
-    "spell": _("Spells"),
-    "psi": _("Psionic powers"),
-    "superpower": _("Superpowers"),
+    **{kind: POWER_KINDS[kind] for kind in (PowerKind.SPELL, PowerKind.PSI, PowerKind.SUPERPOWER)},
     "powers": _("Powers"),
     "meta_points": _("Meta points"),
     "points_in_play": _("Points in play"),
