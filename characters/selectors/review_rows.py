@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from characters import vocabulary
 from characters.adapters import TRAIT_LISTS, cost_pool, trait_target, traits_by_kind
-from characters.models import Character, Equipment, Trait, target_label
+from characters.models import Character, Equipment, PowerKind, Trait, target_label
 from characters.wording import SPEAKER
 from rules.catalog import Catalog, CatalogFault, CatalogGift, CatalogSkill
 from rules.house_rules import json_number
@@ -106,7 +106,7 @@ def _cost_words(ruleset: Ruleset, trait: Trait, spent) -> str:
 
 def _equipment_facts(ruleset: Ruleset, item) -> tuple[str, ...]:
     # The terms are labels ("Damage"); here they follow the kind in a phrase.
-    facts = [item.kind]
+    facts = [_equipment_kind(item.kind)]
     if item.damage is not None:
         facts.append(f"{ruleset.terms.weapon_value.lower()} {signed(item.damage)}")
     if item.armour is not None:
@@ -180,7 +180,8 @@ def _trait_against_catalogue(ruleset: Ruleset, offered: _Offered, trait: Trait) 
     entry = catalog.power(trait.name)
     if entry is None:
         return NOT_LISTED
-    pairs = [(_KIND, entry.kind, trait.power_kind or "superpower")]
+    own_kind = trait.power_kind or PowerKind.SUPERPOWER
+    pairs = [(_KIND, _power_kind(entry.kind), _power_kind(own_kind))]
     if entry.difficulty:
         pairs.append(
             (
@@ -199,7 +200,7 @@ def _equipment_against_catalogue(ruleset: Ruleset, item) -> str:
     terms = ruleset.terms
     return _differences(
         [
-            (_KIND, entry.kind, item.kind),
+            (_KIND, _equipment_kind(entry.kind), _equipment_kind(item.kind)),
             (terms.weapon_value.lower(), _signed(entry.damage), _signed(item.damage)),
             (terms.armour_value.lower(), _signed(entry.armour), _signed(item.armour)),
         ]
@@ -215,6 +216,14 @@ _DIFFICULTY = pgettext_lazy("catalogue difference", "difficulty")
 
 def _words(difficulty: str) -> str:
     return vocabulary.term(difficulty.replace("_", " "), "difficulty")
+
+
+def _power_kind(kind: str) -> str:
+    return vocabulary.term(kind, "power kind")
+
+
+def _equipment_kind(kind: str) -> str:
+    return vocabulary.term(kind, "equipment kind")
 
 
 def _signed(value) -> str:

@@ -6,12 +6,12 @@ language, whoever's request made it."""
 import pytest
 from django.urls import reverse
 
-from characters.models import Notification
+from characters.models import CatalogEntry, Equipment, Notification, PowerKind, Trait
 from characters.services.accounts import account_language_set
-from characters.services.characters import trait_update
+from characters.services.characters import equipment_add, trait_add, trait_update
 from characters.services.review import character_request_changes
 from characters.services.threads import comment_thread_start
-from rules.ladder import GOOD
+from rules.ladder import FAIR, GOOD
 from tests.app.test_review import *  # noqa: F403
 from tests.app.test_review import approved, submitted
 from tests.support.builder_fixtures import *  # noqa: F403
@@ -77,6 +77,56 @@ def test_the_review_page_in_spanish_for_the_gm(login, gm, character, climbing):
     assert "Pedir cambios" in body
     assert "Hablar con <bdi>player</bdi>" in body
     assert "Request changes" not in body
+
+
+def test_a_kind_other_than_the_catalogues_is_said_in_french(login, gm, player, character):
+    """The campaign lists Fireball as a spell and the Medium Weapon as a weapon; the
+    character has them as a psionic power and an armour: the review says both kinds, the
+    catalogue's and the character's, in the GM's words."""
+    CatalogEntry.objects.bulk_create(
+        [
+            CatalogEntry(
+                campaign=character.campaign,
+                kind=CatalogEntry.Kind.POWER,
+                name="Fireball",
+                power_kind=PowerKind.SPELL,
+            ),
+            CatalogEntry(
+                campaign=character.campaign,
+                kind=CatalogEntry.Kind.EQUIPMENT,
+                name="Medium Weapon",
+                equipment_kind=Equipment.Kind.WEAPON,
+            ),
+        ]
+    )
+    trait_add(
+        character=character,
+        actor=player,
+        expected_version=None,
+        kind=Trait.Kind.POWER,
+        name="Fireball",
+        level=FAIR,
+        power_kind=PowerKind.PSI,
+    )
+    equipment_add(
+        character=character,
+        actor=player,
+        expected_version=None,
+        name="Medium Weapon",
+        kind=Equipment.Kind.ARMOUR,
+    )
+    submitted(character)
+    body = page(login(gm), "character_review", character, FR)
+
+    def row(name):
+        start = body.index(f"<bdi>{name}</bdi>")
+        return body[start : body.index("</li>", start)]
+
+    assert "Diffère du catalogue\u00a0: il indique type sort (ici psi)." in row("Fireball")
+    assert "Diffère du catalogue\u00a0: il indique type arme (ici armure)." in row("Medium Weapon")
+    assert '<span class="trait-level-label">armure</span>' in row("Medium Weapon")
+    assert "spell" not in row("Fireball")
+    assert "weapon" not in row("Medium Weapon") and "armour" not in row("Medium Weapon")
 
 
 def resubmitted_with_a_change(character, climbing, gm, player):
