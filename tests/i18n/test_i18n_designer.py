@@ -2,6 +2,7 @@
 post's problems and the rules page, in French and Spanish; the GM's own words as written."""
 
 import html as html_text
+import re
 
 import pytest
 from django.forms import HiddenInput
@@ -126,3 +127,27 @@ def test_the_rules_page_reads_in_spanish(client):
     assert "Progreso (PX)" in body and "Permiso del DJ" in body
     assert "Caps and bounds" not in body and "Cost of skills" not in body
     assert "Superb" not in body and "free attribute levels" not in body
+
+
+def test_a_sample_powers_and_an_items_kind_are_the_games_words_in_french(gm, design):
+    """A power's kind is the word the builder, the catalogue and the sheet say ("sort"), not
+    its section's title ("Sorts"); an item's is the capitalised word of a choice."""
+    client = client_for(gm)
+
+    def options(section, select_id):
+        body = text(client.get(url(design, section), **FRENCH))
+        select = re.search(rf'<select[^>]*id="{select_id}"[^>]*>(.*?)</select>', body, re.S)
+        return re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', select.group(1))
+
+    assert options("power-list", "id_powers-0-kind") == [
+        ("spell", "sort"),
+        ("psi", "psi"),
+        ("superpower", "superpouvoir"),
+        ("field", "domaine"),
+    ]
+    assert options("equipment", "id_equipment-0-kind") == [
+        ("weapon", "Arme"),
+        ("armour", "Armure"),
+        ("shield", "Bouclier"),
+        ("gear", "Matériel"),
+    ]
