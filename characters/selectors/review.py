@@ -382,7 +382,7 @@ def timeline(character: Character, ruleset: Ruleset) -> list[TimelineRow]:
 _UNDONE = re.compile(r"(?P<way>undo|redo) (?P<edit>.+)", re.DOTALL)
 _AWARDED = re.compile(r"(?P<amount>\d+) (?P<unit>[^:]+?): (?P<reason>.*)", re.DOTALL)
 _TEMPLATE = re.compile(r"template (?P<template>.+)", re.DOTALL)
-# services.characters.character_apply_template's events (a GM's reason is never read back)
+# services.templates.character_apply_template's events (a GM's reason is never read back)
 _TEMPLATE_ACTIONS = ("template_applied", "trait_added", "trait_relevelled", "details_changed")
 _COMES_WITH = re.compile(r"comes with (?P<gift>.+)", re.DOTALL)  # a gift's attribute
 _WENT_WITH = re.compile(r"went with (?P<trait>.+)", re.DOTALL)

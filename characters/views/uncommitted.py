@@ -11,7 +11,7 @@ from characters.adapters import ruleset_for
 from characters.errors import ServiceError
 from characters.forms.builder import UncommittedForm
 from characters.selectors.access import character_for_uncommitted, character_for_viewer
-from characters.services.characters import trait_define_uncommitted
+from characters.services.rows import trait_define_uncommitted
 from characters.views.builder_page import builder_context
 
 
