@@ -30,15 +30,7 @@ def character_apply_template(
     """Raise the character to a Mudge 6.4 template's minimums (and take a race's gifts,
     faults and Scale). Returns what changed, one line each, for the player's message, in the
     active language; the record keeps them in English."""
-    build_before = lock_for_edit(
-        character=character, expected_version=expected_version
-    ).build_before
-    locked = (
-        Character.objects.select_related("campaign")
-        .prefetch_related("traits", "equipment")
-        .get(pk=character.pk)
-    )
-    locked.build_before = build_before  # its step in the undo history
+    locked = _locked_with_rows(character=character, expected_version=expected_version)
     ruleset = ruleset_for(locked)
     template = templates_for(ruleset).get(slug)
     if template is None:
@@ -51,9 +43,46 @@ def character_apply_template(
         locked,
         sum(len(getattr(after, k)) - len(getattr(before, k)) for k in TEMPLATE_ROW_LISTS),
     )
+    reason = f"template {template.name}"
     events = []  # recorded after the version moves, so each carries the version after
-    existing = {(t.kind, t.name.casefold()): t for t in locked.traits.all()}
     changed = []
+    _raise_levels(
+        locked, before, after, ladder=ruleset.ladder, reason=reason, events=events, changed=changed
+    )
+    _take_gifts_and_faults(locked, before, after, reason=reason, events=events, changed=changed)
+    _take_details(locked, after, template=template, reason=reason, events=events, changed=changed)
+    commit_change(
+        locked,
+        actor=actor,
+        action="template_applied",
+        target=f"template:{template.slug}",
+        before={"file": write_character(before, character_base(locked).ladder)},
+        after={"template": template.name, "changed": [str(line) for line in changed]},
+        reason=reason,
+    )
+    for event in events:
+        record_event(character=locked, actor=actor, **event)
+    return [said(line) for line in changed]
+
+
+def _locked_with_rows(*, character: Character, expected_version: int | None) -> Character:
+    """The character locked for the edit, read again with its campaign and rows: a template
+    is applied to the whole build."""
+    build_before = lock_for_edit(
+        character=character, expected_version=expected_version
+    ).build_before
+    locked = (
+        Character.objects.select_related("campaign")
+        .prefetch_related("traits", "equipment")
+        .get(pk=character.pk)
+    )
+    locked.build_before = build_before  # its step in the undo history
+    return locked
+
+
+def _raise_levels(locked: Character, before, after, *, ladder, reason: str, events, changed):
+    """The attributes and skills the template raises, and those it adds at its level."""
+    existing = {(t.kind, t.name.casefold()): t for t in locked.traits.all()}
     for kind, old_items, new_items in (
         (Trait.Kind.ATTRIBUTE, before.attributes, after.attributes),
         (Trait.Kind.SKILL, before.skills, after.skills),
@@ -81,10 +110,14 @@ def character_apply_template(
                     target=trait_target(row),
                     before=old_state,
                     after=trait_state(row),
-                    reason=f"template {template.name}",
+                    reason=reason,
                 )
             )
-            changed.append(raised_to(item.name, row.level, ruleset.ladder))
+            changed.append(raised_to(item.name, row.level, ladder))
+
+
+def _take_gifts_and_faults(locked: Character, before, after, *, reason: str, events, changed):
+    """The gifts and faults the template (a race) brings, after the character's own."""
     for kind, old_items, new_items in (
         (Trait.Kind.GIFT, before.gifts, after.gifts),
         (Trait.Kind.FAULT, before.faults, after.faults),
@@ -99,40 +132,33 @@ def character_apply_template(
                     action="trait_added",
                     target=trait_target(row),
                     after=trait_state(row),
-                    reason=f"template {template.name}",
+                    reason=reason,
                 )
             )
             changed.append(taken(str(kind), item.name))
+
+
+def _take_details(locked: Character, after, *, template, reason: str, events, changed):
+    """The race and Scale the template sets."""
     details = {
         key: getattr(after, key)
         for key in ("race", "scale_strength", "scale_mass")
         if getattr(after, key) != getattr(locked, key)
     }
-    if details:
-        events.append(
-            dict(
-                action="details_changed",
-                before={key: getattr(locked, key) for key in details},
-                after=details,
-                reason=f"template {template.name}",
-            )
+    if not details:
+        return
+    events.append(
+        dict(
+            action="details_changed",
+            before={key: getattr(locked, key) for key in details},
+            after=details,
+            reason=reason,
         )
-        for key, value in details.items():
-            setattr(locked, key, value)
-        locked.save(update_fields=list(details))
-        if "race" in details:
-            changed.append(race_taken(template.name))
-        if {"scale_strength", "scale_mass"} & details.keys():
-            changed.append(scale_now(after.scale_strength, after.scale_mass))
-    commit_change(
-        locked,
-        actor=actor,
-        action="template_applied",
-        target=f"template:{template.slug}",
-        before={"file": write_character(before, character_base(locked).ladder)},
-        after={"template": template.name, "changed": [str(line) for line in changed]},
-        reason=f"template {template.name}",
     )
-    for event in events:
-        record_event(character=locked, actor=actor, **event)
-    return [said(line) for line in changed]
+    for key, value in details.items():
+        setattr(locked, key, value)
+    locked.save(update_fields=list(details))
+    if "race" in details:
+        changed.append(race_taken(template.name))
+    if {"scale_strength", "scale_mass"} & details.keys():
+        changed.append(scale_now(after.scale_strength, after.scale_mass))
