@@ -325,21 +325,7 @@ def _described(section: str, entry: dict, ruleset: Ruleset) -> str:
         parts.append(_level_word(entry["level"], ruleset))
     if entry.get("difficulty"):
         parts.append(vocabulary.term(entry["difficulty"].replace("_", " "), "difficulty"))
-    number = SPEAKER.number
-    if section == "gifts":
-        parts.append(
-            _("cost {cost}").format(cost=number(entry["cost"]))
-            if "cost" in entry
-            else _("catalogue cost")
-        )
-    if section == "faults":
-        parts.append(
-            _("value {value}").format(value=number(entry["value"]))
-            if "value" in entry
-            else _("catalogue value")
-        )
-    if section == "powers" and "cost" in entry:
-        parts.append(_("cost {cost}").format(cost=number(entry["cost"])))
+    parts.extend(_price_described(section, entry))
     if "damage" in entry:
         parts.append(_("damage {damage}").format(damage=entry["damage"]))
     if "armour" in entry:
@@ -351,6 +337,27 @@ def _described(section: str, entry: dict, ruleset: Ruleset) -> str:
     if entry.get("defined_in_play"):
         parts.append(_("defined in play"))  # Mudge 1.7
     return ", ".join(str(p) for p in parts)
+
+
+def _price_described(section: str, entry: dict) -> list[str]:
+    """What a gift costs, a fault is worth or a power costs: the file's own number, else the
+    catalogue's."""
+    number = SPEAKER.number
+    if section == "gifts":
+        return [
+            _("cost {cost}").format(cost=number(entry["cost"]))
+            if "cost" in entry
+            else _("catalogue cost")
+        ]
+    if section == "faults":
+        return [
+            _("value {value}").format(value=number(entry["value"]))
+            if "value" in entry
+            else _("catalogue value")
+        ]
+    if section == "powers" and "cost" in entry:
+        return [_("cost {cost}").format(cost=number(entry["cost"]))]
+    return []
 
 
 def _level_word(word, ruleset: Ruleset) -> str:
@@ -552,13 +559,19 @@ def _shown(key, value, ruleset: Ruleset) -> str:
         return vocabulary.term(value.replace("_", " "), "difficulty")
     if key == "sha256":
         return f"{value[:12]}…"  # the audit page's diff checks the whole digest
-    if key == "ruleset" and value in BUILTIN:
-        return vocabulary.term(BUILTIN[value].name, "ruleset")  # "MicroFudged DIP", not its slug
-    if key == "ruleset" and value == ruleset.slug:
-        return ruleset.name  # a GM's game by its name
+    if key == "ruleset":
+        return _ruleset_shown(value, ruleset)
     if key == "state" and value in Character.State.values:
         return str(Character.State(value).label).lower()  # "changes requested"
     return in_words(value)
+
+
+def _ruleset_shown(slug, ruleset: Ruleset) -> str:
+    if slug in BUILTIN:
+        return vocabulary.term(BUILTIN[slug].name, "ruleset")  # "MicroFudged DIP", not its slug
+    if slug == ruleset.slug:
+        return ruleset.name  # a GM's game by its name
+    return in_words(slug)
 
 
 # -- the advancement page ------------------------------------------------------------------------
