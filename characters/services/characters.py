@@ -1,8 +1,9 @@
-"""Writes to the character itself: create a draft (new, or from an engine character), and
-edit its details. Every builder edit first takes the character through `lock_for_edit`: the
-row locked, the version the page was loaded at checked (two tabs: the later stale write is
-refused), and the build before the edit kept for the undo history. Each write bumps the
-version and records the change in the audit trail, all in one transaction."""
+"""Writes to the character itself: create a draft (new, or from an engine character) and
+edit its details. Every builder edit (here and in services.rows, templates and undo) first
+takes the character through `lock_for_edit`: the row locked, the version the page was loaded
+at checked (two tabs: the later stale write is refused), the build before the edit kept for
+the undo history. The edit then bumps the version and records the change in the audit trail,
+all in one transaction."""
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
