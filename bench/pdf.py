@@ -211,7 +211,7 @@ def _seed():
     from django.contrib.auth import get_user_model
 
     from characters.services.campaigns import campaign_create
-    from characters.services.characters import character_import
+    from characters.services.character_files import character_import
     from characters.services.review import character_approve, character_submit
 
     gm = get_user_model().objects.create_user("bench-gm", password=PASSWORD)
