@@ -1,8 +1,7 @@
 """No import cycles among Fairsheet's modules (README, "Layout"). The layers contract in
 pyproject.toml orders the packages; this holds every module of characters/ and rules/ to an
 order too, deferred imports (inside a function) included: a module that imports another
-back from inside a function is a cycle that only hides from the interpreter. An import under
-`if TYPE_CHECKING:` is left out: it names a type for annotations and never runs."""
+back from inside a function is a cycle that only hides from the interpreter."""
 
 import grimp
 
@@ -65,9 +64,7 @@ def cycle_imports(graph: grimp.ImportGraph, cycle: list[str]) -> list[str]:
 
 
 def fairsheet_graph() -> grimp.ImportGraph:
-    return grimp.build_graph(
-        "characters", "rules", exclude_type_checking_imports=True, cache_dir=None
-    )
+    return grimp.build_graph("characters", "rules", cache_dir=None)
 
 
 def test_no_import_cycles_in_characters_or_rules():
