@@ -46,19 +46,6 @@ def median_seconds(render, runs=RUNS) -> float:
     return statistics.median(times)
 
 
-def sample_files(count: int, ruleset: str | None = None) -> list[str]:
-    """The sample character files (of one ruleset, if given), repeated under new names
-    ("Brogo the Scout 2") until there are `count`."""
-    originals = [json.loads(path.read_text()) for path in sorted(SAMPLES.glob("*.json"))]
-    originals = [c for c in originals if ruleset in (None, c["ruleset"])]
-    files = []
-    for n in range(count):
-        character, round_ = originals[n % len(originals)], n // len(originals)
-        name = f"{character['name']} {round_ + 1}" if round_ else character["name"]
-        files.append(json.dumps({**character, "name": name}))
-    return files
-
-
 def brogo_sheet():
     from characters.sheets import ApprovalStamp, build_sheet
     from rules.charfile import parse_character_json
@@ -211,7 +198,7 @@ def _seed():
     from django.contrib.auth import get_user_model
 
     from characters.services.campaigns import campaign_create
-    from characters.services.characters import character_import
+    from characters.services.character_files import character_import
     from characters.services.review import character_approve, character_submit
 
     gm = get_user_model().objects.create_user("bench-gm", password=PASSWORD)

@@ -20,8 +20,9 @@ def seed():
     from django.contrib.auth import get_user_model
 
     from characters.models import Campaign, Membership
-    from characters.services.characters import character_create, trait_add
+    from characters.services.characters import character_create
     from characters.services.review import character_approve, character_submit
+    from characters.services.rows import trait_add
 
     User = get_user_model()
     # Its own names: under `make bench` the modules share one process and one database.

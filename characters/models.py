@@ -895,7 +895,7 @@ class SheetPDF(models.Model):
 
 
 class PackJob(models.Model):
-    """A campaign pack rendered by a background worker (characters.tasks): its progress
+    """A campaign pack rendered by a background worker (services.printing): its progress
     while it runs, then the PDF."""
 
     class State(models.TextChoices):

@@ -41,12 +41,14 @@ from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherRespons
 
 from characters.print_options import DEFAULT_PRINT, PAPER_SIZES, PrintOptions
 from characters.sheets import ReferencePage, Sheet
-from characters.templatetags import print_text
 
 logger = logging.getLogger(__name__)
 
 PRINT_STYLESHEET = "css/sheet-print.css"
 PRINT_TEMPLATES = ("sheets/print.html", "sheets/sheet.html")
+# The print templates' filters, read by renderer_version as a file (a template tag library
+# is loaded by the templates, never imported here).
+PRINT_FILTERS = Path(__file__).parent / "templatetags" / "print_text.py"
 
 
 class URLRefused(FatalURLFetchingError):
@@ -451,7 +453,7 @@ def renderer_version() -> str:
     stylesheet), the stylesheet and the fonts, with WeasyPrint's version. Part of a cached
     PDF's key, so a new design is never served from an old cache."""
     paths = [Path(get_template(name).origin.name) for name in PRINT_TEMPLATES]
-    paths += [Path(__file__), Path(print_text.__file__), Path(inspect.getfile(Sheet))]
+    paths += [Path(__file__), PRINT_FILTERS, Path(inspect.getfile(Sheet))]
     paths.append(_find_static(PRINT_STYLESHEET))
     paths += _font_files()
     files = tuple((str(path), path.stat().st_mtime_ns) for path in paths)

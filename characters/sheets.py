@@ -234,12 +234,6 @@ class Sheet:
         ] or [[None] * 2 * columns]
 
     @property
-    def damage_in_words(self) -> bool:
-        """MicroFudged's setbacks come from "2 successes", not from "3,4": the printed track
-        gives that column room for a word."""
-        return any(char.isalpha() for wound in self.wounds for char in wound.damage)
-
-    @property
     def approval_line(self) -> str:
         return self.approval.line if self.approval else str(NOT_APPROVED)
 

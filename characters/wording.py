@@ -91,12 +91,6 @@ def said_to_gm(issue) -> str:
     return said(phrase)
 
 
-def report_json(report, language: str) -> dict:
-    """The build report's JSON with its messages in `language`."""
-    with translation.override(language):
-        return report.to_json(SPEAKER)
-
-
 def _in_english() -> bool:
     """Whether the active language is English, the engine's own (None: translation off)."""
     return (translation.get_language() or "en").split("-")[0] == "en"

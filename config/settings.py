@@ -274,7 +274,7 @@ if _MAIL_BACKEND.endswith(".smtp.EmailBackend"):
         "username": os.environ.get("DJANGO_EMAIL_USER", ""),
         "password": os.environ.get("DJANGO_EMAIL_PASSWORD", ""),
         "use_tls": os.environ.get("DJANGO_EMAIL_TLS", "0") == "1",
-        "timeout": 10,  # the worker sends (characters.tasks): a slow server delays only it
+        "timeout": 10,  # the worker sends (services.notifications): a slow server delays only it
     }
 MAILERS = {"default": {"BACKEND": _MAIL_BACKEND, "OPTIONS": _MAIL_OPTIONS}}
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_EMAIL_FROM", "Fairsheet <fairsheet@localhost>")

@@ -5,7 +5,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from characters.adapters import trait_state, trait_target
+from characters.adapters import trait_target
 from characters.errors import ServiceError
 from characters.forms.builder import VersionedForm
 from characters.forms.fields import NameField
@@ -63,10 +63,6 @@ class ReviewForm(VersionedForm):
     @staticmethod
     def trait_field(trait) -> str:
         return f"trait_{trait.pk}"
-
-    def trait_rows(self):
-        """(trait, its state as the audit trail words it, its comment box) per trait."""
-        return [(t, trait_state(t), self[self.trait_field(t)]) for t in self.traits]
 
     def refuse(self, error: ServiceError) -> None:
         """The service's refusal, under the box it is about (focused, so the eye lands

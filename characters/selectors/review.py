@@ -319,21 +319,7 @@ def _described(section: str, entry: dict, ruleset: Ruleset) -> str:
         parts.append(_level_word(entry["level"], ruleset))
     if entry.get("difficulty"):
         parts.append(vocabulary.term(entry["difficulty"].replace("_", " "), "difficulty"))
-    number = SPEAKER.number
-    if section == "gifts":
-        parts.append(
-            _("cost {cost}").format(cost=number(entry["cost"]))
-            if "cost" in entry
-            else _("catalogue cost")
-        )
-    if section == "faults":
-        parts.append(
-            _("value {value}").format(value=number(entry["value"]))
-            if "value" in entry
-            else _("catalogue value")
-        )
-    if section == "powers" and "cost" in entry:
-        parts.append(_("cost {cost}").format(cost=number(entry["cost"])))
+    parts.extend(_price_described(section, entry))
     if "damage" in entry:
         parts.append(_("damage {damage}").format(damage=entry["damage"]))
     if "armour" in entry:
@@ -345,6 +331,27 @@ def _described(section: str, entry: dict, ruleset: Ruleset) -> str:
     if entry.get("defined_in_play"):
         parts.append(_("defined in play"))  # Mudge 1.7
     return ", ".join(str(p) for p in parts)
+
+
+def _price_described(section: str, entry: dict) -> list[str]:
+    """What a gift costs, a fault is worth or a power costs: the file's own number, else the
+    catalogue's."""
+    number = SPEAKER.number
+    if section == "gifts":
+        return [
+            _("cost {cost}").format(cost=number(entry["cost"]))
+            if "cost" in entry
+            else _("catalogue cost")
+        ]
+    if section == "faults":
+        return [
+            _("value {value}").format(value=number(entry["value"]))
+            if "value" in entry
+            else _("catalogue value")
+        ]
+    if section == "powers" and "cost" in entry:
+        return [_("cost {cost}").format(cost=number(entry["cost"]))]
+    return []
 
 
 def _level_word(word, ruleset: Ruleset) -> str:
@@ -376,7 +383,7 @@ def timeline(character: Character, ruleset: Ruleset) -> list[TimelineRow]:
 _UNDONE = re.compile(r"(?P<way>undo|redo) (?P<edit>.+)", re.DOTALL)
 _AWARDED = re.compile(r"(?P<amount>\d+) (?P<unit>[^:]+?): (?P<reason>.*)", re.DOTALL)
 _TEMPLATE = re.compile(r"template (?P<template>.+)", re.DOTALL)
-# services.characters.character_apply_template's events (a GM's reason is never read back)
+# services.templates.character_apply_template's events (a GM's reason is never read back)
 _TEMPLATE_ACTIONS = ("template_applied", "trait_added", "trait_relevelled", "details_changed")
 _COMES_WITH = re.compile(r"comes with (?P<gift>.+)", re.DOTALL)  # a gift's attribute
 _WENT_WITH = re.compile(r"went with (?P<trait>.+)", re.DOTALL)
@@ -546,13 +553,19 @@ def _shown(key, value, ruleset: Ruleset) -> str:
         return vocabulary.term(value.replace("_", " "), "difficulty")
     if key == "sha256":
         return f"{value[:12]}…"  # the audit page's diff checks the whole digest
-    if key == "ruleset" and value in BUILTIN:
-        return vocabulary.term(BUILTIN[value].name, "ruleset")  # "MicroFudged DIP", not its slug
-    if key == "ruleset" and value == ruleset.slug:
-        return ruleset.name  # a GM's game by its name
+    if key == "ruleset":
+        return _ruleset_shown(value, ruleset)
     if key == "state" and value in Character.State.values:
         return str(Character.State(value).label).lower()  # "changes requested"
     return in_words(value)
+
+
+def _ruleset_shown(slug, ruleset: Ruleset) -> str:
+    if slug in BUILTIN:
+        return vocabulary.term(BUILTIN[slug].name, "ruleset")  # "MicroFudged DIP", not its slug
+    if slug == ruleset.slug:
+        return ruleset.name  # a GM's game by its name
+    return in_words(slug)
 
 
 # -- the advancement page ------------------------------------------------------------------------

@@ -153,31 +153,46 @@ class _Offered:
 
 
 def _trait_against_catalogue(ruleset: Ruleset, offered: _Offered, trait: Trait) -> str:
-    catalog = ruleset.catalog
     if trait.kind == Trait.Kind.ATTRIBUTE:
-        known = {n.casefold() for n in catalog.attributes}
-        known |= {a.casefold() for a in ruleset.attribute_gifts.values()}
-        known |= {n.casefold() for n, _ in ruleset.extra_attributes}
-        return "" if trait.name.casefold() in known else NOT_LISTED
+        return _attribute_against_catalogue(ruleset, trait)
     if trait.kind == Trait.Kind.SKILL:
-        entry = offered.skill(trait.name)
-        if entry is None:
-            return NOT_LISTED
-        if not ruleset.skill_difficulties:
-            return ""
-        own = trait.difficulty or SKILL_DIFFICULTY
-        return _differences([(_DIFFICULTY, _words(entry.difficulty), _words(own))])
+        return _skill_against_catalogue(ruleset, offered, trait)
     if trait.kind in (Trait.Kind.GIFT, Trait.Kind.FAULT):
-        is_gift = trait.kind == Trait.Kind.GIFT
-        entry = offered.gift(trait.name) if is_gift else offered.fault(trait.name)
-        if entry is None:
-            return NOT_LISTED
-        if trait.cost is None:  # priced by the catalogue
-            return ""
-        listed = entry.cost if is_gift else entry.value
-        noun = _COST if is_gift else _VALUE
-        return _differences([(noun, json_number(listed), json_number(trait.cost))])
-    entry = catalog.power(trait.name)
+        return _gift_or_fault_against_catalogue(offered, trait)
+    return _power_against_catalogue(ruleset, trait)
+
+
+def _attribute_against_catalogue(ruleset: Ruleset, trait: Trait) -> str:
+    known = {n.casefold() for n in ruleset.catalog.attributes}
+    known |= {a.casefold() for a in ruleset.attribute_gifts.values()}
+    known |= {n.casefold() for n, _ in ruleset.extra_attributes}
+    return "" if trait.name.casefold() in known else NOT_LISTED
+
+
+def _skill_against_catalogue(ruleset: Ruleset, offered: _Offered, trait: Trait) -> str:
+    entry = offered.skill(trait.name)
+    if entry is None:
+        return NOT_LISTED
+    if not ruleset.skill_difficulties:
+        return ""
+    own = trait.difficulty or SKILL_DIFFICULTY
+    return _differences([(_DIFFICULTY, _words(entry.difficulty), _words(own))])
+
+
+def _gift_or_fault_against_catalogue(offered: _Offered, trait: Trait) -> str:
+    is_gift = trait.kind == Trait.Kind.GIFT
+    entry = offered.gift(trait.name) if is_gift else offered.fault(trait.name)
+    if entry is None:
+        return NOT_LISTED
+    if trait.cost is None:  # priced by the catalogue
+        return ""
+    listed = entry.cost if is_gift else entry.value
+    noun = _COST if is_gift else _VALUE
+    return _differences([(noun, json_number(listed), json_number(trait.cost))])
+
+
+def _power_against_catalogue(ruleset: Ruleset, trait: Trait) -> str:
+    entry = ruleset.catalog.power(trait.name)
     if entry is None:
         return NOT_LISTED
     own_kind = trait.power_kind or PowerKind.SUPERPOWER

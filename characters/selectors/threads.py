@@ -61,10 +61,6 @@ class Threads:
                 rows.setdefault(item.row, []).append(item)
         return rows
 
-    @property
-    def open_count(self) -> int:
-        return sum(not t.is_resolved for t in self.items)
-
     def beside(self, row) -> list[ThreadView]:
         """The threads on a builder row (a Trait or an Equipment row)."""
         return self.on_rows.get(row_key(row), [])

@@ -61,8 +61,8 @@ from characters.services.audit import (
     record_event,
     stored_build_sha256,
 )
-from characters.services.characters import ensure_room, next_position
 from characters.services.notifications import notify
+from characters.services.rows import ensure_room, next_position
 from rules.ladder import level_name, parse_level
 from rules.rulesets import Ruleset
 

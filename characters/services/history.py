@@ -49,7 +49,7 @@ EQUIPMENT_FIELDS = (
 def snapshot(character: Character) -> dict:
     """The build as the character's rows hold it now: its details, traits and equipment.
     Rows the caller prefetched at the version it locked are the committed ones: read from
-    them, no query (the builder's commonest write, services.characters.trait_update)."""
+    them, no query (the builder's commonest write, services.rows.trait_update)."""
     prefetched = getattr(character, "_prefetched_objects_cache", {})
     traits = prefetched.get("traits")
     equipment = prefetched.get("equipment")

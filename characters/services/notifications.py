@@ -1,7 +1,7 @@
 """Telling a player what the GM did, and either side of a thread what the other said: a
 row they see in the header until they read it, and an e-mail when they gave an address. The
 e-mail is queued with the write, in its transaction, and sent by the background worker
-(characters.tasks.send_notification_mail, the queue the campaign packs use): a mail server
+(the task send_notification_mail, on the queue the campaign packs use): a mail server
 that is slow or down never holds up or fails a GM's decision. Django's e-mail backend sends
 it (the console's unless the deployment configures SMTP: README, "E-mail")."""
 
@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
 from django.core.validators import validate_email
 from django.db import transaction
+from django.tasks import task
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -29,8 +30,6 @@ def notify(*, character: Character, actor, kind: str, message, to=None) -> Notif
     transaction: a refused write sends nothing. `message` may be lazy (format_lazy of a
     gettext_lazy template): it is said, and kept, in the reader's language (their
     account's), whoever's request made it."""
-    from characters.tasks import send_notification_mail  # characters.tasks imports services
-
     reader = to or character.owner
     if reader.pk == actor.pk:
         return None
@@ -74,6 +73,16 @@ def notification_mail_send(
         logger.warning("A notification e-mail to %s was not sent", address, exc_info=True)
         return False
     return True
+
+
+@task()
+def send_notification_mail(
+    address: str, message: str, character_pk: int, language: str = ""
+) -> None:
+    """notification_mail_send, as the background worker's task (`manage.py db_worker`)."""
+    notification_mail_send(
+        address=address, message=message, character_pk=character_pk, language=language
+    )
 
 
 @transaction.atomic

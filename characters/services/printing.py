@@ -1,6 +1,6 @@
 """Printing: a character's sheet as a PDF (kept for the next download while it is approved
-and unchanged) and the campaign pack, which a background worker renders (characters.tasks)
-while the GM's page follows its progress.
+and unchanged) and the campaign pack, which a background worker renders (the task
+render_campaign_pack) while the GM's page follows its progress.
 
 Rendering takes long and writes nothing, so it runs outside any transaction; only the
 writes that follow it are atomic. A pack's progress is written as it goes, each step on
@@ -16,6 +16,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import IntegrityError, connections, transaction
 from django.db.models import F
+from django.tasks import task
 from django.tasks.base import TASK_MIN_PRIORITY
 from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
@@ -82,8 +83,6 @@ def _enqueue(job: PackJob) -> None:
     """The worker takes the highest priority first: a campaign's first unfinished pack
     comes before another's second, so one campaign's packs, however many and large, never
     make another's wait for all of them (turns, campaign by campaign)."""
-    from characters.tasks import render_campaign_pack  # characters.tasks imports this module
-
     ahead = (
         PackJob.objects.filter(
             campaign_id=job.campaign_id, state__in=(PackJob.State.QUEUED, PackJob.State.RUNNING)
@@ -197,6 +196,12 @@ def pack_job_run(*, job_id: int) -> None:
     _pack_job_update(
         job_id, state=PackJob.State.DONE, content=content, finished_at=timezone.now(), problem=""
     )
+
+
+@task()
+def render_campaign_pack(job_id: int) -> None:
+    """pack_job_run, as the background worker's task (`manage.py db_worker`)."""
+    pack_job_run(job_id=job_id)
 
 
 @contextmanager

@@ -3,18 +3,10 @@
 from django import template
 from django.conf import settings
 
-from characters.models import target_label
 from rules.rule_names import in_words
 
 register = template.Library()
 register.filter("words", in_words)
-
-
-@register.filter
-def target_in(target: str, ruleset) -> str:
-    """What an event or a comment is about, in the character's ruleset's words:
-    "skill:Riding" is "Field of expertise: Riding" in MicroFudged."""
-    return target_label(target, ruleset.terms if ruleset else None)
 
 
 @register.filter

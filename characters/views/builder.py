@@ -30,7 +30,10 @@ from characters.pages.builder import builder_context, shown_verdict
 from characters.pages.builder_rows import level_word
 from characters.pages.picker import open_picks, picker_alone
 from characters.selectors.access import character_for_owner, character_for_viewer
-from characters.services import characters as services
+from characters.services import rows as row_services
+from characters.services.characters import character_create, character_update_details
+from characters.services.templates import character_apply_template
+from characters.services.undo import character_undo_edit
 from characters.views.htmx import (
     done,
     fragments,
@@ -75,7 +78,7 @@ def character_new(request):
     form = NewCharacterForm(request.POST or None, campaigns=campaigns, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            character = services.character_create(
+            character = character_create(
                 owner=request.user,
                 name=form.cleaned_data["name"],
                 concept=form.cleaned_data["concept"],
@@ -107,7 +110,7 @@ def trait_add(request, pk, kind):
         character,
         form,
         place,
-        write=lambda version: services.trait_add(
+        write=lambda version: row_services.trait_add(
             character=character,
             actor=request.user,
             expected_version=version,
@@ -148,7 +151,7 @@ def _taken_away(ruleset, character, gift, request) -> str:
     """What removing a gift did to the attribute it brought, in words; empty otherwise (a
     gift that brings none, or whose attribute the character no longer had)."""
     attribute = (
-        services.gift_attribute(ruleset, gift.name) if gift.kind == Trait.Kind.GIFT else None
+        row_services.gift_attribute(ruleset, gift.name) if gift.kind == Trait.Kind.GIFT else None
     )
     had = attribute is not None and any(
         t.kind == Trait.Kind.ATTRIBUTE and t.name.casefold() == attribute.casefold()
@@ -168,7 +171,7 @@ def _brought(ruleset, gift) -> str:
     """What a gift brought with it, in words: "Magery brings the attribute Mana (Mudge 2.5):
     added at Fair, priced as any attribute." Empty for a gift that brings nothing."""
     attribute = (
-        services.gift_attribute(ruleset, gift.name) if gift.kind == Trait.Kind.GIFT else None
+        row_services.gift_attribute(ruleset, gift.name) if gift.kind == Trait.Kind.GIFT else None
     )
     if attribute is None:
         return ""
@@ -208,10 +211,10 @@ def trait_update(request, pk, trait_pk):
         character,
         form,
         place,
-        write=lambda version: services.trait_update(
+        write=lambda version: row_services.trait_update(
             trait=trait, actor=request.user, expected_version=version, **changes()
         ),
-        # Changed in place (services.characters.trait_update): what this view holds is saved.
+        # Changed in place (services.rows.trait_update): what this view holds is saved.
         changed=lambda saved: Changed(
             place.key, [place], reads=None if saved.character is character else ("traits",)
         ),
@@ -225,7 +228,7 @@ def trait_delete(request, pk, trait_pk):
     return _edit(
         request,
         character,
-        write=lambda version: services.trait_remove(
+        write=lambda version: row_services.trait_remove(
             trait=trait,
             actor=request.user,
             expected_version=version,
@@ -247,7 +250,7 @@ def equipment_add(request, pk):
         character,
         form,
         place,
-        write=lambda version: services.equipment_add(
+        write=lambda version: row_services.equipment_add(
             character=character,
             actor=request.user,
             expected_version=version,
@@ -278,7 +281,7 @@ def equipment_update(request, pk, item_pk):
         character,
         form,
         place,
-        write=lambda version: services.equipment_update(
+        write=lambda version: row_services.equipment_update(
             item=item, actor=request.user, expected_version=version, **form.item_fields()
         ),
         changed=lambda _: Changed(place.key, [place], reads=("equipment",)),
@@ -292,7 +295,7 @@ def equipment_delete(request, pk, item_pk):
     return _edit(
         request,
         character,
-        write=lambda version: services.equipment_remove(
+        write=lambda version: row_services.equipment_remove(
             item=item, actor=request.user, expected_version=version
         ),
         changed=lambda _: Changed("section-equipment", [], reads=("equipment",)),
@@ -309,7 +312,7 @@ def details_update(request, pk):
         character,
         form,
         place,
-        write=lambda version: services.character_update_details(
+        write=lambda version: character_update_details(
             character=character,
             actor=request.user,
             expected_version=version,
@@ -329,7 +332,7 @@ def personality_update(request, pk):
         character,
         form,
         place,
-        write=lambda version: services.character_update_details(
+        write=lambda version: character_update_details(
             character=character,
             actor=request.user,
             expected_version=version,
@@ -350,7 +353,7 @@ def template_apply(request, pk):
     return _redone(
         request,
         character,
-        write=lambda version: services.character_apply_template(
+        write=lambda version: character_apply_template(
             character=character, actor=request.user, expected_version=version, slug=slug
         ),
         said=lambda changed: (
@@ -377,7 +380,7 @@ def _undone(request, pk, *, redo: bool):
     return _redone(
         request,
         character,
-        write=lambda version: services.character_undo_edit(
+        write=lambda version: character_undo_edit(
             character=character, actor=request.user, expected_version=version, redo=redo
         ),
         said=lambda label: (_("Redone: {label}.") if redo else _("Undone: {label}.")).format(

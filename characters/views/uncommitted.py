@@ -12,7 +12,7 @@ from characters.errors import ServiceError
 from characters.forms.builder import UncommittedForm
 from characters.pages.builder import builder_context
 from characters.selectors.access import character_for_uncommitted, character_for_viewer
-from characters.services.characters import trait_define_uncommitted
+from characters.services.rows import trait_define_uncommitted
 
 
 @require_POST

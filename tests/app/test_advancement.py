@@ -24,7 +24,8 @@ from characters.services.advancement import (
     spend_accept,
     spend_refuse,
 )
-from characters.services.characters import character_create, trait_add
+from characters.services.characters import character_create
+from characters.services.rows import trait_add
 from rules.ladder import FAIR, GOOD, GREAT, LEGENDARY, POOR, SUPERB
 from tests.app.test_review import *  # noqa: F403
 from tests.app.test_review import HTMX, approved

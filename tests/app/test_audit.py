@@ -10,13 +10,10 @@ from characters.errors import ServiceError
 from characters.models import Approval, Character, CharacterEvent, Trait
 from characters.selectors.advancement import RAISE
 from characters.services.advancement import experience_award, experience_spend
-from characters.services.characters import (
-    character_create,
-    trait_add,
-    trait_update,
-)
+from characters.services.characters import character_create
 from characters.services.keeping import character_archive
 from characters.services.review import character_request_changes
+from characters.services.rows import trait_add, trait_update
 from rules.diff import ADDED, CHANGED, REMOVED, Change, diff_files
 from rules.ladder import GOOD
 from tests.app.test_review import *  # noqa: F403

@@ -37,8 +37,9 @@ from characters.models import (
 from characters.selectors.advancement import RAISE
 from characters.services.advancement import experience_award, experience_spend
 from characters.services.audit import record_campaign_event
-from characters.services.characters import character_import, trait_define_uncommitted
+from characters.services.character_files import character_import
 from characters.services.review import character_approve
+from characters.services.rows import trait_define_uncommitted
 from rules.ladder import GOOD, LEGENDARY
 from tests.app.test_review import *  # noqa: F403
 from tests.app.test_review import approved

@@ -481,7 +481,7 @@ def test_a_trait_edit_changes_the_callers_copies_only_when_they_are_current(char
     the version it locks; a copy read at an older version is left alone and a fresh one
     changed instead, so nothing stale is saved or shown."""
     from characters.selectors.access import character_for_owner
-    from characters.services.characters import trait_update
+    from characters.services.rows import trait_update
 
     held = character_for_owner(player, character.pk)
     strength = next(t for t in held.traits.all() if t.name == "Strength")
@@ -507,7 +507,7 @@ def test_locking_a_current_copy_reads_only_its_version(character, player):
     from django.test.utils import CaptureQueriesContext
 
     from characters.selectors.access import character_for_owner
-    from characters.services.characters import trait_update
+    from characters.services.rows import trait_update
 
     def character_reads(queries) -> list[str]:
         return [q["sql"] for q in queries if q["sql"].startswith('SELECT "characters_character"')]
@@ -534,7 +534,7 @@ def test_a_refused_trait_edit_leaves_the_callers_copy_as_committed(character, pl
     and the copy the caller holds still says Strength, so a page drawn from it is right."""
     from characters.errors import ServiceError
     from characters.selectors.access import character_for_owner
-    from characters.services.characters import trait_update
+    from characters.services.rows import trait_update
 
     held = character_for_owner(player, character.pk)
     strength = next(t for t in held.traits.all() if t.name == "Strength")

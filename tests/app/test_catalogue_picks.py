@@ -13,8 +13,9 @@ from django.urls import reverse
 from characters.adapters import character_to_rules, ruleset_for
 from characters.models import Campaign, Character, Membership, Trait
 from characters.services.campaigns import campaign_create
-from characters.services.characters import character_apply_template, character_create
+from characters.services.characters import character_create
 from characters.services.review import character_submit
+from characters.services.templates import character_apply_template
 from rules.catalogues import microfudged, mudge
 from rules.combat import damage_factors
 from rules.ladder import FAIR, GOOD, GREAT, SUPERB

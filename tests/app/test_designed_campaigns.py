@@ -15,7 +15,8 @@ from characters.models import CampaignEvent, DesignedRuleset, Trait
 from characters.selectors.campaigns import campaign_history, ruleset_move_preview
 from characters.services import campaigns as campaign_services
 from characters.services import rulesets as services
-from characters.services.characters import character_create, character_import
+from characters.services.character_files import character_import
+from characters.services.characters import character_create
 from characters.services.review import character_approve, character_submit
 from rules.ladder import GOOD
 from rules.ruleset_file import blank_ruleset_file, ruleset_to_json

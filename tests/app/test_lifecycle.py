@@ -20,13 +20,13 @@ from characters.models import (
 from characters.selectors.advancement import BUY_OFF_FAULT, GIFT, META_POINT, RAISE
 from characters.selectors.review import character_versions, pending_spend_queue, review_queue
 from characters.services.advancement import experience_award, experience_spend
-from characters.services.characters import trait_update
 from characters.services.review import (
     character_approve,
     character_request_changes,
     character_submit,
     character_withdraw,
 )
+from characters.services.rows import trait_update
 from characters.services.threads import comment_thread_start
 from characters.sheets import approval_stamp
 from rules.house_rules import json_number
@@ -334,7 +334,7 @@ def test_the_template_preview_prices_what_applying_it_does(character, player_cli
 
 
 def test_template_events_carry_the_version_after(character, player):
-    from characters.services.characters import character_apply_template
+    from characters.services.templates import character_apply_template
 
     changed = character_apply_template(
         character=character, actor=player, expected_version=None, slug="ranger"

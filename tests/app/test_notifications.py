@@ -193,7 +193,9 @@ def test_a_hanging_mail_server_leaves_the_approval_to_the_worker(
     response = client.post(review, posted)
     assert response.status_code == 302
     assert taken == []  # the request never connected
-    [task] = DBTaskResult.objects.filter(task_path="characters.tasks.send_notification_mail")
+    [task] = DBTaskResult.objects.filter(
+        task_path="characters.services.notifications.send_notification_mail"
+    )
     assert task.args_kwargs["args"][0] == "pip@example.test"
     run_worker()
     assert len(taken) == 1  # the worker did, and gave up at its timeout

@@ -28,7 +28,7 @@ LEASE = 2  # seconds, for the worker and for this process
 
 
 def approved_party(campaign, gm, sample_file, count):
-    from characters.services.characters import character_import
+    from characters.services.character_files import character_import
 
     brogo = sample_file("brogo")
     for n in range(count):

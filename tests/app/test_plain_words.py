@@ -11,8 +11,9 @@ import pytest
 from django.core.management import call_command
 
 from characters.models import Campaign, Character, CommentThread, Trait
-from characters.services.characters import character_update_details, trait_add
+from characters.services.characters import character_update_details
 from characters.services.review import character_approve, character_submit
+from characters.services.rows import trait_add
 from characters.services.threads import (
     comment_reply,
     comment_thread_resolve,

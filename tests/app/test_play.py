@@ -12,7 +12,8 @@ from characters.errors import NotAllowed, ServiceError, StaleWrite
 from characters.models import Character, DiceRoll, PlayEvent, Trait
 from characters.selectors.play import at_table
 from characters.services import play as services
-from characters.services.characters import character_create, trait_add
+from characters.services.characters import character_create
+from characters.services.rows import trait_add
 from rules.ladder import GOOD
 from tests.support.play_fixtures import *  # noqa: F403
 from tests.support.play_fixtures import approved, build

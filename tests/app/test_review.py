@@ -19,13 +19,14 @@ from django.urls import reverse
 from characters.adapters import approval_summary, character_to_rules, ruleset_for
 from characters.errors import Locked, NotAllowed, ServiceError, StaleWrite
 from characters.models import Approval, Campaign, Character, Membership, ReviewComment, Trait
-from characters.services.characters import character_create, trait_add, trait_update
+from characters.services.characters import character_create
 from characters.services.review import (
     character_approve,
     character_request_changes,
     character_submit,
     character_withdraw,
 )
+from characters.services.rows import trait_add, trait_update
 from rules.charfile import write_character
 from rules.ladder import FAIR, GOOD
 from rules.report import build_report

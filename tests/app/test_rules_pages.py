@@ -18,13 +18,11 @@ from characters.services.campaigns import (
     campaign_update_house_rules,
     catalog_entry_update,
 )
-from characters.services.characters import (
-    character_apply_template,
-    character_create,
-    character_import,
-    trait_define_uncommitted,
-)
+from characters.services.character_files import character_import
+from characters.services.characters import character_create
 from characters.services.review import character_approve, character_submit
+from characters.services.rows import trait_define_uncommitted
+from characters.services.templates import character_apply_template
 from rules.charfile import write_character
 from rules.ladder import FAIR, GOOD, GREAT, MEDIOCRE, POOR
 from rules.report import build_report

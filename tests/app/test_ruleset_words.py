@@ -18,13 +18,9 @@ from characters.models import Trait
 from characters.services import campaigns as campaign_services
 from characters.services import rulesets as ruleset_services
 from characters.services.advancement import experience_award, experience_spend
-from characters.services.characters import (
-    character_create,
-    equipment_add,
-    trait_add,
-    trait_update,
-)
+from characters.services.characters import character_create
 from characters.services.review import character_approve, character_submit
+from characters.services.rows import equipment_add, trait_add, trait_update
 from rules.ladder import LEGENDARY
 from tests.app.test_plain_words import words_of
 from tests.support.play_fixtures import user

@@ -343,7 +343,7 @@ class TestCampaignPack:
         client = as_user(gm)
         job = self.ask_for_pack(client, campaign)
         task = DBTaskResult.objects.get()
-        assert task.task_path == "characters.tasks.render_campaign_pack"
+        assert task.task_path == "characters.services.printing.render_campaign_pack"
         assert task.args_kwargs == {"args": [job.pk], "kwargs": {}}
         page = client.get(reverse("campaign_pack", args=[campaign.pk])).content.decode()
         assert "It prints 2 approved characters: Brogo the Scout, James Stoddard." in page

@@ -13,12 +13,8 @@ from django.urls import reverse
 from characters.errors import NotAllowed, ServiceError
 from characters.models import CommentThread, Equipment, Notification, ReviewComment
 from characters.selectors.integrity import audit_breaks
-from characters.services.characters import (
-    equipment_add,
-    trait_remove,
-    trait_update,
-)
 from characters.services.review import character_request_changes
+from characters.services.rows import equipment_add, trait_remove, trait_update
 from characters.services.threads import (
     comment_reply,
     comment_thread_resolve,
@@ -404,7 +400,7 @@ def test_a_thread_on_a_renamed_or_removed_row_still_reads(login, character, clim
 
 def test_a_thread_follows_its_row_through_undo(login, character, climbing, gm, player):
     """Undo and redo put rows back with their ids: the thread is on the same row again."""
-    from characters.services.characters import character_undo_edit
+    from characters.services.undo import character_undo_edit
 
     thread = comment_thread_start(character=character, actor=gm, body="Why?", about=climbing)
     trait_update(trait=climbing, actor=player, expected_version=None, level=2)

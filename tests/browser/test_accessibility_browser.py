@@ -11,8 +11,9 @@ from playwright.sync_api import expect
 
 from characters.models import Character, DesignedRuleset, Membership
 from characters.services.campaigns import campaign_create
-from characters.services.characters import character_create, trait_add
+from characters.services.characters import character_create
 from characters.services.review import character_approve, character_submit, character_withdraw
+from characters.services.rows import trait_add
 from characters.services.rulesets import designed_ruleset_save
 from characters.services.threads import (
     comment_reply,

@@ -11,7 +11,8 @@ from playwright.sync_api import expect
 
 from characters.adapters import character_to_rules, ruleset_for
 from characters.models import Campaign, Character, Membership, Trait
-from characters.services.characters import character_create, character_import
+from characters.services.character_files import character_import
+from characters.services.characters import character_create
 from characters.services.review import character_submit
 from rules.ladder import SUPERB
 from rules.report import build_report

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from characters.services.characters import trait_update
+from characters.services.rows import trait_update
 from rules.ladder import LEGENDARY
 from tests.support.browser import DESKTOP, PHONE, log_in
 from tests.support.play_fixtures import *  # noqa: F403

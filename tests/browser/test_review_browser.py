@@ -10,8 +10,9 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from characters.models import Campaign, Character, Membership, Trait
-from characters.services.characters import character_create, trait_add
+from characters.services.characters import character_create
 from characters.services.review import character_submit
+from characters.services.rows import trait_add
 from rules.ladder import FAIR, GREAT, SUPERB
 from tests.support.browser import DESKTOP, PHONE, fits_the_screen, log_in
 

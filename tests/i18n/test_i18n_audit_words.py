@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from characters.models import Trait
 from characters.services.advancement import experience_award
-from characters.services.characters import trait_add, trait_update
+from characters.services.rows import trait_add, trait_update
 from rules.ladder import LEGENDARY, SUPERB
 from tests.app.test_review import *  # noqa: F403
 from tests.app.test_review import approved

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from characters.models import BuildStep, Trait
-from characters.services.characters import trait_add
+from characters.services.rows import trait_add
 from rules.ladder import GOOD
 from tests.app.test_review import *  # noqa: F403
 from tests.app.test_review import approved

@@ -8,8 +8,8 @@ from django.urls import reverse
 
 from characters.models import CatalogEntry, Equipment, Notification, PowerKind, Trait
 from characters.services.accounts import account_language_set
-from characters.services.characters import equipment_add, trait_add, trait_update
 from characters.services.review import character_request_changes
+from characters.services.rows import equipment_add, trait_add, trait_update
 from characters.services.threads import comment_thread_start
 from rules.ladder import FAIR, GOOD
 from tests.app.test_review import *  # noqa: F403

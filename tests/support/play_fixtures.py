@@ -6,13 +6,9 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from characters.models import Campaign, Membership
-from characters.services.characters import (
-    character_create,
-    equipment_add,
-    trait_add,
-    trait_update,
-)
+from characters.services.characters import character_create
 from characters.services.review import character_approve, character_submit
+from characters.services.rows import equipment_add, trait_add, trait_update
 from rules.ladder import GOOD
 
 PASSWORD = "correct-horse-battery"

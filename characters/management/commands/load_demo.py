@@ -17,7 +17,7 @@ from django.db import transaction
 import rules
 from characters.models import Campaign, Character
 from characters.services.campaigns import campaign_create, campaign_join
-from characters.services.characters import character_import
+from characters.services.character_files import character_import
 
 PASSWORD = "fairsheet-demo"
 GM, PLAYERS = "gm", ("player1", "player2")
