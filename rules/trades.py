@@ -139,11 +139,7 @@ def _moves(state, unit, short, whole, must_fill):
     the target's shortfall; without, one side is enough (the pools hold halves, or the trade
     values do not divide). With `must_fill`, only trades that fill a short pool."""
     seen = set()
-    # Shortfalls first, in TRADE_SOURCES order; then pools that pass value on in a chain.
-    targets = [t for t in TRADE_SOURCES if t in short]
-    if whole and not must_fill:
-        targets += [t for t in TRADE_SOURCES if t not in short]
-    for target in targets:
+    for target in _targets(short, whole, must_fill):
         need = -state[target]
         least = need if must_fill else 1
         for source in TRADE_SOURCES[target]:
@@ -158,6 +154,15 @@ def _moves(state, unit, short, whole, must_fill):
                 if (natural_give and natural_get) if whole else (natural_give or natural_get):
                     seen.add((source, target, moved))
                     yield source, target, moved
+
+
+def _targets(short, whole, must_fill) -> list[str]:
+    """The pools a trade may fill: shortfalls first, in TRADE_SOURCES order; then, with
+    `whole` and without `must_fill`, the pools that pass value on in a chain."""
+    targets = [t for t in TRADE_SOURCES if t in short]
+    if whole and not must_fill:
+        targets += [t for t in TRADE_SOURCES if t not in short]
+    return targets
 
 
 def _amounts(state, unit, short, source, target):

@@ -18,6 +18,9 @@ from rules.foundry.tables import (
 )
 from rules.words import say, say_plural
 
+# The list each item type goes to when Fairsheet's flags name none.
+_KIND_LISTS = {"skill": "skills", "gift": "gifts", "fault": "faults"}
+
 
 class ItemReading(ActorFields):
     def items(self, items: list, flags: dict) -> dict:
@@ -34,65 +37,77 @@ class ItemReading(ActorFields):
             kind = item.get("type")
             if kind == "attributeset":
                 sets.append((where, item))
-                continue
-            if kind not in ITEM_TYPES or kind == "traitladder":
-                reason = (
-                    self.ladder_note()
-                    if kind == "traitladder"
-                    else say("not an item type of fudge-rpg")
-                )
-                self.note(
-                    BY_DESIGN if kind == "traitladder" else LOST,
-                    say(
-                        "{where} ({kind} {name}): not imported; {reason}.",
-                        where=where,
-                        kind=str(kind),
-                        name=repr(item.get("name")),
-                        reason=reason,
-                    ),
-                )
-                continue
-            name = self.text(item.get("name"), f"{where}.name", MAX_ITEM_NAME)
-            if not name:
-                self.note(
-                    LOST, say("{where}: a {kind} with no name; skipped.", where=where, kind=kind)
-                )
-                continue
-            system = as_dict(item.get("system"))
-            own = as_dict(as_dict(item.get("flags")).get(FLAG))
-            list_name = own.get("list") if LIST_TYPES.get(own.get("list")) == kind else None
-            list_name = list_name or {"skill": "skills", "gift": "gifts", "fault": "faults"}.get(
-                kind, "equipment"
+            elif kind not in ITEM_TYPES or kind == "traitladder":
+                self.skipped_item(where, kind, item)
+            else:
+                described += self.list_item(where, kind, item, lists)
+        self.notes_after_reading(described)
+        lists["attributes"] = self.attributes(sets, flags)
+        return lists
+
+    def skipped_item(self, where: str, kind, item: dict) -> None:
+        """A trait ladder (by design) or an item fudge-rpg does not have (lost)."""
+        reason = (
+            self.ladder_note() if kind == "traitladder" else say("not an item type of fudge-rpg")
+        )
+        self.note(
+            BY_DESIGN if kind == "traitladder" else LOST,
+            say(
+                "{where} ({kind} {name}): not imported; {reason}.",
+                where=where,
+                kind=str(kind),
+                name=repr(item.get("name")),
+                reason=reason,
+            ),
+        )
+
+    def list_item(self, where: str, kind: str, item: dict, lists: dict) -> bool:
+        """A skill, gift, fault or piece of equipment added to its list, when it has a name
+        and there is room. Whether the import drops its description (a gift's, fault's or
+        skill's Fairsheet did not write: the notes say how many)."""
+        name = self.text(item.get("name"), f"{where}.name", MAX_ITEM_NAME)
+        if not name:
+            self.note(LOST, say("{where}: a {kind} with no name; skipped.", where=where, kind=kind))
+            return False
+        system = as_dict(item.get("system"))
+        own = as_dict(as_dict(item.get("flags")).get(FLAG))
+        list_name = _list_for(kind, own)
+        entries = lists[list_name]
+        name = self.repeat_name(list_name, name, entries, system, where)
+        if not self.room_for(list_name, name, entries):
+            return False
+        entry = as_dict(own.get("entry")) if own.get("list") == list_name else {}
+        dropped = not entry and bool(system.get("description")) and kind != "equipment"
+        if item.get("effects"):
+            self.note(
+                LOST,
+                say(
+                    "{where} ({name}): its active effects are not imported.",
+                    where=where,
+                    name=name,
+                ),
             )
-            name = self.repeat_name(list_name, name, lists[list_name], system, where)
-            if not self.room_for(list_name, name, lists[list_name]):
-                continue
-            entry = as_dict(own.get("entry")) if own.get("list") == list_name else {}
-            if not entry and system.get("description"):
-                described += kind != "equipment"
-            if item.get("effects"):
-                self.note(
-                    LOST,
-                    say(
-                        "{where} ({name}): its active effects are not imported.",
-                        where=where,
-                        name=name,
-                    ),
-                )
-            flagged = set(entry) - {"name", "level"}  # Foundry's own name and level win
-            entry = {**entry, "name": name}
-            if kind == "skill":
-                entry["level"] = self.ladder.name(
-                    self.level(system.get("level"), f"{where}.system.level")
-                )
-                # groups (2.4 on); group and group2 (fudge-rpg 2.3)
-                if system.get("groups") or system.get("group") or system.get("group2"):
-                    self.grouped.append(name)
-            elif kind == "equipment":
-                entry = self.equipment(entry, system, where, exported=bool(flagged))
-            lists[list_name].append(entry)
-            self.ids[list_name].append(item.get("_id"))
-            self.from_flags.update((list_name, len(lists[list_name]) - 1, k) for k in flagged)
+        flagged = set(entry) - {"name", "level"}  # Foundry's own name and level win
+        entry = {**entry, "name": name}
+        if kind == "skill":
+            self.skill(entry, system, where)
+        elif kind == "equipment":
+            entry = self.equipment(entry, system, where, exported=bool(flagged))
+        entries.append(entry)
+        self.ids[list_name].append(item.get("_id"))
+        self.from_flags.update((list_name, len(entries) - 1, k) for k in flagged)
+        return dropped
+
+    def skill(self, entry: dict, system: dict, where: str) -> None:
+        """A skill's level; its groups are noted, not kept."""
+        entry["level"] = self.ladder.name(self.level(system.get("level"), f"{where}.system.level"))
+        # groups (2.4 on); group and group2 (fudge-rpg 2.3)
+        if system.get("groups") or system.get("group") or system.get("group2"):
+            self.grouped.append(entry["name"])
+
+    def notes_after_reading(self, described: int) -> None:
+        """What the items lost by design, said once for them all: skill groups, and the
+        descriptions of gifts, faults and skills."""
         if self.grouped:
             self.note(
                 BY_DESIGN,
@@ -116,8 +131,6 @@ class ItemReading(ActorFields):
                     count=described,
                 ),
             )
-        lists["attributes"] = self.attributes(sets, flags)
-        return lists
 
     def attributes(self, sets: list, flags: dict) -> list:
         if not sets:
@@ -263,6 +276,14 @@ class ItemReading(ActorFields):
             return False
         self.rows += 1
         return True
+
+
+def _list_for(kind: str, own: dict) -> str:
+    """The character file's list an item goes to: the one Fairsheet's flags name, when that
+    list holds items of its kind ("powers" for a gift); else its kind's own."""
+    if LIST_TYPES.get(own.get("list")) == kind:
+        return own["list"]
+    return _KIND_LISTS.get(kind, "equipment")
 
 
 def _attribute_list(attribute_set: dict) -> list:

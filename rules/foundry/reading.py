@@ -90,35 +90,29 @@ def read_actor(
 
 class ActorReader(ItemReading):
     def actor(self, data) -> Imported:
-        if not isinstance(data, dict):
-            raise CharacterFileError("", say("a Foundry actor must be a JSON object"))
-        stats = data.get("_stats")
-        system_id = stats.get("systemId") if isinstance(stats, dict) else None
-        if system_id not in (None, SYSTEM_ID):
-            raise CharacterFileError(
-                "_stats.systemId",
-                say(
-                    "this actor belongs to the {system} game system; Fairsheet reads actors "
-                    "of {fudge} (Fudge RPG)",
-                    system=repr(system_id),
-                    fudge=repr(SYSTEM_ID),
-                ),
-            )
-        if data.get("type") not in ACTOR_TYPES:
-            raise CharacterFileError(
-                "type",
-                say(
-                    "must be 'character', not {type}: only characters import",
-                    type=repr(data.get("type")),
-                ),
-            )
-        system, items = data.get("system"), data.get("items", [])
-        if not isinstance(system, dict):
-            raise CharacterFileError("system", say("must be an object"))
-        if not isinstance(items, list):
-            raise CharacterFileError("items", say("must be a list"))
+        system, items = _actor_parts(data)
         flags = as_dict(as_dict(data.get("flags")).get(FLAG))
         file = as_dict(flags.get("file"))
+        out = self.fields_from_flags(flags, file)
+        self.ladder = self.known[out["ruleset"]].ladder
+        out["name"] = self.actor_name(data)
+        if isinstance(data.get("_id"), str) and ID.fullmatch(data["_id"]):
+            self.foundry_ids["actor"] = data["_id"]
+        out.update(self.items(items, flags))
+        self.damage_links(out)
+        out["experience"] = self.count(system.get("ep"), "system.ep", 100_000) or 0
+        fp = self.count(system.get("fp"), "system.fp", 100)
+        if fp is not None and ("meta_points" in file or fp != _meta_start(out, self.known)):
+            out["meta_points"] = fp
+        self.notes(out, system.get("notes"), file)
+        self.play_state(system, data.get("effects"))
+        self.picture(data)
+        return self.finish(out)
+
+    def fields_from_flags(self, flags: dict, file: dict) -> dict:
+        """The character file's fields Fairsheet's flags carry and Foundry does not show
+        (the name, the lists, experience and meta-points are read from Foundry's own), and
+        the site's character id. Without a ruleset Fairsheet knows, the default one."""
         site_id = flags.get("character_id")
         if isinstance(site_id, int) and not isinstance(site_id, bool) and site_id > 0:
             self.character_id = site_id
@@ -137,25 +131,14 @@ class ActorReader(ItemReading):
                     ruleset=self.default_ruleset,
                 ),
             )
-        self.ladder = self.known[out["ruleset"]].ladder
-        out["name"] = self.text(data.get("name"), "name", MAX_NAME)
-        if not out["name"]:
-            out["name"] = "Imported character"
-            self.note(
-                CHANGED, say("name: the actor has no name; imported as 'Imported character'.")
-            )
-        if isinstance(data.get("_id"), str) and ID.fullmatch(data["_id"]):
-            self.foundry_ids["actor"] = data["_id"]
-        out.update(self.items(items, flags))
-        self.damage_links(out)
-        out["experience"] = self.count(system.get("ep"), "system.ep", 100_000) or 0
-        fp = self.count(system.get("fp"), "system.fp", 100)
-        if fp is not None and ("meta_points" in file or fp != _meta_start(out, self.known)):
-            out["meta_points"] = fp
-        self.notes(out, system.get("notes"), file)
-        self.play_state(system, data.get("effects"))
-        self.picture(data)
-        return self.finish(out)
+        return out
+
+    def actor_name(self, data: dict) -> str:
+        name = self.text(data.get("name"), "name", MAX_NAME)
+        if name:
+            return name
+        self.note(CHANGED, say("name: the actor has no name; imported as 'Imported character'."))
+        return "Imported character"
 
     def picture(self, data: dict) -> None:
         """The actor's picture when it carries one (a data: URL, as Fairsheet exports it); a
@@ -361,6 +344,39 @@ def _without_note_rows(markup: str, file: dict) -> str:
     for head in heads:
         markup = re.sub(f"<p><strong>{re.escape(head)}</strong>.*?</p>", "", markup, flags=re.S)
     return html_to_text(markup.replace("<h3>Personality</h3>", ""))
+
+
+def _actor_parts(data) -> tuple[dict, list]:
+    """The actor's system and items; raises CharacterFileError for what is not a fudge-rpg
+    character at all."""
+    if not isinstance(data, dict):
+        raise CharacterFileError("", say("a Foundry actor must be a JSON object"))
+    stats = data.get("_stats")
+    system_id = stats.get("systemId") if isinstance(stats, dict) else None
+    if system_id not in (None, SYSTEM_ID):
+        raise CharacterFileError(
+            "_stats.systemId",
+            say(
+                "this actor belongs to the {system} game system; Fairsheet reads actors "
+                "of {fudge} (Fudge RPG)",
+                system=repr(system_id),
+                fudge=repr(SYSTEM_ID),
+            ),
+        )
+    if data.get("type") not in ACTOR_TYPES:
+        raise CharacterFileError(
+            "type",
+            say(
+                "must be 'character', not {type}: only characters import",
+                type=repr(data.get("type")),
+            ),
+        )
+    system, items = data.get("system"), data.get("items", [])
+    if not isinstance(system, dict):
+        raise CharacterFileError("system", say("must be an object"))
+    if not isinstance(items, list):
+        raise CharacterFileError("items", say("must be a list"))
+    return system, items
 
 
 def _meta_start(out: dict, known: Mapping[str, Ruleset]) -> int:

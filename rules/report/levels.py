@@ -29,14 +29,7 @@ class LevelsPricing(TraitChecks):
         c, r = self.c, self.r
         in_play = []  # (list, index, trait) of Mudge 1.7's traits defined in play
         attribute_costs = self.attribute_costs(in_play)
-
-        skill_costs = [
-            0 if trait.defined_in_play else self.skill_cost(trait, index)
-            for index, trait in enumerate(c.skills)
-        ]
-        in_play += [("skills", i, t) for i, t in enumerate(c.skills) if t.defined_in_play]
-        self.duplicates(c.skills, "skills")
-        self.caps(c.skills, r.skill_caps, "skills")
+        skill_costs = self.skill_costs(in_play)
         lowered = self.lowered_skills()
         self.counts(c.skills, c.faults)
         if in_play:
@@ -55,21 +48,8 @@ class LevelsPricing(TraitChecks):
         self.duplicates(c.faults, "faults")
         self.meta_points()
 
-        # Mudge 2.34: each step of increased Strength Scale costs an attribute level, of Mass
-        # Scale a gift. Scale below 0 gives nothing back unless the GM allows it: then each
-        # step of Strength returns a level and each of Mass is a fault (Easily Wounded).
-        # Plain ints where every input is whole (the common case, and fast); a half-value
-        # gift or fault makes its sums Fractions, which mix with ints exactly.
-        refund = r.negative_scale_refund
-        spent = {
-            "attributes": sum(attribute_costs)
-            + (c.scale_strength if refund else max(c.scale_strength, 0)),
-            "skills": sum(skill_costs)
-            + sum(cost for pool, cost in power_costs if pool == "skills"),
-            "gifts": sum(gift_costs, max(c.scale_mass, 0))
-            + sum(cost for pool, cost in power_costs if pool == "gifts"),
-        }
-        faults = sum(fault_values, max(-c.scale_mass, 0) if refund else 0)
+        spent = self.pools_spent(attribute_costs, skill_costs, gift_costs, power_costs)
+        faults = self.faults_worth(fault_values)
         budget = {
             "attributes": r.attribute_levels,
             "skills": r.skill_levels,
@@ -78,6 +58,57 @@ class LevelsPricing(TraitChecks):
         value = self.values()
         remaining = {pool: budget[pool] - spent[pool] for pool in POOLS}
         balance = sum(remaining[p] * value[p] for p in POOLS) + faults * value["faults"]
+        self.balance_verdict(balance, value)
+        if lowered and balance >= 1:
+            self.lowered_too_soon(lowered, balance)
+        costs = {
+            "attributes": attribute_costs,
+            "skills": skill_costs,
+            "gifts": gift_costs,
+            "faults": fault_values,
+            "powers": [cost for _, cost in power_costs],
+        }
+        trades = find_trades(remaining, faults, value, r.terms)
+        return self.levels_report(budget, spent, faults, balance, trades, costs)
+
+    def skill_costs(self, in_play: list) -> list[int]:
+        """Each skill's cost; one defined in play (Mudge 1.7) costs nothing here and joins
+        `in_play`."""
+        skills = self.c.skills
+        costs = [
+            0 if trait.defined_in_play else self.skill_cost(trait, index)
+            for index, trait in enumerate(skills)
+        ]
+        in_play += [("skills", i, t) for i, t in enumerate(skills) if t.defined_in_play]
+        self.duplicates(skills, "skills")
+        self.caps(skills, self.r.skill_caps, "skills")
+        return costs
+
+    def pools_spent(self, attribute_costs, skill_costs, gift_costs, power_costs) -> dict:
+        """What each pool spent: its traits, its powers and the Scale."""
+        # Mudge 2.34: each step of increased Strength Scale costs an attribute level, of Mass
+        # Scale a gift. Scale below 0 gives nothing back unless the GM allows it: then each
+        # step of Strength returns a level and each of Mass is a fault (faults_worth).
+        # Plain ints where every input is whole (the common case, and fast); a half-value
+        # gift or fault makes its sums Fractions, which mix with ints exactly.
+        c, refund = self.c, self.r.negative_scale_refund
+        return {
+            "attributes": sum(attribute_costs)
+            + (c.scale_strength if refund else max(c.scale_strength, 0)),
+            "skills": sum(skill_costs)
+            + sum(cost for pool, cost in power_costs if pool == "skills"),
+            "gifts": sum(gift_costs, max(c.scale_mass, 0))
+            + sum(cost for pool, cost in power_costs if pool == "gifts"),
+        }
+
+    def faults_worth(self, fault_values):
+        """What the faults are worth, in gifts: each step of Mass Scale below 0 is one
+        (Easily Wounded) where the GM allows it (Mudge 2.34, pools_spent)."""
+        refund = self.r.negative_scale_refund
+        return sum(fault_values, max(-self.c.scale_mass, 0) if refund else 0)
+
+    def balance_verdict(self, balance, value: dict) -> None:
+        """Over budget is an error; levels left unspent, a warning."""
         if balance < 0:
             self.error(
                 "over_budget",
@@ -100,25 +131,19 @@ class LevelsPricing(TraitChecks):
                 ),
                 "creation",
             )
-        if lowered and balance >= 1:
-            self.lowered_too_soon(lowered, balance)
+
+    def levels_report(self, budget, spent, faults, balance, trades, costs) -> Report:
         pools = {pool: {"budget": budget[pool], "spent": spent[pool]} for pool in POOLS}
         pools["faults"] = {"value": faults}
         return Report(
-            ruleset=r.slug,
-            unit=r.unit,
+            ruleset=self.r.slug,
+            unit=self.r.unit,
             pools=pools,
             balance=balance,
-            trades=find_trades(remaining, faults, value, r.terms),
+            trades=trades,
             errors=self.errors,
             warnings=self.warnings,
-            costs={
-                "attributes": attribute_costs,
-                "skills": skill_costs,
-                "gifts": gift_costs,
-                "faults": fault_values,
-                "powers": [cost for _, cost in power_costs],
-            },
+            costs=costs,
         )
 
     def values(self) -> dict[str, int | Fraction]:
