@@ -169,7 +169,7 @@ class ItemReading(ActorFields):
         added = {
             (str(a.get("name")).casefold(), a.get("level"))
             for a in (added if isinstance(added, list) else [])
-            if isinstance(a, dict)
+            if isinstance(a, dict) and isinstance(a.get("level"), str)  # a ladder word
         }
         attributes = []
         for index, attribute in enumerate(raw):
@@ -193,9 +193,10 @@ class ItemReading(ActorFields):
         an item Fairsheet did not write are its description."""
         odf = self.count(system.get("odf"), f"{where}.system.odf", 50) or 0
         ddf = self.count(system.get("ddf"), f"{where}.system.ddf", 50) or 0
-        if odf != max(entry.get("damage", 0), 0):
+        # A flag that is no number is no value of Fairsheet's: Foundry's stands.
+        if odf != max(_number_or_none(entry.get("damage", 0)) or 0, 0):
             entry["damage"] = odf
-        if ddf != max(entry.get("armour", 0), 0):
+        if ddf != max(_number_or_none(entry.get("armour", 0)) or 0, 0):
             entry["armour"] = ddf
         entry.setdefault("kind", "weapon" if odf else "armour" if ddf else "gear")
         if not exported and isinstance(system.get("description"), str):
@@ -278,11 +279,16 @@ class ItemReading(ActorFields):
         return True
 
 
+def _number_or_none(value):
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
 def _list_for(kind: str, own: dict) -> str:
     """The character file's list an item goes to: the one Fairsheet's flags name, when that
     list holds items of its kind ("powers" for a gift); else its kind's own."""
-    if LIST_TYPES.get(own.get("list")) == kind:
-        return own["list"]
+    listed = own.get("list")
+    if isinstance(listed, str) and LIST_TYPES.get(listed) == kind:
+        return listed
     return _KIND_LISTS.get(kind, "equipment")
 
 

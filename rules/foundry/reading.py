@@ -122,7 +122,7 @@ class ActorReader(ItemReading):
             if key not in ("name", "attributes", *LIST_TYPES, "experience", "meta_points")
         }
         self.from_flags.update(out)
-        if out.get("ruleset") not in self.known:
+        if not isinstance(out.get("ruleset"), str) or out["ruleset"] not in self.known:
             out["ruleset"] = self.default_ruleset
             self.note(
                 CHANGED,

@@ -570,3 +570,52 @@ class TestImportFromFoundry:
 def test_fractional_costs_survive():
     character = Character(ruleset="mudge", name="Halves", gifts=(Gift("Patron", Fraction(3, 2)),))
     assert read_actor(export(character)).character == character
+
+
+def leaf_paths(value, path=()):
+    """Every place in a JSON document that holds a value, as a path of keys and indexes."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from leaf_paths(inner, (*path, key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            yield from leaf_paths(inner, (*path, index))
+    yield path
+
+
+def replaced(document, path, value):
+    document = copy.deepcopy(document)
+    if not path:
+        return value
+    parent = document
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = value
+    return document
+
+
+# A value of the wrong shape anywhere: a list or an object where a word or a number belongs
+# (unhashable, so a table lookup on it raises), and the reverse.
+WRONG_SHAPES = [[], ["gifts"], {}, {"list": "gifts"}, None, 7, "x"]
+ACTORS = {
+    "exported": export(read("brogo")),
+    "foundry-made": FOUNDRY_MADE,
+}
+
+
+@pytest.mark.parametrize("source", ACTORS)
+def test_a_value_of_any_shape_anywhere_is_read_or_refused_never_raised(source):
+    """Fairsheet's own flags included: an actor is a file from anywhere, and what the reader
+    cannot use is a CharacterFileError or an import note, never a crash (a 500 on the import
+    page)."""
+    actor = ACTORS[source]
+    crashes = []
+    for path in leaf_paths(actor):
+        for wrong in WRONG_SHAPES:
+            try:
+                read_actor(replaced(actor, path, wrong))
+            except CharacterFileError:
+                pass
+            except Exception as error:  # what this test exists to find
+                crashes.append(f"{'.'.join(map(str, path))} = {wrong!r}: {error!r}")
+    assert crashes == []
