@@ -121,7 +121,7 @@ class GameSections(Shapes):
 
     def pricing(self, value, system) -> str:
         where = "skills.pricing"
-        if value in PRICING_NAMES and value not in PRICINGS[system]:
+        if isinstance(value, str) and value in PRICING_NAMES and value not in PRICINGS[system]:
             fits = [PRICING_WORDS[p] for p in PRICINGS[system]]
             fits = (
                 fits[0] if len(fits) == 1 else say("{one} or {other}", one=fits[0], other=fits[1])
