@@ -21,6 +21,7 @@ from characters.services.review import (
 from tests.app.test_review import *  # noqa: F403
 from tests.support.builder_fixtures import *  # noqa: F403
 from tests.support.commands import send_outbox
+from tests.support.smtp import smtp_at
 
 User = get_user_model()
 
@@ -120,14 +121,6 @@ def test_a_bad_address_is_refused_with_a_message(player, player_client):
     assert "Not saved: Enter a valid email address." in response.content.decode()
     player.refresh_from_db()
     assert player.email == ""
-
-
-def smtp_at(settings, port):
-    """Production's SMTP backend, aimed at `port` of 127.0.0.1."""
-    smtp = {"host": "127.0.0.1", "port": port, "timeout": 1}
-    settings.MAILERS = {
-        "default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": smtp}
-    }
 
 
 @pytest.mark.django_db(transaction=True)

@@ -344,6 +344,7 @@ class TestCampaignPack:
         job = self.ask_for_pack(client, campaign)
         task = DBTaskResult.objects.get()
         assert task.task_path == "characters.services.printing.render_campaign_pack"
+        assert task.queue_name == "packs"  # its own: no mail or other task takes its turn
         assert task.args_kwargs == {"args": [job.pk], "kwargs": {}}
         page = client.get(reverse("campaign_pack", args=[campaign.pk])).content.decode()
         assert "It prints 2 approved characters: Brogo the Scout, James Stoddard." in page

@@ -76,3 +76,22 @@ class SMTPServer(socketserver.ThreadingTCPServer):
         self.closing.set()
         self.shutdown()
         self.server_close()
+
+
+def smtp_at(settings, port: int, timeout: float = 1) -> None:
+    """Production's SMTP backend, aimed at `port` of 127.0.0.1, waiting `timeout` seconds
+    at most for each answer."""
+    smtp = {"host": "127.0.0.1", "port": port, "timeout": timeout}
+    settings.MAILERS = {
+        "default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": smtp}
+    }
+
+
+def smtp_environment(port: int, timeout: float) -> dict[str, str]:
+    """The same for a `manage.py` process: its environment variables."""
+    return {
+        "DJANGO_EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "DJANGO_EMAIL_HOST": "127.0.0.1",
+        "DJANGO_EMAIL_PORT": str(port),
+        "FAIRSHEET_MAIL_TIMEOUT": str(timeout),
+    }
