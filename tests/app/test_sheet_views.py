@@ -451,7 +451,7 @@ class TestCampaignPack:
         PackJob.objects.filter(pk=job.pk).update(created_at=half_a_minute_ago)
         page = as_user(gm).get(url).content.decode()
         assert "It has waited 0\xa0minutes: is a worker running?" in page
-        assert "<code>python manage.py db_worker</code> starts one" in page
+        assert "<code>python manage.py db_worker --queue-name packs</code> starts one" in page
         # A running pack whose worker has said nothing for longer than the lease lost it:
         # queued again once, then given up, with words for the GM each time.
         an_hour_ago = timezone.now() - timedelta(hours=1)
