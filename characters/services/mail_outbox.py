@@ -71,7 +71,16 @@ def mail_claim() -> OutgoingMail | None:
 
 def mail_send(mail: OutgoingMail) -> str:
     """Sends a claimed mail and records how it went: the status it is left in. An address
-    that is no address (stored before addresses were checked) is given up at once."""
+    that is no address (stored before addresses were checked) is given up at once, and so
+    is a mail whose senders kept stopping while they sent it (it crashed them, or they were
+    killed): its claims used up every try."""
+    if mail.attempts > settings.MAIL_ATTEMPTS:
+        logger.warning(
+            "A notification e-mail to %s was given up: its senders stopped", mail.address
+        )
+        return _settle(
+            mail, OutgoingMail.Status.GIVEN_UP, error="its sender stopped every time it sent it"
+        )
     try:
         validate_email(mail.address)
     except ValidationError:
@@ -80,13 +89,16 @@ def mail_send(mail: OutgoingMail) -> str:
     message = EmailMessage(subject=mail.subject, body=mail.body, to=[mail.address])
     try:
         message.send()
-    except OSError as error:  # smtplib's errors, a refused connection and a timeout
+    except Exception as error:
+        # smtplib's errors, a refused connection and a timeout are OSErrors. Anything else is
+        # a bug, logged with its traceback: it fails this try, not the sender.
         reason = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
         logger.warning(
             "A notification e-mail to %s was not sent (try %s): %s",
             mail.address,
             mail.attempts,
             reason,
+            exc_info=not isinstance(error, OSError),
         )
         given_up = mail.attempts >= settings.MAIL_ATTEMPTS or timezone.now() - mail.created_at >= (
             timedelta(seconds=settings.MAIL_GIVE_UP_SECONDS)

@@ -139,6 +139,21 @@ def test_a_mail_is_given_up_a_day_after_it_was_queued(character, gm, player, set
     assert (queued.status, queued.attempts) == (OutgoingMail.Status.GIVEN_UP, 1)
 
 
+def test_a_mail_whose_senders_kept_stopping_is_given_up(character, gm, player, settings):
+    settings.MAIL_ATTEMPTS = 3
+    with SMTPServer(ACCEPT) as server:
+        smtp_at(settings, server.port)
+        queued = approve_for(character, gm, player)
+        # Its third sender was killed mid-send, its lease is over.
+        lapsed = timezone.now() - timedelta(seconds=1)
+        OutgoingMail.objects.update(status="sending", attempts=3, lease_until=lapsed)
+        assert send_outbox() == 1
+        assert server.connections == 0
+    queued.refresh_from_db()
+    assert (queued.status, queued.attempts) == (OutgoingMail.Status.GIVEN_UP, 4)
+    assert queued.last_error == "its sender stopped every time it sent it"
+
+
 @postgresql_only
 def test_a_sender_killed_mid_send_leaves_the_mail_to_another_once_its_lease_is_over(
     character, gm, player, settings
