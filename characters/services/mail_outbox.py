@@ -60,11 +60,14 @@ def mail_claim() -> OutgoingMail | None:
     mail = _due(now).select_for_update(skip_locked=True).order_by("next_attempt_at", "pk").first()
     if mail is None:
         return None
-    OutgoingMail.objects.filter(pk=mail.pk).update(
+    # Only as it was read: SQLite locks no row, and another sender may have claimed it since.
+    claimed = OutgoingMail.objects.filter(pk=mail.pk, attempts=mail.attempts).update(
         status=OutgoingMail.Status.SENDING,
         attempts=F("attempts") + 1,
         lease_until=now + mail_lease(),
     )
+    if not claimed:
+        return None
     mail.refresh_from_db()
     return mail
 
