@@ -20,7 +20,7 @@ setup-dev:
 messages:
 	$(PY) manage.py compilemessages --ignore=.venv --verbosity 0
 
-# The web server and a background worker (campaign packs); Ctrl-C stops both.
+# The web server, the pack worker and the mail sender; Ctrl-C stops them all.
 run: setup messages
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo --url http://$(HOST):$(PORT)/

@@ -747,6 +747,15 @@ class Notification(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="+")
+    # The mail that tells of it, if its reader gave an address: one mail may tell of several
+    # (a party award: one per player, naming each of their characters).
+    mail = models.ForeignKey(
+        "OutgoingMail",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="notifications",
+    )
     kind = models.CharField(max_length=20, choices=Kind.choices)
     message = models.CharField(max_length=500)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -755,6 +764,43 @@ class Notification(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["user", "read_at"], name="notification_unread")]
+
+
+class OutgoingMail(models.Model):
+    """One e-mail in the outbox: written with what it tells of, in the same transaction, and
+    sent by `manage.py send_mail_outbox` (services.mail_outbox). A sender claims a due row
+    for `lease_until`; a row still SENDING after its lease lost its sender (killed
+    mid-send) and is claimed again. A failed send waits `next_attempt_at`, longer each time,
+    until it is sent or given up with `last_error` as the reason."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Not delivered yet")
+        SENDING = "sending", _("Being sent")
+        SENT = "sent", _("Delivered")
+        GIVEN_UP = "given_up", _("Given up")
+
+    address = models.CharField(max_length=254)
+    subject = models.CharField(max_length=600)
+    body = models.TextField()
+    language = models.CharField(max_length=20)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    attempts = models.PositiveIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # The senders' question: what is due (queued and its time come, or leased out
+            # to a sender that is gone). Sent and given-up rows are not in it.
+            models.Index(
+                fields=["next_attempt_at"],
+                name="outgoing_mail_due",
+                condition=Q(status__in=["queued", "sending"]),
+            )
+        ]
 
 
 # -- interop: API tokens (issue 14; docs/api.md) ------------------------------------------------

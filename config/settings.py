@@ -231,7 +231,9 @@ PERMISSIONS_POLICY = {
 # Campaign packs render on Django's tasks framework with a database-backed queue
 # (django-tasks-db): `manage.py db_worker` runs them, on this machine (`make run` starts
 # one) or on any other that reaches the same database.
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+# Campaign packs have a queue of their own ("packs", `db_worker --queue-name packs`): nothing
+# else takes a pack worker's turn. E-mail is no task: it waits in the outbox (MAIL_* below).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["packs"]}}
 # Fair shares of the PDF renderer in the web server (characters/render_slots.py): renders
 # one user may run at once across every process, requests one process lets render or wait
 # (the rest of its threads stay free for pages), and how long a request waits for its turn
@@ -266,6 +268,21 @@ _MAIL_BACKEND = os.environ.get(
     if DEBUG
     else "django.core.mail.backends.smtp.EmailBackend",
 )
+# Mail waits in the outbox (OutgoingMail) until `manage.py send_mail_outbox` sends it
+# (services.mail_outbox): a slow server delays only that sender, each of its socket waits at
+# most MAIL_TIMEOUT_SECONDS. A sender holds a mail for MAIL_LEASE_SECONDS, more than an SMTP
+# conversation's half-dozen waits: a mail still held past it lost its sender (killed
+# mid-send), and another sends it. A failed send is tried again after MAIL_RETRY_SECONDS,
+# twice as long each time up to MAIL_RETRY_MOST_SECONDS, and given up after MAIL_ATTEMPTS
+# tries or MAIL_GIVE_UP_SECONDS since it was queued.
+MAIL_TIMEOUT_SECONDS = float(os.environ.get("FAIRSHEET_MAIL_TIMEOUT", "10"))
+MAIL_LEASE_SECONDS = float(
+    os.environ.get("FAIRSHEET_MAIL_LEASE", str(6 * MAIL_TIMEOUT_SECONDS + 30))
+)
+MAIL_RETRY_SECONDS = float(os.environ.get("FAIRSHEET_MAIL_RETRY", "60"))
+MAIL_RETRY_MOST_SECONDS = 3600
+MAIL_ATTEMPTS = 30
+MAIL_GIVE_UP_SECONDS = 24 * 3600
 _MAIL_OPTIONS = {}
 if _MAIL_BACKEND.endswith(".smtp.EmailBackend"):
     _MAIL_OPTIONS = {
@@ -274,7 +291,7 @@ if _MAIL_BACKEND.endswith(".smtp.EmailBackend"):
         "username": os.environ.get("DJANGO_EMAIL_USER", ""),
         "password": os.environ.get("DJANGO_EMAIL_PASSWORD", ""),
         "use_tls": os.environ.get("DJANGO_EMAIL_TLS", "0") == "1",
-        "timeout": 10,  # the worker sends (services.notifications): a slow server delays only it
+        "timeout": MAIL_TIMEOUT_SECONDS,
     }
 MAILERS = {"default": {"BACKEND": _MAIL_BACKEND, "OPTIONS": _MAIL_OPTIONS}}
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_EMAIL_FROM", "Fairsheet <fairsheet@localhost>")

@@ -8,7 +8,8 @@ SHOWN = 50  # the list keeps the newest; older ones stay in the database, read
 
 
 def notifications_for(user) -> list[Notification]:
-    return list(user.notifications.all()[:SHOWN])  # the page links by character_id
+    # The page links by character_id, and says how its mail is doing.
+    return list(user.notifications.select_related("mail")[:SHOWN])
 
 
 def unread_count(user) -> int:

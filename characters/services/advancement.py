@@ -13,6 +13,7 @@ character's experience too: that is how a spend the rules tie to the GM's permis
 (Legendary levels, new gifts and powers) is made.
 """
 
+from collections import defaultdict
 from dataclasses import asdict
 
 from django.db import transaction
@@ -61,7 +62,7 @@ from characters.services.audit import (
     record_event,
     stored_build_sha256,
 )
-from characters.services.notifications import notify
+from characters.services.notifications import notifications_mail, notify
 from characters.services.rows import ensure_room, next_position
 from rules.ladder import level_name, parse_level
 from rules.rulesets import Ruleset
@@ -456,7 +457,8 @@ def experience_award(
     locked = _lock_in_play(character, expected_version)
     if not is_gm_of(locked, actor):
         raise NotAllowed(_("Only the campaign's GM awards experience."))
-    return _award(locked, actor=actor, amount=amount, reason=reason)
+    entry, _note = _award(locked, actor=actor, amount=amount, reason=reason)
+    return entry
 
 
 @transaction.atomic
@@ -479,10 +481,21 @@ def experience_award_party(
                 campaign=campaign.name
             )
         )
-    return [_award(c, actor=actor, amount=amount, reason=reason) for c in party]
+    # Each character's notification is its own; its player gets one mail naming them all
+    # (a player with 31 characters gets one, not 31).
+    awarded = [_award(c, actor=actor, amount=amount, reason=reason, mailed=False) for c in party]
+    told = defaultdict(list)
+    for _entry, note in awarded:
+        if note is not None:
+            told[note.user_id].append(note)
+    for notes in told.values():
+        notifications_mail(notes)
+    return [entry for entry, _note in awarded]
 
 
-def _award(locked: Character, *, actor, amount: int, reason: str) -> ExperienceEntry:
+def _award(
+    locked: Character, *, actor, amount: int, reason: str, mailed: bool = True
+) -> tuple[ExperienceEntry, Notification | None]:
     reason = reason.strip()
     if not reason:
         raise ServiceError(_("Give the award a reason: it goes on the character's record."))
@@ -504,7 +517,7 @@ def _award(locked: Character, *, actor, amount: int, reason: str) -> ExperienceE
         after={"experience": locked.experience},
         reason=f"{amount} {unit}: {reason}",
     )
-    notify(
+    note = notify(
         character=locked,
         actor=actor,
         kind=Notification.Kind.EXPERIENCE,
@@ -515,8 +528,9 @@ def _award(locked: Character, *, actor, amount: int, reason: str) -> ExperienceE
             amount=amount_said(amount, ruleset),
             reason=reason,
         ),
+        mailed=mailed,
     )
-    return entry
+    return entry, note
 
 
 # -- meta points and Fudge points ------------------------------------------------------------

@@ -1,35 +1,34 @@
 """Telling a player what the GM did, and either side of a thread what the other said: a
 row they see in the header until they read it, and an e-mail when they gave an address. The
-e-mail is queued with the write, in its transaction, and sent by the background worker
-(the task send_notification_mail, on the queue the campaign packs use): a mail server
-that is slow or down never holds up or fails a GM's decision. Django's e-mail backend sends
-it (the console's unless the deployment configures SMTP: README, "E-mail")."""
-
-import logging
+e-mail goes in the outbox with the write, in its transaction, and `manage.py
+send_mail_outbox` sends it (services.mail_outbox): a mail server that is slow or down never
+holds up or fails a GM's decision, and a failed send is tried again. Django's e-mail backend
+sends it (the console's unless the deployment configures SMTP: README, "E-mail")."""
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.mail import EmailMessage
 from django.core.validators import validate_email
 from django.db import transaction
-from django.tasks import task
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from characters.errors import ServiceError
-from characters.models import Character, Notification
+from characters.models import Character, Notification, OutgoingMail
 from characters.selectors.accounts import account_language
+from characters.services.mail_outbox import mail_queue
 
-logger = logging.getLogger(__name__)
 
-
-def notify(*, character: Character, actor, kind: str, message, to=None) -> Notification | None:
+def notify(
+    *, character: Character, actor, kind: str, message, to=None, mailed: bool = True
+) -> Notification | None:
     """Tell the character's player (or `to`, the GM when a thread's news is the player's),
     unless they did it themselves (a GM's own character). The e-mail is queued in the same
-    transaction: a refused write sends nothing. `message` may be lazy (format_lazy of a
-    gettext_lazy template): it is said, and kept, in the reader's language (their
-    account's), whoever's request made it."""
+    transaction: a refused write sends nothing; `mailed=False` leaves it to the caller, who
+    tells of several notifications in one (notifications_mail). `message` may be lazy
+    (format_lazy of a gettext_lazy template): it is said, and kept, in the reader's language
+    (their account's), whoever's request made it."""
     reader = to or character.owner
     if reader.pk == actor.pk:
         return None
@@ -40,8 +39,8 @@ def notify(*, character: Character, actor, kind: str, message, to=None) -> Notif
     if len(message) > limit:  # a long name or reason: the page it links to has it all
         message = message[: limit - 1] + "…"
     note = Notification.objects.create(user=reader, character=character, kind=kind, message=message)
-    if reader.email:
-        send_notification_mail.enqueue(reader.email, message, character.pk, language)
+    if mailed:
+        notifications_mail([note])
     return note
 
 
@@ -51,38 +50,31 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def notification_mail_send(
-    *, address: str, message: str, character_pk: int, language: str = ""
-) -> bool:
-    """The e-mail of one notification, sent now (by the worker), in the player's `language`;
-    False when it could not be. An address that is no address (stored before addresses were
-    checked) is skipped."""
-    try:
-        validate_email(address)
-    except ValidationError:
-        logger.warning("A notification e-mail was not sent: %r is no address", address)
-        return False
-    path = reverse("character_builder", args=[character_pk])
-    with translation.override(language or settings.LANGUAGE_CODE):
-        body = _("{message}\n\nOpen the character: {path}").format(message=message, path=path)
-        subject = _("Fairsheet: {message}").format(message=one_line(message))
-    mail = EmailMessage(subject=subject, body=body, to=[address])
-    try:
-        mail.send()
-    except OSError:  # smtplib's errors, and a timeout, are OSErrors
-        logger.warning("A notification e-mail to %s was not sent", address, exc_info=True)
-        return False
-    return True
-
-
-@task()
-def send_notification_mail(
-    address: str, message: str, character_pk: int, language: str = ""
-) -> None:
-    """notification_mail_send, as the background worker's task (`manage.py db_worker`)."""
-    notification_mail_send(
-        address=address, message=message, character_pk=character_pk, language=language
-    )
+def notifications_mail(notes: list[Notification]):
+    """One mail telling their reader (one reader's `notes`) of them all, in the outbox, in
+    the reader's language; None when the reader gave no address. A party award tells a
+    player of each of their characters in one mail."""
+    reader = notes[0].user
+    if not reader.email:
+        return None
+    language = account_language(reader) or settings.LANGUAGE_CODE
+    with translation.override(language):
+        body = "\n\n".join(
+            _("{message}\n\nOpen the character: {path}").format(
+                message=note.message, path=reverse("character_builder", args=[note.character_id])
+            )
+            for note in notes
+        )
+        subject = _("Fairsheet: {message}").format(message=one_line(notes[0].message))
+        if len(notes) > 1:
+            more = len(notes) - 1
+            subject = ngettext(
+                "{subject} (and {count} more)", "{subject} (and {count} more)", more
+            ).format(subject=subject, count=more)
+    limit = OutgoingMail._meta.get_field("subject").max_length
+    mail = mail_queue(address=reader.email, subject=subject[:limit], body=body, language=language)
+    Notification.objects.filter(pk__in=[note.pk for note in notes]).update(mail=mail)
+    return mail
 
 
 @transaction.atomic

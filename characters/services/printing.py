@@ -198,9 +198,10 @@ def pack_job_run(*, job_id: int) -> None:
     )
 
 
-@task()
+@task(queue_name="packs")  # its own queue: nothing else takes a pack worker's turn
 def render_campaign_pack(job_id: int) -> None:
-    """pack_job_run, as the background worker's task (`manage.py db_worker`)."""
+    """pack_job_run, as the background worker's task (`manage.py db_worker --queue-name
+    packs`)."""
     pack_job_run(job_id=job_id)
 
 

@@ -10,9 +10,8 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
-from django_tasks_db.models import DBTaskResult
 
-from characters.models import Character, Notification
+from characters.models import Character, Notification, OutgoingMail
 from characters.services.advancement import experience_award
 from characters.services.review import (
     character_approve,
@@ -21,7 +20,8 @@ from characters.services.review import (
 )
 from tests.app.test_review import *  # noqa: F403
 from tests.support.builder_fixtures import *  # noqa: F403
-from tests.support.commands import run_worker
+from tests.support.commands import send_outbox
+from tests.support.smtp import smtp_at
 
 User = get_user_model()
 
@@ -88,7 +88,7 @@ def test_opening_a_notification_reads_it_and_goes_where_it_is_about(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_player_with_an_address_gets_an_email_from_the_worker(
+def test_a_player_with_an_address_gets_an_email_from_the_outbox(
     character, gm, player, player_client
 ):
     response = player_client.post(reverse("notification_email"), {"email": "pip@example.test"})
@@ -97,8 +97,8 @@ def test_a_player_with_an_address_gets_an_email_from_the_worker(
     assert player.email == "pip@example.test"
     character_submit(character=character, actor=player, expected_version=None)
     character_approve(character=character, actor=gm, expected_version=None)
-    assert mail.outbox == []  # queued with the decision; the worker sends it
-    run_worker()
+    assert mail.outbox == []  # queued with the decision; the mail sender sends it
+    send_outbox()
     (sent,) = mail.outbox
     assert sent.to == ["pip@example.test"]
     assert sent.subject == "Fairsheet: gm approved Brogo."
@@ -123,18 +123,10 @@ def test_a_bad_address_is_refused_with_a_message(player, player_client):
     assert player.email == ""
 
 
-def smtp_at(settings, port):
-    """Production's SMTP backend, aimed at `port` of 127.0.0.1."""
-    smtp = {"host": "127.0.0.1", "port": port, "timeout": 1}
-    settings.MAILERS = {
-        "default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": smtp}
-    }
-
-
 @pytest.mark.django_db(transaction=True)
 def test_a_mail_server_that_is_down_fails_nothing(character, gm, player, settings, caplog):
     """Nothing listens on the port: the approval stands, the notification is saved, and the
-    worker logs the failure."""
+    mail sender logs the failure and keeps the mail to try again."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -143,11 +135,14 @@ def test_a_mail_server_that_is_down_fails_nothing(character, gm, player, setting
     player.save()
     character_submit(character=character, actor=player, expected_version=None)
     character_approve(character=character, actor=gm, expected_version=None)
-    run_worker()
+    send_outbox()
     character.refresh_from_db()
     assert character.state == character.State.APPROVED
     assert Notification.objects.get(user=player).message == "gm approved Brogo."
     assert "A notification e-mail to pip@example.test was not sent" in caplog.text
+    queued = OutgoingMail.objects.get()
+    assert (queued.status, queued.attempts) == (OutgoingMail.Status.QUEUED, 1)
+    assert queued.last_error.startswith("ConnectionRefusedError")
 
 
 @pytest.fixture
@@ -175,11 +170,11 @@ def hanging_smtp():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_hanging_mail_server_leaves_the_approval_to_the_worker(
+def test_a_hanging_mail_server_leaves_the_approval_to_the_mail_sender(
     character, climbing, gm, player, settings, caplog, hanging_smtp
 ):
-    """The GM's approval talks to no mail server: the mail is a task, queued with it. The
-    worker's wait for the server ends at its timeout, and fails nothing."""
+    """The GM's approval talks to no mail server: the mail is an outbox row, written with
+    it. The sender's wait for the server ends at its timeout, and fails nothing."""
     port, taken = hanging_smtp
     smtp_at(settings, port)
     player.email = "pip@example.test"
@@ -193,12 +188,10 @@ def test_a_hanging_mail_server_leaves_the_approval_to_the_worker(
     response = client.post(review, posted)
     assert response.status_code == 302
     assert taken == []  # the request never connected
-    [task] = DBTaskResult.objects.filter(
-        task_path="characters.services.notifications.send_notification_mail"
-    )
-    assert task.args_kwargs["args"][0] == "pip@example.test"
-    run_worker()
-    assert len(taken) == 1  # the worker did, and gave up at its timeout
+    [queued] = OutgoingMail.objects.all()
+    assert queued.address == "pip@example.test"
+    send_outbox()
+    assert len(taken) == 1  # the sender did, and gave up at its timeout
     assert "A notification e-mail to pip@example.test was not sent" in caplog.text
     character.refresh_from_db()
     assert character.state == character.State.APPROVED
@@ -230,7 +223,7 @@ def test_a_name_with_a_line_break_makes_a_one_line_subject(
     response = client.post(review, {"decision": "approve", "version": character.version})
     assert response.status_code == 302
     experience_award_party(campaign=character.campaign, actor=gm, amount=1, reason="Up\nlate")
-    run_worker()
+    send_outbox()
     # Friend's approval and award, New Line's approval and award.
     assert sorted(m.to[0] for m in mail.outbox) == [
         "mate@example.test",
@@ -262,6 +255,6 @@ def test_an_address_stored_before_the_check_is_skipped(character, gm, player, ca
     User.objects.filter(pk=player.pk).update(email="pip@example.test\r")
     character_submit(character=character, actor=player, expected_version=None)
     character_approve(character=character, actor=gm, expected_version=None)
-    run_worker()
+    send_outbox()
     assert mail.outbox == []
     assert "is no address" in caplog.text

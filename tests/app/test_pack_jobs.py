@@ -64,7 +64,10 @@ def test_a_pack_whose_worker_is_killed_is_noticed_and_finished(
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_OWNER_URL"}
     env.update(DATABASE_URL=database_url(), FAIRSHEET_PACK_LEASE=str(LEASE))
     worker = subprocess.Popen(
-        [sys.executable, "manage.py", "db_worker", "--no-startup-delay", "--no-reload"],
+        [
+            *[sys.executable, "manage.py", "db_worker", "--queue-name", "packs"],
+            *["--no-startup-delay", "--no-reload"],
+        ],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

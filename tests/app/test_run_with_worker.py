@@ -1,6 +1,6 @@
-"""`make run`'s command, `manage.py run_with_worker`: the development server and a
-background worker start together and stop together. Run for real, on a throwaway SQLite
-database and a free port on 127.0.0.1."""
+"""`make run`'s command, `manage.py run_with_worker`: the development server, the pack
+worker and the mail sender start together and stop together. Run for real, on a throwaway
+SQLite database and a free port on 127.0.0.1."""
 
 import os
 import signal
@@ -79,7 +79,8 @@ def running(tmp_path):
 def started(process) -> dict[int, str]:
     found = children(process.pid)
     commands = sorted(" ".join(cmd.split()[2:3]) for cmd in found.values())
-    assert commands == ["db_worker", "runserver"], found
+    assert commands == ["db_worker", "runserver", "send_mail_outbox"], found
+    assert any("db_worker --queue-name packs" in cmd for cmd in found.values()), found
     return found
 
 
@@ -97,9 +98,10 @@ def test_kill_stops_them_too(running):
     assert not any(group_alive(pid) for pid in found)
 
 
-def test_if_the_worker_dies_the_server_is_stopped(running):
+@pytest.mark.parametrize("command", ["db_worker", "send_mail_outbox"])
+def test_if_the_worker_or_the_mail_sender_dies_the_server_is_stopped(running, command):
     found = started(running)
-    worker = next(pid for pid, cmd in found.items() if "db_worker" in cmd)
+    worker = next(pid for pid, cmd in found.items() if command in cmd)
     os.kill(worker, signal.SIGKILL)  # the reloader's child, the real worker, lives on
     assert running.wait(timeout=30) != 0  # it says which one stopped, and exits non-zero
     assert not any(group_alive(pid) for pid in found)

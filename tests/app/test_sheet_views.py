@@ -344,6 +344,7 @@ class TestCampaignPack:
         job = self.ask_for_pack(client, campaign)
         task = DBTaskResult.objects.get()
         assert task.task_path == "characters.services.printing.render_campaign_pack"
+        assert task.queue_name == "packs"  # its own: no mail or other task takes its turn
         assert task.args_kwargs == {"args": [job.pk], "kwargs": {}}
         page = client.get(reverse("campaign_pack", args=[campaign.pk])).content.decode()
         assert "It prints 2 approved characters: Brogo the Scout, James Stoddard." in page
@@ -450,7 +451,7 @@ class TestCampaignPack:
         PackJob.objects.filter(pk=job.pk).update(created_at=half_a_minute_ago)
         page = as_user(gm).get(url).content.decode()
         assert "It has waited 0\xa0minutes: is a worker running?" in page
-        assert "<code>python manage.py db_worker</code> starts one" in page
+        assert "<code>python manage.py db_worker --queue-name packs</code> starts one" in page
         # A running pack whose worker has said nothing for longer than the lease lost it:
         # queued again once, then given up, with words for the GM each time.
         an_hour_ago = timezone.now() - timedelta(hours=1)

@@ -218,13 +218,26 @@ def test_a_long_texts_length_is_grouped_as_the_language_writes_it(french):
     assert "notes\u00a0: fait 20\u00a0001 caract\u00e8res\u00a0; le maximum est 20\u00a0000" in page
 
 
-def test_a_notification_mail_is_in_the_readers_language(db, mailoutbox):
-    from characters.services.notifications import notification_mail_send
+def test_a_notification_mail_is_in_the_readers_language(player, character, mailoutbox):
+    from characters.models import Notification, Profile
+    from characters.services.notifications import notifications_mail
+    from tests.support.commands import send_outbox
 
-    sent = notification_mail_send(
-        address="joueur@example.com", message="Brogo est approuvé.", character_pk=1, language="fr"
-    )
-    assert sent
-    (mail,) = mailoutbox
-    assert mail.subject == "Fairsheet\u00a0: Brogo est approuvé."
-    assert mail.body.startswith("Brogo est approuvé.\n\nOuvrir le personnage\u00a0: /characters/1/")
+    Profile.objects.update_or_create(user=player, defaults={"language": "fr"})
+    player.email = "joueur@example.com"
+    player.save(update_fields=["email"])
+    notes = [
+        Notification.objects.create(
+            user=player, character=character, kind="approved", message=message
+        )
+        for message in ("Brogo est approuvé.", "Brogo gagne 1 XP.", "Brogo gagne 2 XP.")
+    ]
+    notifications_mail(notes[:1])
+    notifications_mail(notes[1:])
+    assert send_outbox() == 2
+    one, two = mailoutbox
+    assert one.subject == "Fairsheet\u00a0: Brogo est approuvé."
+    path = f"/characters/{character.pk}/"
+    assert one.body == f"Brogo est approuvé.\n\nOuvrir le personnage\u00a0: {path}"
+    assert two.subject == "Fairsheet\u00a0: Brogo gagne 1 XP. (et 1 autre)"
+    assert two.body.startswith(f"Brogo gagne 1 XP.\n\nOuvrir le personnage\u00a0: {path}\n\n")

@@ -18,10 +18,10 @@ def run_command(name: str, *args) -> tuple[int, str, str]:
 
 
 def run_worker():
-    """django-tasks-db's own worker loop, in this process, until the queue is empty: the
-    database-backed run `manage.py db_worker --batch` does."""
+    """django-tasks-db's own worker loop, in this process, until the packs' queue is empty:
+    the database-backed run `manage.py db_worker --queue-name packs --batch` does."""
     Worker(
-        queue_names=["default"],
+        queue_names=["packs"],
         interval=0,
         batch=True,
         backend_name="default",
@@ -30,3 +30,11 @@ def run_worker():
         worker_id="test-worker",
         excluded_queue_names=[],
     ).run()
+
+
+def send_outbox() -> int:
+    """The mail that is due, sent in this process as `manage.py send_mail_outbox --batch`
+    does; how many were tried."""
+    from characters.services.mail_outbox import mail_outbox_send_due
+
+    return mail_outbox_send_due()

@@ -1,9 +1,10 @@
-"""`manage.py run_with_worker [ADDR:PORT]`: the development web server and a background
-worker (`db_worker`, which renders campaign packs) in one command, as `make run` uses it.
-Ctrl-C stops both; if either stops on its own, the other is stopped too.
+"""`manage.py run_with_worker [ADDR:PORT]`: the development web server, a background
+worker (`db_worker` on the "packs" queue, which renders campaign packs) and the mail sender
+(`send_mail_outbox`) in one command, as `make run` uses it. Ctrl-C stops them all; if one
+stops on its own, the others are stopped too.
 
-Each runs in a process group of its own: under DEBUG both restart themselves on code
-changes through a child process, and stopping the group stops that child too.
+Each runs in a process group of its own: under DEBUG each restarts itself on code changes
+through a child process, and stopping the group stops that child too.
 """
 
 import contextlib
@@ -20,7 +21,7 @@ STOP_WAIT = 10  # seconds a process gets to stop before it is killed
 
 
 class Command(BaseCommand):
-    help = "Run the web server and a background worker together; Ctrl-C stops both."
+    help = "Run the web server, the pack worker and the mail sender; Ctrl-C stops them all."
     requires_system_checks = []  # each child runs Django's checks itself
 
     def add_arguments(self, parser):
@@ -30,7 +31,16 @@ class Command(BaseCommand):
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
         commands = {
             "web server": [*manage, "runserver", addrport],
-            "worker": [*manage, "db_worker", "--interval", "0.5", "--no-startup-delay"],
+            "worker": [
+                *manage,
+                "db_worker",
+                "--queue-name",
+                "packs",
+                "--interval",
+                "0.5",
+                "--no-startup-delay",
+            ],
+            "mail sender": [*manage, "send_mail_outbox"],
         }
         # Ctrl-C reaches this process only (the children have groups of their own), and so
         # does `kill`: both end in the same orderly stop of every group.
