@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import pytest
 from django.db import connection, connections
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -25,9 +26,9 @@ from characters.services.advancement import experience_spend
 from characters.services.characters import character_create
 from characters.services.decisions import TOKEN_LIFETIME, decision_token_issue
 from rules.ladder import FAIR
-from tests.support.builder_fixtures import *  # noqa: F403
 from tests.app.test_advancement import in_play  # noqa: F401
 from tests.app.test_review import HTMX, approved, login, submitted  # noqa: F401
+from tests.support.builder_fixtures import *  # noqa: F403
 
 TOKEN = re.compile(r'name="once" value="([\w-]+)"')
 TEMPLATES = ("review/review.html", "review/advancement.html", "play/party.html")
@@ -250,13 +251,19 @@ def test_a_new_session_answer_brings_a_new_form(table, login):  # noqa: F811
     assert session.made(table) == 2
 
 
-def test_old_tokens_are_pruned_when_one_is_issued(table):
-    kept = decision_token_issue(user=table.gm, kind="award", target=table.hero.pk)
-    old = decision_token_issue(user=table.gm, kind="award", target=table.hero.pk)
+def test_a_page_drawn_deletes_the_expired_tokens_once(table, login):  # noqa: F811
+    """Six forms on the GM's advancement page, one statement for the expired tokens."""
+    kept, old = (
+        decision_token_issue(user=table.gm, kind="award", target=table.hero.pk) for _ in range(2)
+    )
     DecisionToken.objects.filter(token=old).update(
         issued_at=timezone.now() - TOKEN_LIFETIME - timedelta(seconds=1)
     )
-    decision_token_issue(user=table.gm, kind="review", target=table.newcomer.pk)
+    client = login(table.gm)
+    with CaptureQueriesContext(connection) as drawn:
+        client.get(reverse("character_advancement", args=[table.hero.pk]))
+    pruned = [q for q in drawn.captured_queries if q["sql"].startswith("DELETE")]
+    assert len(pruned) == 1 and "characters_decisiontoken" in pruned[0]["sql"]
     assert DecisionToken.objects.filter(token=kept).exists()
     assert not DecisionToken.objects.filter(token=old).exists()
 
