@@ -144,8 +144,6 @@ def advancement_award(request, pk):
 @require_POST
 def spend_decide(request, pk, entry_pk, decision):
     character = character_for_gm(request.user, pk)
-    form = RefuseForm(request.POST)
-    reason = form.cleaned_data["reason"] if form.is_valid() else ""
 
     def decide():
         # Found inside the decision, so a second post of a decided spend is told it was
@@ -154,6 +152,8 @@ def spend_decide(request, pk, entry_pk, decision):
         if decision == "accept":
             services.spend_accept(entry=entry, actor=request.user)
         else:
+            form = RefuseForm(request.POST)
+            reason = form.cleaned_data["reason"] if form.is_valid() else ""
             services.spend_refuse(entry=entry, actor=request.user, reason=reason)
         return entry
 
