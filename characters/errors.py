@@ -30,11 +30,15 @@ class Locked(ServiceError):
     status = 409
 
 
-class AlreadyDone(ServiceError):
-    """The same decision form was posted again (services.decisions): nothing changed, and
-    the first post's answer stands."""
+class DecisionRefused(ServiceError):
+    """A decision form's one-time token did not hold (services.decisions): missing, not one
+    the server issued, expired, already used, another user's or another decision's. Nothing
+    was done; the message says which and what to do. 409 when the form was good once (used,
+    expired), else 400."""
 
-    status = 200
+    def __init__(self, message: str, *, status: int):
+        super().__init__(message)
+        self.status = status
 
 
 class PrinterBusy(ServiceError):

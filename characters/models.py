@@ -1046,13 +1046,25 @@ class ThrottleCount(models.Model):
 
 
 class DecisionToken(models.Model):
-    """A GM's decision form carries a one-time token (templatetag `decision_token`); the
-    decision stores it in its own transaction, so a second post of the same form (a double
-    click, a retry after a timeout) finds it taken and changes nothing."""
+    """The one-time token of one decision form (services.decisions): issued with the form to
+    the user reading it, for one decision (its kind and the row it is about); the decision
+    marks it used in its own transaction. A post whose token is missing, made up, used,
+    another user's or another decision's does nothing."""
+
+    class Kind(models.TextChoices):
+        REVIEW = "review"  # approve, request changes, approve over the rules, reopen: a character
+        AWARD = "award"  # experience to one character or the party: the page's character
+        POINTS_GRANT = "points_grant"  # meta or Fudge points: a character
+        SPEND_ACCEPT = "spend_accept"  # a pending spend: its ledger entry
+        SPEND_REFUSE = "spend_refuse"  # the same
+        SESSION_START = "session_start"  # a new session in the dice log: a campaign
 
     token = models.CharField(max_length=64, primary_key=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    target = models.PositiveBigIntegerField()  # the pk of the row the decision is about
+    issued_at = models.DateTimeField(default=timezone.now, db_index=True)  # pruned by age
+    used_at = models.DateTimeField(null=True, blank=True)
 
 
 class BuildStep(models.Model):

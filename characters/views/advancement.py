@@ -3,7 +3,9 @@ awards (to one character or the party), pending spends, meta points and Fudge po
 
 Every write re-renders the page's one dynamic panel (#advancement) under htmx, with the new
 version for the other forms (HX-Trigger versionChanged); a plain post redirects back. A
-refused write shows why: in #alerts under htmx, else on the page with the error status."""
+refused write shows why: in #alerts under htmx, else on the page with the error status.
+The GM's decisions (an award, a grant, a pending spend's accept and refuse) are made only
+with their form's one-time token (services.decisions), refused like any other write."""
 
 from dataclasses import asdict
 from functools import partial
@@ -16,9 +18,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from characters.adapters import ruleset_for
-from characters.errors import AlreadyDone, ServiceError
+from characters.errors import ServiceError
 from characters.forms.builder import VersionedForm
 from characters.forms.review import AwardForm, PointsForm, RefuseForm, SpendForm
+from characters.models import DecisionToken
 from characters.selectors.access import character_for_owner, character_for_viewer, is_gm_of
 from characters.selectors.advancement import amount_said, quote_spend
 from characters.selectors.review import (
@@ -127,7 +130,7 @@ def advancement_award(request, pk):
         write = partial(services.experience_award_party, campaign=character.campaign, **common)
     else:
         write = partial(services.experience_award, character=character, **common)
-    write = _once(request, write)
+    write = _once(request, write, DecisionToken.Kind.AWARD, character.pk)
 
     def said(result):
         entries = result if isinstance(result, list) else [result]
@@ -141,19 +144,28 @@ def advancement_award(request, pk):
 @require_POST
 def spend_decide(request, pk, entry_pk, decision):
     character = character_for_gm(request.user, pk)
-    entry = pending_entry_for_gm(request.user, pk, entry_pk)
-    if decision == "accept":
-        write = partial(services.spend_accept, entry=entry, actor=request.user)
-    else:
-        form = RefuseForm(request.POST)
-        reason = form.cleaned_data["reason"] if form.is_valid() else ""
-        write = partial(services.spend_refuse, entry=entry, actor=request.user, reason=reason)
+
+    def decide():
+        # Found inside the decision, so a second post of a decided spend is told it was
+        # decided (its token is used) rather than that the spend is not pending any more.
+        entry = pending_entry_for_gm(request.user, pk, entry_pk)
+        if decision == "accept":
+            services.spend_accept(entry=entry, actor=request.user)
+        else:
+            form = RefuseForm(request.POST)
+            reason = form.cleaned_data["reason"] if form.is_valid() else ""
+            services.spend_refuse(entry=entry, actor=request.user, reason=reason)
+        return entry
+
+    kind = (
+        DecisionToken.Kind.SPEND_ACCEPT if decision == "accept" else DecisionToken.Kind.SPEND_REFUSE
+    )
     said = _("Accepted: {what}.") if decision == "accept" else _("Refused: {what}.")
     return _write(
         request,
         character,
-        _once(request, write),
-        lambda result: said.format(what=entry.reason),
+        _once(request, decide, kind, entry_pk),
+        lambda entry: said.format(what=entry.reason),
     )
 
 
@@ -165,7 +177,7 @@ def points_spend(request, pk):
 @require_POST
 def points_grant(request, pk):
     character = character_for_gm(request.user, pk)
-    return _points(request, character, services.meta_points_grant, once=True)
+    return _points(request, character, services.meta_points_grant, decision=True)
 
 
 @require_POST
@@ -183,7 +195,7 @@ def points_convert(request, pk):
     return _write(request, character, write, lambda entry: f"{entry.reason}: +{entry.amount}.")
 
 
-def _points(request, character, service, *, once=False):
+def _points(request, character, service, *, decision=False):
     form = PointsForm(request.POST)
     if not form.is_valid():
         return _invalid(request, character, _("Give a number of points between 1 and 10."))
@@ -196,8 +208,8 @@ def _points(request, character, service, *, once=False):
         count=data["count"],
         reason=data["reason"],
     )
-    if once:  # the GM's grant: a decision
-        write = _once(request, write)
+    if decision:  # the GM's grant
+        write = _once(request, write, DecisionToken.Kind.POINTS_GRANT, character.pk)
     return _write(
         request,
         character,
@@ -208,10 +220,16 @@ def _points(request, character, service, *, once=False):
     )
 
 
-def _once(request, write):
-    """A GM's decision, made once however often its form is posted (services.decisions)."""
+def _once(request, write, kind, target):
+    """`write` as the decision `kind` on `target`, made only with its form's one-time token
+    (services.decisions)."""
     return partial(
-        decision_once, actor=request.user, token=posted_decision_token(request), decide=write
+        decision_once,
+        actor=request.user,
+        token=posted_decision_token(request),
+        kind=kind,
+        target=target,
+        decide=write,
     )
 
 
@@ -223,9 +241,7 @@ def _write(request, character, write, said):
     url = reverse("character_advancement", args=[character.pk])
     try:
         result = write()
-    except AlreadyDone as repeat:  # the panel as the first post left it, saying so
-        result, said = None, lambda _, text=str(repeat): text
-    except ServiceError as error:
+    except ServiceError as error:  # a decision's token refused among them (services.decisions)
         return _refused(request, character, error)
     if not request.htmx:
         messages.success(request, said(result))

@@ -20,10 +20,10 @@ from characters.adapters import (
     character_to_rules,
     ruleset_for,
 )
-from characters.errors import AlreadyDone, ServiceError
+from characters.errors import DecisionRefused, ServiceError
 from characters.forms.review import APPROVE, ReviewForm
 from characters.forms.threads import ThreadStartForm
-from characters.models import Campaign, Character
+from characters.models import Campaign, Character, DecisionToken
 from characters.selectors.access import campaign_for_gm, character_for_owner
 from characters.selectors.review import (
     character_for_gm,
@@ -70,11 +70,16 @@ def character_review(request, pk):
                 decision_once(
                     actor=request.user,
                     token=posted_decision_token(request),
+                    kind=DecisionToken.Kind.REVIEW,
+                    target=character.pk,
                     decide=partial(_decide, request, character, form),
                 )
-            except AlreadyDone as repeat:
-                messages.info(request, str(repeat))
-                return done(request, reverse("campaign_review_queue", args=[character.campaign_id]))
+            except DecisionRefused as error:  # not this form's to decide: said in #alerts
+                if request.htmx:
+                    back = reverse("character_review", args=[character.pk])
+                    return refused(request, str(error), status=error.status, back=back)
+                messages.error(request, str(error))
+                status = error.status
             except ServiceError as error:
                 form.refuse(error)
                 status = error.status

@@ -3,6 +3,8 @@ every member of the campaign reads. The party view polls party_live and the log 
 log_live every few seconds; each answers 204 when nothing changed, with a fixed number
 of queries. Anyone else gets a 404."""
 
+from functools import partial
+
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -12,6 +14,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from characters.errors import ServiceError
+from characters.models import DecisionToken
 from characters.selectors.access import campaign_for_gm
 from characters.selectors.play import (
     LOG_PAGE_LENGTH,
@@ -22,8 +25,9 @@ from characters.selectors.play import (
     party_context,
     party_fingerprint,
 )
+from characters.services.decisions import decision_once
 from characters.services.play import session_start
-from characters.views.htmx import fragments, news, refused
+from characters.views.htmx import fragments, news, posted_decision_token, refused
 from characters.views.play import poll_unchanged
 
 PARTY, LOG = "play/party.html", "play/log.html"
@@ -49,9 +53,18 @@ def party_new_session(request, pk):
     campaign = campaign_for_gm(request.user, pk)
     back = reverse("campaign_party", args=[pk])
     try:
-        entry = session_start(campaign=campaign, actor=request.user)
-    except ServiceError as error:
-        return refused(request, str(error), status=error.status, back=back)
+        entry = decision_once(
+            actor=request.user,
+            token=posted_decision_token(request),
+            kind=DecisionToken.Kind.SESSION_START,
+            target=campaign.pk,
+            decide=partial(session_start, campaign=campaign, actor=request.user),
+        )
+    except ServiceError as error:  # its token refused among them (services.decisions)
+        if request.htmx:
+            return refused(request, str(error), status=error.status, back=back)
+        messages.error(request, str(error))
+        return render(request, PARTY, party_context(campaign), status=error.status)
     said = gettext("{session} started: the dice log opens a new page.").format(
         session=log_subject(entry)
     )
@@ -61,7 +74,8 @@ def party_new_session(request, pk):
     log = render_to_string(
         f"{LOG}#log", {"log": campaign_log(campaign), "oob": True, "campaign": campaign}, request
     )
-    return fragments(log, news(request, said))
+    form = render_to_string(f"{PARTY}#new_session", {"campaign": campaign, "oob": True}, request)
+    return fragments(log, form, news(request, said))
 
 
 def campaign_log_page(request, pk):

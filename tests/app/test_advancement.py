@@ -25,6 +25,7 @@ from characters.services.advancement import (
     spend_refuse,
 )
 from characters.services.characters import character_create
+from characters.services.decisions import decision_token_issue
 from characters.services.rows import trait_add
 from rules.ladder import FAIR, GOOD, GREAT, LEGENDARY, POOR, SUPERB
 from tests.app.test_review import *  # noqa: F403
@@ -578,9 +579,10 @@ def test_the_gm_awards_from_the_page(in_play, login, gm):
     client = login(gm)
     assert "Award XP" in page(client, character).content.decode()
     url = reverse("advancement_award", args=[character.pk])
-    response = client.post(url, {"amount": 0, "reason": "", "to": "character"})
+    once = decision_token_issue(user=gm, kind="award", target=character.pk)
+    response = client.post(url, {"amount": 0, "reason": "", "to": "character", "once": once})
     assert response.status_code == 400
-    response = client.post(url, {"amount": 3, "reason": "Session 1", "to": "party"})
+    response = client.post(url, {"amount": 3, "reason": "Session 1", "to": "party", "once": once})
     assert response.status_code == 302
     character.refresh_from_db()
     assert character.experience == 3
@@ -593,7 +595,12 @@ def test_an_award_of_tokens_is_said_with_its_plural(in_play, login, gm, amount, 
     character = in_play("microfudged-dip", traits=[("skill", "Stealth", FAIR)])
     response = login(gm).post(
         reverse("advancement_award", args=[character.pk]),
-        {"amount": amount, "reason": "Session 1", "to": "character"},
+        {
+            "amount": amount,
+            "reason": "Session 1",
+            "to": "character",
+            "once": decision_token_issue(user=gm, kind="award", target=character.pk),
+        },
         HTTP_HX_REQUEST="true",
     )
     assert f"Awarded {said} to Hero." in response.content.decode()
@@ -632,11 +639,31 @@ def test_who_may_post_what_on_the_advancement_page(
     }
     client = login(users[role])
     pk, version = character.pk, character.version
+
+    def once(kind, target):  # the GM's form's token: no use to anyone else
+        return decision_token_issue(user=gm, kind=kind, target=target)
+
     posts = {  # name: (url, data, the roles it is for)
-        "award": (reverse("advancement_award", args=[pk]), {"amount": 1, "reason": "x"}, {"gm"}),
-        "grant": (reverse("points_grant", args=[pk]), {"version": version, "count": 1}, {"gm"}),
-        "accept": (reverse("spend_accept", args=[pk, pending.pk]), {}, {"gm"}),
-        "refuse": (reverse("spend_refuse", args=[pk, other.pk]), {"reason": "No"}, {"gm"}),
+        "award": (
+            reverse("advancement_award", args=[pk]),
+            {"amount": 1, "reason": "x", "once": once("award", pk)},
+            {"gm"},
+        ),
+        "grant": (
+            reverse("points_grant", args=[pk]),
+            {"version": version, "count": 1, "once": once("points_grant", pk)},
+            {"gm"},
+        ),
+        "accept": (
+            reverse("spend_accept", args=[pk, pending.pk]),
+            {"once": once("spend_accept", pending.pk)},
+            {"gm"},
+        ),
+        "refuse": (
+            reverse("spend_refuse", args=[pk, other.pk]),
+            {"reason": "No", "once": once("spend_refuse", other.pk)},
+            {"gm"},
+        ),
         "spend_points": (
             reverse("points_spend", args=[pk]),
             {"version": version, "count": 1},
@@ -690,7 +717,10 @@ def test_the_gm_accepts_a_pending_spend_from_the_page(in_play, login, player, gm
     assert "Raise Climbing from Fair to Good: <strong>2 XP</strong>" in body
     queue = client.get(reverse("review_queue")).content.decode()
     assert "Raise Climbing from Fair to Good: 2 XP" in queue
-    response = client.post(reverse("spend_accept", args=[character.pk, pending.pk]), **HTMX)
+    once = decision_token_issue(user=gm, kind="spend_accept", target=pending.pk)
+    response = client.post(
+        reverse("spend_accept", args=[character.pk, pending.pk]), {"once": once}, **HTMX
+    )
     assert response.status_code == 200
     assert "Accepted: Raise Climbing from Fair to Good." in response.content.decode()
     assert trait(character, "Climbing").level == GOOD
@@ -703,7 +733,8 @@ def test_a_pending_row_written_by_hand_can_only_be_refused(in_play, login, playe
     )
     client = login(gm)
     assert "Something: <strong>1 </strong>" in page(client, character).content.decode()
-    response = client.post(reverse("spend_accept", args=[character.pk, entry.pk]))
+    once = decision_token_issue(user=gm, kind="spend_accept", target=entry.pk)
+    response = client.post(reverse("spend_accept", args=[character.pk, entry.pk]), {"once": once})
     assert response.status_code == 400
     assert "Nothing records what “Something” buys: refuse it." in response.content.decode()
     spend_refuse(entry=entry, actor=gm, reason="Nothing says what it buys")

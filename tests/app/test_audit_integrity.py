@@ -38,6 +38,7 @@ from characters.selectors.advancement import RAISE
 from characters.services.advancement import experience_award, experience_spend
 from characters.services.audit import record_campaign_event
 from characters.services.character_files import character_import
+from characters.services.decisions import decision_token_issue
 from characters.services.review import character_approve
 from characters.services.rows import trait_define_uncommitted
 from rules.ladder import GOOD, LEGENDARY
@@ -206,7 +207,12 @@ def test_the_gm_approves_a_changed_build_as_it_is_now_and_the_record_says_so(
     assert "Approve as it is now, over the rules" in review  # Legendary breaks Mudge's cap
     response = client.post(
         reverse("character_review", args=[brogo.pk]),
-        {"version": brogo.version, "decision": "approve", "override_reason": "I looked: fine"},
+        {
+            "version": brogo.version,
+            "decision": "approve",
+            "override_reason": "I looked: fine",
+            "once": decision_token_issue(user=gm, kind="review", target=brogo.pk),
+        },
     )
     assert response.status_code == 302
     brogo = Character.objects.get(pk=brogo.pk)

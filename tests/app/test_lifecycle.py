@@ -20,6 +20,7 @@ from characters.models import (
 from characters.selectors.advancement import BUY_OFF_FAULT, GIFT, META_POINT, RAISE
 from characters.selectors.review import character_versions, pending_spend_queue, review_queue
 from characters.services.advancement import experience_award, experience_spend
+from characters.services.decisions import decision_token_issue
 from characters.services.review import (
     character_approve,
     character_request_changes,
@@ -454,6 +455,7 @@ def test_the_gm_reopens_an_approved_build(character, climbing, gm, client, playe
             "version": character.version,
             "decision": "request_changes",
             "comment": "Pip asked to swap Climbing for Swimming.",
+            "once": decision_token_issue(user=gm, kind="review", target=character.pk),
         },
     )
     assert response.status_code == 302

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from characters.models import Character, Notification, OutgoingMail
 from characters.services.advancement import experience_award
+from characters.services.decisions import decision_token_issue
 from characters.services.review import (
     character_approve,
     character_request_changes,
@@ -185,6 +186,7 @@ def test_a_hanging_mail_server_leaves_the_approval_to_the_mail_sender(
     review = reverse("character_review", args=[character.pk])
     character.refresh_from_db()
     posted = {"decision": "approve", "version": character.version}
+    posted["once"] = decision_token_issue(user=gm, kind="review", target=character.pk)
     response = client.post(review, posted)
     assert response.status_code == 302
     assert taken == []  # the request never connected
@@ -220,7 +222,10 @@ def test_a_name_with_a_line_break_makes_a_one_line_subject(
     client.force_login(gm)
     review = reverse("character_review", args=[character.pk])
     character.refresh_from_db()
-    response = client.post(review, {"decision": "approve", "version": character.version})
+    once = decision_token_issue(user=gm, kind="review", target=character.pk)
+    response = client.post(
+        review, {"decision": "approve", "version": character.version, "once": once}
+    )
     assert response.status_code == 302
     experience_award_party(campaign=character.campaign, actor=gm, amount=1, reason="Up\nlate")
     send_outbox()

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from characters.models import DiceRoll, PlayState
 from characters.services import play as services
+from characters.services.decisions import decision_token_issue
 from tests.support.play_fixtures import *  # noqa: F403
 from tests.support.play_fixtures import approved, build
 
@@ -242,7 +243,8 @@ class TestPolling:
 
 def test_a_new_session(client, gm, campaign):
     client.force_login(gm)
-    response = client.post(reverse("party_new_session", args=[campaign.pk]), **HX)
+    once = decision_token_issue(user=gm, kind="session_start", target=campaign.pk)
+    response = client.post(reverse("party_new_session", args=[campaign.pk]), {"once": once}, **HX)
     assert "Session 1 started" in response.content.decode()
     log = client.get(reverse("campaign_log", args=[campaign.pk])).content.decode()
     assert "<strong>Session 1</strong> <small>started by gwen" in log

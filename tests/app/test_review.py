@@ -20,6 +20,7 @@ from characters.adapters import approval_summary, character_to_rules, ruleset_fo
 from characters.errors import Locked, NotAllowed, ServiceError, StaleWrite
 from characters.models import Approval, Campaign, Character, Membership, ReviewComment, Trait
 from characters.services.characters import character_create
+from characters.services.decisions import decision_token_issue
 from characters.services.review import (
     character_approve,
     character_request_changes,
@@ -103,6 +104,11 @@ def climbing(character, player):
         level=FAIR,
         difficulty="average",
     )
+
+
+def review_token(gm, character) -> str:
+    """The one-time token the review page's form carries for `gm` (services.decisions)."""
+    return decision_token_issue(user=gm, kind="review", target=character.pk)
 
 
 def submitted(character):
@@ -424,10 +430,11 @@ def test_only_the_campaigns_gm_sees_the_review_page(role, as_role, character, cl
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_only_the_campaigns_gm_approves(role, as_role, character):
+def test_only_the_campaigns_gm_approves(role, as_role, character, gm):
     submitted(character)
     response = as_role(role).post(
-        reverse("character_review", args=[character.pk]), {"version": 2, "decision": "approve"}
+        reverse("character_review", args=[character.pk]),
+        {"version": 2, "decision": "approve", "once": review_token(gm, character)},
     )
     if role == "gm":
         assert response.status_code == 302
@@ -443,11 +450,16 @@ def test_only_the_campaigns_gm_approves(role, as_role, character):
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_only_the_campaigns_gm_requests_changes(role, as_role, character, climbing):
+def test_only_the_campaigns_gm_requests_changes(role, as_role, character, climbing, gm):
     submitted(character)
     response = as_role(role).post(
         reverse("character_review", args=[character.pk]),
-        {"version": 3, "decision": "request_changes", f"trait_{climbing.pk}": "Good, please"},
+        {
+            "version": 3,
+            "decision": "request_changes",
+            f"trait_{climbing.pk}": "Good, please",
+            "once": review_token(gm, character),
+        },
     )
     if role == "gm":
         assert response.status_code == 302
@@ -485,7 +497,8 @@ def test_another_campaigns_character_is_not_found_by_our_gm(login, gm, rival_cha
 def test_forged_decisions_on_a_build_that_is_not_submitted_change_nothing(login, gm, character):
     client = login(gm)
     response = client.post(
-        reverse("character_review", args=[character.pk]), {"version": 1, "decision": "approve"}
+        reverse("character_review", args=[character.pk]),
+        {"version": 1, "decision": "approve", "once": review_token(gm, character)},
     )
     assert response.status_code == 400
     assert "not waiting for review" in response.content.decode()
@@ -501,7 +514,8 @@ def test_forged_decisions_on_a_build_that_is_not_submitted_change_nothing(login,
 def test_a_stale_review_is_refused_with_409(login, gm, character):
     submitted(character)
     response = login(gm).post(
-        reverse("character_review", args=[character.pk]), {"version": 1, "decision": "approve"}
+        reverse("character_review", args=[character.pk]),
+        {"version": 1, "decision": "approve", "once": review_token(gm, character)},
     )
     assert response.status_code == 409
     assert "changed in another tab" in response.content.decode()
@@ -517,14 +531,14 @@ def test_approving_over_budget_in_the_form_needs_the_reason(
     url = reverse("character_review", args=[character.pk])
     page = client.get(url).content.decode()
     assert "Approve over the rules" in page and "Why approve it over the rules" in page
-    response = client.post(url, {"version": 3, "decision": "approve"}, **HTMX)
+    # Refused, the decision leaves its token unused: the same form is sent again.
+    posted = {"version": 3, "decision": "approve", "once": review_token(gm, character)}
+    response = client.post(url, posted, **HTMX)
     assert response.status_code == 400
     body = response.content.decode()
     assert body.lstrip().startswith('<form id="review-form"')  # the form fragment alone
     assert "Approve it over the rules only with a reason" in body
-    response = client.post(
-        url, {"version": 3, "decision": "approve", "override_reason": "House favourite"}, **HTMX
-    )
+    response = client.post(url, {**posted, "override_reason": "House favourite"}, **HTMX)
     assert response.status_code == 200
     assert response["HX-Redirect"] == reverse("campaign_review_queue", args=[no_budget.pk])
     approval = character.approvals.get()
@@ -537,6 +551,7 @@ def test_the_approval_message_ends_with_one_full_stop(login, gm, no_budget, char
     client = login(gm)
     url = reverse("character_review", args=[character.pk])
     data = {"version": 3, "decision": "approve", "override_reason": "House favourite."}
+    data["once"] = review_token(gm, character)
     queue = client.post(url, data, follow=True).content.decode()
     said = "approved over budget by 2 skill levels: House favourite."
     assert f"{character.name}: {said}</p>" in queue
