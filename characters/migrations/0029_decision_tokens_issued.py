@@ -11,7 +11,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('characters', '0027_catalog_kind_choices'),
+        ('characters', '0028_outgoing_mail'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
