@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from characters import adapters, vocabulary
 from characters.adapters import file_sha256, override_summary
+from characters.audit_chain import stamp_code
 from characters.models import Character as CharacterModel
 from characters.wording import SPEAKER
 from rules import combat, tables
@@ -86,6 +87,9 @@ class ApprovalStamp:
     # the character's rows no longer hash to the build its trail records.
     verified: bool = True
     build_changed: bool = False  # the rows changed behind the app: no stamp till the GM looks
+    # The stamp's code (audit_chain.stamp_code): the check page says whether this server
+    # issued it, so a printed stamp cannot be made up. "" without a verified approval.
+    code: str = ""
 
     @property
     def line(self) -> str:
@@ -98,8 +102,12 @@ class ApprovalStamp:
                 "Approval does not match its record: the kept build no longer has the "
                 "SHA-256 {sha256} the GM approved"
             ).format(sha256=self.sha256)
-        text = _("Approved · SHA-256 {sha256}").format(sha256=self.sha256)
+        text = f"{_('Approved · SHA-256 {sha256}').format(sha256=self.sha256)} · {self.stamp}"
         return f"{text} · {self.summary}" if self.summary else text
+
+    @property
+    def stamp(self) -> str:
+        return _("stamp {code}").format(code=self.code)
 
     @property
     def override(self) -> str:
@@ -253,7 +261,8 @@ class Sheet:
             return _("Changed since approval: see under the name")
         if not self.approval.verified:
             return _("Approval does not match its record: see under the name")
-        return _("Approved · SHA-256 {sha256}").format(sha256=self.approval.sha256)
+        approved = _("Approved · SHA-256 {sha256}").format(sha256=self.approval.sha256)
+        return f"{approved} · {self.approval.stamp}"
 
     @property
     def ledger_total(self) -> int:
@@ -741,12 +750,14 @@ def approval_stamp(character: CharacterModel, terms=None) -> ApprovalStamp | Non
     if event is None:
         return ApprovalStamp(approval.sha256, verified=False)
     sha256 = event.after["sha256"]
-    changed = adapters.build_changed(character)
+    changed = adapters.build_changed(character)  # a forged approval event too
+    verified = file_sha256(approval.snapshot) == sha256 and not changed
     return ApprovalStamp(
         sha256,
         override_summary(approval, event.reason, terms),
-        verified=file_sha256(approval.snapshot) == sha256 and not changed,
+        verified=verified,
         build_changed=changed,
+        code=stamp_code(character.pk, approval.version, event.pk) if verified else "",
     )
 
 
