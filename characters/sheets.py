@@ -102,12 +102,13 @@ class ApprovalStamp:
                 "Approval does not match its record: the kept build no longer has the "
                 "SHA-256 {sha256} the GM approved"
             ).format(sha256=self.sha256)
-        text = f"{_('Approved · SHA-256 {sha256}').format(sha256=self.sha256)} · {self.stamp}"
+        text = _("Approved · SHA-256 {sha256}").format(sha256=self.sha256) + self.stamp
         return f"{text} · {self.summary}" if self.summary else text
 
     @property
     def stamp(self) -> str:
-        return _("stamp {code}").format(code=self.code)
+        """ " · stamp 12.7.345.1a2b3c4d5e", to append to the approval; "" without a code."""
+        return " · " + _("stamp {code}").format(code=self.code) if self.code else ""
 
     @property
     def override(self) -> str:
@@ -262,7 +263,7 @@ class Sheet:
         if not self.approval.verified:
             return _("Approval does not match its record: see under the name")
         approved = _("Approved · SHA-256 {sha256}").format(sha256=self.approval.sha256)
-        return f"{approved} · {self.approval.stamp}"
+        return approved + self.approval.stamp
 
     @property
     def ledger_total(self) -> int:
