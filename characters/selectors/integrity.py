@@ -11,8 +11,13 @@ from dataclasses import dataclass
 
 from django.db.models import Max
 
-from characters.adapters import build_changed, file_sha256, recorded_build_sha256
-from characters.audit_chain import chain_key, event_hash, mac_problem
+from characters.adapters import (
+    build_changed,
+    file_sha256,
+    record_forged,
+    recorded_build_sha256,
+)
+from characters.audit_chain import chain_key, event_hash, mac_holds, mac_problem, stamp_read
 from characters.models import Campaign, CampaignEvent, Character, CharacterEvent
 from characters.selectors.access import APPROVAL_RECORD, BUILD_ROWS
 
@@ -107,6 +112,12 @@ def approved_build_breaks() -> Iterator[Break]:
         where = _character_where(character)
         if not recorded_build_sha256(character):
             yield Break(where, "it is approved, but its trail records no approved build")
+        elif record_forged(character):
+            yield Break(
+                where,
+                "an event its approval rests on has no MAC this server verifies (listed "
+                "above): it is not approved until the GM looks at it again",
+            )
         elif build_changed(character):
             yield Break(
                 where,
@@ -176,3 +187,47 @@ def _campaign_where(campaign, event) -> str:
 
 def _event_words(event) -> str:
     return f"event {event.pk} ({event.action.replace('_', ' ')}, {event.created_at:%Y-%m-%d %H:%M})"
+
+
+# -- a printed approval stamp ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StampCheck:
+    """What a stamp's code names, when this server issued it for a character the viewer plays
+    or runs: the approval, and whether it is still the character's standing approval."""
+
+    character: Character
+    event: CharacterEvent
+    current: bool
+
+
+def stamp_check(user, code: str) -> StampCheck | None:
+    """The approval a printed stamp's code (audit_chain.stamp_code) names, for its player or
+    its GM; None for any code that is not one (made up, altered, of another character, or of
+    an `approved` event that is not on record with its MAC), so the answer tells nobody else
+    anything."""
+    named = stamp_read(code)
+    if named is None:
+        return None
+    character_id, version, event_id = named
+    character = (
+        Character.objects.visible_to(user)
+        .select_related("campaign__gm", "owner")
+        .prefetch_related(*BUILD_ROWS, *APPROVAL_RECORD)
+        .filter(pk=character_id)
+        .first()
+    )
+    if character is None:
+        return None
+    event = next((e for e in character.approval_events if e.pk == event_id), None)
+    if event is None or event.version != version or not mac_holds(event):
+        return None
+    newest = next(iter(character.approvals.all()), None)
+    current = (
+        character.state == Character.State.APPROVED
+        and newest is not None
+        and newest.version == version
+        and not build_changed(character)
+    )
+    return StampCheck(character, event, current)
