@@ -102,13 +102,13 @@ class ApprovalStamp:
                 "Approval does not match its record: the kept build no longer has the "
                 "SHA-256 {sha256} the GM approved"
             ).format(sha256=self.sha256)
-        text = _("Approved · SHA-256 {sha256}").format(sha256=self.sha256) + self.stamp
-        return f"{text} · {self.summary}" if self.summary else text
+        text = _("Approved · SHA-256 {sha256}").format(sha256=self.sha256)
+        return " · ".join(words for words in (text, self.stamp, self.summary) if words)
 
     @property
     def stamp(self) -> str:
-        """ " · stamp 12.7.345.1a2b3c4d5e", to append to the approval; "" without a code."""
-        return " · " + _("stamp {code}").format(code=self.code) if self.code else ""
+        """The stamp's code in words, "stamp 12.7.345.1a2b3c4d5e"; "" without a code."""
+        return _("stamp {code}").format(code=self.code) if self.code else ""
 
     @property
     def override(self) -> str:
@@ -255,15 +255,15 @@ class Sheet:
     @property
     def stamp_line(self) -> str:
         """The approval as the printed footer carries it: the hash, without the words an
-        override adds (those print once, under the name)."""
+        override adds (those print once, under the name) or the stamp (a line of its own
+        there, ApprovalStamp.stamp)."""
         if self.approval is None:
             return str(NOT_APPROVED)
         if self.approval.build_changed:
             return _("Changed since approval: see under the name")
         if not self.approval.verified:
             return _("Approval does not match its record: see under the name")
-        approved = _("Approved · SHA-256 {sha256}").format(sha256=self.approval.sha256)
-        return approved + self.approval.stamp
+        return _("Approved · SHA-256 {sha256}").format(sha256=self.approval.sha256)
 
     @property
     def ledger_total(self) -> int:

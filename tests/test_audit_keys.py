@@ -506,7 +506,7 @@ def _altered(code: str) -> str:
     "viewer, code_of, answer",
     [
         ("player", lambda code: code, "Valid: Fairsheet issued this stamp when"),
-        ("gm", lambda code: code, "It is still the approved build."),
+        ("gm", lambda code: code, "This approval still stands."),
         ("outsider", lambda code: code, "Not valid"),
         ("player", _altered, "Not valid"),
         ("player", lambda code: code.replace(".", ".9", 1), "Not valid"),  # another version
@@ -530,7 +530,7 @@ def test_a_stamp_no_longer_standing_says_so(character, stamp, gm, login):
     )
     text = page_text(login(gm).get(reverse("approval_stamp_check"), {"code": stamp}))
     assert "Valid: Fairsheet issued this stamp" in text
-    assert "It is no longer the approved build" in text
+    assert "This approval no longer stands" in text
 
 
 def test_the_check_page_needs_a_sign_in(client, stamp):
