@@ -536,3 +536,18 @@ def test_a_stamp_no_longer_standing_says_so(character, stamp, gm, login):
 def test_the_check_page_needs_a_sign_in(client, stamp):
     response = client.get(reverse("approval_stamp_check"), {"code": stamp})
     assert response.status_code == 302 and "/login" in response["Location"]
+
+
+@pytest.mark.parametrize(
+    "language, valid, stamp_word",
+    [("fr", "Valide : Fairsheet", "tampon"), ("es", "Válido: Fairsheet", "sello")],
+)
+def test_the_stamp_and_its_check_speak_the_readers_language(
+    character, stamp, login, language, valid, stamp_word
+):
+    client = login(character.owner)
+    headers = {"HTTP_ACCEPT_LANGUAGE": language}
+    sheet = page_text(client.get(reverse("character_sheet", args=[character.pk]), **headers))
+    assert f"{stamp_word} {stamp}" in sheet
+    check = client.get(reverse("approval_stamp_check"), {"code": stamp}, **headers)
+    assert valid in page_text(check)
