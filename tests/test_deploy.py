@@ -48,6 +48,14 @@ def test_production_refuses_to_start_without_its_keys(variable):
     assert f"Set {variable}" in process.stderr
 
 
+def test_a_malformed_audit_key_stops_the_checks():
+    process = manage("check", "--deploy", DJANGO_AUDIT_KEY="no-id-and-a-short-secret")
+    assert process.returncode == 1
+    assert "(characters.E001) DJANGO_AUDIT_KEY and DJANGO_AUDIT_OLD_KEYS take id:secret" in (
+        process.stderr
+    )
+
+
 def test_a_proxy_that_redirects_itself_turns_the_redirect_off():
     process = manage("check", "--deploy", "--fail-level", "WARNING", DJANGO_SSL_REDIRECT="0")
     assert (process.returncode, process.stderr) == (0, "")

@@ -35,7 +35,7 @@ class Break:
         return f"{self.where}: {self.what}"
 
 
-def audit_breaks(exported_heads: dict | None = None) -> Iterator[Break]:
+def audit_breaks(exported_heads: list[dict] | None = None) -> Iterator[Break]:
     """Every break of every chain and every approved build, chain by chain; with
     `exported_heads` (chain_heads' output, kept outside the database), every chain that no
     longer extends its head there."""
