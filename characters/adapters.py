@@ -12,10 +12,12 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property, lru_cache
 
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from characters import vocabulary
+from characters.audit_chain import mac_holds
 from characters.errors import HouseRulesRefused
 from characters.models import (
     Approval,
@@ -486,12 +488,29 @@ def recorded_build_sha256(character: Character) -> str:
     return next((event.build_sha256 for event in events), "")
 
 
+def record_forged(character: Character) -> bool:
+    """Whether an event an approved build stands on (an `approved` event, or one recording
+    the build's digest) has no MAC the audit key gives it: written behind the app by a role
+    that may INSERT events but holds no key, or rewritten by the tables' owner (issue 31).
+    Read from the events selectors.access.APPROVAL_RECORD prefetches, or with one query."""
+    approvals = getattr(character, "approval_events", None)
+    builds = getattr(character, "build_events", None)
+    if approvals is None or builds is None:
+        events = character.events.filter(Q(action="approved") | ~Q(build_sha256=""))
+    else:
+        events = (*approvals, *builds)
+    return not all(mac_holds(event) for event in events)
+
+
 def build_changed(character: Character) -> bool:
-    """Whether an approved character's rows no longer hash to the build its trail records:
-    changed behind the app (issue 31). Only approved characters are checked; callers
-    prefetch the build's rows, as for pricing it."""
+    """Whether an approved character's rows no longer hash to the build its trail records, or
+    its record of that build was forged (record_forged): changed behind the app (issue 31).
+    Only approved characters are checked; callers prefetch the build's rows, as for pricing
+    it."""
     if character.state != Character.State.APPROVED:
         return False
+    if record_forged(character):
+        return True
     recorded = recorded_build_sha256(character)
     return bool(recorded) and build_sha256(character_to_rules(character)) != recorded
 

@@ -19,11 +19,12 @@ from django.db import connections
 
 OWNER_ALIAS = "owner"
 # Tables whose rows are never changed or removed (their triggers refuse it as well, see
-# migrations 0002 and 0010): the runtime role gets no UPDATE or DELETE on them. One line per
-# table.
+# migrations 0002, 0010 and 0027): the runtime role gets no UPDATE or DELETE on them. One
+# line per table.
 APPEND_ONLY_TABLES = (
     "characters_characterevent",
     "characters_campaignevent",
+    "characters_threadmessage",
 )
 ROW_PRIVILEGES = "SELECT, INSERT, UPDATE, DELETE"
 ROLE_NAME = re.compile(r"[a-z_][a-z0-9_$]{0,62}")

@@ -528,6 +528,8 @@ class CharacterEvent(models.Model):
     build_sha256 = models.CharField(max_length=64, blank=True)
     previous_hash = models.CharField(max_length=64, blank=True)  # characters.audit_chain
     record_hash = models.CharField(max_length=64, blank=True)
+    key_id = models.CharField(max_length=20, blank=True)  # the audit key that signed it
+    mac = models.CharField(max_length=64, blank=True)  # HMAC-SHA256 with that key
 
     class Meta:
         ordering = ["created_at", "id"]
@@ -559,6 +561,8 @@ class CampaignEvent(models.Model):
     reason = models.TextField(blank=True)
     previous_hash = models.CharField(max_length=64, blank=True)  # characters.audit_chain
     record_hash = models.CharField(max_length=64, blank=True)
+    key_id = models.CharField(max_length=20, blank=True)  # the audit key that signed it
+    mac = models.CharField(max_length=64, blank=True)  # HMAC-SHA256 with that key
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from characters import adapters, vocabulary
 from characters.adapters import file_sha256, override_summary
+from characters.audit_chain import stamp_code
 from characters.models import Character as CharacterModel
 from characters.wording import SPEAKER
 from rules import combat, tables
@@ -86,6 +87,9 @@ class ApprovalStamp:
     # the character's rows no longer hash to the build its trail records.
     verified: bool = True
     build_changed: bool = False  # the rows changed behind the app: no stamp till the GM looks
+    # The stamp's code (audit_chain.stamp_code): the check page says whether this server
+    # issued it, so a printed stamp cannot be made up. "" without a verified approval.
+    code: str = ""
 
     @property
     def line(self) -> str:
@@ -99,7 +103,12 @@ class ApprovalStamp:
                 "SHA-256 {sha256} the GM approved"
             ).format(sha256=self.sha256)
         text = _("Approved · SHA-256 {sha256}").format(sha256=self.sha256)
-        return f"{text} · {self.summary}" if self.summary else text
+        return " · ".join(words for words in (text, self.stamp, self.summary) if words)
+
+    @property
+    def stamp(self) -> str:
+        """The stamp's code in words, "stamp 12.7.345.1a2b3c4d5e"; "" without a code."""
+        return _("stamp {code}").format(code=self.code) if self.code else ""
 
     @property
     def override(self) -> str:
@@ -240,7 +249,8 @@ class Sheet:
     @property
     def stamp_line(self) -> str:
         """The approval as the printed footer carries it: the hash, without the words an
-        override adds (those print once, under the name)."""
+        override adds (those print once, under the name) or the stamp (a line of its own
+        there, ApprovalStamp.stamp)."""
         if self.approval is None:
             return str(NOT_APPROVED)
         if self.approval.build_changed:
@@ -728,12 +738,14 @@ def approval_stamp(character: CharacterModel, terms=None) -> ApprovalStamp | Non
     if event is None:
         return ApprovalStamp(approval.sha256, verified=False)
     sha256 = event.after["sha256"]
-    changed = adapters.build_changed(character)
+    changed = adapters.build_changed(character)  # a forged approval event too
+    verified = file_sha256(approval.snapshot) == sha256 and not changed
     return ApprovalStamp(
         sha256,
         override_summary(approval, event.reason, terms),
-        verified=file_sha256(approval.snapshot) == sha256 and not changed,
+        verified=verified,
         build_changed=changed,
+        code=stamp_code(character.pk, approval.version, event.pk) if verified else "",
     )
 
 

@@ -152,6 +152,7 @@ urlpatterns += [
     path("characters/<int:pk>/withdraw/", review.character_withdraw, name="character_withdraw"),
     path("characters/<int:pk>/review/", review.character_review, name="character_review"),
     path("characters/<int:pk>/audit/", audit.character_audit, name="character_audit"),
+    path("stamps/check/", audit.approval_stamp_check, name="approval_stamp_check"),
     path(
         "characters/<int:pk>/advancement/",
         advancement.character_advancement,

@@ -6,6 +6,7 @@ DATABASE_OWNER_URL  PostgreSQL only: the role that owns the tables and migrates 
                  DATABASE_URL's role is the runtime role, which owns nothing (README).
 DJANGO_DEBUG     "1" for development (the default under `make run`), "0" in production.
 DJANGO_SECRET_KEY required when DJANGO_DEBUG is 0.
+DJANGO_AUDIT_KEY  "id:secret", the audit trail's MAC key; required when DJANGO_DEBUG is 0.
 DJANGO_ALLOWED_HOSTS  comma-separated; defaults to the loopback names.
 DJANGO_HTTPS, DJANGO_PROXY_SSL_HEADER, DJANGO_SSL_REDIRECT, DJANGO_HSTS_*: production over
                  HTTPS, below; DJANGO_CLIENT_IP_HEADER: the client's address behind a proxy.
@@ -27,6 +28,15 @@ if not SECRET_KEY:
     if not DEBUG:
         raise RuntimeError("Set DJANGO_SECRET_KEY when DJANGO_DEBUG=0.")
     SECRET_KEY = "dev-only-not-secret-fairsheet"
+# The key every audit event's MAC is made with (characters.audit_chain), "id:secret": kept out
+# of the database, so no database role can sign an event. Older keys, "id:secret,...", still
+# verify the events signed with them after a rotation.
+AUDIT_KEY = os.environ.get("DJANGO_AUDIT_KEY", "")
+if not AUDIT_KEY:
+    if not DEBUG:
+        raise RuntimeError("Set DJANGO_AUDIT_KEY (id:secret) when DJANGO_DEBUG=0.")
+    AUDIT_KEY = "dev:dev-only-not-secret-fairsheet-audit"
+AUDIT_OLD_KEYS = [key for key in os.environ.get("DJANGO_AUDIT_OLD_KEYS", "").split(",") if key]
 ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",")
 
 INSTALLED_APPS = [

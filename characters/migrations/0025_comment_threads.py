@@ -31,14 +31,17 @@ def comments_to_threads(apps, schema_editor):
                 row_pk=rows.get((kind, name.casefold())) if comment.target else None,
                 started_by_id=comment.author_id,
             )
-            message = ThreadMessage.objects.using(alias).create(
-                thread=thread, author_id=comment.author_id, body=comment.body, version=last
-            )
-            # auto_now_add set "now": the thread is as old as the comment it was.
+            # The thread and its message are as old as the comment they were; a raw save
+            # (as loaddata's) keeps the date auto_now_add would replace, since a message,
+            # append-only from 0027 on, is never updated.
+            ThreadMessage(
+                thread=thread,
+                author_id=comment.author_id,
+                body=comment.body,
+                version=last,
+                created_at=comment.created_at,
+            ).save_base(raw=True, using=alias)
             CommentThread.objects.using(alias).filter(pk=thread.pk).update(
-                created_at=comment.created_at
-            )
-            ThreadMessage.objects.using(alias).filter(pk=message.pk).update(
                 created_at=comment.created_at
             )
 

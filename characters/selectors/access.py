@@ -35,7 +35,8 @@ BUILD_ROWS = ("traits", "equipment", "ledger")
 OFTEN_EMPTY = {"equipment": Equipment, "ledger": ExperienceEntry}
 # A sheet's approval stamp: the approvals, the `approved` events they are checked against
 # (sheets.approval_stamp) and the events recording the build's digest (adapters.
-# build_changed), newest first, in three queries however many characters.
+# build_changed), newest first, in three queries however many characters; whole events, so
+# their MACs are checked too (adapters.record_forged).
 APPROVAL_RECORD = (
     "approvals",
     Prefetch(
@@ -45,9 +46,7 @@ APPROVAL_RECORD = (
     ),
     Prefetch(
         "events",
-        queryset=CharacterEvent.objects.exclude(build_sha256="")
-        .order_by("-id")
-        .only("character_id", "build_sha256"),
+        queryset=CharacterEvent.objects.exclude(build_sha256="").order_by("-id"),
         to_attr="build_events",
     ),
 )

@@ -1,6 +1,9 @@
 """The audit page: a character's timeline (who, when, what, before -> after) and the diff of
 any two builds on the record, by default the last approved one against the build now.
-The player sees their own character's record too; anyone else gets a 404."""
+The player sees their own character's record too; anyone else gets a 404.
+
+And the check of a printed approval stamp: its player or its GM types the code a sheet
+carries, and learns whether Fairsheet issued it and whether the approval still stands."""
 
 from django.http import Http404
 from django.shortcuts import render
@@ -8,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from characters.adapters import build_changed, ruleset_for
 from characters.selectors.access import character_for_viewer
+from characters.selectors.integrity import stamp_check
 from characters.selectors.review import (
     character_versions,
     compare,
@@ -42,3 +46,16 @@ def character_audit(request, pk):
     context["build_changed"] = build_changed(character)
     context["page"] = "audit"
     return render(request, PAGE, context)
+
+
+def approval_stamp_check(request):
+    """A stamp's code, from the query string (the sheet's link) or typed in: valid (which
+    approval, and whether it still stands) or not, in one sentence. Signed-in only, and
+    only for the character's player or GM (selectors.integrity.stamp_check): those who
+    hold the paper at the table and can act on the answer; anyone else learns nothing."""
+    code = request.GET.get("code", "")[:100]
+    context = {"code": code}
+    if code:
+        context["checked"] = True
+        context["found"] = stamp_check(request.user, code)
+    return render(request, "review/stamp_check.html", context)

@@ -31,7 +31,9 @@ from characters.models import (
     CampaignEvent,
     Character,
     CharacterEvent,
+    CommentThread,
     Equipment,
+    ThreadMessage,
     Trait,
 )
 from characters.selectors.advancement import RAISE
@@ -101,6 +103,10 @@ def test_a_temp_table_of_the_same_name_does_not_fool_the_triggers(table):
         character=character, action="character_created", version=1
     )
     CampaignEvent.objects.using(OWNER_ALIAS).create(campaign=campaign, action="campaign_created")
+    thread = CommentThread.objects.using(OWNER_ALIAS).create(character=character, started_by=owner)
+    ThreadMessage.objects.using(OWNER_ALIAS).create(
+        thread=thread, author=owner, body="Kept", version=1
+    )
     [(schema,)] = run("SELECT current_schema()", using=OWNER_ALIAS)
     for shadowed in PROTECTED_TABLES:
         run(f"CREATE TEMP TABLE {shadowed} (LIKE {schema}.{shadowed})", using=OWNER_ALIAS)
@@ -124,6 +130,8 @@ def test_every_trigger_function_names_its_tables_and_fixes_its_search_path(db):
         "characters_characterevent_append_only",
         "characters_campaignevent_append_only",
         "characters_character_keep_recorded",
+        "characters_threadmessage_append_only",
+        "characters_keep_id",
     }
     [(schema,)] = run("SELECT current_schema()")
     for name, config, source in functions:

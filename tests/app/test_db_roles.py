@@ -18,7 +18,7 @@ from characters.db_roles import (
     grant_runtime_role,
 )
 from characters.management.commands.migrate import Command as MigrateCommand
-from characters.models import Campaign, Character, CharacterEvent
+from characters.models import Campaign, Character, CharacterEvent, CommentThread, ThreadMessage
 from characters.services.audit import record_campaign_event
 from characters.services.keeping import character_archive
 from tests.conftest import RUNTIME_LOGIN, role_split
@@ -81,8 +81,10 @@ def test_the_runtime_role_cannot_change_or_empty_the_audit_trail(
     character, table, statement, message
 ):
     record_campaign_event(campaign=character.campaign, actor=None, action="campaign_created")
+    thread = CommentThread.objects.create(character=character, started_by=character.owner)
+    ThreadMessage.objects.create(thread=thread, author=character.owner, body="Kept", version=1)
     before = run(f"SELECT * FROM {table} ORDER BY id")
-    assert before, "the character's creation and the campaign's are on record"
+    assert before, "the character's creation, the campaign's and a message are on record"
     refused_as_runtime_role(statement.format(table=table), message.format(table=table))
     assert run(f"SELECT * FROM {table} ORDER BY id") == before
 

@@ -16,6 +16,7 @@ from tests.conftest import ROOT
 PRODUCTION = {
     "DJANGO_DEBUG": "0",
     "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+    "DJANGO_AUDIT_KEY": f"2026:{secrets.token_urlsafe(32)}",
     "DJANGO_PROXY_SSL_HEADER": "X-Forwarded-Proto",
     "DJANGO_ALLOWED_HOSTS": "fairsheet.example",
 }
@@ -38,6 +39,21 @@ def test_check_deploy_has_nothing_to_say():
     process = manage("check", "--deploy", "--fail-level", "WARNING")
     assert (process.returncode, process.stderr) == (0, "")
     assert process.stdout == "System check identified no issues (0 silenced).\n"
+
+
+@pytest.mark.parametrize("variable", ["DJANGO_SECRET_KEY", "DJANGO_AUDIT_KEY"])
+def test_production_refuses_to_start_without_its_keys(variable):
+    process = manage("check", "--deploy", **{variable: ""})
+    assert process.returncode == 1
+    assert f"Set {variable}" in process.stderr
+
+
+def test_a_malformed_audit_key_stops_the_checks():
+    process = manage("check", "--deploy", DJANGO_AUDIT_KEY="no-id-and-a-short-secret")
+    assert process.returncode == 1
+    assert "(characters.E001) DJANGO_AUDIT_KEY and DJANGO_AUDIT_OLD_KEYS take id:secret" in (
+        process.stderr
+    )
 
 
 def test_a_proxy_that_redirects_itself_turns_the_redirect_off():

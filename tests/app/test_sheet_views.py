@@ -21,6 +21,7 @@ from pypdf import PdfReader
 
 from characters import pdf
 from characters.adapters import file_sha256, rows_from_rules
+from characters.audit_chain import stamp_code
 from characters.models import (
     Approval,
     Campaign,
@@ -207,8 +208,10 @@ class TestSheetPDF:
         texts = pdf_texts(response)
         assert response["Content-Disposition"] == 'attachment; filename="brogo-the-scout.pdf"'
         sha = file_sha256({"name": "Brogo the Scout"})
-        for text in texts:  # the hash in every footer, the reason once under the name
-            assert f"Approved · SHA-256 {sha} Page" in text
+        event = brogo.events.get(action="approved")
+        stamp = stamp_code(brogo.pk, event.version, event.pk)
+        for text in texts:  # the hash and the stamp in every footer, the reason once
+            assert f"Approved · SHA-256 {sha} stamp {stamp} Page" in text
         whole = " ".join(texts)
         assert whole.count(f"Approved over budget by 2 skill levels: {REASON}") == 1
         assert "EXPERIENCE LEDGER" in texts[-1] and "+3 The bridge" in texts[-1]

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from characters.errors import NotAllowed, ServiceError
-from characters.models import CommentThread, Equipment, Notification, ReviewComment
+from characters.models import Character, CommentThread, Equipment, Notification, ReviewComment
 from characters.selectors.integrity import audit_breaks
 from characters.services.review import character_request_changes
 from characters.services.rows import equipment_add, trait_remove, trait_update
@@ -452,18 +452,12 @@ def test_the_migration_makes_threads_of_the_comments_a_player_is_answering(chara
 
     from django.apps import apps
 
-    submitted(character)
-    character_request_changes(
-        character=character, actor=gm, expected_version=None, comments=[("", "First round")]
+    # As before the migration: two rounds of comments, the build back with its player.
+    ReviewComment.objects.create(character=character, author=gm, body="First round", version=2)
+    ReviewComment.objects.create(
+        character=character, author=gm, target="skill:Climbing", body="Second round", version=4
     )
-    submitted(character)
-    character_request_changes(
-        character=character,
-        actor=gm,
-        expected_version=None,
-        comments=[("skill:Climbing", "Second round")],
-    )
-    CommentThread.objects.all().delete()  # as before the migration
+    Character.objects.filter(pk=character.pk).update(state="changes_requested", version=4)
     migration = import_module("characters.migrations.0025_comment_threads")
     migration.comments_to_threads(apps, types.SimpleNamespace(connection=connection))
     thread = CommentThread.objects.get()
