@@ -405,8 +405,9 @@ def _join(files: list[Path], count: bytes, output: BinaryIO) -> None:
     for page, stamp in zip(pack.pages, overlay.pages, strict=True):
         page.merge_page(stamp, over=True)
         # merge_page leaves the page's drawing decoded: compressed again at once, the pack
-        # is a tenth of the size (a 50-character pack was 89.5 MB) and memory holds one
-        # page's drawing decoded, not every page's.
+        # is a tenth of the size (50 of the largest characters: 42.0 MiB before, 3.7 after)
+        # and memory holds one page's drawing decoded, not every page's. The fonts are
+        # subset once per part (a third of what is left), as each part is its own document.
         page.compress_content_streams()
     pack.write(output)
 
