@@ -5,23 +5,31 @@
 - a maximal character (as many traits and pieces of equipment as a character may have,
   rules.charfile.MAX_ROWS), target under 1 s;
 - a kept (cached) sheet: the median of its download through Django's test client;
-- a campaign pack of 50 large characters (Brogo with 100 more skills and pieces of
-  equipment each) end to end: asked for on the pack page, rendered by a real `db_worker`
-  process, its progress as the page sees it; and the worker's peak memory, next to its
-  memory before it took the pack (a pack is laid out a part at a time: its peak should not
-  grow with the party).
+- a campaign pack of 50 of the largest characters a file may hold (rules.charfile's limits:
+  300 traits and pieces of equipment, notes and three personality answers of 20,000
+  characters each) end to end: asked for on the pack page, rendered by a real `db_worker`
+  process, its progress as the page sees it; the worker's peak memory (its resource usage,
+  from wait4), next to its memory before it took the pack (a pack is laid out a part at a
+  time: its peak should not grow with the party), and the file's size;
+- the pack downloaded five times from gunicorn on 127.0.0.1 (one worker, so every download
+  is the same process's): the worker's resident memory before and after (a download is
+  streamed from the file: it should not grow by the pack's size, or at all).
 
 The database part runs in a child process against a throwaway database (a temporary SQLite
-file, or `<DATABASE_URL name>_bench` on PostgreSQL), never the one you work in. Targets: a
-sheet 0.08 s, a kept sheet 10 ms. Figures only, no assertions.
+file, or `<DATABASE_URL name>_bench` on PostgreSQL) and a temporary files folder, never the
+ones you work in. Targets: a sheet 0.08 s, a kept sheet 10 ms, the pack's worker 300 MiB at
+its peak, the web worker 50 MiB more after the downloads. Figures only, no assertions.
 """
 
 import dataclasses
+import http.client
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -31,7 +39,7 @@ SAMPLES = ROOT / "rules" / "samples"
 RUNS = 15
 SHEET_TARGET, MAXIMAL_TARGET, KEPT_TARGET = 0.08, 1.0, 0.010
 PACK_CHARACTERS = 50
-LARGE_ROWS = 100  # skills and equipment of each pack character, besides Brogo's own
+PACK_PEAK_TARGET_MIB, DOWNLOAD_GROWTH_TARGET_MIB, DOWNLOADS = 300, 50, 5
 PASSWORD = "bench-password-123"
 WORKER = [sys.executable, "manage.py", "db_worker"]
 
@@ -129,7 +137,8 @@ def _run_database_part():
     from bench.web import bench_database_url, bench_env
 
     url, drop = bench_database_url()
-    env = bench_env(url)
+    files = tempfile.mkdtemp(prefix="fairsheet-bench-files-")
+    env = {**bench_env(url), "FAIRSHEET_FILES_DIR": files}
     try:
         manage = [sys.executable, "manage.py"]
         subprocess.run([*manage, "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
@@ -138,6 +147,7 @@ def _run_database_part():
         )
     finally:
         drop()
+        shutil.rmtree(files)
 
 
 def database_part():
@@ -151,10 +161,10 @@ def database_part():
     from django.test import Client
     from django.urls import reverse
 
-    gm, campaign, characters = _seed()
+    gm, campaign, brogo = _seed()
     client = Client()
     client.login(username=gm.username, password=PASSWORD)
-    url = reverse("character_sheet_pdf", args=[characters[0].pk])
+    url = reverse("character_sheet_pdf", args=[brogo.pk])
     first = time.perf_counter()
     client.get(url)
     rendered = time.perf_counter() - first
@@ -163,29 +173,41 @@ def database_part():
     print(f"  first download (rendered)  {rendered:7.3f} s")
     print(f"  kept download, median      {kept * 1000:7.2f} ms  target {KEPT_TARGET * 1000:.0f} ms")
     sys.stdout.flush()
-    _pack_run(client, campaign)
+    job = _pack_run(client, campaign)
+    _download_run(client, campaign, job)
 
 
-def large_files(count: int) -> list[str]:
-    """Brogo `count` times over, each with LARGE_ROWS more rows: half skills at every
-    level, half equipment with a note."""
+def largest_files(count: int) -> list[str]:
+    """Brogo `count` times over, each as large as a character file may be (rules.charfile):
+    MAX_ROWS rows (his attributes, then half skills at every level, half equipment with a
+    note), notes and three personality answers of MAX_TEXT characters each."""
+    from rules.charfile import MAX_ROWS, MAX_TEXT
+
     brogo = json.loads((SAMPLES / "brogo.json").read_text())
     levels = ["Poor", "Mediocre", "Fair", "Good", "Great", "Superb"]
+    rows = MAX_ROWS - len(brogo["attributes"])
     skills = [
         {"name": f"Skill {i:03d} of a long career", "level": levels[i % 6], "difficulty": "average"}
-        for i in range(LARGE_ROWS // 2)
+        for i in range(rows // 2)
     ]
     equipment = [
         {"name": f"Item {i:03d} from a full pack", "kind": "gear", "notes": "a note " * 8}
-        for i in range(LARGE_ROWS - LARGE_ROWS // 2)
+        for i in range(rows - rows // 2)
     ]
+    prose = ("The road north was long and the rain did not stop. " * 400)[:MAX_TEXT].strip()
+    personality = {key: prose for key in ("values", "desires", "history")}
     return [
         json.dumps(
             {
                 **brogo,
                 "name": f"{brogo['name']} {n + 1}",
-                "skills": brogo["skills"] + skills,
-                "equipment": brogo["equipment"] + equipment,
+                "skills": skills,
+                "gifts": [],
+                "faults": [],
+                "powers": [],
+                "equipment": equipment,
+                "notes": prose,
+                "personality": personality,
             }
         )
         for n in range(count)
@@ -193,8 +215,9 @@ def large_files(count: int) -> list[str]:
 
 
 def _seed():
-    """A GM, a Mudge campaign, and PACK_CHARACTERS large characters, imported, submitted and
-    approved through the services, as at a real table."""
+    """A GM with Brogo of his own, and a Mudge campaign of PACK_CHARACTERS of the largest
+    characters, imported, submitted and approved through the services, as at a real
+    table."""
     from django.contrib.auth import get_user_model
 
     from characters.services.campaigns import campaign_create
@@ -202,16 +225,15 @@ def _seed():
     from characters.services.review import character_approve, character_submit
 
     gm = get_user_model().objects.create_user("bench-gm", password=PASSWORD)
+    brogo, _ = character_import(owner=gm, text=(SAMPLES / "brogo.json").read_text())
     campaign = campaign_create(gm=gm, name="Bench", base_ruleset="mudge")
-    characters = []
-    for text in large_files(PACK_CHARACTERS):
+    for text in largest_files(PACK_CHARACTERS):
         character, _ = character_import(owner=gm, text=text, campaign=campaign)
         character_submit(character=character, actor=gm, expected_version=None)
         character_approve(
             character=character, actor=gm, expected_version=None, override_reason="bench"
         )
-        characters.append(character)
-    return gm, campaign, characters
+    return gm, campaign, brogo
 
 
 def _pack_run(client, campaign):
@@ -220,6 +242,7 @@ def _pack_run(client, campaign):
     from django.urls import reverse
 
     from characters.models import PackJob
+    from characters.services.printing import pack_storage
 
     start = time.perf_counter()
     data = {"paper": "a4", "output": "fillable", "reference": "on"}
@@ -231,7 +254,7 @@ def _pack_run(client, campaign):
         stdout=subprocess.DEVNULL,
     )
     print(
-        f"Campaign pack, {PACK_CHARACTERS} approved characters of {LARGE_ROWS} more rows each, "
+        f"Campaign pack, {PACK_CHARACTERS} approved characters as large as a file may be, "
         "A4, fillable, reference page"
     )
     seen, exited, taken_rss = None, 0, None
@@ -249,10 +272,51 @@ def _pack_run(client, campaign):
     worker.returncode = os.waitstatus_to_exitcode(status)
     elapsed = time.perf_counter() - start
     job.refresh_from_db()
-    size = len(job.content or b"")
+    size = pack_storage().size(job.file_name) if job.file_name else 0
     print(f"  {job.state} after {elapsed:.2f} s end to end, {size / 2**20:.1f} MiB")
-    print(f"  worker peak RSS {usage.ru_maxrss / 2**10:7.1f} MiB (exit code {worker.returncode})")
+    print(
+        f"  worker peak RSS {usage.ru_maxrss / 2**10:7.1f} MiB  target {PACK_PEAK_TARGET_MIB} "
+        f"(exit code {worker.returncode})"
+    )
     print(f"  worker RSS when it took the pack {taken_rss or 0:7.1f} MiB")
+    sys.stdout.flush()
+    return job
+
+
+def _download_run(client, campaign, job):
+    """The pack downloaded DOWNLOADS times from one gunicorn worker, read a block at a time
+    and dropped; the worker's resident memory after a first visit (Django loaded) and after
+    the downloads."""
+    from django.conf import settings
+    from django.urls import reverse
+
+    from bench.web import Server
+
+    cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+    def get(port, path) -> tuple[int, int]:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        connection.request("GET", path, headers={"Cookie": cookie})
+        response = connection.getresponse()
+        received = 0
+        while block := response.read(2**16):
+            received += len(block)
+        connection.close()
+        return response.status, received
+
+    print(f"Downloads of the pack, {DOWNLOADS} in turn, from gunicorn (1 worker) on 127.0.0.1")
+    with Server(dict(os.environ), workers=1) as server:
+        (worker,) = server.worker_pids()
+        get(server.port, reverse("campaign_pack", args=[campaign.pk]))  # Django loaded
+        before = _rss_mib(worker)
+        download = reverse("campaign_pack_download", args=[campaign.pk, job.pk])
+        answers = [get(server.port, download) for _ in range(DOWNLOADS)]
+        after = _rss_mib(worker)
+    print(f"  answers {sorted(set(answers))} (status, bytes)")
+    print(f"  web worker RSS before {before:7.1f} MiB, after {after:7.1f} MiB")
+    print(
+        f"  growth                 {after - before:7.1f} MiB  target {DOWNLOAD_GROWTH_TARGET_MIB}"
+    )
 
 
 def _rss_mib(pid: int) -> float:

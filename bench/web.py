@@ -287,9 +287,9 @@ def free_port() -> int:
 
 
 class Server:
-    """gunicorn on 127.0.0.1, as production runs it: 2 workers x 4 threads."""
+    """gunicorn on 127.0.0.1, as production runs it: 2 workers x 4 threads (or `workers`)."""
 
-    def __init__(self, env):
+    def __init__(self, env, workers=2):
         self.port = free_port()
         self.process = subprocess.Popen(
             [
@@ -300,7 +300,7 @@ class Server:
                 "--bind",
                 f"127.0.0.1:{self.port}",
                 "--workers",
-                "2",
+                str(workers),
                 "--threads",
                 "4",
                 "--log-level",
@@ -324,13 +324,19 @@ class Server:
         self.process.terminate()
         self.process.wait(timeout=30)
 
+    def worker_pids(self) -> list[int]:
+        """gunicorn's workers (the master's children), from Linux's /proc."""
+        master = self.process.pid
+        return [
+            int(pid) for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split()
+        ]
+
     def cpu_seconds(self) -> float:
         """CPU time (user + system) gunicorn's master and its workers have used so far: read
         from Linux's /proc, and 0 where there is none."""
         master = self.process.pid
         try:
-            workers = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-            ticks = sum(_cpu_ticks(pid) for pid in [master, *map(int, workers)])
+            ticks = sum(_cpu_ticks(pid) for pid in [master, *self.worker_pids()])
         except OSError:
             return 0.0
         return ticks / os.sysconf("SC_CLK_TCK")

@@ -1,6 +1,7 @@
 from django.apps import AppConfig
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
+from django.db.models.signals import post_delete
 
 
 class CharactersConfig(AppConfig):
@@ -9,6 +10,16 @@ class CharactersConfig(AppConfig):
 
     def ready(self):
         checks.register(audit_keys_check)
+        from characters.models import PackJob
+        from characters.services.printing import pack_file_delete
+
+        # However a pack is deleted (pruned, or with its campaign), its file goes too.
+        post_delete.connect(
+            lambda instance, **_: pack_file_delete(job=instance),
+            sender=PackJob,
+            weak=False,
+            dispatch_uid="pack_file_delete",
+        )
 
 
 def audit_keys_check(app_configs, **kwargs):

@@ -946,7 +946,7 @@ class SheetPDF(models.Model):
 
 class PackJob(models.Model):
     """A campaign pack rendered by a background worker (services.printing): its progress
-    while it runs, then the PDF."""
+    while it runs, then the PDF, a file in the "packs" storage (settings.STORAGES)."""
 
     class State(models.TextChoices):
         QUEUED = "queued", pgettext_lazy("campaign pack", "Queued")
@@ -964,7 +964,9 @@ class PackJob(models.Model):
     steps = models.PositiveIntegerField(default=0)  # sheets to lay out, and the writing
     characters = models.PositiveIntegerField(default=0)
     problem = models.CharField(max_length=500, blank=True)  # why it failed, for the GM
-    content = models.BinaryField(null=True, blank=True)
+    # The finished PDF's name in storages["packs"]: tens of MB for a large party, too much
+    # for a row a web worker would hold whole to send it.
+    file_name = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     # The worker rendering it says it is alive at every step (and between, on a timer): a

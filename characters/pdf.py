@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields, is_dataclass
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import BinaryIO
 from urllib import request
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
@@ -199,21 +200,23 @@ def render_sheets_pdf(
 
 
 def render_campaign_pack_pdf(
+    output: BinaryIO,
     campaign_name: str,
     sheets: Sequence[Sheet],
     options: PrintOptions = DEFAULT_PRINT,
     reference: ReferencePage | None = None,
     progress: Progress | None = None,
-) -> bytes:
-    """A party summary, then every sheet given (the caller picks the approved ones), then
-    the reference page once (with options.reference). `progress` hears of every step. Each
-    page also carries the pack's own running count ("Pack page 3 of 7").
+) -> None:
+    """Writes to `output` a party summary, then every sheet given (the caller picks the
+    approved ones), then the reference page once (with options.reference). `progress` hears
+    of every step. Each page also carries the pack's own running count ("Pack page 3 of 7").
 
     Each part is laid out and written to a file of its own before the next is laid out
     (and the render lock is let go between parts, so sheets asked for meanwhile are not
-    kept waiting for the whole pack); the files are then joined (pypdf). A pack's memory is
-    one part's layout and the finished file, whatever the size of the party: one document
-    of every part held a 50-character pack's layouts at once, 1.3 GB."""
+    kept waiting for the whole pack); the files are then joined (pypdf) into `output`. A
+    pack's memory is one part's layout and the joined pages, compressed, whatever the size
+    of the party: one document of every part held a 50-character pack's layouts at once,
+    1.3 GB."""
     title = _("{campaign}: campaign pack").format(campaign=campaign_name)
     with_reference = options.reference and reference is not None
     parts = [{"party": True, "sheets": sheets, "title": title, "with_reference": with_reference}]
@@ -242,10 +245,9 @@ def render_campaign_pack_pdf(
             count = lay_out({"pack_pages": range(total), "title": "pack"})
             with _collector_paused():
                 overlay = count.write_pdf()
-        result = _joined([path for path, _ in files], overlay)
+        _join([path for path, _ in files], overlay, output)
     if progress:
         progress(steps, steps)
-    return result
 
 
 def _sheet_part(sheet: Sheet, number: int) -> dict:
@@ -381,10 +383,10 @@ def _ledger_rows_on(page) -> int | None:
     return rows if found else None
 
 
-def _joined(files: list[Path], count: bytes) -> bytes:
-    """The parts' files as one PDF, with the pack's running count ("Pack page 3 of 7", one
-    page of `count` each) drawn over the foot of each page, where each part's own "Page 1
-    of 1" runs."""
+def _join(files: list[Path], count: bytes, output: BinaryIO) -> None:
+    """Writes the parts' files to `output` as one PDF, with the pack's running count ("Pack
+    page 3 of 7", one page of `count` each) drawn over the foot of each page, where each
+    part's own "Page 1 of 1" runs."""
     pack = PdfWriter()
     fonts = {}
     for path in files:
@@ -402,9 +404,12 @@ def _joined(files: list[Path], count: bytes) -> bytes:
     overlay = PdfReader(io.BytesIO(count))
     for page, stamp in zip(pack.pages, overlay.pages, strict=True):
         page.merge_page(stamp, over=True)
-    written = io.BytesIO()
-    pack.write(written)
-    return written.getvalue()
+        # merge_page leaves the page's drawing decoded: compressed again at once, the pack
+        # is a tenth of the size (50 of the largest characters: 42.0 MiB before, 3.7 after)
+        # and memory holds one page's drawing decoded, not every page's. The fonts are
+        # subset once per part (a third of what is left), as each part is its own document.
+        page.compress_content_streams()
+    pack.write(output)
 
 
 class SheetHTML(HTML):

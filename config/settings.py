@@ -173,9 +173,18 @@ WHITENOISE_USE_FINDERS = True
 warnings.filterwarnings(
     "ignore", message=re.escape(f"No directory at: {STATIC_ROOT}"), category=UserWarning
 )
+# Files the app writes, outside the database: finished campaign packs (services.printing),
+# tens of MB each, streamed from here on download. A folder on this machine by default
+# (FAIRSHEET_FILES_DIR); web servers and workers on several machines share one storage, e.g.
+# S3-compatible through django-storages (README, "Background workers").
+MEDIA_ROOT = Path(os.environ.get("FAIRSHEET_FILES_DIR", BASE_DIR / "media"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "packs": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": MEDIA_ROOT / "packs"},
+    },
 }
 
 # Django's built-in Content Security Policy: only our own scripts, styles and fonts.

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.test import override_settings
 from django.utils import translation
 
 from characters.db_roles import APPEND_ONLY_TABLES, OWNER_ALIAS, grant_runtime_role
@@ -43,6 +44,21 @@ def _english_after_each_test():
     test's direct calls French."""
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _files_in_a_temporary_folder(tmp_path_factory):
+    """The files the app writes (campaign packs) go to a folder of the run's own, for this
+    process and for the workers and servers it starts (they read FAIRSHEET_FILES_DIR)."""
+    folder = tmp_path_factory.mktemp("files")
+    location = folder / "packs"  # as config/settings.py places it under FAIRSHEET_FILES_DIR
+    packs = {"BACKEND": settings.STORAGES["packs"]["BACKEND"], "OPTIONS": {"location": location}}
+    with (
+        pytest.MonkeyPatch.context() as environment,
+        override_settings(MEDIA_ROOT=folder, STORAGES={**settings.STORAGES, "packs": packs}),
+    ):
+        environment.setenv("FAIRSHEET_FILES_DIR", str(folder))
+        yield folder
 
 
 @pytest.fixture

@@ -41,16 +41,14 @@ def pack_character_names(campaign: Campaign) -> list[str]:
 
 
 def pack_jobs(campaign: Campaign, limit: int = 5):
-    """The newest pack jobs, without their PDFs."""
-    return campaign.pack_jobs.defer("content").select_related("requested_by")[:limit]
+    """The newest pack jobs."""
+    return campaign.pack_jobs.select_related("requested_by")[:limit]
 
 
-def pack_job_for_gm(user, campaign_pk: int, job_pk: int, *, with_content: bool = False):
+def pack_job_for_gm(user, campaign_pk: int, job_pk: int):
     jobs = PackJob.objects.filter(campaign__gm=user, campaign_id=campaign_pk).select_related(
         "campaign"
     )
-    if not with_content:
-        jobs = jobs.defer("content")
     return get_object_or_404(jobs, pk=job_pk)
 
 

@@ -9,11 +9,15 @@ its own, so the page polling it sees every step.
 
 import hashlib
 import logging
+import tempfile
 import threading
 from contextlib import contextmanager
 from datetime import timedelta
+from functools import partial
 
 from django.conf import settings
+from django.core.files import File
+from django.core.files.storage import Storage, storages
 from django.db import IntegrityError, connections, transaction
 from django.db.models import F
 from django.tasks import task
@@ -118,7 +122,6 @@ def pack_jobs_recover(*, campaign: Campaign | None = None) -> int:
 def _recover(job_id: int) -> int:
     job = (
         PackJob.objects.select_for_update(skip_locked=True)
-        .defer("content")
         .filter(
             pk=job_id,
             state=PackJob.State.RUNNING,
@@ -161,7 +164,7 @@ def pack_job_run(*, job_id: int) -> None:
     )
     if not taken:
         return
-    job = PackJob.objects.defer("content").select_related("campaign").get(pk=job_id)
+    job = PackJob.objects.select_related("campaign").get(pk=job_id)
     characters = list(printing_reads.pack_characters(job.campaign))
     _pack_job_update(job_id, characters=len(characters))
 
@@ -171,16 +174,24 @@ def pack_job_run(*, job_id: int) -> None:
     # The worker has no request: the pack is said in the language of the GM who asked for it.
     language = account_language(job.requested_by_id) if job.requested_by_id else ""
     try:
-        with _heartbeat(job_id), translation.override(language or settings.LANGUAGE_CODE):
+        with (
+            _heartbeat(job_id),
+            translation.override(language or settings.LANGUAGE_CODE),
+            tempfile.TemporaryFile(prefix="fairsheet-pack-") as output,
+        ):
             sheets = [sheet_for_character(c, with_ledger=False) for c in characters]
             del characters
-            content = pdf.render_campaign_pack_pdf(
+            pdf.render_campaign_pack_pdf(
+                output,
                 job.campaign.name,
                 sheets,
                 PrintOptions.from_key(job.options),
                 reference_page(adapters.campaign_ruleset(job.campaign)),
                 progress=progress,
             )
+            output.seek(0)
+            # The storage copies from the file a chunk at a time: the pack is never held whole.
+            file_name = pack_storage().save(f"pack-{job_id}.pdf", File(output))
     except Exception:
         logger.exception("Campaign pack %s could not be rendered", job_id)
         _pack_job_update(
@@ -194,8 +205,25 @@ def pack_job_run(*, job_id: int) -> None:
         )
         raise  # the worker records the task as failed, with its traceback
     _pack_job_update(
-        job_id, state=PackJob.State.DONE, content=content, finished_at=timezone.now(), problem=""
+        job_id,
+        state=PackJob.State.DONE,
+        file_name=file_name,
+        finished_at=timezone.now(),
+        problem="",
     )
+
+
+def pack_storage() -> Storage:
+    """Where finished packs are kept: settings.STORAGES["packs"]."""
+    return storages["packs"]
+
+
+def pack_file_delete(*, job: PackJob) -> None:
+    """A deleted pack's file goes too, once the deletion is committed (a deletion rolled
+    back leaves the pack downloadable). Connected to PackJob's post_delete (apps.py), so a
+    campaign's or an account's deletion takes its packs' files with it."""
+    if job.file_name:
+        transaction.on_commit(partial(pack_storage().delete, job.file_name))
 
 
 @task(queue_name="packs")  # its own queue: nothing else takes a pack worker's turn

@@ -6,7 +6,7 @@ rendered by a background worker: its page polls the job (htmx, or a reload witho
 JavaScript) and offers the file when it is ready.
 """
 
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import FileResponse, Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
@@ -92,11 +92,25 @@ def campaign_pack_job(request, pk, job_pk):
 
 @require_safe
 def campaign_pack_download(request, pk, job_pk):
-    job = pack_job_for_gm(request.user, pk, job_pk, with_content=True)
+    """The pack's file, streamed from its storage a chunk at a time (with its length, so a
+    browser shows the download's progress): a web worker never holds a pack whole."""
+    job = pack_job_for_gm(request.user, pk, job_pk)
     if job.state != PackJob.State.DONE:
         raise Http404("The pack is not ready.")
+    storage = printing.pack_storage()
+    try:
+        file = storage.open(job.file_name)
+    except FileNotFoundError:
+        raise Http404("The pack's file is gone.") from None
     stem = f"{slugify(job.campaign.name) or 'campaign'}-pack"
-    return pdf_response(bytes(job.content), stem)
+    response = FileResponse(
+        file,
+        as_attachment=True,
+        filename=f"{stem}.pdf",
+        content_type="application/pdf",
+    )
+    response["Content-Length"] = str(storage.size(job.file_name))
+    return response
 
 
 def pdf_response(document: bytes, stem: str) -> HttpResponse:

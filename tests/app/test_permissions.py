@@ -7,6 +7,7 @@ import base64
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.files.base import ContentFile
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, get_resolver, reverse
 
@@ -24,6 +25,7 @@ from characters.services.api_tokens import api_token_create
 from characters.services.characters import character_create
 from characters.services.keeping import campaign_archive, character_archive
 from characters.services.portraits import portrait_set
+from characters.services.printing import pack_storage
 from characters.services.review import character_approve, character_submit
 from characters.services.rulesets import designed_ruleset_save
 from characters.services.sharing import share_link_create
@@ -194,7 +196,7 @@ def world(db):
         requested_by=users["gm"],
         options="a4-fillable",
         state=PackJob.State.DONE,
-        content=b"%PDF-1.7 a finished pack",
+        file_name=pack_storage().save("pack.pdf", ContentFile(b"%PDF-1.7 a finished pack")),
     )
     # A spend waiting for the GM, made the way players make one (Mudge 5.2: an attribute
     # from Fair to Good costs 3 x 2 XP), on an approved character whose campaign wants the

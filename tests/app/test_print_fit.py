@@ -11,7 +11,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from characters.pdf import render_campaign_pack_pdf, render_sheets_pdf
+from characters.pdf import render_sheets_pdf
 from characters.print_options import PrintOptions
 from characters.sheets import ApprovalStamp, LedgerRow
 from rules.character import Character, Trait
@@ -19,6 +19,7 @@ from rules.ladder import GOOD
 from tests.support.pdf_helpers import (
     LARGEST_FAULTS,
     LARGEST_SKILLS,
+    campaign_pack,
     embedded_fonts,
     flat,
     largest_standard,
@@ -93,9 +94,7 @@ def test_three_hundred_rows_continue_and_a_packs_page_labels_are_true():
         skills=tuple(Trait(f"Lore of the {i:03d}th Valley", GOOD) for i in range(300)),
     )
     approval = ApprovalStamp(SHA)
-    document = render_campaign_pack_pdf(
-        "The Fens", [sheet(sample("brogo"), approval), sheet(huge, approval)]
-    )
+    document = campaign_pack("The Fens", [sheet(sample("brogo"), approval), sheet(huge, approval)])
     found = texts(document)
     total = len(found)
     assert total >= 4  # the summary, Brogo's page, two or more of the Loremaster's

@@ -21,7 +21,7 @@ from weasyprint.html import UA
 from weasyprint.urls import URLFetcher
 
 from characters import pdf
-from characters.pdf import StaticFilesOnly, URLRefused, render_campaign_pack_pdf, render_sheets_pdf
+from characters.pdf import StaticFilesOnly, URLRefused, render_sheets_pdf
 from characters.print_options import PrintOptions
 from characters.sheets import ApprovalStamp, LedgerRow, reference_page
 from characters.templatetags.print_text import isolated
@@ -31,6 +31,7 @@ from tests.support.pdf_helpers import (
     A4,
     LETTER,
     SAMPLES,
+    campaign_pack,
     embedded_fonts,
     fields,
     flat,
@@ -147,7 +148,7 @@ def test_fudge_basics_wound_track_and_draft_stamp():
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils not installed")
 def test_every_page_renders_to_a_non_blank_png(tmp_path):
     sheets = [sheet(sample(path.stem)) for path in sorted(SAMPLES.glob("*.json"))]
-    document = render_campaign_pack_pdf("The Fens", sheets)
+    document = campaign_pack("The Fens", sheets)
     (tmp_path / "pack.pdf").write_bytes(document)
     drawn = subprocess.run(
         ["pdftoppm", "-r", "30", "-gray", "-png", tmp_path / "pack.pdf", tmp_path / "page"],
@@ -373,7 +374,7 @@ def test_a_short_experience_ledger_ends_the_one_page_sheet():
 def test_campaign_pack_has_a_party_summary_then_one_sheet_each_then_the_reference():
     approval = ApprovalStamp(SHA)
     brogo, dolores = sample("brogo"), sample("dolores")
-    document = render_campaign_pack_pdf(
+    document = campaign_pack(
         "The Fens",
         [sheet(brogo, approval), sheet(dolores, approval)],
         PrintOptions(reference=True),
@@ -403,7 +404,7 @@ def test_campaign_pack_has_a_party_summary_then_one_sheet_each_then_the_referenc
 
 def test_a_pack_with_no_approved_character_says_so():
     reference = reference_page(ruleset_of(sample("brogo")))
-    document = render_campaign_pack_pdf("The Fens", [], PrintOptions(reference=True), reference)
+    document = campaign_pack("The Fens", [], PrintOptions(reference=True), reference)
     found = texts(document)
     assert len(found) == 2
     assert "No approved characters yet." in found[0]

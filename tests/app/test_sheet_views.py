@@ -36,6 +36,7 @@ from characters.models import (
 from characters.selectors.printing import pack_characters
 from characters.services.advancement import experience_award
 from characters.services.audit import record_event
+from characters.services.printing import pack_storage
 from characters.sheets import sheet_for_character
 from rules.charfile import parse_character_json
 from rules.ladder import level_name
@@ -51,8 +52,9 @@ User = get_user_model()
 def pdf_texts(response) -> list[str]:
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
-    assert response.content.startswith(b"%PDF-")
-    reader = PdfReader(io.BytesIO(response.content))
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    assert body.startswith(b"%PDF-")
+    reader = PdfReader(io.BytesIO(body))
     return [" ".join(page.extract_text().split()) for page in reader.pages]
 
 
@@ -385,7 +387,8 @@ class TestCampaignPack:
         assert job.options == "letter-flat"
         run_worker()
         job.refresh_from_db()
-        document = bytes(job.content)
+        with pack_storage().open(job.file_name) as file:
+            document = file.read()
         assert fields(document) == {}
         assert len(PdfReader(io.BytesIO(document)).pages) == 3  # no reference page
         assert {

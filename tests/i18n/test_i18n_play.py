@@ -8,12 +8,12 @@ from django.urls import reverse
 from django.utils import translation
 
 from characters import pdf
-from characters.pdf import render_campaign_pack_pdf, render_sheets_pdf
+from characters.pdf import render_sheets_pdf
 from characters.print_options import PrintOptions
 from characters.selectors.play import history_note
 from characters.services import play as services
 from characters.sheets import reference_page
-from tests.support.pdf_helpers import ruleset_of, sample, sheet, texts
+from tests.support.pdf_helpers import campaign_pack, ruleset_of, sample, sheet, texts
 from tests.support.play_fixtures import *  # noqa: F403 (the play fixtures: gm, player, campaign, tess)
 
 pytestmark = pytest.mark.django_db
@@ -195,7 +195,7 @@ class TestPDF:
     def test_a_french_pack(self):
         with translation.override("fr"):
             brogo = sheet(sample("brogo"))
-            document = render_campaign_pack_pdf("La Garde", [brogo], PrintOptions())
+            document = campaign_pack("La Garde", [brogo], PrintOptions())
         text = " ".join(texts(document))
         assert "La Garde : dossier de campagne" in text
         assert "1 personnage approuvé" in text

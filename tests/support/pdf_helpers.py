@@ -28,6 +28,15 @@ def sheet(character: Character, approval=None, ledger=()):
     return build_sheet(character, ruleset_of(character), approval, ledger)
 
 
+def campaign_pack(*args, **kwargs) -> bytes:
+    """render_campaign_pack_pdf's file, in memory (the worker writes it to a file)."""
+    from characters.pdf import render_campaign_pack_pdf
+
+    output = io.BytesIO()
+    render_campaign_pack_pdf(output, *args, **kwargs)
+    return output.getvalue()
+
+
 def pages(document: bytes) -> list:
     assert document.startswith(b"%PDF-")
     return list(PdfReader(io.BytesIO(document)).pages)
