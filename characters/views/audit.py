@@ -5,6 +5,7 @@ The player sees their own character's record too; anyone else gets a 404."""
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from characters.adapters import build_changed, ruleset_for
 from characters.selectors.access import character_for_viewer
@@ -18,6 +19,7 @@ from characters.selectors.review import (
 PAGE = "review/audit.html"
 
 
+@require_safe
 def character_audit(request, pk):
     character = character_for_viewer(request.user, pk)
     versions = character_versions(character)

@@ -7,7 +7,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import formats
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from characters.adapters import portrait_bytes
 from characters.errors import PortraitBusy, ServiceError
@@ -27,6 +27,7 @@ def portrait_response(character) -> HttpResponse:
     return response
 
 
+@require_safe
 def character_portrait(request, pk):
     return portrait_response(character_for_viewer(request.user, pk))
 
