@@ -13,9 +13,12 @@ smallest of 1/2, 1/4 or 1/8 of its size that still covers the kept square, and t
 bitmap is dropped as soon as the square is drawn from it (README, "Throttling and limits")."""
 
 import io
+import os
 import struct
+import sys
 import threading
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -55,6 +58,21 @@ SHRINK_MODES = {
     "CMYK": "CMYK",
 }
 _decode_slots = threading.BoundedSemaphore(settings.PORTRAIT_DECODES_PER_PROCESS)
+DECODER_NICENESS = 10  # a tenth of a page's share of a busy CPU
+
+
+def _lower_priority() -> None:
+    """The decoding threads yield the CPU to the threads that serve pages: a picture may
+    take a moment longer, another user's page should not. Linux sets a thread's priority
+    alone; elsewhere the call would set the whole process's, so it is not made."""
+    if sys.platform == "linux":
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), DECODER_NICENESS)
+
+
+# Decoding happens on these threads, started when first needed (in each server process).
+_decoders = ThreadPoolExecutor(
+    settings.PORTRAIT_DECODES_PER_PROCESS, "portrait-decoder", initializer=_lower_priority
+)
 
 
 class PortraitRefused(ValueError):
@@ -98,7 +116,7 @@ def portrait_from_upload(data: bytes) -> bytes:
             )
         )
     try:
-        square = _decoded_square(image)
+        square = _decoders.submit(_decoded_square, image).result()
     finally:
         image.close()  # the full bitmap goes now, before the JPEG is written
         _decode_slots.release()
