@@ -17,6 +17,7 @@ MODULES = [
     "bench.pdf_baseline",
     "bench.table",
     "bench.fair",
+    "bench.limits",
 ]
 
 

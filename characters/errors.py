@@ -48,6 +48,13 @@ class PrinterBusy(ServiceError):
     retry_after = 5  # seconds
 
 
+class PortraitBusy(ServiceError):
+    """No portrait decoding slot came in time (characters.images): try again shortly."""
+
+    status = 503
+    retry_after = 5  # seconds
+
+
 class OwnCampaign(ServiceError):
     """The GM tried the invite code of the campaign they run: not a wrong guess, and nothing
     to join. `campaign` is theirs, for the view to send them to."""

@@ -260,6 +260,10 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["p
 PDF_RENDERS_PER_USER = int(os.environ.get("FAIRSHEET_PDF_PER_USER", "1"))
 PDF_RENDERS_PER_PROCESS = int(os.environ.get("FAIRSHEET_PDF_PER_PROCESS", "2"))
 PDF_WAIT_SECONDS = float(os.environ.get("FAIRSHEET_PDF_WAIT", "2"))
+# Portraits (characters/images.py): pictures one web process decodes at once, and how long
+# an upload waits for its turn before it is told to try again (a 503 with Retry-After).
+PORTRAIT_DECODES_PER_PROCESS = int(os.environ.get("FAIRSHEET_PORTRAIT_DECODES", "1"))
+PORTRAIT_WAIT_SECONDS = float(os.environ.get("FAIRSHEET_PORTRAIT_WAIT", "2"))
 # A pack's worker says it is alive at every step and every quarter of this; a running pack
 # without a word for this long lost its worker, and is queued again (services.printing).
 PACK_LEASE_SECONDS = int(os.environ.get("FAIRSHEET_PACK_LEASE", "60"))

@@ -2,13 +2,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from characters.views import accounts
+from characters.views.methods import FORM_VIEW_METHODS
 
 urlpatterns = [
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password/",
-        auth_views.PasswordChangeView.as_view(),
+        auth_views.PasswordChangeView.as_view(http_method_names=FORM_VIEW_METHODS),
         name="password_change",
     ),
     path(

@@ -13,12 +13,18 @@ from characters.models import Character, Portrait
 from characters.services.audit import commit_change, lock_character
 
 
-@transaction.atomic
 def portrait_set(*, character: Character, actor, data: bytes) -> Portrait:
+    """PortraitBusy (characters.errors) when no decoding slot came in time."""
+    # Decoded before the transaction: no row lock or connection waits on a picture.
     try:
         content = portrait_from_upload(data)
     except PortraitRefused as error:
         raise ServiceError(str(error), field="portrait") from None
+    with transaction.atomic():
+        return _kept(character, actor, content)
+
+
+def _kept(character: Character, actor, content: bytes) -> Portrait:
     locked = _lock(character, actor)
     before = Portrait.objects.filter(character=locked).values_list("sha256", flat=True).first()
     digest = hashlib.sha256(content).hexdigest()

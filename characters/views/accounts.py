@@ -21,6 +21,7 @@ from characters.forms.accounts import LanguageForm
 from characters.models import Campaign
 from characters.selectors.accounts import account_language
 from characters.services.accounts import account_language_set
+from characters.views.methods import FORM_VIEW_METHODS, page_with_form
 
 
 def invite_for(request, next_url: str) -> Campaign | None:
@@ -45,6 +46,8 @@ def invite_for(request, next_url: str) -> Campaign | None:
 
 class LoginView(auth_views.LoginView):
     """Django's login, refusing an account or an address after too many failures."""
+
+    http_method_names = FORM_VIEW_METHODS
 
     def post(self, request, *args, **kwargs):
         with throttle.attempt(self._throttles()) as self.attempt:
@@ -104,6 +107,7 @@ def local_path(request, url: str) -> str:
     return url
 
 
+@page_with_form
 @login_not_required
 def signup(request):
     next_url = local_path(request, request.POST.get("next") or request.GET.get("next", ""))

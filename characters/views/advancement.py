@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from characters.adapters import ruleset_for
 from characters.errors import ServiceError
@@ -43,6 +43,7 @@ from characters.views.htmx import (
 PAGE = "review/advancement.html"
 
 
+@require_safe
 def character_advancement(request, pk):
     return _page(request, character_for_viewer(request.user, pk))
 

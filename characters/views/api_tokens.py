@@ -10,8 +10,10 @@ from django.views.decorators.http import require_POST
 from characters.forms.api_tokens import ApiTokenForm, NotificationEmailForm
 from characters.selectors.interop import api_token_for_owner, api_tokens_of
 from characters.services.api_tokens import api_token_create, api_token_revoke
+from characters.views.methods import page_with_form
 
 
+@page_with_form
 @never_cache  # the page that shows a new token must not be kept by any cache
 def account(request):
     form = ApiTokenForm(request.POST or None)

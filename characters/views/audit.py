@@ -8,6 +8,7 @@ carries, and learns whether Fairsheet issued it and whether the approval still s
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from characters.adapters import build_changed, ruleset_for
 from characters.selectors.access import character_for_viewer
@@ -22,6 +23,7 @@ from characters.selectors.review import (
 PAGE = "review/audit.html"
 
 
+@require_safe
 def character_audit(request, pk):
     character = character_for_viewer(request.user, pk)
     versions = character_versions(character)

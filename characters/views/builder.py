@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from characters.adapters import TRAIT_LISTS, ruleset_for, to_decimal
 from characters.errors import ServiceError
@@ -44,11 +44,13 @@ from characters.views.htmx import (
     reload_page,
     with_version,
 )
+from characters.views.methods import page_with_form
 from characters.wording import SPEAKER
 
 PAGE = "characters/builder.html"
 
 
+@require_safe
 def character_builder(request, pk):
     character = character_for_viewer(request.user, pk)
     context = builder_context(
@@ -72,6 +74,7 @@ def _picker(request, character, context):
     return render(request, "characters/picker.html", context)
 
 
+@page_with_form
 def character_new(request):
     campaigns = Campaign.objects.joined_by(request.user)
     initial = {"campaign": request.GET.get("campaign")} if request.GET.get("campaign") else {}

@@ -15,7 +15,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from characters import throttle, vocabulary
 from characters.adapters import base_ruleset, campaign_ruleset, power_from_entry
@@ -40,6 +40,7 @@ from characters.selectors.campaigns import (
 from characters.selectors.rulesets import summarize_ruleset
 from characters.services import campaigns as services
 from characters.views.dashboard import join_throttles
+from characters.views.methods import page_with_form
 from characters.views.params import strict_number
 from characters.wording import SPEAKER
 from rules.house_rules import LEVEL_KEYS, json_number
@@ -86,6 +87,7 @@ def group_names(ruleset: Ruleset) -> dict[str, tuple[str, str]]:
 # -- creating a campaign and its house rules ---------------------------------------------------
 
 
+@page_with_form
 def campaign_new(request):
     if request.method == "POST":
         campaign_form = CampaignForm(request.POST)
@@ -126,6 +128,7 @@ def campaign_new(request):
     return render(request, FORM_PAGE, {"campaign_form": campaign_form, "rules_form": rules_form})
 
 
+@page_with_form
 def house_rules_edit(request, pk):
     """The form; a POST with `preview` shows what the change does to each character and
     saves nothing (the same page, with a Save button under the table); any other POST saves."""
@@ -165,6 +168,7 @@ class HouseRuleChange:
     base: str
 
 
+@require_safe
 def campaign_detail(request, pk):
     campaign = campaign_for_member(request.user, pk)
     is_gm = campaign.gm_id == request.user.pk
@@ -210,6 +214,7 @@ def campaign_settings(request, pk):
     return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#settings")
 
 
+@require_safe
 def campaign_history_page(request, pk):
     """Every change to the campaign, newest first: the GM's alone, like the changes."""
     campaign = campaign_for_gm(request.user, pk)
@@ -232,6 +237,7 @@ def invite_regenerate(request, pk):
     return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#invite")
 
 
+@page_with_form
 def campaign_join(request, code):
     """The invite link: shows which campaign it is, and joins it on a POST."""
     with throttle.attempt(join_throttles(request)) as tried:
@@ -268,6 +274,7 @@ def campaign_join(request, code):
     return render(request, "campaigns/join.html", {"campaign": campaign})
 
 
+@page_with_form
 def member_remove(request, pk, membership_pk):
     """A confirmation page, then the POST that removes the player."""
     campaign = campaign_for_gm(request.user, pk)
@@ -425,6 +432,7 @@ class CatalogGroup:
     adding: bool  # the add form stays open after an add, or to show why it was refused
 
 
+@require_safe
 def catalog(request, pk):
     """The GM edits the catalogue; the campaign's players read it (what they pick from)."""
     campaign = campaign_for_member(request.user, pk)
@@ -466,6 +474,7 @@ def catalog_entry_add(request, pk, kind):
     return _catalog_page(request, campaign, add_form=form, status=400)
 
 
+@page_with_form
 def catalog_entry(request, pk, entry_pk):
     """GET: the row, to show or (?edit=1) to edit; POST: save the row's changes."""
     campaign = campaign_for_gm(request.user, pk)

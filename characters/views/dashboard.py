@@ -5,7 +5,7 @@ from django.contrib import messages
 from django.db.models import Count, Q
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from characters import throttle
 from characters.errors import OwnCampaign, ServiceError
@@ -21,6 +21,7 @@ from characters.selectors.keeping import (
 from characters.services import campaigns as services
 
 
+@require_safe
 def dashboard(request):
     return _dashboard(request, JoinForm())
 

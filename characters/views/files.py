@@ -33,6 +33,7 @@ from characters.selectors.access import character_for_viewer
 from characters.selectors.interop import character_provenance, foundry_update_for
 from characters.services.character_files import character_import, is_party, party_import
 from characters.services.foundry import character_update_from_foundry
+from characters.views.methods import page_with_form
 from characters.views.params import strict_number
 from characters.wording import SPEAKER
 from rules.check import UNREADABLE, check_text, unreadable
@@ -80,6 +81,7 @@ def _slug(character) -> str:
     return slugify(character.name) or "character"
 
 
+@page_with_form
 @accepts_api_token
 def character_import_view(request):
     """Import a file, a Foundry actor or a party file (a JSON list of them). An actor that

@@ -18,6 +18,7 @@ from characters.selectors.access import (
 )
 from characters.services import keeping
 from characters.services.campaigns import membership_remove
+from characters.views.methods import page_with_form
 
 TABLE = "dashboard"
 
@@ -73,6 +74,7 @@ def character_duplicate(request, pk):
     return redirect("character_builder", copy.pk)
 
 
+@page_with_form
 def character_delete(request, pk):
     """A confirmation page, then the POST that deletes the draft for good."""
     character = get_object_or_404(
@@ -113,6 +115,7 @@ def campaign_restore(request, pk):
     )
 
 
+@page_with_form
 def campaign_leave(request, pk):
     """A confirmation page, then the POST by which a player leaves the campaign."""
     membership = membership_of(request.user, pk)

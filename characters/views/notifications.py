@@ -3,15 +3,17 @@
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from characters.errors import ServiceError
 from characters.forms.api_tokens import NotificationEmailForm
 from characters.models import Notification
 from characters.selectors.notifications import notifications_for
 from characters.services.notifications import notification_email_set, notifications_mark_read
+from characters.views.methods import page_with_form
 
 
+@page_with_form
 def notifications(request):
     if request.method == "POST":  # "Mark all as read"
         notifications_mark_read(user=request.user)
@@ -28,6 +30,7 @@ ON_ADVANCEMENT = {
 }
 
 
+@require_safe
 def notification_open(request, pk):
     """A notification's link: it is read once opened (a GET, as a mail's link is followed;
     marking it read changes nothing but the header's count), then the page it is about."""

@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import trigger_client_event
 
 from characters.adapters import ruleset_for
@@ -35,11 +35,13 @@ from characters.views.htmx import fragments, news, refused, reload_page
 PAGE = "play/play.html"
 
 
+@require_safe
 def character_play(request, pk):
     character = character_for_play(request.user, pk)
     return render(request, PAGE, play_context(character, request.user))
 
 
+@require_safe
 def play_live(request, pk):
     character = character_for_poll(request.user, pk)
     now = play_fingerprint(character, request.user)

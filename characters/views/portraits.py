@@ -4,13 +4,13 @@ characters.images drew, with its own type and no sniffing."""
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils import formats
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from characters.adapters import portrait_bytes
-from characters.errors import ServiceError
+from characters.errors import PortraitBusy, ServiceError
 from characters.images import MAX_BYTES
 from characters.selectors.access import character_for_owner, character_for_viewer
 from characters.services import portraits as services
@@ -27,6 +27,7 @@ def portrait_response(character) -> HttpResponse:
     return response
 
 
+@require_safe
 def character_portrait(request, pk):
     return portrait_response(character_for_viewer(request.user, pk))
 
@@ -55,6 +56,11 @@ def portrait_upload(request, pk):
         else:
             services.portrait_set(character=character, actor=request.user, data=upload.read())
             messages.success(request, _("{name}'s portrait is set.").format(name=character.name))
+    except PortraitBusy as busy:
+        context = {"message": str(busy), "character": character}
+        response = render(request, "characters/portrait_busy.html", context, status=busy.status)
+        response["Retry-After"] = str(busy.retry_after)
+        return response
     except ServiceError as error:
         messages.error(request, _("Portrait not saved: {reason}").format(reason=error))
     return redirect("character_builder", pk)

@@ -12,7 +12,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from characters.adapters import (
     approval_summary,
@@ -38,9 +38,11 @@ from characters.selectors.threads import threads_on
 from characters.services import review as services
 from characters.services.decisions import decision_once
 from characters.views.htmx import done, posted_decision_token, posted_version, refused
+from characters.views.methods import page_with_form
 from rules.report import build_report, scale_phrases
 
 
+@require_safe
 def review_queue_page(request, campaign_pk=None):
     campaign = campaign_for_gm(request.user, campaign_pk) if campaign_pk else None
     return render(
@@ -55,6 +57,7 @@ def review_queue_page(request, campaign_pk=None):
     )
 
 
+@page_with_form
 def character_review(request, pk):
     character = character_for_gm(request.user, pk)
     form = ReviewForm(

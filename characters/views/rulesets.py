@@ -9,7 +9,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from characters.errors import HouseRulesRefused, RulesetRefused, ServiceError
 from characters.forms.campaigns import CampaignForm
@@ -21,6 +21,7 @@ from characters.selectors.campaigns import ruleset_move_preview
 from characters.selectors.rulesets import design_preview, designed_for_owner, designed_rulesets_of
 from characters.services import campaigns as campaign_services
 from characters.services import rulesets as services
+from characters.views.methods import page_with_form
 from characters.wording import said
 from rules.charfile import CharacterFileError, load_json
 from rules.check import MAX_FILE_BYTES
@@ -33,6 +34,7 @@ SECTION_PAGE = "rulesets/section.html"
 MOVE_PAGE = "rulesets/move.html"
 
 
+@page_with_form
 def design_list(request):
     """My games, and where a new one starts: a built-in ruleset, nothing, or a file."""
     action = request.POST.get("action")
@@ -100,6 +102,7 @@ def _uploaded(upload) -> dict:
         raise RulesetRefused([(error.where, error.message)]) from None
 
 
+@require_safe
 def design_edit(request, pk):
     """The design at a glance: its sections, each a page of its own, the sample character
     priced under it and the sheet it prints, its versions and the campaigns that play them."""
@@ -116,6 +119,7 @@ def design_edit(request, pk):
     return render(request, DESIGN_PAGE, context)
 
 
+@page_with_form
 def design_section(request, pk, section):
     """One section of the design, field by field. A POST with `add` or `remove` gives the
     form back with a row more or less; with `preview` (the htmx live preview, or the Preview
@@ -197,6 +201,7 @@ def _save_section(request, designed, latest, form, file: dict):
     return redirect("ruleset_design_section", designed.pk, form.key)
 
 
+@require_safe
 def design_export(request, pk, number):
     designed = designed_for_owner(request.user, pk)
     version = get_object_or_404(designed.versions, number=number)
@@ -226,6 +231,7 @@ def design_campaign(request, pk):
     return redirect("campaign_detail", campaign.pk)
 
 
+@page_with_form
 def campaign_ruleset_move(request, pk, number):
     """What moving the campaign onto version `number` changes for each character; a POST
     with `confirm` moves it and records the move in the campaign's history."""

@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from characters.errors import PrinterBusy, ServiceError
 from characters.print_options import DEFAULT_PRINT
@@ -28,6 +28,7 @@ def _private(response):
     return response
 
 
+@require_safe
 @login_not_required
 def shared_sheet(request, token):
     link, character = shared_character(token)
@@ -39,6 +40,7 @@ def shared_sheet(request, token):
     return _private(render(request, "sheets/shared.html", context))
 
 
+@require_safe
 @login_not_required
 def shared_sheet_pdf(request, token):
     link, character = shared_character(token)

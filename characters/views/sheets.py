@@ -25,6 +25,7 @@ from characters.selectors.printing import (
 )
 from characters.services import printing
 from characters.sheets import dice_odds, sheet_for_character
+from characters.views.methods import page_with_form
 
 PACK_PAGE = "sheets/pack.html"
 
@@ -62,6 +63,7 @@ def character_sheet_pdf(request, pk):
     return pdf_response(document, slugify(character.name) or f"character-{pk}")
 
 
+@page_with_form
 def campaign_pack(request, pk):
     campaign = campaign_for_gm(request.user, pk)
     printing.pack_jobs_recover(campaign=campaign)  # so the page shows none running for ever

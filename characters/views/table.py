@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from characters.errors import ServiceError
 from characters.models import DecisionToken
@@ -33,11 +33,13 @@ from characters.views.play import poll_unchanged
 PARTY, LOG = "play/party.html", "play/log.html"
 
 
+@require_safe
 def campaign_party(request, pk):
     campaign = campaign_for_gm(request.user, pk)
     return render(request, PARTY, party_context(campaign))
 
 
+@require_safe
 def party_live(request, pk):
     campaign = campaign_for_gm(request.user, pk)
     now = party_fingerprint(campaign)
@@ -78,11 +80,13 @@ def party_new_session(request, pk):
     return fragments(log, form, news(request, said))
 
 
+@require_safe
 def campaign_log_page(request, pk):
     campaign = campaign_for_log(request.user, pk)
     return render(request, LOG, _log_context(campaign))
 
 
+@require_safe
 def log_live(request, pk):
     campaign = campaign_for_log(request.user, pk)
     last = campaign.dice_log.values_list("id", flat=True).first() or 0

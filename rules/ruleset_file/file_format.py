@@ -38,6 +38,9 @@ MAX_NAME = 100
 MAX_TEXT = 2000
 MAX_WORDS = 30
 MAX_ENTRIES = 1000
+# Problems a reader lists; past them it only counts ("… and 29,950 more problems"): a file
+# of 30,000 wrong words is told so in a page, not in 30,000 lines.
+MAX_PROBLEMS = 50
 TOP_KEYS = (
     "format",
     "slug",

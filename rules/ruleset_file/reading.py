@@ -36,14 +36,15 @@ def parse_ruleset_json(text: str | bytes) -> Ruleset:
 
 
 def read_ruleset(data) -> Ruleset:
-    """A Ruleset from a parsed ruleset file, or RulesetFileError with every problem."""
+    """A Ruleset from a parsed ruleset file, or RulesetFileError with every problem (the
+    first MAX_PROBLEMS, then how many more)."""
     problem = first_text_problem(data)
     if problem is not None:
         raise RulesetFileError([problem])
     reader = Reader()
     ruleset = reader.ruleset(data)
     if reader.problems:
-        raise RulesetFileError(reader.problems)
+        raise RulesetFileError(reader.problems.all())
     return ruleset
 
 

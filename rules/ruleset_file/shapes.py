@@ -5,18 +5,48 @@ from fractions import Fraction
 
 from rules.house_rules import MAX_NUMBER
 from rules.ladder import STANDARD, LevelError
-from rules.ruleset_file.file_format import MAX_ENTRIES, MAX_NAME, MAX_TEXT
+from rules.ruleset_file.file_format import MAX_ENTRIES, MAX_NAME, MAX_PROBLEMS, MAX_TEXT
 from rules.text import name_problem
-from rules.words import Phrase, say
+from rules.words import Phrase, Thousands, say, say_plural
 
 
 class Refused(Exception):
     """One field's problem, already recorded: the reader goes on with the next field."""
 
 
+class Problems:
+    """What a reader found wrong, each (where, message): the first MAX_PROBLEMS, and how many
+    more there were."""
+
+    def __init__(self):
+        self.listed: list[tuple[str, Phrase | str]] = []
+        self.more = 0
+
+    def append(self, problem: tuple[str, Phrase | str]) -> None:
+        if len(self.listed) < MAX_PROBLEMS:
+            self.listed.append(problem)
+        else:
+            self.more += 1
+
+    def __bool__(self) -> bool:
+        return bool(self.listed)
+
+    def all(self) -> list[tuple[str, Phrase | str]]:
+        """The listed problems, then a line saying how many more there were, if any."""
+        if not self.more:
+            return list(self.listed)
+        more = say_plural(
+            "… and {count} more problem",
+            "… and {count} more problems",
+            self.more,
+            count=Thousands(self.more),
+        )
+        return [*self.listed, ("", more)]
+
+
 class Shapes:
     def __init__(self):
-        self.problems: list[tuple[str, str]] = []
+        self.problems = Problems()
         self.ladder = STANDARD
         # A refused ladder refuses no level word elsewhere: which words it meant is unclear.
         self.ladder_refused = False
@@ -136,7 +166,7 @@ class Shapes:
         except LevelError as error:
             if self.ladder_refused and isinstance(value, str):
                 return 0
-            self.refuse(where, str(error))
+            self.refuse(where, error.phrase)
 
     def choice(self, value, where, choices):
         if value not in choices:

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.template.loader import render_to_string
-from django.urls import NoReverseMatch, get_resolver, reverse
+from django.urls import NoReverseMatch, URLResolver, get_resolver, resolve, reverse
 
 from characters.models import (
     Campaign,
@@ -407,3 +407,124 @@ def test_no_405_anywhere_is_a_blank_page(client, world):
         if name == "logout":
             client.force_login(users["gm"])
     assert blank == []
+
+
+def _patterns(resolver, prefix=""):
+    """Every URL pattern under `resolver`, includes within includes too: (route, pattern)."""
+    for pattern in resolver.url_patterns:
+        route = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver):
+            yield from _patterns(pattern, route)
+        else:
+            yield route, pattern
+
+
+# The views that take a POST (url name -> the form it is the submission of, and why it is one).
+# Every other view only reads: a POST, PUT, PATCH or DELETE to it is refused with a 405, and
+# so is a PUT, PATCH or DELETE to these.
+BUILD_EDIT = "an edit of the build, from the builder's forms (htmx)"
+PLAY = "a change at the table, from the play page's buttons (htmx)"
+ADVANCE = "experience: a request, an award or the GM's answer, from the advancement page"
+KEEP = "archive, restore or copy: a button with its confirmation"
+THREAD = "a message or a thread's state, from the thread's form"
+CATALOGUE = "the GM's catalogue editor: a row added, saved or removed"
+TAKES_POST = {
+    # a page and its own form, on the same address
+    "login": "the sign-in form (throttled)",
+    "signup": "the sign-up form",
+    "password_change": "the password form",
+    "account": "the account page's form for a new API token",
+    "notifications": "Mark all as read",
+    "campaign_new": "the new campaign's form",
+    "campaign_join": "the invite page's Join button",
+    "campaign_leave": "the confirmation page's Leave button",
+    "campaign_house_rules": "the house rules form: preview, then save",
+    "campaign_pack": "the pack page's form that queues a pack",
+    "campaign_ruleset_move": "the move's preview page and its Move button",
+    "membership_remove": "the confirmation page's Remove button",
+    "character_new": "the new character's form",
+    "character_import": "the import form, and scripts posting a file with a token",
+    "character_delete": "the confirmation page's Delete button",
+    "character_review": "the GM's decision form beside the build",
+    "ruleset_designs": "the forms that start a game or import its file",
+    "ruleset_design_section": "a section's form: rows added or removed, preview, save",
+    "catalog_entry": CATALOGUE,
+    # an action: a button or a form on another page posts here
+    "logout": "the header's Log out button",
+    "language_set": "the header's language form",
+    "notification_email": "the account page's e-mail form",
+    "campaign_join_by_code": "the table's invite-code form (throttled)",
+    "character_check": "scripts posting a character file to be checked",
+    "campaign_settings": "the campaign page's settings form",
+    "campaign_regenerate_invite": "the campaign page's New invite code button",
+    "catalog_entry_add": CATALOGUE,
+    "catalog_entry_remove": CATALOGUE,
+    "ruleset_campaign": "the game's form that starts a campaign with it",
+    "details_update": BUILD_EDIT,
+    "personality_update": BUILD_EDIT,
+    "template_apply": BUILD_EDIT,
+    "edit_undo": BUILD_EDIT,
+    "edit_redo": BUILD_EDIT,
+    "trait_add": BUILD_EDIT,
+    "trait_update": BUILD_EDIT,
+    "trait_delete": BUILD_EDIT,
+    "equipment_add": BUILD_EDIT,
+    "equipment_update": BUILD_EDIT,
+    "equipment_delete": BUILD_EDIT,
+    "uncommitted_define": "the GM's form for an uncommitted trait (Mudge 1.7)",
+    "portrait_upload": "the builder's portrait form (a multipart upload)",
+    "share_link_create": "the builder's Share button",
+    "share_link_revoke": "the builder's Stop sharing button",
+    "character_submit": "the builder's Submit button",
+    "character_withdraw": "the builder's Withdraw button",
+    "advancement_spend": ADVANCE,
+    "advancement_award": ADVANCE,
+    "spend_accept": ADVANCE,
+    "spend_refuse": ADVANCE,
+    "spend_take_back": ADVANCE,
+    "spend_withdraw": ADVANCE,
+    "points_spend": ADVANCE,
+    "points_grant": ADVANCE,
+    "points_convert": ADVANCE,
+    "api_token_revoke": "the account page's Revoke button",
+    "play_wound": PLAY,
+    "play_blow": PLAY,
+    "play_points": PLAY,
+    "play_potential": PLAY,
+    "play_condition_add": PLAY,
+    "play_condition_remove": PLAY,
+    "play_rest": PLAY,
+    "play_roll": PLAY,
+    "party_new_session": "the party view's New session button",
+    "character_archive": KEEP,
+    "character_restore": KEEP,
+    "character_duplicate": KEEP,
+    "campaign_archive": KEEP,
+    "campaign_restore": KEEP,
+    "thread_start": THREAD,
+    "thread_reply": THREAD,
+    "thread_resolve": THREAD,
+    "thread_reopen": THREAD,
+}
+# Who asks: someone who may see the page, so a 405 is the method's answer and not a 404's.
+SIGNED_IN_AS = {PUBLIC: "owner", USER: "owner", MEMBER: "owner", VIEWER: "owner", OWNER: "owner"}
+SIGNED_IN_AS |= {PLAYER: "owner", GM: "gm"}
+
+
+def test_a_view_refuses_every_method_it_does_not_take_with_a_405(client, world):
+    users, character, args = world
+    routes = dict((pattern.name, route) for route, pattern in _patterns(get_resolver()))
+    assert set(routes) == set(ACCESS)
+    assert set(TAKES_POST) <= set(ACCESS)
+    wrong = []
+    for name, (rule, _) in sorted(ACCESS.items()):
+        url = url_for(name, character, args)
+        assert resolve(url).url_name == name, (name, routes[name])
+        client.force_login(users[SIGNED_IN_AS[rule]])
+        for method in ("post", "put", "patch", "delete"):
+            if method == "post" and name in TAKES_POST:
+                continue
+            response = getattr(client, method)(url)
+            if response.status_code != 405:
+                wrong.append(f"{method.upper()} {url} ({name}) -> {response.status_code}")
+    assert wrong == []

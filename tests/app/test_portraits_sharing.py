@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from PIL import Image
 
+from characters import images
 from characters.adapters import portrait_bytes, portrait_data_url
 from characters.errors import ServiceError
 from characters.models import CharacterEvent, ReviewComment, ShareLink
@@ -66,7 +67,12 @@ def test_a_portrait_is_drawn_again_as_a_square_jpeg(character, player, login, ki
         # 50 megapixels, refused from its header before it is decoded.
         (
             lambda: picture("PNG", size=(10_000, 5_000), mode="1"),
-            "10000 by 5000 pixels (50.0 megapixels): at most 25 megapixels",
+            "10000 by 5000 pixels (50.0 megapixels): at most 16 megapixels",
+        ),
+        # The probe's picture: 25 megapixels in a 73 KB PNG, refused as well.
+        (
+            lambda: picture("PNG", size=(5_000, 5_000)),
+            "5000 by 5000 pixels (25.0 megapixels): at most 16 megapixels",
         ),
         (lambda: picture("GIF"), "This is a GIF picture: upload a PNG, JPEG or WebP"),
         (lambda: b"GIF89a not really", "not a picture Fairsheet reads"),
@@ -85,6 +91,59 @@ def test_a_portrait_that_is_not_just_a_picture_is_refused(character, player, log
     assert message in response.content.decode().replace("&#x27;", "'")
     assert portrait_bytes(character) is None
     assert not character.events.filter(action="portrait_set").exists()
+
+
+def test_a_portrait_is_turned_upright_and_kept_on_white(character, player):
+    # A camera's JPEG stored on its side (EXIF orientation 6: turn it a quarter clockwise),
+    # red on its left and blue on its right: upright, the red is on top.
+    sideways = Image.new("RGB", (1200, 800), (220, 0, 0))
+    sideways.paste((0, 0, 220), (600, 0, 1200, 800))
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    out = io.BytesIO()
+    sideways.save(out, "JPEG", exif=exif.tobytes())
+    portrait_set(character=character, actor=player, data=out.getvalue())
+    kept = Image.open(io.BytesIO(portrait_bytes(character)))
+    assert kept.size == (512, 512)
+    top, bottom = kept.getpixel((256, 20)), kept.getpixel((256, 490))
+    assert top[0] > 180 and top[2] < 60 and bottom[2] > 180 and bottom[0] < 60
+    # A large PNG with transparency, shrunk a band of rows at a time: its transparent left
+    # half comes out white, its right half still red.
+    half_clear = Image.new("RGBA", (2600, 2400), (0, 0, 0, 0))
+    half_clear.paste((200, 30, 30, 255), (1300, 0, 2600, 2400))
+    out = io.BytesIO()
+    half_clear.save(out, "PNG")
+    portrait_set(character=character, actor=player, data=out.getvalue())
+    kept = Image.open(io.BytesIO(portrait_bytes(character)))
+    assert kept.size == (512, 512)
+    assert kept.getpixel((20, 256)) == (255, 255, 255)
+    assert kept.getpixel((490, 256))[0] > 180 and kept.getpixel((490, 256))[1] < 60
+
+
+def test_a_portrait_waits_its_turn_then_is_told_to_try_again(character, player, login, settings):
+    # Another upload holds this process's only decoding slot for longer than the wait.
+    settings.PORTRAIT_WAIT_SECONDS = 0.2
+    assert settings.PORTRAIT_DECODES_PER_PROCESS == 1
+    images._decode_slots.acquire()
+    try:
+        upload = io.BytesIO(picture("PNG"))
+        upload.name = "portrait.png"
+        response = login(player).post(
+            reverse("portrait_upload", args=[character.pk]), {"portrait": upload}
+        )
+    finally:
+        images._decode_slots.release()
+    assert response.status_code == 503 and response["Retry-After"] == "5"
+    page = response.content.decode().replace("&#x27;", "'")
+    assert "The server is busy reading other pictures, so this portrait was not saved." in page
+    assert f'href="/characters/{character.pk}/">Back to Brogo</a>' in page
+    assert portrait_bytes(character) is None
+    # The slot free again, the same upload is kept.
+    upload.seek(0)
+    response = login(player).post(
+        reverse("portrait_upload", args=[character.pk]), {"portrait": upload}
+    )
+    assert response.status_code == 302 and portrait_bytes(character) is not None
 
 
 def _png_with_text(text: bytes) -> bytes:

@@ -3,14 +3,17 @@ is the same ruleset, and prices every character exactly as the built-in does (th
 and a few hundred generated ones); nonsense is refused with every field and reason at once;
 the schema is served beside the character file's."""
 
+import html
 import json
 import random
 from pathlib import Path
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from jsonschema import Draft202012Validator
 
+from characters.forms.designer import SEPARATOR
 from rules.character import Character, Equipment, Fault, Gift, Power, Trait
 from rules.charfile import parse_character_json
 from rules.report import build_report
@@ -22,6 +25,7 @@ from rules.ruleset_file import (
     ruleset_problems,
     ruleset_to_json,
 )
+from rules.ruleset_file.file_format import MAX_PROBLEMS
 from rules.rulesets import BUILTIN, DIFFICULTIES, LEVELS, Ruleset
 from tests.support import commands
 
@@ -184,6 +188,35 @@ def test_each_kind_of_nonsense_names_its_field(change, where, message):
     change(data)
     problems = ruleset_problems(data)
     assert any(w.startswith(where) and message in m for w, m in problems), problems
+
+
+def test_a_file_of_thirty_thousand_wrong_words_is_told_in_a_short_page(client, django_user_model):
+    data = mudge_file()
+    data["slug"] = "many-words"
+    data["advancement"]["skill_steps"] = {f"Step{n}": 1 for n in range(30_000)}
+    problems = ruleset_problems(data)
+    assert len(problems) == MAX_PROBLEMS + 1 == 51
+    assert problems[0] == (
+        "advancement.skill_steps.Step0",
+        "'Step0' is not a level: use one of Abysmal, Terrible, Poor, Mediocre, Fair, Good, "
+        "Great, Superb, Legendary or Legendary+N",
+    )
+    assert problems[-2][0] == "advancement.skill_steps.Step49"
+    assert problems[-1] == ("", "… and 29,950 more problems")
+    # The designer's import says the same in a page of a few kilobytes.
+    client.force_login(django_user_model.objects.create_user("many-words-gm"))
+    upload = SimpleUploadedFile("many.json", json.dumps(data).encode())
+    response = client.post(reverse("ruleset_designs"), {"action": "import", "file": upload})
+    assert response.status_code == 400
+    assert len(response.content) < 100_000
+    page = html.unescape(response.content.decode())
+    assert page.count("is not a level: use one of") == MAX_PROBLEMS
+    assert f"Advancement{SEPARATOR}From Step49: 'Step49' is not a level" in page
+    assert "Step50" not in page
+    assert "<li>The file: … and 29,950 more problems</li>" in page
+    # One more than the bound is one more problem, in the singular.
+    data["advancement"]["skill_steps"] = {f"Step{n}": 1 for n in range(MAX_PROBLEMS + 1)}
+    assert ruleset_problems(data)[-1] == ("", "… and 1 more problem")
 
 
 def test_a_new_ladder_keeps_every_level_in_its_place():

@@ -4,6 +4,7 @@ adds and removes, and each of the reader's problems put beside the field it is a
 import copy
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from django import forms
 from django.http import QueryDict
@@ -219,7 +220,10 @@ class Section(forms.Form):
     # -- problems --
 
     @classmethod
-    def spots(cls) -> list[Spot]:
+    @cache
+    def spots(cls) -> tuple[Spot, ...]:
+        """Where each path of the file is shown in this section. Made once: an imported file's
+        every problem is looked for in every section's spots."""
         out = [
             Spot(path, cls.base_fields[name].label, name)
             for name, paths in cls.paths.items()
@@ -240,7 +244,7 @@ class Section(forms.Form):
                     if sub:
                         label = part.form.base_fields[name].label
                         out.append(Spot(f"{entry}.{sub}", label, name, part.name))
-        return out
+        return tuple(out)
 
     @classmethod
     def field_at(cls, spot: Spot):
