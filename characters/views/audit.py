@@ -50,6 +50,7 @@ def character_audit(request, pk):
     return render(request, PAGE, context)
 
 
+@require_safe
 def approval_stamp_check(request):
     """A stamp's code, from the query string (the sheet's link) or typed in: valid (which
     approval, and whether it still stands) or not, in one sentence. Signed-in only, and

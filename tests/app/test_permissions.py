@@ -56,6 +56,7 @@ ACCESS = {
     "character_import": (USER, "get"),
     "character_check": (USER, "post"),
     "review_queue": (USER, "get"),
+    "approval_stamp_check": (USER, "get"),  # a stamp's code checked: the player's or GM's only
     "campaign_detail": (MEMBER, "get"),
     "campaign_house_rules": (GM, "get"),
     "campaign_regenerate_invite": (GM, "post"),

@@ -29,6 +29,23 @@ def leaf_paths(value, path=()):
     yield path
 
 
+def distinct_paths(document):
+    """leaf_paths, one per place in the file's shape: a list's entries of one kind (the
+    catalogue's skills, its powers) are read by one branch of the reader, so the first entry
+    of each kind at each place stands for the rest."""
+    seen = set()
+    for path in leaf_paths(document):
+        shape, parent = [], document
+        for key in path:
+            value = parent[key]
+            kind = value.get("kind") if isinstance(value, dict) else None
+            shape.append((0, kind) if isinstance(key, int) else key)
+            parent = value
+        if (shape := tuple(shape)) not in seen:
+            seen.add(shape)
+            yield path
+
+
 def replaced(document, path, value):
     if not path:
         return value
@@ -66,7 +83,7 @@ def test_a_value_of_any_shape_anywhere_is_read_or_refused_never_raised(reader):
     read_file, refusal, document = READERS[reader]
     document = document()
     crashes = []
-    for path in leaf_paths(document):
+    for path in distinct_paths(document):
         for wrong in WRONG_SHAPES:
             try:
                 read_file(replaced(document, path, wrong))
