@@ -19,7 +19,7 @@ from django.db import connections
 
 OWNER_ALIAS = "owner"
 # Tables whose rows are never changed or removed (their triggers refuse it as well, see
-# migrations 0002, 0010 and 0027): the runtime role gets no UPDATE or DELETE on them. One
+# migrations 0002, 0010 and 0030): the runtime role gets no UPDATE or DELETE on them. One
 # line per table.
 APPEND_ONLY_TABLES = (
     "characters_characterevent",

@@ -25,6 +25,13 @@ PERSONALITY_QUESTIONS = (
 )
 
 
+# The kinds a power and a piece of equipment may be, as the character and ruleset files
+# write them (docs/character-file.md); the app says them in the reader's words
+# (characters.models.PowerKind, Equipment.Kind).
+POWER_KINDS = ("spell", "psi", "superpower", "field")
+EQUIPMENT_KINDS = ("weapon", "armour", "shield", "gear")
+
+
 @dataclass(frozen=True)
 class Trait:
     """An attribute or a skill (in MicroFudged: an ability or a field of expertise)."""

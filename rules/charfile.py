@@ -12,7 +12,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rules import ledger
-from rules.character import Character, Equipment, Fault, Gift, Power, Trait
+from rules.character import (
+    EQUIPMENT_KINDS,
+    POWER_KINDS,
+    Character,
+    Equipment,
+    Fault,
+    Gift,
+    Power,
+    Trait,
+)
 from rules.house_rules import HouseRuleError, apply_house_rules, json_number
 from rules.json_files import CharacterFileError, load_json
 from rules.ladder import STANDARD, Ladder, LevelError
@@ -22,8 +31,6 @@ from rules.text import first_text_problem
 from rules.words import Phrase, Thousands, say, say_plural
 
 FORMAT = "fairsheet.character/1"
-POWER_KINDS = ("spell", "psi", "superpower", "field")
-EQUIPMENT_KINDS = ("weapon", "armour", "shield", "gear")
 MAX_NAME = 200
 MAX_TEXT = 20_000
 MAX_ITEMS = 500

@@ -31,7 +31,6 @@ ELSEWHERE = (*LADDER_RULES, "extra_attributes", "damage_capacity_attribute", "mu
 NUMBER_KEYS = tuple(k for k in HOUSE_RULE_KEYS if k not in ELSEWHERE and k != "advancement_costs")
 # Numbers only a ruleset file sets (a campaign's house rules leave them as designed).
 DESIGN_NUMBERS = ("has_scale", "power_levels", "must_spend_and_save", "power_default")
-EQUIPMENT_KINDS = ("weapon", "armour", "shield", "gear")
 TEMPLATE_KINDS = ("class", "race")
 NOT_A_LEVEL = "is not a level"  # rules.ladder's message for a word off the ladder
 MAX_NAME = 100

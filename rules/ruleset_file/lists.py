@@ -12,7 +12,8 @@ from rules.catalog import (
     CatalogSkill,
     Template,
 )
-from rules.ruleset_file.file_format import EQUIPMENT_KINDS, TEMPLATE_KINDS
+from rules.character import EQUIPMENT_KINDS
+from rules.ruleset_file.file_format import TEMPLATE_KINDS
 from rules.ruleset_file.shapes import Shapes
 from rules.rulesets import DIFFICULTIES
 from rules.words import say

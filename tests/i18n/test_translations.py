@@ -24,10 +24,9 @@ from characters.services.accounts import account_language_set
 from characters.services.review import character_approve, character_submit
 from characters.wording import SPEAKER, said
 from rules.catalog import POWER_DETAILS, USE_COST_LABELS, CatalogPower
-from rules.character import PERSONALITY_QUESTIONS
+from rules.character import EQUIPMENT_KINDS, PERSONALITY_QUESTIONS
 from rules.check import check_file, check_text
 from rules.ladder import WORDS
-from rules.ruleset_file.file_format import EQUIPMENT_KINDS
 from rules.rulesets import BUILTIN, DIFFICULTIES, LEVELS, Terms
 from rules.trades import amount_phrase
 from rules.words import Level, Noun, say
