@@ -8,7 +8,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from characters import vocabulary
-from characters.adapters import ruleset_for, trait_state, trait_target
+from characters.adapters import ruleset_for, to_decimal, trait_state, trait_target
 from characters.errors import ServiceError
 from characters.models import LEVEL_MAX, LEVEL_MIN, Character, Equipment, Trait
 from characters.services.audit import (
@@ -363,3 +363,45 @@ def equipment_remove(*, item: Equipment, actor, expected_version: int | None) ->
         target=f"equipment:{before['name']}",
         before=before,
     )
+
+
+def trait_fields_with_catalog(*, ruleset, kind: str, fields: dict) -> dict:
+    """A pick from the catalogue (the campaign's, else the ruleset's own) brings what the
+    entry says wherever the player left a field empty: a value typed still wins. A skill's
+    difficulty ("Area Knowledge (the Shire)" takes that of "Area Knowledge"); a gift's or
+    fault's cost (Mudge 1.33's starred ones: 2); a power's kind and difficulty (Mudge 2.53's
+    Fireball: a very hard spell)."""
+    catalog, name = ruleset.catalog, fields["name"]
+    if kind == Trait.Kind.SKILL and ruleset.skill_difficulties and not fields.get("difficulty"):
+        entry = catalog.skill(name)
+        if entry is not None:
+            fields["difficulty"] = entry.difficulty
+    elif kind in (Trait.Kind.GIFT, Trait.Kind.FAULT) and "cost" not in fields:
+        entry = catalog.gift(name) if kind == Trait.Kind.GIFT else catalog.fault(name)
+        if entry is not None:
+            fields["cost"] = to_decimal(entry.cost if kind == Trait.Kind.GIFT else entry.value)
+    elif kind == Trait.Kind.POWER:
+        entry = catalog.power(name)
+        if entry is not None:
+            if not fields.get("power_kind") and entry.kind in ruleset.power_kinds:
+                fields["power_kind"] = entry.kind
+            if "difficulty" in fields and not fields["difficulty"]:
+                fields["difficulty"] = entry.difficulty
+    return fields
+
+
+def equipment_fields_with_catalog(*, ruleset, fields: dict) -> dict:
+    """A piece of equipment picked from the catalogue brings its kind, weapon and armour
+    values and note (Mudge 4.54: a Large Weapon +3, Effective armour +4), each only where
+    the player left the field empty."""
+    entry = ruleset.catalog.equipment_item(fields["name"])
+    if entry is None:
+        fields.setdefault("kind", "gear")
+        return fields
+    fields.setdefault("kind", entry.kind)
+    for key, value in (("damage", entry.damage), ("armour", entry.armour)):
+        if fields.get(key) is None:
+            fields[key] = value
+    if not fields.get("notes"):
+        fields["notes"] = entry.note[:1000]
+    return fields

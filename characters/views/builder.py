@@ -12,10 +12,9 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
-from characters.adapters import TRAIT_LISTS, ruleset_for, to_decimal
+from characters.adapters import TRAIT_LISTS, ruleset_for
 from characters.errors import ServiceError
 from characters.forms.builder import (
     DetailsForm,
@@ -27,7 +26,7 @@ from characters.forms.builder import (
 )
 from characters.models import CHARACTER_FIELDS, Campaign, Character, Trait
 from characters.pages.builder import builder_context, shown_verdict
-from characters.pages.builder_rows import level_word
+from characters.pages.builder_news import gift_brought_words, gift_taken_away_words, saved_words
 from characters.pages.picker import open_picks, picker_alone
 from characters.selectors.access import character_for_owner, character_for_viewer
 from characters.services import rows as row_services
@@ -45,7 +44,6 @@ from characters.views.htmx import (
     with_version,
 )
 from characters.views.methods import page_with_form
-from characters.wording import SPEAKER
 
 PAGE = "characters/builder.html"
 
@@ -118,7 +116,9 @@ def trait_add(request, pk, kind):
             actor=request.user,
             expected_version=version,
             kind=kind,
-            **_with_catalog_defaults(ruleset, kind, form.trait_fields()),
+            **row_services.trait_fields_with_catalog(
+                ruleset=ruleset, kind=kind, fields=form.trait_fields()
+            ),
         ),
         changed=lambda trait: Changed(
             f"trait-{trait.pk}",
@@ -127,7 +127,7 @@ def trait_add(request, pk, kind):
                 *_brought_rows(character, trait, had),
             ],
             reset=place,
-            said=_brought(ruleset, trait),
+            said=gift_brought_words(ruleset, trait),
         ),
     )
 
@@ -145,54 +145,14 @@ def _brought_rows(character, gift, had: set[int]) -> list:
 
 
 def _removed(character, trait, request) -> "Changed":
-    said = _taken_away(ruleset_for(character), character, trait, request)
+    said = gift_taken_away_words(
+        ruleset_for(character),
+        character,
+        trait,
+        attribute_removed=request.POST.get("attribute") == "remove",
+    )
     # An attribute that went with its gift leaves another list: the whole page again.
     return Changed(f"section-{trait.kind}", [], said=said, reload=bool(said))
-
-
-def _taken_away(ruleset, character, gift, request) -> str:
-    """What removing a gift did to the attribute it brought, in words; empty otherwise (a
-    gift that brings none, or whose attribute the character no longer had)."""
-    attribute = (
-        row_services.gift_attribute(ruleset, gift.name) if gift.kind == Trait.Kind.GIFT else None
-    )
-    had = attribute is not None and any(
-        t.kind == Trait.Kind.ATTRIBUTE and t.name.casefold() == attribute.casefold()
-        for t in character.traits.all()
-    )
-    if not had:
-        return ""
-    if request.POST.get("attribute") == "remove":
-        return _("{attribute} went with {gift}.").format(attribute=attribute, gift=gift.name)
-    return _(
-        "{attribute} stays; without {gift} it breaks a rule: take {gift} again or remove "
-        "{attribute}."
-    ).format(attribute=attribute, gift=gift.name)
-
-
-def _brought(ruleset, gift) -> str:
-    """What a gift brought with it, in words: "Magery brings the attribute Mana (Mudge 2.5):
-    added at Fair, priced as any attribute." Empty for a gift that brings nothing."""
-    attribute = (
-        row_services.gift_attribute(ruleset, gift.name) if gift.kind == Trait.Kind.GIFT else None
-    )
-    if attribute is None:
-        return ""
-    kind = next(
-        (k for k, g in ruleset.power_gifts.items() if g.casefold() == gift.name.casefold()), ""
-    )
-    terms = ruleset.terms
-    return _(
-        "{gift} brings the {noun} {attribute} ({section}): it is on your {nouns} at {level}, "
-        "priced as any {noun} from there."
-    ).format(
-        gift=gift.name,
-        noun=SPEAKER.noun(terms.list_noun("attributes")),
-        attribute=attribute,
-        section=ruleset.section(kind or "attributes"),
-        nouns=SPEAKER.noun(terms.list_noun("attributes", 2)),
-        level=level_word(ruleset, ruleset.attribute_default),
-    )
 
 
 @require_POST
@@ -206,7 +166,9 @@ def trait_update(request, pk, trait_pk):
     def changes() -> dict:
         fields = form.trait_fields()
         if trait.kind == Trait.Kind.POWER:  # a power renamed to a listed one takes its kind
-            return _with_catalog_defaults(ruleset, trait.kind, fields)
+            return row_services.trait_fields_with_catalog(
+                ruleset=ruleset, kind=trait.kind, fields=fields
+            )
         return fields
 
     return _edit(
@@ -257,7 +219,9 @@ def equipment_add(request, pk):
             character=character,
             actor=request.user,
             expected_version=version,
-            **_with_catalog_equipment(ruleset, form.item_fields()),
+            **row_services.equipment_fields_with_catalog(
+                ruleset=ruleset, fields=form.item_fields()
+            ),
         ),
         changed=lambda item: Changed(
             f"equipment-{item.pk}",
@@ -477,22 +441,8 @@ def _changed(request, character, shown, changed: Changed):
     ]
     html += _verdict_changes(request, context, shown, context["verdict"], skip=places)
     # What was saved, and what else the write did (a gift's attribute, Mudge 2.5).
-    html.append(news(request, " ".join(filter(None, [_saved_words(context), changed.said]))))
+    html.append(news(request, " ".join(filter(None, [saved_words(context), changed.said]))))
     return with_version(fragments(*html), character.version)
-
-
-def _saved_words(context) -> str:
-    """The confirmation beside the row: what was done and where the budget stands."""
-    report = context["report"]
-    broken = len(report.errors)
-    balance = context["balance_label"]
-    if report.valid:
-        return _("Saved. Balance {balance}: a legal build.").format(balance=balance)
-    return ngettext(
-        "Saved. Balance {balance}: {broken} rule broken.",
-        "Saved. Balance {balance}: {broken} rules broken.",
-        broken,
-    ).format(balance=balance, broken=broken)
 
 
 def _verdict_changes(request, context, before, after, *, skip):
@@ -614,45 +564,3 @@ def _as_committed(character, rows: tuple[str, ...]):
         return None
     prefetch_related_objects([character], *rows)
     return character
-
-
-def _with_catalog_defaults(ruleset, kind, fields: dict) -> dict:
-    """A pick from the catalogue (the campaign's, else the ruleset's own) brings what the
-    entry says wherever the player left a field empty: a value typed still wins. A skill's
-    difficulty ("Area Knowledge (the Shire)" takes that of "Area Knowledge"); a gift's or
-    fault's cost (Mudge 1.33's starred ones: 2); a power's kind and difficulty (Mudge 2.53's
-    Fireball: a very hard spell)."""
-    catalog, name = ruleset.catalog, fields["name"]
-    if kind == Trait.Kind.SKILL and ruleset.skill_difficulties and not fields.get("difficulty"):
-        entry = catalog.skill(name)
-        if entry is not None:
-            fields["difficulty"] = entry.difficulty
-    elif kind in (Trait.Kind.GIFT, Trait.Kind.FAULT) and "cost" not in fields:
-        entry = catalog.gift(name) if kind == Trait.Kind.GIFT else catalog.fault(name)
-        if entry is not None:
-            fields["cost"] = to_decimal(entry.cost if kind == Trait.Kind.GIFT else entry.value)
-    elif kind == Trait.Kind.POWER:
-        entry = catalog.power(name)
-        if entry is not None:
-            if not fields.get("power_kind") and entry.kind in ruleset.power_kinds:
-                fields["power_kind"] = entry.kind
-            if "difficulty" in fields and not fields["difficulty"]:
-                fields["difficulty"] = entry.difficulty
-    return fields
-
-
-def _with_catalog_equipment(ruleset, fields: dict) -> dict:
-    """A piece of equipment picked from the catalogue brings its kind, weapon and armour
-    values and note (Mudge 4.54: a Large Weapon +3, Effective armour +4), each only where
-    the player left the field empty."""
-    entry = ruleset.catalog.equipment_item(fields["name"])
-    if entry is None:
-        fields.setdefault("kind", "gear")
-        return fields
-    fields.setdefault("kind", entry.kind)
-    for key, value in (("damage", entry.damage), ("armour", entry.armour)):
-        if fields.get(key) is None:
-            fields[key] = value
-    if not fields.get("notes"):
-        fields["notes"] = entry.note[:1000]
-    return fields
