@@ -17,7 +17,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
-from django.utils.translation import gettext, npgettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_noop, npgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from characters.print_options import PrintOptions
@@ -783,6 +783,11 @@ class OutgoingMail(models.Model):
         SENT = "sent", _("Delivered")
         GIVEN_UP = "given_up", _("Given up")
 
+    # The sender's own reasons for giving a mail up, stored in English like a mail server's
+    # error and said in the reader's language (a server's error is shown as it came).
+    NOT_AN_ADDRESS = gettext_noop("not an e-mail address")
+    SENDERS_STOPPED = gettext_noop("its sender stopped every time it sent it")
+
     address = models.CharField(max_length=254)
     subject = models.CharField(max_length=600)
     body = models.TextField()
@@ -805,6 +810,13 @@ class OutgoingMail(models.Model):
                 condition=Q(status__in=["queued", "sending"]),
             )
         ]
+
+    @property
+    def reason_said(self) -> str:
+        """Why the last try failed, in the reader's language when the words are Fairsheet's."""
+        if self.last_error in (self.NOT_AN_ADDRESS, self.SENDERS_STOPPED):
+            return gettext(self.last_error)
+        return self.last_error
 
 
 # -- interop: API tokens (issue 14; docs/api.md) ------------------------------------------------

@@ -81,14 +81,12 @@ def mail_send(mail: OutgoingMail) -> str:
         logger.warning(
             "A notification e-mail to %s was given up: its senders stopped", mail.address
         )
-        return _settle(
-            mail, OutgoingMail.Status.GIVEN_UP, error="its sender stopped every time it sent it"
-        )
+        return _settle(mail, OutgoingMail.Status.GIVEN_UP, error=OutgoingMail.SENDERS_STOPPED)
     try:
         validate_email(mail.address)
     except ValidationError:
         logger.warning("A notification e-mail was not sent: %r is no address", mail.address)
-        return _settle(mail, OutgoingMail.Status.GIVEN_UP, error="not an e-mail address")
+        return _settle(mail, OutgoingMail.Status.GIVEN_UP, error=OutgoingMail.NOT_AN_ADDRESS)
     message = EmailMessage(subject=mail.subject, body=mail.body, to=[mail.address])
     try:
         message.send()

@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from characters.adapters import ruleset_for
@@ -137,7 +138,11 @@ def advancement_award(request, pk):
         entries = result if isinstance(result, list) else [result]
         names = ", ".join(entry.character.name for entry in entries)
         amount = amount_said(data["amount"], ruleset_for(character))
-        return _("Awarded {amount} to {names}.").format(amount=amount, names=names)
+        # Counted, though English says it one way: other languages agree with the amount.
+        awarded = ngettext(
+            "Awarded {amount} to {names}.", "Awarded {amount} to {names}.", data["amount"]
+        )
+        return awarded.format(amount=amount, names=names)
 
     return _write(request, character, write, said)
 

@@ -606,6 +606,31 @@ def test_an_award_of_tokens_is_said_with_its_plural(in_play, login, gm, amount, 
     assert f"Awarded {said} to Hero." in response.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("language", "amount", "said"),
+    [
+        ("fr", 1, "1 PX attribué à Hero."),
+        ("fr", 2, "2 PX attribués à Hero."),
+        ("es", 1, "1 PX otorgado a Hero."),
+        ("es", 2, "2 PX otorgados a Hero."),
+    ],
+)
+def test_an_award_agrees_with_its_amount(in_play, login, gm, language, amount, said):
+    character = in_play("mudge")
+    response = login(gm).post(
+        reverse("advancement_award", args=[character.pk]),
+        {
+            "amount": amount,
+            "reason": "Session 1",
+            "to": "character",
+            "once": decision_token_issue(user=gm, kind="award", target=character.pk),
+        },
+        HTTP_HX_REQUEST="true",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert said in response.content.decode()
+
+
 ROLES = ["owner", "mate", "gm", "outsider", "rival_gm", "anonymous"]
 
 

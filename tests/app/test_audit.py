@@ -2,10 +2,13 @@
 SQLite and PostgreSQL), written in the same transaction as the change it records, and the
 GM's audit page: the timeline and the diff of two builds (rules/diff.py)."""
 
+import re
+
 import pytest
 from django.db import IntegrityError, ProgrammingError, connection, transaction
 from django.urls import reverse
 
+from characters.audit_chain import stamp_code
 from characters.errors import ServiceError
 from characters.models import Approval, Character, CharacterEvent, Trait
 from characters.selectors.advancement import RAISE
@@ -323,6 +326,17 @@ def test_a_changed_snapshot_no_longer_matches_its_sha256(login, gm, character, c
     Approval.objects.filter(pk=approval.pk).update(snapshot=snapshot)
     body = audit(login(gm), character).content.decode()
     assert "✗ snapshot does not match its SHA-256" in body
+
+
+def test_the_stamp_check_says_when_in_one_sentence(login, character, climbing, gm):
+    # English's own date format ends its time in "a.m.", and the sentence its full stop.
+    approved(character, gm)
+    event = character.events.get(action="approved")
+    code = stamp_code(character.pk, event.version, event.pk)
+    response = login(character.owner).get(reverse("approval_stamp_check"), {"code": code})
+    text = " ".join(response.content.decode().split())
+    when = re.search(r"approved version \d+ of <bdi>.+?</bdi>, (.+?)\. This approval", text)
+    assert when and re.fullmatch(r"\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}", when[1]), text
 
 
 # -- rules/diff.py -------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import pytest
 from django.forms import HiddenInput
 from django.urls import reverse
 
+from characters.forms.campaigns import SECTIONS as HOUSE_RULE_SECTIONS
 from characters.forms.designer import SECTIONS, SEPARATOR, describe
 from characters.models import DesignedRuleset
 from characters.services import rulesets as services
@@ -130,6 +131,16 @@ def test_each_section_is_fields_explained_in_plain_words(gm, design, section):
     visible = r'<(?:input(?! type="hidden")|select|textarea)[^>]*\bid="([^"]+)"'
     for field_id in re.findall(visible, html):
         assert f'for="{field_id}"' in html, field_id
+
+
+def test_the_budgets_are_titled_as_the_house_rules_title_them(gm, design):
+    # Both groups once read "What a new character gets", one of them "(not used in this system)".
+    html = client_for(gm).get(url(design, "numbers")).content.decode()
+    shown = re.findall(r"<legend>(.*?)</legend>", html)
+    folded = re.findall(r"<summary>(.*?) <small>", html)
+    assert (shown[0], folded) == ("Budgets", ["Tokens"])
+    titles = [str(title) for title, _system, _fields in HOUSE_RULE_SECTIONS]
+    assert titles[:2] == ["Budgets", "Tokens"]
 
 
 def test_the_game_page_and_my_games_read_in_plain_words(gm, design):

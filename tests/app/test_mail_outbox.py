@@ -154,6 +154,28 @@ def test_a_mail_whose_senders_kept_stopping_is_given_up(character, gm, player, s
     assert queued.last_error == "its sender stopped every time it sent it"
 
 
+@pytest.mark.parametrize(
+    "language, address, attempts, said",
+    [
+        ("fr", "pip at example", 0, "E-mail abandonné\u00a0: ce n\u2019est pas une adresse e-mail"),
+        ("es", "pip@example.test", 3, "Correo abandonado: su remitente se detuvo en cada envío"),
+    ],
+)
+def test_the_senders_own_reasons_are_said_in_the_readers_language(
+    character, gm, player, player_client, settings, language, address, attempts, said
+):
+    # A mail server's error is shown as it came; the sender's own reasons are Fairsheet's words.
+    settings.MAIL_ATTEMPTS = 3
+    approve_for(character, gm, player, address=address)
+    if attempts:  # its senders were killed mid-send, the last lease is over
+        lapsed = timezone.now() - timedelta(seconds=1)
+        OutgoingMail.objects.update(status="sending", attempts=attempts, lease_until=lapsed)
+    assert send_outbox() == 1
+    assert OutgoingMail.objects.get().status == OutgoingMail.Status.GIVEN_UP
+    page = player_client.get(reverse("notifications"), HTTP_ACCEPT_LANGUAGE=language)
+    assert said in page.content.decode()
+
+
 @postgresql_only
 def test_a_sender_killed_mid_send_leaves_the_mail_to_another_once_its_lease_is_over(
     character, gm, player, settings

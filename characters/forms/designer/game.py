@@ -183,8 +183,9 @@ class NumbersSection(Section):
         "rules change these numbers as they change a built-in ruleset's."
     )
     parts = (
+        # Titled as the house rules title them (forms.campaigns.SECTIONS): the same knobs.
         Group(
-            _("What a new character gets"),
+            _("Budgets"),
             (
                 "attribute_levels",
                 "skill_levels",
@@ -196,7 +197,7 @@ class NumbersSection(Section):
             system=LEVELS,
         ),
         Group(
-            _("What a new character gets"),
+            _("Tokens"),
             ("tokens", "tokens_carried", "must_spend_and_save"),
             system=TOKENS,
         ),
