@@ -11,9 +11,11 @@ import secrets
 import threading
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from django.conf import settings
 from django.db import connection, connections
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -315,3 +317,23 @@ def test_one_form_posted_twice_at_once_decides_once(table, kind):
         thread.join(timeout=30)
     assert sorted(codes) == [302, 409]
     assert decision.made(table) == 1
+
+
+def decision_forms() -> list[tuple[str, str]]:
+    """Every <form ...> tag (with its template) that holds a decision token."""
+    forms = []
+    for path in sorted((Path(settings.BASE_DIR) / "templates").rglob("*.html")):
+        text = path.read_text()
+        for token in re.finditer(r"\{% decision_token", text):
+            start = text.rfind("<form", 0, token.start())
+            forms.append((path.name, text[start : text.index(">", start) + 1]))
+    return forms
+
+
+def test_no_decision_form_is_filled_in_again_by_the_browser():
+    """Back, then Send: the page is fetched again with a fresh token, and a browser puts the
+    typed amount and reason back into a form it may restore, so the award went twice. A
+    decision form is never restored (autocomplete="off"), so its fields come back empty."""
+    forms = decision_forms()
+    assert len(forms) >= 6
+    assert [name for name, tag in forms if 'autocomplete="off"' not in tag] == []
