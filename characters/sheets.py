@@ -102,8 +102,14 @@ class ApprovalStamp:
                 "Approval does not match its record: the kept build no longer has the "
                 "SHA-256 {sha256} the GM approved"
             ).format(sha256=self.sha256)
+        return " · ".join(words for words in (self.head, self.summary) if words)
+
+    @property
+    def head(self) -> str:
+        """A standing approval's line before the words an override adds: the hash and the
+        stamp, "Approved · SHA-256 … · stamp 12.7.345.1a2b3c4d5e"."""
         text = _("Approved · SHA-256 {sha256}").format(sha256=self.sha256)
-        return " · ".join(words for words in (text, self.stamp, self.summary) if words)
+        return " · ".join(words for words in (text, self.stamp) if words)
 
     @property
     def stamp(self) -> str:

@@ -490,7 +490,7 @@ def stamp(character, climbing, gm):
     return stamp_code(character.pk, approval.version, event.pk)
 
 
-@pytest.mark.parametrize("page", ["character_sheet", "character_sheet_pdf"])
+@pytest.mark.parametrize("page", ["character_sheet", "character_sheet_pdf", "character_play"])
 def test_the_sheet_prints_the_stamp(character, stamp, page, login):
     text = page_text(login(character.owner).get(reverse(page, args=[character.pk])))
     assert f"{STAMPED} " in text

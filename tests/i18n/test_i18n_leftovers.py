@@ -116,7 +116,7 @@ def test_an_approval_over_budget_is_said_in_the_readers_language_where_it_shows(
         "review": page(login(gm), "character_review", character, language),
     }
     for where, html in shown.items():
-        # The play page's stamp is cut short after the SHA-256: the summary's start.
+        # The play page's header gives the hash and the stamp whole, the summary's start.
         assert (said[:20] if where == "play" else said) in html, where
         assert "over budget by" not in html, where
         if where != "play":
