@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from characters.adapters import character_file, character_to_rules, file_sha256, ruleset_for
+from characters.audit_chain import stamp_code, stamp_read
 from characters.errors import NotAllowed
 from characters.models import (
     Approval,
@@ -160,7 +161,11 @@ def test_the_approval_event_records_the_approval(character, climbing, gm):
     assert event.version == approval.version == character.version
     stamp = approval_stamp(character)
     assert stamp.verified
-    assert stamp.line == f"Approved · SHA-256 {approval.sha256}"
+    # The line carries the stamp's code, keyed to this character, version and event.
+    code = stamp_code(character.pk, approval.version, event.pk)
+    assert stamp.code == code
+    assert stamp_read(code) == (character.pk, approval.version, event.pk)
+    assert stamp.line == f"Approved · SHA-256 {approval.sha256} · stamp {code}"
 
 
 def test_a_rewritten_snapshot_shows_as_tampered(character, climbing, gm, player_client):

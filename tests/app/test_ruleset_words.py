@@ -106,7 +106,7 @@ WORDS = {
         {
             "house-rules": (
                 "How many fields of expertise may stand at a level",
-                "Fields of expertise, at most",
+                "Number of fields of expertise",  # knobs.py: max_skills
                 "Free ability levels",
                 "MicroFudged DIP I: more breaks a rule",
                 "Only if the Narrator allows",

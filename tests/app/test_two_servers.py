@@ -2,7 +2,8 @@
 server"). Two gunicorn processes on 127.0.0.1 share nothing but PostgreSQL (as the runtime
 role, with CI's role split); one player's browser (one cookie jar) and the GM's are served
 by either. A session started on one is valid on the other, a stale edit is refused across
-them (optimistic locking), and an approval made on one shows on the other."""
+them (optimistic locking), a decision form drawn by one is taken by the other, and an
+approval made on one shows on the other."""
 
 import os
 import re
@@ -125,6 +126,12 @@ def version_on_page(html) -> int:
     return int(re.search(r'name="version" value="(\d+)"', html).group(1))
 
 
+def token_on_page(html) -> str:
+    """The decision token the page's form carries ({% decision_token %}), as a browser
+    posts it back."""
+    return re.search(r'name="once" value="([\w-]+)"', html).group(1)
+
+
 def test_a_session_an_edit_and_an_approval_across_two_servers(servers, character, player, gm):
     a, b = servers
     assert a != b
@@ -153,17 +160,19 @@ def test_a_session_an_edit_and_an_approval_across_two_servers(servers, character
     assert status == 409 and "changed in another tab or window" in page
     assert Trait.objects.get(pk=strength.pk).level == 1  # Good, from B; A saved nothing
 
-    # Submitted through A, approved by the GM through B, approved as seen through A.
+    # Submitted through A, approved by the GM through B with the decision token the review
+    # page drawn by A issued (tokens are rows, not a server's memory), approved as seen
+    # through A.
     status, _, _ = player_browser.request(
         f"{a}/characters/{character.pk}/submit/", {"version": version + 1}
     )
     assert status == 302
     gm_browser.log_in(a, "gm", "pw-gm-12345")
-    status, page, _ = gm_browser.request(f"{b}/characters/{character.pk}/review/")
+    status, page, _ = gm_browser.request(f"{a}/characters/{character.pk}/review/")
     assert status == 200
     status, _, _ = gm_browser.request(
         f"{b}/characters/{character.pk}/review/",
-        {"version": version_on_page(page), "decision": "approve"},
+        {"version": version_on_page(page), "decision": "approve", "once": token_on_page(page)},
     )
     assert status == 302
     _, page, _ = player_browser.request(f"{a}{builder}")
