@@ -15,7 +15,6 @@ import json
 import re
 from io import StringIO
 
-import psycopg
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
@@ -46,8 +45,9 @@ from characters.services.rows import trait_define_uncommitted
 from rules.ladder import GOOD, LEGENDARY
 from tests.app.test_review import *  # noqa: F403
 from tests.app.test_review import approved
-from tests.conftest import SAMPLES, login_of, role_split
+from tests.conftest import SAMPLES, role_split
 from tests.support.builder_fixtures import *  # noqa: F403
+from tests.support.owner import as_owner
 from tests.support.pdf_helpers import texts
 
 # Every table a trigger protects: the append-only trails, and the characters they name.
@@ -277,26 +277,6 @@ def test_each_trail_is_a_chain_that_holds_as_read_back(brogo, campaign, gm):
     out = StringIO()
     call_command("verify_audit", stdout=out)
     assert "The audit trail holds" in out.getvalue()
-
-
-def as_owner(*statements):
-    """Committed, as the tables' owner, with the append-only triggers off for it: what an
-    owner (or anyone with its password) can do behind the app."""
-    settings = connections["default"].settings_dict
-    login = login_of(OWNER_ALIAS)
-    with psycopg.connect(
-        host=settings["HOST"] or None,
-        port=settings["PORT"] or None,
-        dbname=settings["NAME"],
-        user=login["USER"],
-        password=login["PASSWORD"] or None,
-    ) as raw:
-        for table in APPEND_ONLY_TABLES:
-            raw.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
-        for sql, params in statements:
-            raw.execute(sql, params)
-        for table in APPEND_ONLY_TABLES:
-            raw.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
 
 
 def edited_event(character):

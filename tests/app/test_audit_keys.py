@@ -36,7 +36,6 @@ from characters.adapters import (
     file_sha256,
 )
 from characters.audit_chain import event_hash, link, stamp_code
-from characters.db_roles import OWNER_ALIAS
 from characters.models import (
     Approval,
     Campaign,
@@ -52,8 +51,9 @@ from rules.charfile import write_character
 from rules.ladder import LEGENDARY
 from tests.app.test_review import *  # noqa: F403
 from tests.app.test_review import approved, submitted
-from tests.conftest import login_of, role_split
+from tests.conftest import role_split
 from tests.support.builder_fixtures import *  # noqa: F403
+from tests.support.owner import as_owner
 from tests.support.pdf_helpers import texts
 
 with_role_split = pytest.mark.skipif(
@@ -287,27 +287,6 @@ def test_the_ids_events_name_are_never_renumbered(character, climbing, gm, model
     with pytest.raises(IntegrityError, match="archive it instead"), transaction.atomic():
         run("DELETE FROM characters_character WHERE id = %s", [character.pk])
     assert Character.all_objects.filter(pk=character.pk).exists()
-
-
-def as_owner(*statements, triggers_off=("characters_characterevent",)):
-    """Committed, as the tables' owner, with the user triggers of `triggers_off` off: what
-    an owner (or anyone with its password) can do behind the app."""
-    settings = connections["default"].settings_dict
-    login = login_of(OWNER_ALIAS)
-    with psycopg.connect(
-        host=settings["HOST"] or None,
-        port=settings["PORT"] or None,
-        dbname=settings["NAME"],
-        user=login["USER"],
-        password=login["PASSWORD"] or None,
-    ) as raw:
-        for table in triggers_off:
-            raw.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
-        for sql, params in statements:
-            raw.execute(sql, params)
-        raw.commit()  # the foreign keys' checks, deferred to here, before the triggers are on
-        for table in triggers_off:
-            raw.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
 
 
 @pytest.mark.django_db(transaction=True)
