@@ -135,7 +135,7 @@ def test_truncate_is_refused_on_postgresql(event):
 
 @postgres_only
 @pytest.mark.skipif(
-    role_split(), reason="run as the runtime role itself: tests/test_db_roles.py covers it"
+    role_split(), reason="run as the runtime role itself: tests/app/test_db_roles.py covers it"
 )
 def test_an_ordinary_role_cannot_switch_the_triggers_off(event):
     """Replica mode is the only way past the triggers, and only a superuser may use it:

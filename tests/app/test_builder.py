@@ -272,7 +272,7 @@ def test_builder_query_count_does_not_grow_with_traits(
 
 
 # -- undo and redo: the builder's history, each step a new recorded change (issues 12, 24) -----
-# (tests/test_undo_history.py takes twenty edits of every kind back and forth)
+# (tests/app/test_undo_history.py takes twenty edits of every kind back and forth)
 
 
 def undo(player_client, character, name="undo"):

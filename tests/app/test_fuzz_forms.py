@@ -1,5 +1,5 @@
 """No 5xx on any input: Hypothesis posts random and malformed data to every URL of the site
-(the resolver walk of tests/test_permissions.py, each URL as a user allowed to use it), as
+(the resolver walk of tests/app/test_permissions.py, each URL as a user allowed to use it), as
 a form, a form with htmx, a multipart upload or a raw body, and asserts no response is a
 server error. The field names it fills are the ones the site's own pages use, and versions
 are sometimes the current one, so writes really go through. On PostgreSQL in CI."""

@@ -174,7 +174,7 @@ def test_request_changes_goes_back_with_comments_per_trait_and_on_the_build(
         ("", "Looks thin.", character.version),
         ("skill:Climbing", "Raise it to Good", character.version),
     ]
-    # Each comment starts a thread the player can answer (tests/test_threads.py).
+    # Each comment starts a thread the player can answer (tests/app/test_threads.py).
     on_build, on_climbing = character.threads.order_by("id")
     events = list(character.events.filter(action="comment_added").values("target", "after"))
     assert events == [

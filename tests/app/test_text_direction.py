@@ -1,6 +1,6 @@
 """Text that lies: a name with a text-direction control (U+202E and friends) would show
 "gnp.exe" as "exe.png"; every form that takes a name refuses one (character files do too:
-tests/test_input_hardening.py). Names render inside <bdi>, so a right-to-left name cannot
+tests/app/test_input_hardening.py). Names render inside <bdi>, so a right-to-left name cannot
 reorder the words around it."""
 
 import pytest

@@ -1,6 +1,6 @@
 """Issue 30: no English sentence left. Every page, fragment and PDF of the demo table, as its
 player, as its GM and as a signed-out visitor, in French and in Spanish, is crawled (the crawl
-of tests/test_plain_words.py, plus the pages it leaves out), and every run of text is read
+of tests/app/test_plain_words.py, plus the pages it leaves out), and every run of text is read
 for English: at least two words only English has (the, your, with, ...) and more of them than
 words of the page's language. What stays English by design is taken out first: what people
 wrote (every name, note, reason and message in the database), the built-in rulesets' trait
