@@ -101,7 +101,7 @@ PowerRow.base_fields.update(
 
 
 class SkillListSection(CatalogueSection):
-    key = list_key = "skills"
+    list_key = "skills"
     key = "skill-list"
     title = gettext_noop("Skill list")
     intro = gettext_noop("The skills a campaign's catalogue starts with, for players to pick from.")
