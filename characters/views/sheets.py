@@ -105,14 +105,10 @@ def campaign_pack_download(request, pk, job_pk):
     except FileNotFoundError:
         raise Http404("The pack's file is gone.") from None
     stem = f"{slugify(job.campaign.name) or 'campaign'}-pack"
-    response = FileResponse(
-        file,
-        as_attachment=True,
-        filename=f"{stem}.pdf",
-        content_type="application/pdf",
+    # FileResponse sets Content-Length from the open file: no second look at the storage.
+    return FileResponse(
+        file, as_attachment=True, filename=f"{stem}.pdf", content_type="application/pdf"
     )
-    response["Content-Length"] = str(storage.size(job.file_name))
-    return response
 
 
 def pdf_response(document: bytes, stem: str) -> HttpResponse:
