@@ -204,7 +204,8 @@ def _picture_end(data: bytes, kind: str) -> int | None:
 
 def _square_jpeg(image: Image.Image) -> bytes:
     """The square as a JPEG, on white where the picture was transparent."""
-    if image.mode in ("RGBA", "LA", "P"):
+    # Any mode with an alpha band (RGBA, LA, PA, premultiplied La and RGBa) or a palette.
+    if "A" in image.getbands() or "a" in image.getbands() or image.mode == "P":
         image = image.convert("RGBA")
         flat = Image.new("RGB", image.size, "white")
         flat.paste(image, mask=image.getchannel("A"))
