@@ -40,7 +40,7 @@ def notify(
         message = message[: limit - 1] + "…"
     note = Notification.objects.create(user=reader, character=character, kind=kind, message=message)
     if mailed:
-        notifications_mail([note])
+        notifications_mail([note], language=language)
     return note
 
 
@@ -50,14 +50,15 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def notifications_mail(notes: list[Notification]):
+def notifications_mail(notes: list[Notification], *, language: str = ""):
     """One mail telling their reader (one reader's `notes`) of them all, in the outbox, in
-    the reader's language; None when the reader gave no address. A party award tells a
-    player of each of their characters in one mail."""
+    the reader's language (`language`, when the caller has read it already); None when the
+    reader gave no address. A party award tells a player of each of their characters in one
+    mail."""
     reader = notes[0].user
     if not reader.email:
         return None
-    language = account_language(reader) or settings.LANGUAGE_CODE
+    language = language or account_language(reader) or settings.LANGUAGE_CODE
     with translation.override(language):
         body = "\n\n".join(
             _("{message}\n\nOpen the character: {path}").format(
