@@ -152,7 +152,7 @@ LOGOUT_REDIRECT_URL = "home"
 # built, never committed). Numbers and dates follow the active language (Django always
 # localises them: "1,5" in French).
 LANGUAGE_CODE = "en-gb"
-LANGUAGES = [("en-gb", "English"), ("fr", "Français"), ("es", "Español")]
+LANGUAGES = [("en-gb", "English"), ("fr", "Français"), ("es", "Español"), ("de", "Deutsch")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
