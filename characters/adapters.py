@@ -10,13 +10,13 @@ import json
 import re
 from decimal import Decimal
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 
 from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
-from characters import vocabulary
+from characters import rules_content, vocabulary
 from characters.audit_chain import mac_holds
 from characters.errors import HouseRulesRefused
 from characters.models import (
@@ -47,6 +47,7 @@ from rules.charfile import (
     write_character,
     write_entry,
 )
+from rules.content import NAME, TEXT
 from rules.house_rules import (
     HouseRuleError,
     apply_house_rules,
@@ -64,6 +65,9 @@ def ruleset_for(character: Character) -> Ruleset:
     """The character's rules: its campaign's base ruleset, house rules and catalogue, or a
     built-in ruleset with its own catalogue."""
     campaign = character.campaign
+    # What is shown of this character from here on says the GM's translations of the
+    # campaign's catalogue (rules_content); a character of no campaign has none.
+    speak_campaign(campaign)
     if campaign is None:
         if character.house_rules:
             return apply_house_rules(BUILTIN[character.ruleset], character.house_rules)
@@ -164,6 +168,31 @@ def campaign_catalog(campaign_pk: int, created_at, version: int) -> Catalog:
         power_kinds=tuple(e.name for e in by_kind[CatalogEntry.Kind.POWER_KIND]),
         powers=tuple(power_from_entry(e) for e in by_kind[CatalogEntry.Kind.POWER]),
     )
+
+
+def speak_campaign(campaign) -> None:
+    """From here on, rules names are said with `campaign`'s catalogue translations (or
+    with none: None)."""
+    rules_content.use_gm_words(None if campaign is None else partial(gm_words, campaign))
+
+
+def gm_words(campaign) -> rules_content.GmWords:
+    return campaign_words(campaign.pk, campaign.created_at, campaign.catalog_version)
+
+
+@lru_cache(maxsize=256)
+def campaign_words(campaign_pk: int, created_at, version: int) -> rules_content.GmWords:
+    """The GM's translations of a campaign's catalogue, as rules_content looks them up:
+    kept by the process under the catalogue's version, as campaign_catalog is."""
+    words: dict[tuple[str, str], dict[str, str]] = {}
+    entries = CatalogEntry.objects.filter(campaign_id=campaign_pk).exclude(translations={})
+    for name, note, translations in entries.values_list("name", "note", "translations"):
+        for language, own in translations.items():
+            if own.get("name"):
+                words.setdefault((NAME, name), {})[language] = own["name"]
+            if note and own.get("note"):
+                words.setdefault((TEXT, note), {})[language] = own["note"]
+    return words
 
 
 def power_from_entry(entry: CatalogEntry) -> CatalogPower:

@@ -1,5 +1,5 @@
 """Responses Django leaves bare: headers it has no setting for, a 405 with no words; and the
-language a signed-in person chose."""
+language a signed-in person chose; a clean slate of campaign words for each request."""
 
 from django.conf import settings
 from django.http import JsonResponse
@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from characters import languages
+from characters import languages, rules_content
 
 
 class PermissionsPolicyMiddleware:
@@ -69,3 +69,15 @@ class AccountLanguageMiddleware:
         if language and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != language:
             languages.set_cookie(response, language)
         return response
+
+
+class GmWordsMiddleware:
+    """A request starts with no campaign's translations (characters.rules_content): a thread
+    serves many requests, and the last one's campaign must not say this one's names."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        rules_content.use_gm_words(None)
+        return self.get_response(request)

@@ -439,6 +439,10 @@ class CatalogEntry(models.Model):
     # CatalogPower: section, cost, target, damage_factor, range, duration, effect, group).
     power_kind = models.CharField(max_length=12, blank=True)
     details = models.JSONField(default=dict, blank=True)
+    # The GM's own translations of the name and note: {"fr": {"name": ..., "note": ...}}.
+    # The name stays the entry's key (what characters and files name); a player reads the
+    # words of their language, else the name (characters.rules_content).
+    translations = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["kind", "name"]

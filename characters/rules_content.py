@@ -10,9 +10,15 @@ player's own trait, a GM's own gift) is shown as written.
     {{ trait.name|rules_name }}     {{ entry.note|rules_text }}      in templates
     rules_name("Climbing")          "Escalade" in French
     canonical("Escalade")           "Climbing": what an import or a search maps back to
+
+A GM's own content (a campaign's catalogue) may carry the GM's translations: while a page
+shows a campaign's character, `use_gm_words` hands them in, and they win over the built-in
+catalogue's (a player sees their language, else the GM's words as written).
 """
 
 import gettext
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from functools import cache
 
 from django.conf import settings
@@ -23,12 +29,33 @@ from rules.content import NAME, TEXT
 
 DOMAIN = "rules"
 
+# (context, English) -> {language: the GM's words}, for the campaign a request shows.
+GmWords = Mapping[tuple[str, str], Mapping[str, str]]
+# A loader rather than the table: a request that says no rules name reads no catalogue.
+_gm_words: ContextVar[Callable[[], GmWords] | None] = ContextVar("gm_words", default=None)
+
+
+def use_gm_words(loader: Callable[[], GmWords] | None) -> None:
+    """The GM's translations for what is shown from now on in this request or task (None:
+    no campaign's). characters.middleware.GmWordsMiddleware clears them between requests."""
+    _gm_words.set(loader)
+
+
+def _said_by_gm(context: str, english: str) -> str | None:
+    loader = _gm_words.get()
+    if loader is None:
+        return None
+    return loader().get((context, english), {}).get(_language())
+
 
 def rules_name(name: str) -> str:
     """A rules name in the active language: its specialisation kept as written ("Area
     Knowledge (the Shire)" is "Connaissance de la région (the Shire)")."""
     if not name:
         return name
+    own = _said_by_gm(NAME, name)
+    if own:
+        return own
     catalogue = _catalogue(_language())
     if catalogue is None:
         return name
@@ -42,6 +69,9 @@ def rules_name(name: str) -> str:
 
 def rules_text(text: str) -> str:
     """A note, a power's line or a template's description in the active language."""
+    own = _said_by_gm(TEXT, text) if text else None
+    if own:
+        return own
     catalogue = _catalogue(_language())
     if catalogue is None or not text:
         return text
@@ -52,6 +82,11 @@ def canonical(name: str) -> str:
     """The English key of a name written in any configured language ("Escalade" ->
     "Climbing", "escalade, glace" -> "Climbing, glace"); a name no language knows is itself."""
     stripped = name.strip()
+    loader = _gm_words.get()
+    if loader is not None:
+        for (context, english), said in loader().items():
+            if context == NAME and stripped.casefold() in (w.casefold() for w in said.values()):
+                return english
     index = _canonical_index()
     found = index.get(stripped.casefold())
     if found:

@@ -67,6 +67,7 @@ MIDDLEWARE = [
     # After sessions and auth: a signed-in person's own choice of language wins over the
     # cookie and the browser (characters/middleware.py).
     "characters.middleware.AccountLanguageMiddleware",
+    "characters.middleware.GmWordsMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Inside sessions, auth and messages: its page is the site's, with the header.
     "characters.middleware.MethodNotAllowedPageMiddleware",

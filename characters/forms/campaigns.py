@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -473,6 +474,11 @@ def _parse_extra_attributes(text: str, fair: str) -> list[dict]:
     return extras
 
 
+def translated_languages() -> list[tuple[str, str]]:
+    """The site's languages other than English, the one names and notes are written in."""
+    return [(code, name) for code, name in settings.LANGUAGES if not code.startswith("en")]
+
+
 class CatalogEntryForm(forms.Form):
     """One catalogue entry; only the fields that mean something for its kind are kept."""
 
@@ -510,7 +516,8 @@ class CatalogEntryForm(forms.Form):
     def __init__(self, *args, kind: str, uses_difficulty: bool, power_kinds=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.kind = kind
-        keep = {"name", "note", *ENTRY_FIELDS[kind]}
+        self._add_translation_fields()
+        keep = {"name", "note", *ENTRY_FIELDS[kind], *self.translation_fields}
         if not uses_difficulty:
             keep.discard("difficulty")
         for name in list(self.fields):
@@ -535,6 +542,47 @@ class CatalogEntryForm(forms.Form):
             ]
             self.fields["power_kind"].initial = kinds[0]
 
+    def _add_translation_fields(self) -> None:
+        """The GM's own words for the name and note in each other language the site speaks:
+        optional, a player reading that language sees them (characters.rules_content)."""
+        self.translation_fields = {}
+        for code, language in translated_languages():
+            name, note = f"name_{code}", f"note_{code}"
+            self.fields[name] = NameField(
+                max_length=CATALOG_NAME_MAX,
+                required=False,
+                label=_("Name in {language}").format(language=language),
+            )
+            self.fields[note] = forms.CharField(
+                max_length=CATALOG_NOTE_MAX,
+                required=False,
+                label=_("Note in {language}").format(language=language),
+            )
+            self.translation_fields.update({name: (code, "name"), note: (code, "note")})
+
+    @property
+    def has_translations(self) -> bool:
+        return any(self.initial.get(name) for name in self.translation_fields)
+
+    def own_fields(self):
+        """The entry's own fields, in the order the form lists them, without translations."""
+        return [field for field in self if field.name not in self.translation_fields]
+
+    def translation_rows(self):
+        """The translation fields, a language's name and note together, for the template."""
+        fields = [self[name] for name in self.translation_fields]
+        return list(zip(fields[::2], fields[1::2], strict=True))
+
+    def clean(self):
+        cleaned = super().clean()
+        translations = {}
+        for name, (code, key) in self.translation_fields.items():
+            value = cleaned.pop(name, "") or ""
+            if value.strip():
+                translations.setdefault(code, {})[key] = value.strip()
+        cleaned["translations"] = translations
+        return cleaned
+
     @classmethod
     def for_entry(cls, entry: CatalogEntry, *, uses_difficulty: bool, power_kinds=(), data=None):
         """The form of an existing entry, with ids unique on a page that lists them all."""
@@ -548,6 +596,9 @@ class CatalogEntryForm(forms.Form):
             "power_kind": entry.power_kind,
             "note": entry.note,
         }
+        for code, words in (entry.translations or {}).items():
+            initial[f"name_{code}"] = words.get("name", "")
+            initial[f"note_{code}"] = words.get("note", "")
         form = cls(
             data,
             initial=initial,

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext
 
-from characters import vocabulary
+from characters import languages, vocabulary
 from characters.adapters import base_ruleset as base_ruleset_of
 from characters.adapters import changed_keys, normalized_house_rules, to_decimal
 from characters.errors import NotAllowed, OwnCampaign, ServiceError
@@ -272,6 +272,8 @@ def entry_state(entry: CatalogEntry) -> dict:
             state[key] = getattr(entry, key)
     if entry.note:
         state["note"] = entry.note
+    if entry.translations:
+        state["translations"] = entry.translations
     return state
 
 
@@ -355,7 +357,9 @@ def _campaign_name(name: str) -> str:
     return name
 
 
-def _set_entry_fields(entry: CatalogEntry, *, name: str, note: str = "", **fields) -> None:
+def _set_entry_fields(
+    entry: CatalogEntry, *, name: str, note: str = "", translations=None, **fields
+) -> None:
     unknown = set(fields) - set(ENTRY_FIELDS[entry.kind])
     if unknown:
         raise ServiceError(
@@ -376,6 +380,25 @@ def _set_entry_fields(entry: CatalogEntry, *, name: str, note: str = "", **field
             setattr(entry, key, fields[key] or "")
     if "details" in fields:  # the rule text's lines of a power; a GM's form keeps them
         entry.details = dict(fields["details"] or {})
+    if translations is not None:  # a form without them (the API's) keeps the entry's
+        entry.translations = _entry_translations(translations)
+
+
+def _entry_translations(translations: dict) -> dict:
+    """{language: {"name": ..., "note": ...}} for the configured languages, the empty ones
+    left out, each name and note held to the entry's own limits."""
+    kept = {}
+    for language, words in translations.items():
+        if not languages.supported(language):
+            raise ServiceError(gettext("There is no language {code}.").format(code=language))
+        own = {}
+        if words.get("name"):
+            own["name"] = _entry_name(words["name"])
+        if words.get("note"):
+            own["note"] = _entry_note(words["note"])
+        if own:
+            kept[language] = own
+    return kept
 
 
 def _entry_name(name: str) -> str:

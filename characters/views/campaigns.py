@@ -18,7 +18,12 @@ from django.utils.translation import get_language, gettext, pgettext, pgettext_l
 from django.views.decorators.http import require_POST, require_safe
 
 from characters import throttle, vocabulary
-from characters.adapters import base_ruleset, campaign_ruleset, power_from_entry
+from characters.adapters import (
+    base_ruleset,
+    campaign_ruleset,
+    power_from_entry,
+    speak_campaign,
+)
 from characters.errors import HouseRulesRefused, ServiceError
 from characters.forms.campaigns import (
     CampaignForm,
@@ -462,6 +467,7 @@ def catalog_entry_add(request, pk, kind):
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
+            campaign.refresh_from_db(fields=["catalog_version"])  # the words just saved
             if request.htmx:
                 group = _catalog_groups(campaign, kinds=[kind], saved=entry.pk)[0]
                 return render(request, f"{CATALOG_PAGE}#group", _catalog_context(campaign, group))
@@ -490,6 +496,7 @@ def catalog_entry(request, pk, entry_pk):
             except ServiceError as error:
                 form.add_error(None, str(error))
             else:
+                campaign.refresh_from_db(fields=["catalog_version"])  # the words just saved
                 if request.htmx:
                     return _catalog_row(request, campaign, CatalogRow(entry, saved=True))
                 messages.success(request, gettext("{name} saved.").format(name=entry.name))
@@ -527,6 +534,9 @@ def _catalog_row(request, campaign, row, *, status=200):
 
 
 def _catalog_context(campaign, group=None) -> dict:
+    # Entry names and notes on the page are said in the reader's language, the GM's own
+    # translations first (characters.rules_content).
+    speak_campaign(campaign)
     context = {
         "campaign": campaign,
         "uses_difficulty": base_ruleset(campaign).skill_difficulties,
