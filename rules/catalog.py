@@ -22,11 +22,17 @@ def base_name(name: str) -> str:
     return _SPECIALISATION.sub("", name).strip() or name
 
 
+# A designed game's own words for an entry in other languages, as (language code, name, note)
+# rows: the engine never reads them; the app shows them to a player of that language.
+Translations = tuple[tuple[str, str, str], ...]
+
+
 @dataclass(frozen=True)
 class CatalogSkill:
     name: str
     difficulty: str = "average"  # easy | average | hard | very_hard
     note: str = ""  # e.g. "type: pistol, rifle, smg" for Gun (type)
+    translations: Translations = ()
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,7 @@ class CatalogGift:
     name: str
     cost: Fraction | int = 1  # in gifts: 2 for the starred ones (Mudge 1.33)
     note: str = ""
+    translations: Translations = ()
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,7 @@ class CatalogFault:
     name: str
     value: Fraction | int = 1  # in gifts: 2 for the starred ones (Mudge 1.34)
     note: str = ""
+    translations: Translations = ()
 
 
 @dataclass(frozen=True)
@@ -50,6 +58,7 @@ class CatalogEquipment:
     damage: int | None = None  # weapon value, Mudge 4.54 (Offensive Factors)
     armour: int | None = None  # armour value, Mudge 4.54 (Defensive Factors)
     note: str = ""
+    translations: Translations = ()
 
 
 # What a power's `cost` line means, by kind (Mudge 2.51, 2.71, 2.81; DIP VIII.1).

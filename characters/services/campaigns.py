@@ -284,7 +284,18 @@ def seed_entries(campaign: Campaign) -> list[CatalogEntry]:
 
     def entry(kind, name, **fields):
         note = fields.pop("note", "")
-        return CatalogEntry(campaign=campaign, kind=kind, name=name, note=_fit(note), **fields)
+        translations = {
+            language: {key: value for key, value in (("name", own), ("note", _fit(said))) if value}
+            for language, own, said in fields.pop("translations", ())
+        }
+        return CatalogEntry(
+            campaign=campaign,
+            kind=kind,
+            name=name,
+            note=_fit(note),
+            translations=translations,
+            **fields,
+        )
 
     # A fixed list is the attributes' list (a designed game's own names), else the suggestions.
     names = ruleset.attribute_names or catalog.attributes
@@ -296,17 +307,28 @@ def seed_entries(campaign: Campaign) -> list[CatalogEntry]:
             # Only Mudge prices skills by difficulty; elsewhere a difficulty would mislead.
             difficulty=skill.difficulty if ruleset.skill_difficulties else "",
             note=skill.note,
+            translations=skill.translations,
         )
         for skill in catalog.skills
     ]
     if ruleset.gifts_and_faults:
         entries += [
-            entry(CatalogEntry.Kind.GIFT, gift.name, cost=to_decimal(gift.cost), note=gift.note)
+            entry(
+                CatalogEntry.Kind.GIFT,
+                gift.name,
+                cost=to_decimal(gift.cost),
+                note=gift.note,
+                translations=gift.translations,
+            )
             for gift in catalog.gifts
         ]
         entries += [
             entry(
-                CatalogEntry.Kind.FAULT, fault.name, cost=to_decimal(fault.value), note=fault.note
+                CatalogEntry.Kind.FAULT,
+                fault.name,
+                cost=to_decimal(fault.value),
+                note=fault.note,
+                translations=fault.translations,
             )
             for fault in catalog.faults
         ]
@@ -338,6 +360,7 @@ def seed_entries(campaign: Campaign) -> list[CatalogEntry]:
             damage=item.damage,
             armour=item.armour,
             note=item.note,
+            translations=item.translations,
         )
         for item in catalog.equipment
     ]

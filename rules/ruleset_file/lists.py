@@ -1,6 +1,7 @@
 """Reading a ruleset file's lists: its seed catalogue, its templates and its rule sections."""
 
 import dataclasses
+import re
 
 from rules.catalog import (
     POWER_DETAILS,
@@ -11,12 +12,16 @@ from rules.catalog import (
     CatalogPower,
     CatalogSkill,
     Template,
+    Translations,
 )
 from rules.character import EQUIPMENT_KINDS
 from rules.ruleset_file.file_format import TEMPLATE_KINDS
 from rules.ruleset_file.shapes import Shapes
 from rules.rulesets import DIFFICULTIES
 from rules.words import say
+
+# "fr", "es", "de", "pt-br": what a catalogue entry's translations are keyed by.
+LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(?:-[a-z0-9]{2,8})?")
 
 
 class ListSections(Shapes):
@@ -66,32 +71,57 @@ class ListSections(Shapes):
             },
         )
 
+    def translations(self, value, where) -> Translations:
+        """An entry's own words in other languages: {"fr": {"name": ..., "note": ...}}."""
+        rows = []
+        for language, words in self.object(value, where).items():
+            if not LANGUAGE_CODE.fullmatch(language):
+                self.refuse(
+                    f"{where}.{language}",
+                    say("is not a language code: write one as fr, es or de"),
+                )
+            said = self.object(words, f"{where}.{language}", ("name", "note"))
+            name = said.get("name", "")
+            rows.append(
+                (
+                    language,
+                    self.name(name, f"{where}.{language}.name") if name else "",
+                    self.text(said.get("note", ""), f"{where}.{language}.note"),
+                )
+            )
+        return tuple(rows)
+
     def catalog_skill(self, value, where):
-        obj = self.object(value, where, ("name", "difficulty", "note"))
+        obj = self.object(value, where, ("name", "difficulty", "note", "translations"))
         return CatalogSkill(
             self.name(obj.get("name"), f"{where}.name"),
             self.choice(obj.get("difficulty", "average"), f"{where}.difficulty", DIFFICULTIES),
             self.text(obj.get("note", ""), f"{where}.note"),
+            self.translations(obj.get("translations", {}), f"{where}.translations"),
         )
 
     def catalog_gift(self, value, where):
-        obj = self.object(value, where, ("name", "cost", "note"))
+        obj = self.object(value, where, ("name", "cost", "note", "translations"))
         return CatalogGift(
             self.name(obj.get("name"), f"{where}.name"),
             self.amount(obj.get("cost", 1), f"{where}.cost"),
             self.text(obj.get("note", ""), f"{where}.note"),
+            self.translations(obj.get("translations", {}), f"{where}.translations"),
         )
 
     def catalog_fault(self, value, where):
-        obj = self.object(value, where, ("name", "value", "note"))
+        obj = self.object(value, where, ("name", "value", "note", "translations"))
         return CatalogFault(
             self.name(obj.get("name"), f"{where}.name"),
             self.amount(obj.get("value", 1), f"{where}.value"),
             self.text(obj.get("note", ""), f"{where}.note"),
+            self.translations(obj.get("translations", {}), f"{where}.translations"),
         )
 
     def catalog_equipment(self, value, where):
-        obj = self.object(value, where, ("name", "kind", "damage", "armour", "note"))
+        obj = self.object(
+            value, where, ("name", "kind", "damage", "armour", "note", "translations")
+        )
 
         def factor(key):
             v = obj.get(key)
@@ -103,6 +133,7 @@ class ListSections(Shapes):
             factor("damage"),
             factor("armour"),
             self.text(obj.get("note", ""), f"{where}.note"),
+            self.translations(obj.get("translations", {}), f"{where}.translations"),
         )
 
     def catalog_power(self, value, where):

@@ -233,7 +233,13 @@ def _catalogue_to_json(c: Catalog) -> dict:
     def rows(entries, amount_key=None):
         out = []
         for entry in entries:
-            row = {k: v for k, v in dataclasses.asdict(entry).items() if v not in ("", None)}
+            row = {
+                k: v
+                for k, v in dataclasses.asdict(entry).items()
+                if v not in ("", None, ()) and k != "translations"
+            }
+            if getattr(entry, "translations", ()):
+                row["translations"] = _translations_to_json(entry.translations)
             if amount_key:
                 row[amount_key] = json_number(getattr(entry, amount_key))
             out.append(row)
@@ -243,7 +249,16 @@ def _catalogue_to_json(c: Catalog) -> dict:
         "section": c.section,
         "attributes": list(c.attributes),
         "skills": [
-            {"name": s.name, "difficulty": s.difficulty, **({"note": s.note} if s.note else {})}
+            {
+                "name": s.name,
+                "difficulty": s.difficulty,
+                **({"note": s.note} if s.note else {}),
+                **(
+                    {"translations": _translations_to_json(s.translations)}
+                    if s.translations
+                    else {}
+                ),
+            }
             for s in c.skills
         ],
         "gifts": rows(c.gifts, "cost"),
@@ -253,6 +268,16 @@ def _catalogue_to_json(c: Catalog) -> dict:
         "power_kinds": list(c.power_kinds),
         "power_kind_notes": dict(c.power_kind_notes),
     }
+
+
+def _translations_to_json(translations) -> dict:
+    out = {}
+    for language, name, note in translations:
+        words = {"name": name} if name else {}
+        if note:
+            words["note"] = note
+        out[language] = words
+    return out
 
 
 def _template_to_json(t: Template) -> dict:

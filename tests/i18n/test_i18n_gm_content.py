@@ -8,7 +8,11 @@ from django.urls import reverse
 
 from characters import adapters, rules_content
 from characters.models import CatalogEntry
-from characters.services.campaigns import catalog_entry_add
+from characters.services.campaigns import campaign_create, catalog_entry_add
+from characters.services.rulesets import designed_ruleset_save
+from rules.ruleset_file import read_ruleset, ruleset_to_json
+from rules.ruleset_file.file_format import RulesetFileError
+from rules.rulesets import BUILTIN
 from tests.support.builder_fixtures import *  # noqa: F403
 
 
@@ -121,3 +125,48 @@ def test_a_translation_for_a_language_the_site_does_not_speak_is_refused(
             cost=1,
             translations={"xx": {"name": "?"}},
         )
+
+
+def test_a_designed_games_entries_carry_their_words_from_the_designer_to_the_campaign(gm):
+    """The designer's gift list takes "fr: name | note" lines; the file keeps them as
+    translations; a campaign on the game seeds its catalogue with them."""
+    from tests.app.test_designer_sections import client_for, page, url
+
+    file = ruleset_to_json(BUILTIN["mudge"])
+    file.update(slug="lantern-mudge", name="Lantern Mudge")
+    designed = designed_ruleset_save(owner=gm, file=file).ruleset
+    client = client_for(gm)
+    data = page(client, designed, "gift-list")
+    first = next(key for key in data if key.endswith("-name"))
+    data[first] = ["Lantern-lore"]
+    data[first.replace("-name", "-translations")] = [
+        "fr: Savoir des lanternes | lit les vieilles lampes\nde: Laternenkunde"
+    ]
+    response = client.post(url(designed, "gift-list"), {**data, "save": "1"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    saved = designed.latest.file["catalogue"]["gifts"][0]
+    assert saved["translations"] == {
+        "fr": {"name": "Savoir des lanternes", "note": "lit les vieilles lampes"},
+        "de": {"name": "Laternenkunde"},
+    }
+    # The page shows them back as lines.
+    assert "de: Laternenkunde" in client.get(url(designed, "gift-list")).content.decode()
+
+    gift = read_ruleset(designed.latest.file).catalog.gifts[0]
+    assert gift.translations == (
+        ("fr", "Savoir des lanternes", "lit les vieilles lampes"),
+        ("de", "Laternenkunde", ""),
+    )
+    assert ruleset_to_json(read_ruleset(designed.latest.file))["catalogue"]["gifts"][0] == saved
+
+    campaign = campaign_create(gm=gm, name="Lamps", ruleset_version=designed.latest)
+    seeded = campaign.catalog.get(kind="gift", name="Lantern-lore")
+    assert seeded.translations["de"] == {"name": "Laternenkunde"}
+
+
+def test_a_translation_under_a_code_that_is_no_language_is_refused_where_it_is():
+    file = ruleset_to_json(BUILTIN["mudge"])
+    file["catalogue"]["gifts"][0]["translations"] = {"French": {"name": "x"}}
+    with pytest.raises(RulesetFileError) as refused:
+        read_ruleset(file)
+    assert "catalogue.gifts[0].translations.French" in str(refused.value)

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_noop
 from characters.forms.designer.base import RowForm, Rows, Section
 from characters.forms.designer.fields import (
     DIFFICULTY_CHOICES,
+    TranslationsField,
     _number_of,
     amount,
     number,
@@ -33,7 +34,7 @@ class CatalogueSection(Section):
             for name, key in fields.items():
                 value = _number_of(row.get(name))
                 value = value.strip() if isinstance(value, str) else value
-                if key == "name" or value not in ("", None):
+                if key == "name" or value not in ("", None, {}):
                     entry[key] = value
             entries.append(entry)
         file.setdefault("catalogue", {})[self.list_key] = entries
@@ -51,18 +52,21 @@ class SkillRow(RowForm):
         label=_("Difficulty"), choices=DIFFICULTY_CHOICES, initial="average"
     )
     note = text(_("Note"), limit=2000)
+    translations = TranslationsField()
 
 
 class GiftRow(RowForm):
     name = text(_("Name"))
     cost = amount(_("Cost"))
     note = text(_("Note"), limit=2000)
+    translations = TranslationsField()
 
 
 class FaultRow(RowForm):
     name = text(_("Name"))
     value = amount(_("Value"))
     note = text(_("Note"), limit=2000)
+    translations = TranslationsField()
 
 
 class EquipmentRow(RowForm):
@@ -73,6 +77,7 @@ class EquipmentRow(RowForm):
     damage = number(_("Weapon value"))
     armour = number(_("Armour value"))
     note = text(_("Note"), limit=2000)
+    translations = TranslationsField()
 
 
 POWER_DETAIL_LABELS = {

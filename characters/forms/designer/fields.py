@@ -14,6 +14,7 @@ from characters.forms.fields import AmountField
 from characters.models import PowerKind
 from characters.vocabulary import TERMS
 from rules.ruleset_file.file_format import DIFFICULTY_NAMES, MAX_ENTRIES
+from rules.ruleset_file.lists import LANGUAGE_CODE
 from rules.rulesets import DEFAULT, DIFFICULTIES, LEVELS, TOKENS
 
 MAX_ROWS = MAX_ENTRIES
@@ -50,6 +51,49 @@ def text(label, help_text="", *, long=False, limit=NAME_LENGTH):
     widget = forms.Textarea(attrs={"rows": 3}) if long else forms.TextInput()
     widget.attrs["maxlength"] = limit
     return forms.CharField(label=label, help_text=help_text, required=False, widget=widget)
+
+
+class TranslationsField(forms.CharField):
+    """A catalogue entry's own words in other languages, one language a line, "fr: name |
+    note": the file's {"fr": {"name": ..., "note": ...}}."""
+
+    widget = forms.Textarea(attrs={"rows": 2})
+
+    def __init__(self):
+        super().__init__(
+            label=_("In other languages"),
+            help_text=_("Optional, one a line: fr: Savoir des lanternes | its note"),
+            required=False,
+        )
+
+    def prepare_value(self, value):
+        if not isinstance(value, dict):
+            return value
+        return "\n".join(
+            f"{code}: {words.get('name', '')}"
+            + (f" | {words['note']}" if words.get("note") else "")
+            for code, words in value.items()
+            if isinstance(words, dict)
+        )
+
+    def to_python(self, value):
+        translations = {}
+        for number, line in enumerate((value or "").splitlines(), start=1):
+            if not line.strip():
+                continue
+            code, colon, words = line.partition(":")
+            if not colon or not LANGUAGE_CODE.fullmatch(code.strip()):
+                raise forms.ValidationError(
+                    _("Line {number}: start with a language code and a colon, as fr: ...").format(
+                        number=number
+                    )
+                )
+            name, _bar, note = words.partition("|")
+            said = {"name": name.strip()} if name.strip() else {}
+            if note.strip():
+                said["note"] = note.strip()
+            translations[code.strip()] = said
+        return translations
 
 
 LINE = _("Line")
