@@ -39,14 +39,28 @@ class Command(makemessages.Command):
             merge_rules_catalogue(locale_dir / language / "LC_MESSAGES", template, language)
 
 
+TEMPLATE_SAYS = (
+    "the\n# template manage.py makemessages writes; each language's rules.po translates it."
+)
+LANGUAGE_SAYS = (
+    "in {language}:\n# merged from locale/rules.pot by manage.py makemessages; "
+    "translate the msgstr lines."
+)
+
+
 def rules_template() -> str:
     """The rules content catalogue's template: one entry per built-in text, its context
     saying whether it is a name or a text, a comment saying what it is."""
     lines = [
-        "# The rules content of Fairsheet's built-in rulesets (rules/content.py).",
-        "# Made by manage.py makemessages: do not edit by hand.",
+        "# The rules content of Fairsheet's built-in rulesets (rules/content.py): the",
+        "# template manage.py makemessages writes; each language's rules.po translates it.",
         'msgid ""',
         'msgstr ""',
+        '"Project-Id-Version: Fairsheet rules content\\n"',
+        '"Report-Msgid-Bugs-To: \\n"',
+        '"PO-Revision-Date: YEAR-MO-DA HO:MI+ZONE\\n"',
+        '"Last-Translator: Fairsheet\\n"',
+        '"Language-Team: Fairsheet\\n"',
         '"Content-Type: text/plain; charset=UTF-8\\n"',
         '"Content-Transfer-Encoding: 8bit\\n"',
         "",
@@ -83,14 +97,15 @@ def merge_rules_catalogue(directory: Path, template: Path, language: str) -> Non
             ["msgattrib", "--no-obsolete", "--no-wrap", "-o", str(catalogue), str(catalogue)],
             check=True,
         )
-    else:
+    else:  # a new language: the template, said to be that language's
         header = (
             f'"Language: {language}\\n"\n"MIME-Version: 1.0\\n"\n'
             '"Content-Type: text/plain; charset=UTF-8\\n"\n'
+            '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n'
         )
-        text = template.read_text(encoding="utf-8").replace(
-            '"Content-Type: text/plain; charset=UTF-8\\n"\n', header, 1
-        )
+        text = template.read_text(encoding="utf-8")
+        text = text.replace('"Content-Type: text/plain; charset=UTF-8\\n"\n', header, 1)
+        text = text.replace(TEMPLATE_SAYS, LANGUAGE_SAYS.format(language=language), 1)
         catalogue.write_text(text, encoding="utf-8")
 
 
