@@ -8,12 +8,19 @@ every language. This list is what the rules content catalogue (locale/rules.pot,
 that every language says each one. The engine itself never translates.
 """
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from rules.catalog import Catalog, Template
 from rules.catalogues import mudge
 from rules.rulesets import BUILTIN
+
+# The sample characters the rule texts print (Mudge 6.3 and the others), which the demo
+# table plays: their traits are the texts' words too.
+SAMPLES = Path(__file__).parent / "samples"
+SAMPLE_LISTS = ("attributes", "skills", "gifts", "faults", "powers", "equipment")
 
 # The catalogue's two contexts: a name can be searched for and mapped back to its key; a
 # text (a note, a power's line, a template's description) is only ever shown.
@@ -53,6 +60,16 @@ def _all() -> Iterator[ContentEntry]:
             yield from _template(template)
     for name in (mudge.MANA, mudge.PSYCHE):
         yield ContentEntry(NAME, name, "Mudge: attribute a gift opens")
+    yield from _samples()
+
+
+def _samples() -> Iterator[ContentEntry]:
+    for path in sorted(SAMPLES.glob("*.json")):
+        sample = json.loads(path.read_text(encoding="utf-8"))
+        for list_name in SAMPLE_LISTS:
+            for trait in sample.get(list_name) or ():
+                what = f"sample character {sample['name']} ({path.name}): {list_name}"
+                yield ContentEntry(NAME, trait["name"], what)
 
 
 def _catalog(catalog: Catalog, game: str) -> Iterator[ContentEntry]:
