@@ -1,7 +1,8 @@
 """The campaign pages in French and Spanish (issue 30): the campaign form, the campaign's page
 as its GM and as a player, the catalogue, the house rules (refused and previewed), joining,
-the history and the messages on the table. What people wrote (the campaign's and the
-catalogue's names) stays as written; the ruleset's words are the vocabulary's."""
+the history and the messages on the table. What people wrote (the campaign's name, a GM's own
+catalogue entry) stays as written; the ruleset's words are the vocabulary's, and a built-in
+catalogue entry is said in the language (rules.po)."""
 
 import pytest
 from django.urls import reverse
@@ -81,8 +82,11 @@ def test_the_catalogue_says_the_rulesets_words_in_the_language(client, gm, playe
     assert f"Mudge 2.52{NBSP}: ce que dit le texte" in french
     assert "<dt>Portée</dt><dd>Near</dd>" in french  # the text's own line, quoted
     assert "Ajouter une compétence" in french and "Ajouter un don" in french
-    assert "Acrobatics" in french and "Difficile" in french  # the entry's name as written
-    assert "coût 2" in french and 'aria-label="Retirer Acrobatics"' in french
+    # A built-in entry in the reader's language, its key beside it for the GM.
+    assert '<bdi>Acrobatie</bdi> <small class="entry-key">(<bdi>Acrobatics</bdi>)' in french
+    assert "Difficile" in french
+    assert "coût 2" in french and 'aria-label="Retirer Acrobatie"' in french
+    assert "<bdi>Fire Bolt</bdi>" in french  # the GM's own entry as written
     assert "Add skill" not in french and "cost 2" not in french
 
     spanish = page(client, player, url, "es")
