@@ -228,3 +228,32 @@ def _level(word: str):
         return Level(STANDARD.parse(word), STANDARD)
     except LevelError:
         return word
+
+
+def ledger_reason_said(entry) -> str:
+    """A ledger entry's reason in the active language (an award's, the GM's words, as
+    written)."""
+    return said_recorded(entry.reason, entry.reason_phrase)
+
+
+def event_reason_said(event) -> str:
+    """An audit event's reason in the active language: its phrase, else its English read back
+    against the templates its action's service writes; a person's own words as written."""
+    phrase = (event.phrases or {}).get("reason")
+    return said_recorded(event.reason, phrase, EVENT_REASONS.get(event.action, ()))
+
+
+def event_lines_said(event, key: str, templates=()) -> list[str] | None:
+    """The lines `after[key]` of an event in the active language, from the phrases it kept
+    for them (a line kept as text as written), else its English read back against
+    `templates`; None when `after[key]` is not a list of lines."""
+    english = (event.after or {}).get(key)
+    if not isinstance(english, list):
+        return None
+    kept = (event.phrases or {}).get(key)
+    if isinstance(kept, list) and len(kept) == len(english):
+        return [
+            said_recorded(text, data if isinstance(data, dict) else None)
+            for text, data in zip(english, kept, strict=True)
+        ]
+    return [said_recorded(str(text), None, templates) for text in english]
