@@ -54,6 +54,7 @@ from rules.house_rules import (
     json_number,
 )
 from rules.ladder import STANDARD, Ladder, LevelError, level_name, parse_level
+from rules.recorded import phrase_data
 from rules.ruleset_file import read_ruleset
 from rules.rulesets import BUILTIN, FUDGE_BASICS, LEVELS, Ruleset, Terms
 from rules.trades import amount_phrase
@@ -287,16 +288,21 @@ def ledger_line(entry: ExperienceEntry) -> dict | None:
 
 
 def ledger_rows(character: Character, entries, *, actor) -> list[ExperienceEntry]:
-    """Unsaved ledger rows for the engine's ledger entries (an imported file's)."""
+    """Unsaved ledger rows for the engine's ledger entries (an imported file's). A note in the
+    words Fairsheet writes a spend or a conversion in keeps its phrase (characters.recorded),
+    said in the reader's language; any other as written."""
     rows = []
     for entry in entries:
         line = write_entry(entry)
         bought = {k: v for k, v in line.items() if k not in ("award", "carried", "spend", "note")}
+        templates = recorded.SPEND_LABELS if entry.kind == "spend" else (recorded.CONVERTED,)
+        phrase = recorded.parse(entry.note or "", templates)
         rows.append(
             ExperienceEntry(
                 character=character,
                 amount=-entry.amount if entry.kind == "spend" else entry.amount,
                 reason=entry.note or "",
+                reason_phrase=None if phrase is None else phrase_data(phrase),
                 actor=actor,
                 bought=bought or (CARRIED if entry.kind == "carried" else None),
             )

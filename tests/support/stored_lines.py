@@ -161,6 +161,9 @@ def _from_foundry(player) -> Character:
         character=brogo, actor=player, text=json.dumps(played), expected_version=None
     )
     brogo.refresh_from_db()
+    # The same actor imported as a new character: its report's lines on the record.
+    played["items"].append({"_id": "aaaaaaaaaaaaaaaa", "name": "Lute", "type": "song"})
+    character_import(owner=player, text=json.dumps(played))
     return brogo
 
 
