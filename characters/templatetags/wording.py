@@ -6,6 +6,7 @@
 {{ ruleset.name|term:"ruleset" }}  a built-in ruleset's word; a GM's own word as written
 {{ undo|step_label }}            what an undo step changed (adapters.step_label)
 {{ entry|reason_said }}          a ledger entry's reason (characters.recorded)
+{{ report.trades|said_each|join:"; " }}  each of a list of phrases said
 {{ trait.name|rules_name }}      a built-in rules name (Climbing) in the reader's language
 {{ entry.note|rules_text }}      a built-in note, power line or description, the same way
 """
@@ -23,6 +24,11 @@ register.filter("said", said)
 register.filter("said_to_gm", said_to_gm)
 register.filter("step_label", step_label)
 register.filter("reason_said", ledger_reason_said)
+
+
+@register.filter
+def said_each(phrases) -> list[str]:
+    return [said(phrase) for phrase in phrases]
 register.filter("rules_name", rules_name)
 register.filter("rules_text", rules_text)
 
