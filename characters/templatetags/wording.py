@@ -29,6 +29,8 @@ register.filter("reason_said", ledger_reason_said)
 @register.filter
 def said_each(phrases) -> list[str]:
     return [said(phrase) for phrase in phrases]
+
+
 register.filter("rules_name", rules_name)
 register.filter("rules_text", rules_text)
 
