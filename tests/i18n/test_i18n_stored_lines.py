@@ -7,6 +7,7 @@ language's ladder, its built-in names by the rules content catalogue. A person's
 stay as written. The exports are the same bytes in every language."""
 
 import re
+from importlib import import_module
 
 import pytest
 from django.test import Client
@@ -15,6 +16,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from characters import vocabulary
+from characters.adapters import edit_label
 from characters.models import (
     BuildStep,
     Character,
@@ -22,11 +24,12 @@ from characters.models import (
     ExperienceEntry,
     Notification,
 )
-from characters.recorded import EDITS, EVENT_REASONS, recorded_phrase
+from characters.recorded import EDITS, EVENT_REASONS, parse, recorded_phrase
 from characters.rules_content import rules_name
 from characters.selectors.history import history_steps
 from characters.services.api_tokens import api_token_create
 from characters.wording import said
+from rules.recorded import phrase_of
 from rules.words import Level, Name, Phrase
 from tests.i18n.test_i18n_crawl import runs_of
 from tests.support.stored_lines import stored_table
@@ -196,3 +199,30 @@ def test_the_exports_are_the_same_bytes_in_every_language(client, table, door):
     notes = [line.get("note") for line in ledger]
     assert "Raise Stealth from Good to Great" in notes  # the ledger in English, as it was
     assert BuildStep.objects.exists()
+
+
+def test_a_line_kept_before_phrases_reads_back_as_the_phrase_kept_now(table):
+    """What migration 0032 does for the ledger and the undo steps, and a page for an older
+    audit event: the English read back against its templates is the phrase, said the same
+    in every language; a person's words are none."""
+    migration = import_module("characters.migrations.0032_stored_phrases")
+    pairs = [
+        (e.reason, e.reason_phrase, migration.ledger_templates(e))
+        for e in ExperienceEntry.objects.select_related("character")
+    ]
+    pairs += [
+        (e.reason, (e.phrases or {}).get("reason"), EVENT_REASONS.get(e.action, ()))
+        for e in CharacterEvent.objects.exclude(reason="")
+    ]
+    assert len(pairs) > 40
+    for english, kept, templates in pairs:
+        parsed = parse(english, templates)
+        if kept is None:
+            assert english in PEOPLES_WORDS and parsed is None, english
+            continue
+        for language in LANGUAGES:
+            with translation.override(language):
+                assert said(parsed) == said(phrase_of(kept)), (english, language)
+    for step in BuildStep.objects.all():
+        parts = migration.edit_parts_of(parse(step.label, EDITS))
+        assert edit_label(parts) == edit_label(step.edit) == step.label, step.label
