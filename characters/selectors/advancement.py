@@ -2,7 +2,7 @@
 points, and the spends waiting for the GM. The services in services.advancement write what
 these price; the advancement page lists them."""
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from django.utils.functional import lazy
 from django.utils.translation import get_language, npgettext
@@ -31,7 +31,7 @@ from rules.advancement import (
 )
 from rules.ladder import ABYSMAL
 from rules.ledger import unit_of
-from rules.recorded import phrase_data
+from rules.recorded import phrase_data, phrase_of
 from rules.rulesets import LEVELS, Ruleset
 from rules.words import Level, Name, Noun, Phrase, Term, say
 
@@ -114,12 +114,14 @@ def quote_spend(
     pending = pending_spends(character)
     if priced.target and any(spec["target"] == priced.target for _, spec in pending):
         raise ServiceError(
-            _("A request for {what} is already waiting for the GM.").format(what=priced.label)
+            _("A request for {what} is already waiting for the GM.").format(
+                what=label_said(asdict(priced))
+            )
         )
     held = -sum(entry.amount for entry, _ in pending)
     if priced.cost > character.experience - held:
         words = {
-            "what": priced.label,
+            "what": label_said(asdict(priced)),
             "cost": priced.cost,
             "unit": vocabulary.term(priced.unit, "experience unit"),
             "name": character.name,
@@ -142,10 +144,21 @@ def quote_spend(
     if campaign is None:
         raise ServiceError(
             _("{what} needs a GM's permission ({section}).").format(
-                what=priced.label, section=priced.section
+                what=label_said(asdict(priced)), section=priced.section
             )
         )
     return Quote(priced, request=True)
+
+
+def spend_phrase(spec: dict) -> Phrase | str:
+    """What a spend buys, from its dict form (Priced): its phrase, or the label of a spend
+    recorded before labels kept one, as written."""
+    return phrase_of(spec["phrase"]) if spec.get("phrase") else spec["label"]
+
+
+def label_said(spec: dict) -> str:
+    """What a spend buys in the reader's language."""
+    return said(spend_phrase(spec))
 
 
 def new_kind(what: str, kind: str) -> str:
@@ -362,6 +375,7 @@ def _request_of(entry: ExperienceEntry) -> dict:
         "what": None,
         "target": "",
         "label": entry.reason,
+        "phrase": entry.reason_phrase,
         "cost": -entry.amount,
         "unit": "",
         "entry": entry.pk,

@@ -50,6 +50,7 @@ from characters.selectors.advancement import (
 from characters.selectors.review_rows import target_said
 from characters.wording import SPEAKER, said
 from rules.diff import ADDED, CHANGED, REMOVED, Change, diff_files
+from rules.recorded import phrase_of
 from rules.report import Report, build_report
 from rules.rule_names import in_words
 from rules.rulesets import BUILTIN, LEVELS, Ruleset
@@ -786,7 +787,7 @@ def spend_label(spec: dict, ruleset: Ruleset) -> str:
     if what == META_POINT:
         point = vocabulary.term(terms.point, "advancement purchase")
         return _("Buy a {point}").format(point=point)
-    return spec.get("label", "")
+    return said(phrase_of(spec["phrase"])) if spec.get("phrase") else spec.get("label", "")
 
 
 def _label(ruleset: Ruleset, what: str, trait: Trait | None) -> str:

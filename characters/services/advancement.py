@@ -46,12 +46,14 @@ from characters.selectors.advancement import (
     RAISE,
     amount_phrase,
     check_new_name,
+    label_said,
     meta_points_of,
     new_kind,
     pending_spends,
     points_name,
     price_spend,
     quote_spend,
+    spend_phrase,
     spend_to_take_back,
 )
 from characters.services.audit import (
@@ -66,7 +68,7 @@ from characters.services.rows import ensure_room, next_position
 from rules.ladder import level_name, parse_level
 from rules.recorded import phrase_of
 from rules.rulesets import Ruleset
-from rules.words import Phrase, Term, say
+from rules.words import Term, say
 
 # -- spends ----------------------------------------------------------------------------------
 
@@ -148,7 +150,7 @@ def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
     ensure_build_as_recorded(locked)
     if spec["what"] is None:
         raise ServiceError(
-            _("Nothing records what “{what}” buys: refuse it.").format(what=spec["label"])
+            _("Nothing records what “{what}” buys: refuse it.").format(what=label_said(spec))
         )
     trait = locked.traits.filter(pk=spec["trait"]).first() if spec["trait"] else None
     asked = {"kind": spec.get("kind", ""), "difficulty": spec.get("difficulty", "")}
@@ -167,7 +169,7 @@ def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
     except ServiceError as error:
         raise ServiceError(
             _("{what} no longer applies ({error}): refuse it.").format(
-                what=spec["label"], error=error
+                what=label_said(spec), error=error
             )
         ) from None
     if (now.target, now.cost, now.from_level) != (
@@ -180,8 +182,8 @@ def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
                 "{what} no longer matches the character (now: {now}, {cost} {unit}): refuse "
                 "it, and the player can ask again."
             ).format(
-                what=spec["label"],
-                now=now.label,
+                what=label_said(spec),
+                now=label_said(asdict(now)),
                 cost=now.cost,
                 unit=vocabulary.term(now.unit, "experience unit"),
             )
@@ -257,12 +259,6 @@ def spend_withdraw(*, entry: ExperienceEntry, actor) -> None:
         before={**spec, "entry": entry.pk},
         reason=spend_phrase(spec),
     )
-
-
-def spend_phrase(spec: dict) -> Phrase | str:
-    """What a spend buys, from its dict form (Priced): its phrase, or the label of a spend
-    recorded before labels kept one, as written."""
-    return phrase_of(spec["phrase"]) if spec.get("phrase") else spec["label"]
 
 
 @transaction.atomic
