@@ -189,10 +189,17 @@ def _pattern(template: str) -> re.Pattern:
             parts.append(re.escape(literal))
             if field is not None:
                 kind = VALUES[template][field]
-                body = BODIES.get(kind, r".+?")
+                body = _nouns() if kind == NOUN else BODIES.get(kind, r".+?")
                 parts.append(f"(?P<{field}>{body})")
         _PATTERNS[template] = re.compile("".join(parts), re.DOTALL)
     return _PATTERNS[template]
+
+
+def _nouns() -> str:
+    """A list's noun in a line: a built-in one, longest first ("field of power"), else one
+    word (a GM's own)."""
+    ones = sorted((re.escape(one) for one, _many in vocabulary.NOUNS), key=len, reverse=True)
+    return "|".join([*ones, r"\S+"])
 
 
 def _value(text: str, kind, inner):
