@@ -897,7 +897,9 @@ class PlayEvent(models.Model):
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     revision = models.PositiveIntegerField()  # the play state's revision after the change
-    note = models.CharField(max_length=300, blank=True)
+    note = models.CharField(max_length=300, blank=True)  # English, as the engine says it
+    # The note as a phrase (characters.recorded), said in the reader's language.
+    note_phrase = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -3,11 +3,12 @@
 
 1. A ledger entry keeps its reason's phrase, an audit event its reason's and its lines'
    (`phrases`, hashed and signed with the event when set: characters.audit_chain), a
-   notification its message's.
+   notification its message's, a play event its note's.
 2. The ledger's existing reasons are read back against the templates that wrote them (a
    spend's label, a spend taken back, Fudge points converted) and keep the phrase found; a
    reason none of them says word for word (an award's, a GM's own words) stays as written.
-   An undo step kept without its parts gets them from its English label the same way.
+   An undo step kept without its parts gets them from its English label the same way, a
+   play event's note its phrase (selectors.play.note_phrase_of).
    Audit events are not rewritten: they are append-only, and their hash and MAC cover what
    they recorded. A page reads an older event's English back at read time
    (characters.recorded.EVENT_REASONS) with the same templates.
@@ -28,6 +29,7 @@ from characters.recorded import (
     TEMPLATE,
     parse,
 )
+from characters.selectors.play import note_phrase_of
 from rules.recorded import phrase_data
 from rules.words import Level, Phrase
 
@@ -105,6 +107,17 @@ def step_parts(apps, schema_editor):
     BuildStep.objects.bulk_update(changed, ["edit"], batch_size=500)
 
 
+def play_notes(apps, schema_editor):
+    PlayEvent = apps.get_model("characters", "PlayEvent")
+    changed = []
+    for event in PlayEvent.objects.filter(note_phrase__isnull=True).exclude(note="").iterator():
+        phrase = note_phrase_of(event.note)
+        if phrase is not None:
+            event.note_phrase = phrase_data(phrase)
+            changed.append(event)
+    PlayEvent.objects.bulk_update(changed, ["note_phrase"], batch_size=500)
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("characters", "0031_pack_files_in_storage"),
@@ -131,6 +144,12 @@ class Migration(migrations.Migration):
             name="message_phrase",
             field=models.JSONField(blank=True, null=True),
         ),
+        migrations.AddField(
+            model_name="playevent",
+            name="note_phrase",
+            field=models.JSONField(blank=True, null=True),
+        ),
         migrations.RunPython(ledger_phrases, migrations.RunPython.noop),
         migrations.RunPython(step_parts, migrations.RunPython.noop),
+        migrations.RunPython(play_notes, migrations.RunPython.noop),
     ]

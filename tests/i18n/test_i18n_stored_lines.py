@@ -23,6 +23,7 @@ from characters.models import (
     CharacterEvent,
     ExperienceEntry,
     Notification,
+    PlayEvent,
 )
 from characters.recorded import EDITS, EVENT_REASONS, parse, recorded_phrase
 from characters.rules_content import rules_name
@@ -84,6 +85,10 @@ def stored_lines(table) -> list[tuple[str, str, Phrase | None, str]]:
                 page = reverse("character_builder", args=[character.pk])
                 phrase = recorded_phrase(step.label, None, EDITS)
                 lines.append(("undo step", step.label, phrase, page))
+    for event in PlayEvent.objects.all():
+        phrase = recorded_phrase(event.note, event.note_phrase)
+        page = reverse("character_play", args=[event.character_id])
+        lines.append(("play note", event.note, phrase, page))
     for note in Notification.objects.all():
         phrase = recorded_phrase(note.message, note.message_phrase)
         lines.append(("notification", note.message, phrase, reverse("notifications")))

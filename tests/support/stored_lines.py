@@ -2,8 +2,8 @@
 spend, award, refund and conversion on a ledger; every reason and recorded change the
 services write on a character's and a campaign's audit trail (an undo and a redo, a
 template, a gift that brings an attribute, an uncommitted trait, a copy, a Foundry update
-and import, a share link, a portrait); an undo step's label. Made through the services, as
-the app makes them."""
+and import, a share link, a portrait); an undo step's label; the notes of play at the
+table; the notifications. Made through the services, as the app makes them."""
 
 import copy
 import io
@@ -38,6 +38,12 @@ from characters.services.character_files import character_import
 from characters.services.characters import character_create
 from characters.services.foundry import character_update_from_foundry
 from characters.services.keeping import character_duplicate
+from characters.services.play import (
+    play_blow_record,
+    play_condition_add,
+    play_points_spend,
+    play_rest,
+)
 from characters.services.portraits import portrait_remove, portrait_set
 from characters.services.review import character_approve, character_submit
 from characters.services.rows import (
@@ -101,6 +107,12 @@ def _mudge_hero(campaign: Campaign, player, gm) -> Character:
     trait_define_uncommitted(
         character=hero, actor=gm, expected_version=None, name="Riding", level=FAIR
     )
+    # At the table: a blow, a condition, a point spent, a rest.
+    at_table = {"character": hero, "actor": player, "expected_revision": None}
+    play_blow_record(character=hero, actor=player, damage=2)
+    play_condition_add(**at_table, text="Dazed")
+    play_points_spend(**at_table)
+    play_rest(**at_table, rest="after-fight")
     link = share_link_create(character=hero, actor=player)
     share_link_revoke(link=link, actor=player)
     portrait_set(character=hero, actor=player, data=_picture())
