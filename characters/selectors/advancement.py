@@ -410,12 +410,6 @@ def amount_phrase(amount: int, ruleset: Ruleset) -> Phrase:
     return say("{amount} {unit}", amount=amount, unit=Noun(unit, f"{unit}s", amount))
 
 
-def recorded_amount_said(amount: int, unit: str) -> str:
-    """An amount as a record wrote it ("3 XP", "2 token": the unit as recorded) in the
-    active language: "3 PX"."""
-    return _amount_text(amount, unit, f"{amount} {unit}")
-
-
 def amount_said(amount: int, ruleset: Ruleset):
     """amount_words in the reader's language ("5 PX", "3 fichas"), lazy: a notification
     says it in its reader's language."""
