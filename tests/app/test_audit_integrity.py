@@ -309,7 +309,7 @@ def forged_phrase(character):
     event = character.events.get(action="experience_awarded")
     forged = '{"reason": {"text": "{amount} {unit}: {reason}", "values": {"reason": "forged"}}}'
     sql = "UPDATE characters_characterevent SET phrases = %s WHERE id = %s"
-    where = f"event {event.pk} (experience_awarded"
+    where = f"event {event.pk} (experience awarded"
     return [(sql, [forged, event.pk])], where, "changed after it was recorded"
 
 
@@ -317,7 +317,7 @@ def dropped_phrase(character):
     """The award's phrase taken away, as if the event were older than phrases."""
     event = character.events.get(action="experience_awarded")
     sql = "UPDATE characters_characterevent SET phrases = NULL WHERE id = %s"
-    where = f"event {event.pk} (experience_awarded"
+    where = f"event {event.pk} (experience awarded"
     return [(sql, [event.pk])], where, "changed after it was recorded"
 
 
