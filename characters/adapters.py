@@ -7,7 +7,6 @@ import base64
 import dataclasses
 import hashlib
 import json
-import re
 from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property, lru_cache, partial
@@ -16,7 +15,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
-from characters import rules_content, vocabulary
+from characters import recorded, rules_content, vocabulary
 from characters.audit_chain import mac_holds
 from characters.errors import HouseRulesRefused
 from characters.models import (
@@ -56,9 +55,11 @@ from rules.house_rules import (
     json_number,
 )
 from rules.ladder import STANDARD, Ladder, LevelError, level_name, parse_level
+from rules.recorded import phrase_data
 from rules.ruleset_file import read_ruleset
 from rules.rulesets import BUILTIN, FUDGE_BASICS, LEVELS, Ruleset, Terms
 from rules.trades import amount_phrase
+from rules.words import Level, Name, Phrase, Term, say
 
 
 def ruleset_for(character: Character) -> Ruleset:
@@ -316,16 +317,21 @@ def ledger_line(entry: ExperienceEntry) -> dict | None:
 
 
 def ledger_rows(character: Character, entries, *, actor) -> list[ExperienceEntry]:
-    """Unsaved ledger rows for the engine's ledger entries (an imported file's)."""
+    """Unsaved ledger rows for the engine's ledger entries (an imported file's). A note in the
+    words Fairsheet writes a spend or a conversion in keeps its phrase (characters.recorded),
+    said in the reader's language; any other as written."""
     rows = []
     for entry in entries:
         line = write_entry(entry)
         bought = {k: v for k, v in line.items() if k not in ("award", "carried", "spend", "note")}
+        templates = recorded.SPEND_LABELS if entry.kind == "spend" else (recorded.CONVERTED,)
+        phrase = recorded.parse(entry.note or "", templates)
         rows.append(
             ExperienceEntry(
                 character=character,
                 amount=-entry.amount if entry.kind == "spend" else entry.amount,
                 reason=entry.note or "",
+                reason_phrase=None if phrase is None else phrase_data(phrase),
                 actor=actor,
                 bought=bought or (CARRIED if entry.kind == "carried" else None),
             )
@@ -705,72 +711,45 @@ def edit_parts(
     return {"action": action, "name": after["name"]}
 
 
-def edit_label(edit: dict) -> str:
-    """What an edit changed (edit_parts), for the Undo and Redo buttons, in the active
-    language: "Climbing Fair → Good", "adding Swimming", "the change to Dodge". Names are
-    as written; a GM's own ladder words too."""
+def edit_phrase(edit: dict) -> Phrase:
+    """What an edit changed (edit_parts), for the Undo and Redo buttons and the reason of an
+    undo: "Climbing Fair → Good", "adding Swimming", "the change to Dodge". Names are rules
+    names (a built-in one said in the reader's language); a GM's own ladder words as written."""
     action = edit["action"]
     if action in ("trait_added", "equipment_added"):
-        return _("adding {name}").format(name=edit["name"])
+        return say(recorded.ADDING, name=Name(edit["name"]))
     if action in ("trait_removed", "equipment_removed"):
-        return _("removing {name}").format(name=edit["name"])
+        return say(recorded.REMOVING, name=Name(edit["name"]))
     if action == "trait_relevelled":
-        was, now = (
-            _("no level")
-            if word is None
-            else vocabulary.ladder_text(word)
-            if edit["standard"]
-            else word
-            for word in (edit["was"], edit["now"])
-        )
-        return _("{name} {was} → {now}").format(name=edit["name"], was=was, now=now)
+        was, now = (_edit_level(word, edit["standard"]) for word in (edit["was"], edit["now"]))
+        return say(recorded.RELEVELLED, name=Name(edit["name"]), was=was, now=now)
     if action == "template_applied":
-        return _("template {template}").format(template=edit["template"])
+        return say(recorded.TEMPLATE, template=Name(edit["template"]))
     if action == "details_changed":
-        fields = ", ".join(
-            str(DETAIL_WORDS.get(key, key.replace("_", " "))) for key in edit["fields"]
-        )
-        return _("the change to {fields}").format(fields=fields)
-    return _("the change to {name}").format(name=edit["name"])
+        fields = tuple(Term(key.replace("_", " "), "edited detail") for key in edit["fields"])
+        return say(recorded.CHANGE_TO_DETAILS, fields=fields)
+    return say(recorded.CHANGE_TO, name=Name(edit["name"]))
 
 
-# edit_label's English sentences as the record keeps them (an undo's reason, its "edit"):
-# read back, each is said in the reader's language. A level is one word ("Legendary+1").
-_RELEVELLED = re.compile(r"(?P<name>.+) (?P<was>no level|\S+) → (?P<now>no level|\S+)")
-_ADDING = re.compile(r"adding (?P<name>.+)")
-_REMOVING = re.compile(r"removing (?P<name>.+)")
-_TEMPLATE = re.compile(r"template (?P<template>.+)")
-_CHANGE_TO = re.compile(r"the change to (?P<name>.+)")
-_DETAIL_KEYS = {key.replace("_", " "): key for key in DETAIL_WORDS}
+def _edit_level(word: str | None, standard: bool):
+    if word is None:
+        return say(recorded.NO_LEVEL)
+    if standard:
+        try:
+            return Level(STANDARD.parse(word), STANDARD)
+        except LevelError:
+            return word
+    return word
 
 
-def edit_label_said(label: str) -> str:
-    """An edit's label as the record keeps it (English, edit_label's) in the active language;
-    a label none of its sentences makes is shown as recorded."""
-    if found := _RELEVELLED.fullmatch(label):
-        was, now = (
-            _("no level") if word == "no level" else vocabulary.ladder_text(word)
-            for word in (found["was"], found["now"])
-        )
-        return _("{name} {was} → {now}").format(name=found["name"], was=was, now=now)
-    if found := _ADDING.fullmatch(label):
-        return _("adding {name}").format(name=found["name"])
-    if found := _REMOVING.fullmatch(label):
-        return _("removing {name}").format(name=found["name"])
-    if found := _TEMPLATE.fullmatch(label):
-        return _("template {template}").format(template=found["template"])
-    if found := _CHANGE_TO.fullmatch(label):
-        parts = found["name"].split(", ")
-        if all(part in _DETAIL_KEYS for part in parts):  # details; else a trait's name
-            fields = ", ".join(str(DETAIL_WORDS[_DETAIL_KEYS[part]]) for part in parts)
-            return _("the change to {fields}").format(fields=fields)
-        return _("the change to {name}").format(name=found["name"])
-    return label
+def edit_label(edit: dict) -> str:
+    """edit_phrase in the active language."""
+    return said(edit_phrase(edit))
 
 
 def step_label(step: BuildStep) -> str:
-    """An undo step's label in the active language; a step made before steps kept their
-    parts (BuildStep.edit empty) shows its English label."""
+    """An undo step's label in the active language; a step whose label no edit's phrase
+    says (one kept before steps kept their parts) shows its English label."""
     return edit_label(step.edit) if step.edit else step.label
 
 

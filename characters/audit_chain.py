@@ -12,7 +12,7 @@ or the owner who rewrites a chain, recomputes every hash but no MAC.
 
 The canonical form is a contract with every hash already stored (migration 0016 computed
 the ones before it): a field added to an event later must not join CHAINED_FIELDS, or
-every old event would stop matching.
+every old event would stop matching; it joins CHAINED_WHEN_SET, hashed when set.
 """
 
 import functools
@@ -55,6 +55,15 @@ CHAINED_FIELDS = {
 }
 
 
+# Fields added later, hashed only on an event that has them set (issue 38): an event written
+# before they existed keeps the canonical form, and so the hash and MAC, it was written with,
+# while an event that has one cannot lose it, gain it or have it changed without its hash and
+# MAC failing (the canonical form then names it). `phrases` says the event's reason and lines
+# in any language, so it is signed like the English it says: a forged phrase would put words
+# on a page that the record does not hold.
+CHAINED_WHEN_SET = ("phrases",)
+
+
 def _json_value(value):
     if hasattr(value, "astimezone"):  # a datetime: UTC, to the microsecond, as stored
         return value.astimezone(UTC).isoformat(timespec="microseconds")
@@ -67,6 +76,12 @@ def _canonical(event, previous: str) -> bytes:
     record = {
         name: _json_value(getattr(event, name)) for name in CHAINED_FIELDS[event._meta.model_name]
     }
+    for name in CHAINED_WHEN_SET:
+        # getattr: the historical models of the migrations that hashed and signed the
+        # events first (0016, 0030) have no such field
+        value = getattr(event, name, None)
+        if value is not None:
+            record[name] = _json_value(value)
     canonical = json.dumps(
         {"previous": previous, "event": record},
         sort_keys=True,

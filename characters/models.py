@@ -530,6 +530,12 @@ class CharacterEvent(models.Model):
     # On an approved character, the SHA-256 of its build after this change (adapters.
     # build_sha256): what its rows must hash to until the next such event.
     build_sha256 = models.CharField(max_length=64, blank=True)
+    # What the event records for a person to read, as phrases (characters.recorded): the
+    # reason's, under "reason", and lines of `after` under their key ("changed",
+    # "not_mapped"), said in the reader's language. Null on an event written before phrases
+    # were kept: its English is read back. Hashed and signed with the event when set
+    # (audit_chain.CHAINED_WHEN_SET).
+    phrases = models.JSONField(null=True, blank=True)
     previous_hash = models.CharField(max_length=64, blank=True)  # characters.audit_chain
     record_hash = models.CharField(max_length=64, blank=True)
     key_id = models.CharField(max_length=20, blank=True)  # the audit key that signed it
@@ -563,6 +569,7 @@ class CampaignEvent(models.Model):
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     reason = models.TextField(blank=True)
+    phrases = models.JSONField(null=True, blank=True)  # as CharacterEvent.phrases
     previous_hash = models.CharField(max_length=64, blank=True)  # characters.audit_chain
     record_hash = models.CharField(max_length=64, blank=True)
     key_id = models.CharField(max_length=20, blank=True)  # the audit key that signed it
@@ -644,7 +651,10 @@ class ExperienceEntry(models.Model):
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="ledger")
     amount = models.IntegerField()
-    reason = models.CharField(max_length=500)
+    reason = models.CharField(max_length=500)  # English: the character file's ledger note
+    # The reason as a phrase (characters.recorded), said in the reader's language; null for
+    # a person's own words (an award's reason), shown as written.
+    reason_phrase = models.JSONField(null=True, blank=True)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     pending = models.BooleanField(default=False)  # a spend waiting for the GM
     # A spend: {"raise": {...}}, {"add": {...}}, {"remove": {...}} or {"meta_points": N}.
@@ -765,7 +775,10 @@ class Notification(models.Model):
         related_name="notifications",
     )
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    message = models.CharField(max_length=500)
+    message = models.CharField(max_length=500)  # as its reader's language said it then
+    # The message as a phrase (characters.recorded), said in the language its reader reads
+    # the list in; null on a notification written before phrases were kept.
+    message_phrase = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     read_at = models.DateTimeField(null=True, blank=True)
 
@@ -888,7 +901,9 @@ class PlayEvent(models.Model):
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     revision = models.PositiveIntegerField()  # the play state's revision after the change
-    note = models.CharField(max_length=300, blank=True)
+    note = models.CharField(max_length=300, blank=True)  # English, as the engine says it
+    # The note as a phrase (characters.recorded), said in the reader's language.
+    note_phrase = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -20,6 +20,7 @@ from characters import adapters, vocabulary
 from characters.adapters import file_sha256, override_summary
 from characters.audit_chain import stamp_code
 from characters.models import Character as CharacterModel
+from characters.recorded import ledger_reason_said
 from characters.wording import SPEAKER
 from rules import combat, tables
 from rules.character import PERSONALITY_QUESTIONS, Character, Equipment, Trait
@@ -760,7 +761,7 @@ def sheet_for_character(character: CharacterModel, *, with_ledger: bool = True) 
     ledger = ()
     if with_ledger:
         ledger = [
-            LedgerRow(e.created_at.date(), e.amount, e.reason, e.pending)
+            LedgerRow(e.created_at.date(), e.amount, ledger_reason_said(e), e.pending)
             for e in character.ledger.all()
         ]
     ruleset = adapters.ruleset_for(character)

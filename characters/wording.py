@@ -16,10 +16,11 @@ import dataclasses
 from string import Formatter
 
 from django.utils import formats, translation
-from django.utils.translation import gettext, gettext_noop, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext, pgettext
 
 from characters import vocabulary
-from rules.words import ENGLISH, Level, Noun, Phrase, Term, Thousands, number_text, say_in
+from characters.rules_content import rules_name
+from rules.words import ENGLISH, Level, Name, Noun, Phrase, Term, Thousands, number_text, say_in
 
 
 class Speaker:
@@ -45,7 +46,12 @@ class Speaker:
         return vocabulary.ladder_word(top) + word[len(top) :]
 
     def term(self, value: Term) -> str:
+        if value.kind not in vocabulary.TERMS:  # a word the app's catalogue has in a context
+            return pgettext(value.kind, value.text)
         return vocabulary.term(value.text, value.kind)
+
+    def name(self, value: Name) -> str:
+        return rules_name(value.text)
 
     def noun(self, value: Noun) -> str:
         if value.article and value.count == 1:

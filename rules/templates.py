@@ -9,7 +9,7 @@ from rules.catalogues.mudge import TEMPLATES
 from rules.character import Character, Fault, Gift, Trait
 from rules.ladder import STANDARD, Ladder, level_name, parse_level
 from rules.rulesets import BUILTIN, Ruleset, skill_default
-from rules.words import Level, Noun, Phrase, say
+from rules.words import Level, Name, Noun, Phrase, say
 
 BY_SLUG = {t.slug: t for t in TEMPLATES}
 # Mudge 6.42's broad classes rate groups of attributes; these are the Mudge attributes
@@ -97,16 +97,16 @@ def unmet_minimums(character: Character, template: Template) -> list[Unmet]:
 # What applying a template changed, one phrase each, for the player's message and the record
 # (whose English they are): "Constitution Good", "fault Halfling", "race Halfling", "Scale -2 / -2".
 def raised_to(name: str, level: int, ladder: Ladder) -> Phrase:
-    return say("{name} {level}", name=name, level=Level(level, ladder))
+    return say("{name} {level}", name=Name(name), level=Level(level, ladder))
 
 
 def taken(kind: str, name: str) -> Phrase:
     """A gift or fault the template gave: `kind` "gift" or "fault"."""
-    return say("{kind} {name}", kind=Noun(kind, f"{kind}s"), name=name)
+    return say("{kind} {name}", kind=Noun(kind, f"{kind}s"), name=Name(name))
 
 
 def race_taken(race: str) -> Phrase:
-    return say("race {race}", race=race)
+    return say("race {race}", race=Name(race))
 
 
 def scale_now(strength: int, mass: int) -> Phrase:

@@ -88,6 +88,18 @@ class Noun:
         return word.capitalize() if self.capital else word
 
 
+@dataclass(frozen=True)
+class Name:
+    """A name of the built-in rules content inside a sentence ("Climbing", "Danger Sense",
+    "Halfling"): said in the reader's language where the rules content catalogue has it
+    (characters.rules_content), as written otherwise (a player's own trait, a GM's gift)."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
 class Thousands(int):
     """A whole number written with its thousands grouped, as a long text's length is said:
     "20,001" in English, "20 001" in French."""
@@ -139,6 +151,9 @@ class English:
     def number(self, value) -> str:
         return f"{value:,}" if isinstance(value, Thousands) else number_text(value)
 
+    def name(self, value: Name) -> str:
+        return value.text
+
 
 ENGLISH = English()
 
@@ -162,6 +177,8 @@ def _value(value, speaker) -> str:
         return speaker.term(value)
     if isinstance(value, Noun):
         return speaker.noun(value)
+    if isinstance(value, Name):
+        return speaker.name(value)
     if isinstance(value, int | Fraction | float) and not isinstance(value, bool):
         return speaker.number(value)
     if isinstance(value, tuple):  # a list of values: "2 Superb of 1, 3 Great of 2"

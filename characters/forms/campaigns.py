@@ -44,9 +44,11 @@ from characters.models import (
     Equipment,
     PowerKind,
 )
+from characters.wording import SPEAKER
 from rules.house_rules import ATTRIBUTE_KEYS, BOOLEAN_KEYS, LEVEL_KEYS, json_number
-from rules.ladder import ABYSMAL, GOOD, STANDARD
+from rules.ladder import ABYSMAL, GOOD, STANDARD, LevelError
 from rules.rulesets import DEFAULT, LEVELS, TOKENS, Ruleset, ruleset_choices
+from rules.words import Level
 
 COUNT_MAX = 999
 # The trade values and experience costs a GM may change here (the rest, e.g. skill_steps, in
@@ -239,7 +241,7 @@ def base_value(ruleset: Ruleset, knob: Knob) -> str:
     if knob.key in LEVEL_KEYS:
         return level_word(ruleset, value)
     if knob.key == "extra_attributes":
-        described = ", ".join(f"{name}: {ruleset.word(d)}" for name, d in value)
+        described = ", ".join(f"{name}: {ladder_said(ruleset, d)}" for name, d in value)
         return described or pgettext("house rule value", "none")
     if value is None:
         if knob.key in ATTRIBUTE_KEYS:
@@ -320,9 +322,9 @@ class HouseRulesForm(forms.Form):
                 ("", AS_THE_BASE),
                 *((lv, level_word(base, lv)) for lv in levels if lv >= ladder.bottom),
             ]
-        # Typed levels are read in the base ruleset's own ladder words: the example and the
-        # default name them so, whatever the language of the sentence around them.
-        fair, below = base.word(0), base.word(-1)
+        # Typed levels are read in the reader's ladder words or the base ruleset's own (the
+        # house rules keep the ruleset's): the example and the default say the reader's.
+        fair, below = ladder_said(base, 0), ladder_said(base, -1)
         extras = self.fields["extra_attributes"]
         extras.widget.attrs["placeholder"] = gettext("Sanity: {fair}\nLuck: {below}").format(
             fair=fair, below=below
@@ -376,7 +378,10 @@ class HouseRulesForm(forms.Form):
             elif knob.key in LEVEL_KEYS:
                 out[knob.key] = base.word(value)
             elif knob.key == "extra_attributes":
-                out[knob.key] = _parse_extra_attributes(value, base.word(0))
+                out[knob.key] = [
+                    {**extra, "default": ladder_word_of(base, extra["default"])}
+                    for extra in _parse_extra_attributes(value, base.word(0))
+                ]
             else:
                 out[knob.key] = _number(value)
         return out
@@ -444,8 +449,9 @@ def initial_from_overrides(base: Ruleset, overrides: dict) -> dict:
         elif knob.key in LEVEL_KEYS:
             initial[name] = base.ladder.parse(value)
         elif knob.key == "extra_attributes":
-            fair = base.word(0)
-            initial[name] = "\n".join(f"{e['name']}: {e.get('default', fair)}" for e in value)
+            initial[name] = "\n".join(
+                f"{e['name']}: {_default_said(base, e.get('default'))}" for e in value
+            )
         else:
             initial[name] = value
     return initial
@@ -460,6 +466,33 @@ def _number(value):
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
     return value
+
+
+def ladder_said(base: Ruleset, level: int) -> str:
+    """A level of the base ruleset's ladder in the reader's words ("Moyen"); a GM's own
+    ladder as written."""
+    return SPEAKER.level(Level(level, base.ladder))
+
+
+def _default_said(base: Ruleset, word) -> str:
+    """An extra attribute's default as the form shows it: in the reader's words."""
+    if word is None:
+        return ladder_said(base, 0)
+    try:
+        return ladder_said(base, base.ladder.parse(word))
+    except LevelError:
+        return str(word)
+
+
+def ladder_word_of(base: Ruleset, typed: str) -> str:
+    """A level typed in the reader's words ("Moyen", "Légendaire+1") as the base ruleset's
+    ladder writes it ("Fair", "Legendary+1"); any other text as typed, for the house rules
+    to check."""
+    word, sign, steps = typed.strip().partition("+")
+    for level in range(base.ladder.bottom, base.ladder.top_word_level + 1):
+        if ladder_said(base, level).casefold() == word.strip().casefold():
+            return base.word(level) + sign + steps.strip()
+    return typed
 
 
 def _parse_extra_attributes(text: str, fair: str) -> list[dict]:

@@ -2,13 +2,13 @@
 points, and the spends waiting for the GM. The services in services.advancement write what
 these price; the advancement page lists them."""
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from django.utils.functional import lazy
 from django.utils.translation import get_language, npgettext
 from django.utils.translation import gettext as _
 
-from characters import vocabulary
+from characters import recorded, vocabulary
 from characters.adapters import trait_target
 from characters.errors import ServiceError
 from characters.models import (
@@ -31,7 +31,9 @@ from rules.advancement import (
 )
 from rules.ladder import ABYSMAL
 from rules.ledger import unit_of
+from rules.recorded import phrase_data, phrase_of
 from rules.rulesets import LEVELS, Ruleset
+from rules.words import Level, Name, Noun, Phrase, Term, say
 
 RAISE, LEARN, GIFT, POWER, BUY_OFF_FAULT, META_POINT = (
     "raise",
@@ -72,6 +74,14 @@ class Priced:
     from_level: int | None = None
     kind: str = ""  # what a new skill or field of power is learned as: "skill", "power"
     difficulty: str = ""  # a skill learned in Mudge: its difficulty (Mudge 1.62)
+    phrase: dict | None = None  # the label as a phrase (rules.recorded), for any language
+
+
+def priced(what: str, target: str, phrase: Phrase, *args, **fields) -> Priced:
+    """A Priced whose label is `phrase`: its English, and the phrase kept to be said in the
+    reader's language (characters.recorded)."""
+    label = str(phrase).rstrip()  # "Add the gift" while the gift has no name yet
+    return Priced(what, target, label, *args, phrase=phrase_data(phrase), **fields)
 
 
 @dataclass(frozen=True)
@@ -104,12 +114,14 @@ def quote_spend(
     pending = pending_spends(character)
     if priced.target and any(spec["target"] == priced.target for _, spec in pending):
         raise ServiceError(
-            _("A request for {what} is already waiting for the GM.").format(what=priced.label)
+            _("A request for {what} is already waiting for the GM.").format(
+                what=label_said(asdict(priced))
+            )
         )
     held = -sum(entry.amount for entry, _ in pending)
     if priced.cost > character.experience - held:
         words = {
-            "what": priced.label,
+            "what": label_said(asdict(priced)),
             "cost": priced.cost,
             "unit": vocabulary.term(priced.unit, "experience unit"),
             "name": character.name,
@@ -132,10 +144,21 @@ def quote_spend(
     if campaign is None:
         raise ServiceError(
             _("{what} needs a GM's permission ({section}).").format(
-                what=priced.label, section=priced.section
+                what=label_said(asdict(priced)), section=priced.section
             )
         )
     return Quote(priced, request=True)
+
+
+def spend_phrase(spec: dict) -> Phrase | str:
+    """What a spend buys, from its dict form (Priced): its phrase, or the label of a spend
+    recorded before labels kept one, as written."""
+    return phrase_of(spec["phrase"]) if spec.get("phrase") else spec["label"]
+
+
+def label_said(spec: dict) -> str:
+    """What a spend buys in the reader's language."""
+    return said(spend_phrase(spec))
 
 
 def new_kind(what: str, kind: str) -> str:
@@ -196,14 +219,14 @@ def price_spend(
             return _price_learn(ruleset, kind, name, difficulty)
         if what in (GIFT, POWER):
             cost = flat_cost(ruleset, what)
-            noun = ruleset.terms.noun("gifts" if what == GIFT else "powers")
-            label = f"Add the {noun} {name}".rstrip()
+            list_name = "gifts" if what == GIFT else "powers"
+            noun = Noun(ruleset.terms.noun(list_name), ruleset.terms.plural(list_name))
             kind = Trait.Kind.GIFT if what == GIFT else Trait.Kind.POWER
             target = f"{kind}:{name}" if name else ""
-            return Priced(
+            return priced(
                 what,
                 target,
-                label,
+                say(recorded.ADD, noun=noun, name=Name(name)),
                 cost.amount,
                 unit,
                 cost.needs_gm_permission,
@@ -214,11 +237,11 @@ def price_spend(
             if trait is None or trait.kind != Trait.Kind.FAULT:
                 raise ServiceError(_("Choose one of the character's faults to buy off."))
             cost = flat_cost(ruleset, what)
-            label = f"Buy off the {ruleset.terms.noun('faults')} {trait.name}"
-            return Priced(
+            noun = Noun(ruleset.terms.noun("faults"), ruleset.terms.plural("faults"))
+            return priced(
                 what,
                 trait_target(trait),
-                label,
+                say(recorded.BUY_OFF, noun=noun, name=Name(trait.name)),
                 cost.amount,
                 unit,
                 cost.needs_gm_permission,
@@ -239,10 +262,10 @@ def price_spend(
                         section=ruleset.section("meta_points"),
                     )
                 )
-            return Priced(
+            return priced(
                 what,
                 "",
-                f"Buy a {ruleset.terms.point}",
+                say(recorded.BUY_POINT, point=Term(ruleset.terms.point, "advancement purchase")),
                 cost.amount,
                 unit,
                 cost.needs_gm_permission,
@@ -276,10 +299,15 @@ def _price_raise(ruleset: Ruleset, trait: Trait | None) -> Priced:
             _("{name} is at the top of the ladder Fairsheet keeps.").format(name=trait.name)
         )
     cost = raise_cost(ruleset, trait.kind, level)
-    return Priced(
+    return priced(
         RAISE,
         trait_target(trait),
-        f"Raise {trait.name} from {ruleset.word(level)} to {ruleset.word(level + 1)}",
+        say(
+            recorded.RAISE,
+            name=Name(trait.name),
+            old=Level(level, ruleset.ladder),
+            new=Level(level + 1, ruleset.ladder),
+        ),
         cost.amount,
         cost.unit,
         cost.needs_gm_permission,
@@ -305,12 +333,17 @@ def _price_learn(ruleset: Ruleset, kind: str, name: str, difficulty: str) -> Pri
     list_name = LEARN_LISTS[kind]
     start = learn_start(ruleset, list_name, name, difficulty or None)
     cost = learn_cost(ruleset, list_name, name, difficulty or None, start + 1)
-    how_hard = f" ({difficulty.replace('_', ' ')})" if difficulty else ""
-    return Priced(
+    level = Level(start + 1, ruleset.ladder)
+    # Never without a name: check_new_name asks for one first.
+    if difficulty:
+        how_hard = Term(difficulty.replace("_", " "), "difficulty")
+        label = say(recorded.LEARN_HOW_HARD, name=Name(name), difficulty=how_hard, level=level)
+    else:
+        label = say(recorded.LEARN, name=Name(name), level=level)
+    return priced(
         LEARN,
         f"{kind}:{name}" if name else "",
-        f"Learn {name or 'a new ' + ruleset.terms.kind(kind)}{how_hard} at "
-        f"{ruleset.word(start + 1)}",
+        label,
         cost.amount,
         cost.unit,
         cost.needs_gm_permission,
@@ -342,6 +375,7 @@ def _request_of(entry: ExperienceEntry) -> dict:
         "what": None,
         "target": "",
         "label": entry.reason,
+        "phrase": entry.reason_phrase,
         "cost": -entry.amount,
         "unit": "",
         "entry": entry.pk,
@@ -368,10 +402,12 @@ def _amount_text(amount: int, unit: str, english: str) -> str:
 _amount_lazy = lazy(_amount_text, str)
 
 
-def recorded_amount_said(amount: int, unit: str) -> str:
-    """An amount as a record wrote it ("3 XP", "2 token": the unit as recorded) in the
-    active language: "3 PX"."""
-    return _amount_text(amount, unit, f"{amount} {unit}")
+def amount_phrase(amount: int, ruleset: Ruleset) -> Phrase:
+    """amount_words as a phrase, to be said in its reader's language: "5 PX", "3 fichas"."""
+    unit = unit_of(ruleset)
+    if unit.isupper():  # XP, EP: no plural
+        return say("{amount} {unit}", amount=amount, unit=Term(unit, "experience unit"))
+    return say("{amount} {unit}", amount=amount, unit=Noun(unit, f"{unit}s", amount))
 
 
 def amount_said(amount: int, ruleset: Ruleset):

@@ -321,6 +321,10 @@ def show_value(value, key: str = "") -> str:
         return date_format(localtime(when), gettext("j M Y H:i"))  # the language's format
     if isinstance(value, int | float):  # as the reader's language writes it: 2,5
         return SPEAKER.number(value)
+    if key == "equipment_kind" and isinstance(value, str):  # "weapon": a word of the rules
+        return vocabulary.term(value, "equipment kind")
+    if key == "power_kind" and isinstance(value, str):
+        return vocabulary.term(value, "power kind")
     if isinstance(value, str):
         return value
     return in_words(value)

@@ -3,13 +3,31 @@
 from functools import partial
 
 from characters.models import Notification
+from characters.wording import said
+from rules.recorded import phrase_of
 
 SHOWN = 50  # the list keeps the newest; older ones stay in the database, read
 
 
 def notifications_for(user) -> list[Notification]:
+    """The newest notifications, each with its message said in the active language."""
     # The page links by character_id, and says how its mail is doing.
-    return list(user.notifications.select_related("mail")[:SHOWN])
+    notes = list(user.notifications.select_related("mail")[:SHOWN])
+    for note in notes:
+        note.said = notification_said(note)
+    return notes
+
+
+def fit(message: str) -> str:
+    """A message cut to what a notification keeps: the page it links to has it all."""
+    limit = Notification._meta.get_field("message").max_length
+    return message if len(message) <= limit else message[: limit - 1] + "…"
+
+
+def notification_said(note: Notification) -> str:
+    """A notification's message in the active language: its phrase when it kept one, else as
+    it was said when it was sent."""
+    return fit(said(phrase_of(note.message_phrase))) if note.message_phrase else note.message
 
 
 def unread_count(user) -> int:

@@ -38,6 +38,7 @@ from characters.wording import SPEAKER, said
 from rules import character as rc
 from rules import combat, play
 from rules.ladder import Ladder, signed
+from rules.recorded import phrase_of
 from rules.rulesets import LEVELS, Ruleset
 from rules.words import Level, Phrase, Term, say
 
@@ -400,7 +401,7 @@ def play_history(character: Character, limit: int = HISTORY_LENGTH) -> list[Hist
         .select_related("actor")
         .order_by("-created_at", "-id")[:limit]
     )
-    return [HistoryLine(event, history_note(event.note)) for event in events]
+    return [HistoryLine(event, history_note(event)) for event in events]
 
 
 # The notes services.play records on a PlayEvent, in English (the record's language), as its
@@ -443,16 +444,26 @@ def _note_pattern(template: str) -> re.Pattern:
 NOTES = tuple((template, _note_pattern(template)) for template in NOTE_TEMPLATES)
 
 
-def history_note(note: str) -> str:
-    """A recorded note in the reader's language: "Hurt box marked", "case Blessé cochée"."""
+def history_note(event: PlayEvent) -> str:
+    """A play event's note in the reader's language: "Hurt box marked", "case Blessé cochée":
+    its phrase, else its English read back (note_phrase_of), else as recorded."""
+    if event.note_phrase:
+        return said(phrase_of(event.note_phrase))
+    phrase = note_phrase_of(event.note)
+    return event.note if phrase is None else said(phrase)
+
+
+def note_phrase_of(note: str) -> Phrase | None:
+    """The phrase a note kept in English only (before notes kept their phrase) was said
+    with, read back against the templates that write them; None for any other note."""
     for template, pattern in NOTES:
         found = pattern.fullmatch(note)
         if found:
             values = {
                 name: NOTE_VALUES.get(name, str)(value) for name, value in found.groupdict().items()
             }
-            return said(Phrase(template, tuple(values.items())))
-    return note
+            return Phrase(template, tuple(values.items()))
+    return None
 
 
 def status_context(table: AtTable, user) -> dict:

@@ -9,24 +9,27 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
-from characters import vocabulary
+from characters import recorded, vocabulary
 from characters.adapters import (
     character_file,
     character_to_rules,
-    edit_label_said,
     file_sha256,
     recorded_level,
     ruleset_for,
 )
 from characters.errors import ServiceError
+from characters.knobs import KNOBS
 from characters.models import (
     DIFFICULTY_CHOICES,
     Character,
     CharacterEvent,
+    Equipment,
     ExperienceEntry,
     Submission,
     Trait,
 )
+from characters.recorded import event_lines_said, event_reason_said
+from characters.rules_content import rules_name
 from characters.selectors.access import BUILD_ROWS, is_gm_of
 from characters.selectors.advancement import (
     BUY_OFF_FAULT,
@@ -41,13 +44,13 @@ from characters.selectors.advancement import (
     pending_spends,
     points_name,
     price_spend,
-    recorded_amount_said,
     spend_to_take_back,
     with_requests,
 )
 from characters.selectors.review_rows import target_said
 from characters.wording import SPEAKER, said
 from rules.diff import ADDED, CHANGED, REMOVED, Change, diff_files
+from rules.recorded import phrase_of
 from rules.report import Report, build_report
 from rules.rule_names import in_words
 from rules.rulesets import BUILTIN, LEVELS, Ruleset
@@ -285,7 +288,11 @@ def said_change(change: Change, ruleset: Ruleset) -> SaidChange:
     a GM's own words (a list's name, a ladder of its own) stay as written."""
     if change.section == "details":
         what = _detail_word(change.label)
-        name = _detail_word(change.name) if change.label == "scale" else change.name
+        name = change.name
+        if change.label == "scale":
+            name = _detail_word(change.name)
+        elif change.label == "house rules":  # a knob's key in words: its name in a history
+            name = str(HOUSE_RULE_NAMES.get(change.name.replace(" ", "_"), change.name))
         old, new = change.old, change.new
         if change.label == "ruleset":
             old, new = vocabulary.term(old, "ruleset"), vocabulary.term(new, "ruleset")
@@ -295,6 +302,9 @@ def said_change(change: Change, ruleset: Ruleset) -> SaidChange:
         old = _described(change.section, change.before, ruleset) if change.before else ""
         new = _described(change.section, change.after, ruleset) if change.after else ""
     return SaidChange(change.kind, str(CHANGE_KINDS[change.kind]), str(what), name, old, new)
+
+
+HOUSE_RULE_NAMES = {knob.key: knob.history for knob in KNOBS if knob.history}
 
 
 def _detail_word(word: str) -> str:
@@ -369,24 +379,12 @@ def timeline(character: Character, ruleset: Ruleset) -> list[TimelineRow]:
     return [
         TimelineRow(
             e,
-            _changes(e.before, e.after, ruleset),
+            _changes(e, ruleset),
             target_said(e.target, ruleset) if e.target else "",
             reason_said(e),
         )
         for e in events
     ]
-
-
-# The reasons services record on an event, in English (the record's language, append-only),
-# as they write them: read back, such a reason is said in the reader's language. Any other
-# (a GM's own words, an older wording) is shown as recorded.
-_UNDONE = re.compile(r"(?P<way>undo|redo) (?P<edit>.+)", re.DOTALL)
-_AWARDED = re.compile(r"(?P<amount>\d+) (?P<unit>[^:]+?): (?P<reason>.*)", re.DOTALL)
-_TEMPLATE = re.compile(r"template (?P<template>.+)", re.DOTALL)
-# services.templates.character_apply_template's events (a GM's reason is never read back)
-_TEMPLATE_ACTIONS = ("template_applied", "trait_added", "trait_relevelled", "details_changed")
-_COMES_WITH = re.compile(r"comes with (?P<gift>.+)", re.DOTALL)  # a gift's attribute
-_WENT_WITH = re.compile(r"went with (?P<trait>.+)", re.DOTALL)
 
 
 # What a template changed, as rules.templates' phrases wrote it in English: read back.
@@ -409,7 +407,7 @@ def template_change_said(line: str, ruleset: Ruleset) -> str:
     if found and re.split(r"[+-]", found["level"])[0] in vocabulary.LADDER:
         # a standard ladder's word ("Legendary+1" too): said as the page says levels
         return _("{name} {level}").format(
-            name=found["name"], level=_level_word(found["level"], ruleset)
+            name=rules_name(found["name"]), level=_level_word(found["level"], ruleset)
         )
     return line
 
@@ -417,25 +415,7 @@ def template_change_said(line: str, ruleset: Ruleset) -> str:
 def reason_said(event: CharacterEvent) -> str:
     """An event's reason in the reader's language: "annuler Crochetage Excellent →
     Légendaire+1", "3 PX : Première séance". English reads as recorded."""
-    reason, action = event.reason, event.action
-    if action in ("edit_undone", "edit_redone") and (found := _UNDONE.fullmatch(reason)):
-        edit = edit_label_said(found["edit"])
-        if found["way"] == "undo":
-            return pgettext("audit reason", "undo {edit}").format(edit=edit)
-        return pgettext("audit reason", "redo {edit}").format(edit=edit)
-    if action == "experience_awarded" and (found := _AWARDED.fullmatch(reason)):
-        amount = recorded_amount_said(int(found["amount"]), found["unit"])
-        # the reason after the colon is the GM's own words
-        return pgettext("audit reason", "{amount}: {reason}").format(
-            amount=amount, reason=found["reason"]
-        )
-    if action in _TEMPLATE_ACTIONS and (found := _TEMPLATE.fullmatch(reason)):
-        return pgettext("audit reason", "template {template}").format(template=found["template"])
-    if action == "trait_added" and (found := _COMES_WITH.fullmatch(reason)):
-        return pgettext("audit reason", "comes with {gift}").format(gift=found["gift"])
-    if action == "trait_removed" and (found := _WENT_WITH.fullmatch(reason)):
-        return pgettext("audit reason", "went with {trait}").format(trait=found["trait"])
-    return reason
+    return event_reason_said(event)
 
 
 # Recorded for the machinery, not for reading: a submitted build in full (the diff shows it),
@@ -446,20 +426,48 @@ MACHINERY = {"file", "entry", "thread", "message"}
 SPEND_SPEC = {f.name for f in fields(Priced)} - {"cost"}
 
 
-def _changes(before, after, ruleset: Ruleset) -> list[tuple[str, str, str]]:
-    before, after = before or {}, after or {}
+def _changes(event: CharacterEvent, ruleset: Ruleset) -> list[tuple[str, str, str]]:
+    before, after = event.before or {}, event.after or {}
     hidden = MACHINERY | (SPEND_SPEC if "what" in before or "what" in after else set())
     keys = [k for k in dict.fromkeys([*before, *after]) if k not in hidden]
     return [
         (
             _field(key, ruleset),
             _shown(key, before.get(key), ruleset),
-            _shown(key, after.get(key), ruleset),
+            _lines_shown(event, key, ruleset) or _shown(key, after.get(key), ruleset),
         )
         for key in keys
         if before.get(key) != after.get(key) or key not in before
     ]
 
+
+def _lines_shown(event: CharacterEvent, key: str, ruleset: Ruleset) -> str:
+    """What the app recorded in words after a change, in the reader's language: the edit an
+    undo took back, the lines a template changed, what a Foundry update changed (read again
+    from the two files the event keeps), what a Foundry import could not take. "" for a
+    key that is none of these."""
+    if key == "edit":
+        (line,) = event_lines_said(_as_lines(event, "edit"), "edit", recorded.EDITS) or [""]
+        return line
+    if key == "changed" and not (event.phrases or {}).get("changed"):  # before phrases
+        return ", ".join(template_change_said(line, ruleset) for line in event.after["changed"])
+    if key == "changes" and event.action == "foundry_updated":
+        old, new = (event.before or {}).get("file"), (event.after or {}).get("file")
+        if isinstance(old, dict) and isinstance(new, dict):
+            changes = diff_files(old, new, ruleset.terms)
+            return ", ".join(str(said_change(change, ruleset)) for change in changes)
+    if key in ("changed", "not_mapped"):
+        return ", ".join(event_lines_said(event, key) or ())
+    return ""
+
+
+def _as_lines(event: CharacterEvent, key: str) -> CharacterEvent:
+    """The event with its one-line `after[key]` as a list of one, as event_lines_said reads."""
+    after = {**event.after, key: [event.after[key]]}
+    return CharacterEvent(action=event.action, after=after, phrases=event.phrases)
+
+
+EQUIPMENT_KINDS = Equipment.Kind.values
 
 # The keys of an event whose values are levels, recorded as words of the standard ladder
 # (adapters.trait_state): shown in the character's ruleset's words.
@@ -504,6 +512,12 @@ ACTION_TITLES = {
     "meta_points_granted": pgettext_lazy("audit event", "meta points granted"),
     "fudge_points_converted": pgettext_lazy("audit event", "fudge points converted"),
     "ruleset_moved": pgettext_lazy("audit event", "ruleset moved"),
+    "foundry_updated": pgettext_lazy("audit event", "updated from Foundry"),
+    "uncommitted_defined": pgettext_lazy("audit event", "uncommitted trait defined"),
+    "share_link_created": pgettext_lazy("audit event", "share link created"),
+    "share_link_revoked": pgettext_lazy("audit event", "share link revoked"),
+    "portrait_set": pgettext_lazy("audit event", "portrait set"),
+    "portrait_removed": pgettext_lazy("audit event", "portrait removed"),
 }
 # The fields an event records, as the timeline names them; any other by in_words.
 FIELD_WORDS = {
@@ -530,6 +544,13 @@ FIELD_WORDS = {
     "template": pgettext_lazy("audit field", "template"),
     "changed": pgettext_lazy("audit field", "changed"),  # what a template changed
     "ruleset": pgettext_lazy("audit field", "ruleset"),
+    "scale_strength": pgettext_lazy("audit field", "scale strength"),
+    "scale_mass": pgettext_lazy("audit field", "scale mass"),
+    "changes": pgettext_lazy("audit field", "changes"),  # what a Foundry update changed
+    "not_mapped": pgettext_lazy("audit field", "not imported as it was"),  # a Foundry actor's
+    "link": pgettext_lazy("audit field", "share link"),
+    "sha256": pgettext_lazy("audit field", "SHA-256"),
+    "defined_in_play": pgettext_lazy("audit field", "defined in play"),
 }
 
 
@@ -545,10 +566,11 @@ def _shown(key, value, ruleset: Ruleset) -> str:
         return ""
     if key in LEVEL_FIELDS and isinstance(value, str):
         return _level_word(recorded_level(value, ruleset.ladder), ruleset)
-    if key == "edit" and isinstance(value, str):
-        return edit_label_said(value)
-    if key == "changed" and isinstance(value, list):
-        return ", ".join(template_change_said(line, ruleset) for line in value)
+    if isinstance(value, bool):  # defined in play
+        return pgettext("audit value", "yes") if value else pgettext("audit value", "no")
+    if key == "kind" and isinstance(value, str):  # a piece of equipment's, a power's
+        kind = "equipment kind" if value in EQUIPMENT_KINDS else "power kind"
+        return vocabulary.term(value, kind)
     if key == "difficulty" and isinstance(value, str):
         return vocabulary.term(value.replace("_", " "), "difficulty")
     if key == "sha256":
@@ -765,7 +787,7 @@ def spend_label(spec: dict, ruleset: Ruleset) -> str:
     if what == META_POINT:
         point = vocabulary.term(terms.point, "advancement purchase")
         return _("Buy a {point}").format(point=point)
-    return spec.get("label", "")
+    return said(phrase_of(spec["phrase"])) if spec.get("phrase") else spec.get("label", "")
 
 
 def _label(ruleset: Ruleset, what: str, trait: Trait | None) -> str:

@@ -108,9 +108,9 @@ def _equipment_facts(ruleset: Ruleset, item) -> tuple[str, ...]:
     # The terms are labels ("Damage"); here they follow the kind in a phrase.
     facts = [_equipment_kind(item.kind)]
     if item.damage is not None:
-        facts.append(f"{ruleset.terms.weapon_value.lower()} {signed(item.damage)}")
+        facts.append(f"{_value_word(ruleset.terms.weapon_value)} {signed(item.damage)}")
     if item.armour is not None:
-        facts.append(f"{ruleset.terms.armour_value.lower()} {signed(item.armour)}")
+        facts.append(f"{_value_word(ruleset.terms.armour_value)} {signed(item.armour)}")
     return tuple(facts)
 
 
@@ -216,8 +216,8 @@ def _equipment_against_catalogue(ruleset: Ruleset, item) -> str:
     return _differences(
         [
             (_KIND, _equipment_kind(entry.kind), _equipment_kind(item.kind)),
-            (terms.weapon_value.lower(), _signed(entry.damage), _signed(item.damage)),
-            (terms.armour_value.lower(), _signed(entry.armour), _signed(item.armour)),
+            (_value_word(terms.weapon_value), _signed(entry.damage), _signed(item.damage)),
+            (_value_word(terms.armour_value), _signed(entry.armour), _signed(item.armour)),
         ]
     )
 
@@ -237,12 +237,19 @@ def _power_kind(kind: str) -> str:
     return vocabulary.term(kind, "power kind")
 
 
+def _value_word(label: str) -> str:
+    """A ruleset's label for a damage or armour value ("Damage") inside a phrase, in the
+    reader's language: "damage", "dégâts"."""
+    word = vocabulary.term(label, "equipment value")
+    return word[:1].lower() + word[1:]
+
+
 def _equipment_kind(kind: str) -> str:
     return vocabulary.term(kind, "equipment kind")
 
 
 def _signed(value) -> str:
-    return "none" if value is None else signed(value)
+    return pgettext("recorded value", "none") if value is None else signed(value)
 
 
 def broad_template_breaking_caps(character: Character, ruleset: Ruleset, report: Report):

@@ -17,9 +17,7 @@ from collections import defaultdict
 from dataclasses import asdict
 
 from django.db import transaction
-from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from characters import vocabulary
 from characters.adapters import (
@@ -36,6 +34,7 @@ from characters.models import (
     Notification,
     Trait,
 )
+from characters.recorded import AWARDED, CONVERTED, CONVERTED_TO, SPENT, TAKEN_BACK, recorded
 from characters.selectors.access import is_gm_of
 from characters.selectors.advancement import (
     BUY_OFF_FAULT,
@@ -45,14 +44,16 @@ from characters.selectors.advancement import (
     NAMED,
     POWER,
     RAISE,
-    amount_said,
+    amount_phrase,
     check_new_name,
+    label_said,
     meta_points_of,
     new_kind,
     pending_spends,
     points_name,
     price_spend,
     quote_spend,
+    spend_phrase,
     spend_to_take_back,
 )
 from characters.services.audit import (
@@ -65,7 +66,9 @@ from characters.services.audit import (
 from characters.services.notifications import notifications_mail, notify
 from characters.services.rows import ensure_room, next_position
 from rules.ladder import level_name, parse_level
+from rules.recorded import phrase_of
 from rules.rulesets import Ruleset
+from rules.words import Term, say
 
 # -- spends ----------------------------------------------------------------------------------
 
@@ -108,11 +111,13 @@ def experience_spend(
         ensure_room(locked)
     priced = quote.priced
     spec = asdict(priced)
+    label = spend_phrase(spec)
     if quote.request:
         entry = ExperienceEntry.objects.create(
             character=locked,
             amount=-priced.cost,
             reason=priced.label,
+            reason_phrase=priced.phrase,
             actor=actor,
             pending=True,
             request=spec,
@@ -123,11 +128,15 @@ def experience_spend(
             action="spend_requested",
             target=priced.target,
             after={**spec, "entry": entry.pk},
-            reason=priced.label,
+            reason=label,
         )
         return entry
     entry = ExperienceEntry.objects.create(
-        character=locked, amount=-priced.cost, reason=priced.label, actor=actor
+        character=locked,
+        amount=-priced.cost,
+        reason=priced.label,
+        reason_phrase=priced.phrase,
+        actor=actor,
     )
     _apply(locked, entry, spec, actor=actor, action="experience_spent")
     return entry
@@ -141,7 +150,7 @@ def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
     ensure_build_as_recorded(locked)
     if spec["what"] is None:
         raise ServiceError(
-            _("Nothing records what “{what}” buys: refuse it.").format(what=spec["label"])
+            _("Nothing records what “{what}” buys: refuse it.").format(what=label_said(spec))
         )
     trait = locked.traits.filter(pk=spec["trait"]).first() if spec["trait"] else None
     asked = {"kind": spec.get("kind", ""), "difficulty": spec.get("difficulty", "")}
@@ -160,7 +169,7 @@ def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
     except ServiceError as error:
         raise ServiceError(
             _("{what} no longer applies ({error}): refuse it.").format(
-                what=spec["label"], error=error
+                what=label_said(spec), error=error
             )
         ) from None
     if (now.target, now.cost, now.from_level) != (
@@ -173,8 +182,8 @@ def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
                 "{what} no longer matches the character (now: {now}, {cost} {unit}): refuse "
                 "it, and the player can ask again."
             ).format(
-                what=spec["label"],
-                now=now.label,
+                what=label_said(spec),
+                now=label_said(asdict(now)),
                 cost=now.cost,
                 unit=vocabulary.term(now.unit, "experience unit"),
             )
@@ -187,13 +196,13 @@ def spend_accept(*, entry: ExperienceEntry, actor) -> ExperienceEntry:
         character=locked,
         actor=actor,
         kind=Notification.Kind.SPEND_ACCEPTED,
-        message=format_lazy(
-            gettext_lazy("{gm} accepted {name}'s request: {what} ({cost} {unit})."),
+        message=say(
+            "{gm} accepted {name}'s request: {what} ({cost} {unit}).",
             gm=actor.username,
             name=locked.name,
-            what=spec["label"],
+            what=spend_phrase(spec),
             cost=spec["cost"],
-            unit=spec["unit"],
+            unit=Term(spec["unit"], "experience unit"),
         ),
     )
     return entry
@@ -221,11 +230,11 @@ def spend_refuse(*, entry: ExperienceEntry, actor, reason: str) -> None:
         character=locked,
         actor=actor,
         kind=Notification.Kind.SPEND_REFUSED,
-        message=format_lazy(
-            gettext_lazy("{gm} refused {name}'s request ({what}): {reason}"),
+        message=say(
+            "{gm} refused {name}'s request ({what}): {reason}",
             gm=actor.username,
             name=locked.name,
-            what=spec["label"],
+            what=spend_phrase(spec),
             reason=reason,
         ),
     )
@@ -248,7 +257,7 @@ def spend_withdraw(*, entry: ExperienceEntry, actor) -> None:
         action="spend_withdrawn",
         target=spec["target"],
         before={**spec, "entry": entry.pk},
-        reason=spec["label"],
+        reason=spend_phrase(spec),
     )
 
 
@@ -271,10 +280,13 @@ def spend_take_back(*, character: Character, actor, expected_version: int | None
         )
     before, after = {"experience": locked.experience}, {}
     _undo(locked, spend.bought, before, after)
+    bought = phrase_of(spend.reason_phrase) if spend.reason_phrase else spend.reason
+    reason, reason_phrase = recorded(say(TAKEN_BACK, spend=bought))
     refund = ExperienceEntry.objects.create(
         character=locked,
         amount=-spend.amount,
-        reason=f"Taken back: {spend.reason}",
+        reason=reason,
+        reason_phrase=reason_phrase,
         actor=actor,
         reverses=spend,
     )
@@ -288,7 +300,7 @@ def spend_take_back(*, character: Character, actor, expected_version: int | None
         target=_bought_target(spend.bought),
         before=before,
         after=after,
-        reason=refund.reason,
+        reason=phrase_of(reason_phrase),
         build_sha256=stored_build_sha256(locked),
     )
     return refund
@@ -418,7 +430,12 @@ def _apply(locked: Character, entry: ExperienceEntry, spec: dict, *, actor, acti
         target=spec["target"],
         before=before,
         after=after,
-        reason=f"{spec['label']}: {spec['cost']} {spec['unit']}",
+        reason=say(
+            SPENT,
+            what=spend_phrase(spec),
+            cost=spec["cost"],
+            unit=Term(spec["unit"], "experience unit"),
+        ),
         build_sha256=stored_build_sha256(locked),
     )
 
@@ -515,17 +532,17 @@ def _award(
         action="experience_awarded",
         before={"experience": before},
         after={"experience": locked.experience},
-        reason=f"{amount} {unit}: {reason}",
+        reason=say(AWARDED, amount=amount, unit=Term(unit, "experience unit"), reason=reason),
     )
     note = notify(
         character=locked,
         actor=actor,
         kind=Notification.Kind.EXPERIENCE,
-        message=format_lazy(
-            gettext_lazy("{gm} awarded {name} {amount}: {reason}"),
+        message=say(
+            "{gm} awarded {name} {amount}: {reason}",
             gm=actor.username,
             name=locked.name,
-            amount=amount_said(amount, ruleset),
+            amount=amount_phrase(amount, ruleset),
             reason=reason,
         ),
         mailed=mailed,
@@ -602,8 +619,16 @@ def fudge_points_convert(
             )
         )
     unit = ruleset.advancement.unit
-    reason = f"{rate} {points_name(ruleset)} converted ({ruleset.advancement.section})"
-    entry = ExperienceEntry.objects.create(character=locked, amount=1, reason=reason, actor=actor)
+    converted = say(
+        CONVERTED,
+        rate=rate,
+        points=Term(points_name(ruleset), "points"),
+        section=ruleset.advancement.section,
+    )
+    reason, reason_phrase = recorded(converted)
+    entry = ExperienceEntry.objects.create(
+        character=locked, amount=1, reason=reason, reason_phrase=reason_phrase, actor=actor
+    )
     before = {"meta_points": current, "experience": locked.experience}
     locked.meta_points = current - rate
     locked.experience += 1
@@ -614,7 +639,7 @@ def fudge_points_convert(
         action="fudge_points_converted",
         before=before,
         after={"meta_points": locked.meta_points, "experience": locked.experience},
-        reason=f"{reason}: +1 {unit}",
+        reason=say(CONVERTED_TO, reason=converted, unit=Term(unit, "experience unit")),
     )
     return entry
 

@@ -14,6 +14,8 @@ from characters.audit_chain import link
 from characters.errors import ServiceError, StaleWrite
 from characters.models import Campaign, CampaignEvent, Character, CharacterEvent
 from characters.services.history import history_record
+from rules.recorded import phrase_data
+from rules.words import Phrase
 
 
 def lock_character(
@@ -55,12 +57,16 @@ def record_event(
     target: str = "",
     before=None,
     after=None,
-    reason: str = "",
+    reason: str | Phrase = "",
     build_sha256: str = "",
+    lines: dict | None = None,
 ) -> CharacterEvent:
     """One event on the character's trail; the caller holds the character's row lock
     (lock_character). `build_sha256`: an approved build's digest after this change, when it
-    changed the build (adapters.build_sha256)."""
+    changed the build (adapters.build_sha256). A `reason` the app words is a Phrase, kept
+    in English and as a phrase (characters.recorded); `lines`: phrases of `after`'s lines
+    by key ("changed": [...]), kept beside the English `after` holds."""
+    reason, phrases = _recorded(reason, lines)
     event = CharacterEvent(
         character=character,
         actor=actor,
@@ -71,10 +77,23 @@ def record_event(
         version=character.version,
         reason=reason,
         build_sha256=build_sha256,
+        phrases=phrases,
     )
     _append(event, CharacterEvent.objects.filter(character_id=character.pk))
     character.latest_event = event
     return event
+
+
+def _recorded(reason: str | Phrase, lines: dict | None) -> tuple[str, dict | None]:
+    """An event's reason in English, and the phrases it keeps (None: none to keep)."""
+    phrases = {
+        key: [phrase_data(line) if isinstance(line, Phrase) else str(line) for line in said]
+        for key, said in (lines or {}).items()
+    }
+    if isinstance(reason, Phrase):
+        phrases["reason"] = phrase_data(reason)
+        reason = str(reason)
+    return reason, phrases or None
 
 
 def _append(event, chain) -> None:
@@ -92,13 +111,14 @@ def record_campaign_event(
     target: str = "",
     before=None,
     after=None,
-    reason: str = "",
+    reason: str | Phrase = "",
 ) -> CampaignEvent:
     """One line of the campaign's history (house rules, settings, catalogue, members, invite).
     `before` and `after` are JSON: never a secret such as the invite code. The campaign's
     row is locked here (not every campaign write locks it first): its chain gets one link
     at a time."""
     Campaign.objects.select_for_update().filter(pk=campaign.pk).values_list("pk").first()
+    reason, phrases = _recorded(reason, None)
     event = CampaignEvent(
         campaign=campaign,
         actor=actor,
@@ -107,6 +127,7 @@ def record_campaign_event(
         before=before,
         after=after,
         reason=reason,
+        phrases=phrases,
     )
     _append(event, CampaignEvent.objects.filter(campaign_id=campaign.pk))
     return event

@@ -143,6 +143,7 @@ def _import(*, owner, imported: Imported, campaign: Campaign | None):
             if imported.source == FOUNDRY
             else {}
         ),
+        lines={"not_mapped": imported.phrases} if imported.source == FOUNDRY else None,
     )
     return character, imported
 

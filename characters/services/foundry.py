@@ -17,6 +17,7 @@ from characters.adapters import (
 )
 from characters.errors import NotAllowed, ServiceError
 from characters.models import Character, Equipment, Trait
+from characters.recorded import FROM_FOUNDRY
 from characters.selectors.interop import FoundryUpdate, foundry_update_of
 from characters.services.audit import commit_change, lock_character
 from characters.services.portraits import portrait_set
@@ -25,6 +26,7 @@ from characters.wording import said
 from rules import character as rc
 from rules.charfile import ROW_LISTS, CharacterFileError, write_character
 from rules.foundry import FOUNDRY, parse_any, picture_bytes
+from rules.words import say
 
 
 @transaction.atomic
@@ -97,7 +99,7 @@ def character_update_from_foundry(
         action="foundry_updated",
         before={"file": before},
         after={"file": write_character(after), "changes": [str(c) for c in update.changes]},
-        reason="updated from Foundry",
+        reason=say(FROM_FOUNDRY),
     )
     if update.needs_review:
         data = character_file(locked)

@@ -12,10 +12,12 @@ from django.utils.translation import gettext
 from characters.adapters import character_to_rules
 from characters.errors import NotAllowed, ServiceError
 from characters.models import Campaign, Character
+from characters.recorded import COPY as A_COPY_OF
 from characters.selectors.access import BUILD_ROWS
 from characters.services.audit import commit_change, record_campaign_event, record_event
 from characters.services.characters import create_from_rules
 from characters.services.sharing import share_links_revoke_all
+from rules.words import say
 
 NAME_MAX = Character._meta.get_field("name").max_length
 COPY = " (copy)"
@@ -142,7 +144,7 @@ def character_duplicate(*, character: Character, actor) -> Character:
         actor=actor,
         action="character_duplicated",
         after={"name": name, "ruleset": copy.ruleset, "from": source.pk},
-        reason=f"A copy of {source.name}",
+        reason=say(A_COPY_OF, name=source.name),
     )
     return copy
 

@@ -17,7 +17,11 @@ from django.utils.translation import ngettext
 from characters.errors import ServiceError
 from characters.models import Character, Notification, OutgoingMail
 from characters.selectors.accounts import account_language
+from characters.selectors.notifications import fit, notification_said
 from characters.services.mail_outbox import mail_queue
+from characters.wording import said
+from rules.recorded import phrase_data
+from rules.words import Phrase
 
 
 def notify(
@@ -28,17 +32,22 @@ def notify(
     transaction: a refused write sends nothing; `mailed=False` leaves it to the caller, who
     tells of several notifications in one (notifications_mail). `message` may be lazy
     (format_lazy of a gettext_lazy template): it is said, and kept, in the reader's language
-    (their account's), whoever's request made it."""
+    (their account's), whoever's request made it. A Phrase (rules.words) is kept as well,
+    and said again in whatever language its reader reads the list in."""
     reader = to or character.owner
     if reader.pk == actor.pk:
         return None
     language = account_language(reader) or settings.LANGUAGE_CODE
+    phrase = phrase_data(message) if isinstance(message, Phrase) else None
     with translation.override(language):
-        message = str(message)
-    limit = Notification._meta.get_field("message").max_length
-    if len(message) > limit:  # a long name or reason: the page it links to has it all
-        message = message[: limit - 1] + "…"
-    note = Notification.objects.create(user=reader, character=character, kind=kind, message=message)
+        message = said(message)
+    note = Notification.objects.create(
+        user=reader,
+        character=character,
+        kind=kind,
+        message=fit(message),
+        message_phrase=phrase,
+    )
     if mailed:
         notifications_mail([note], language=language)
     return note
@@ -62,11 +71,12 @@ def notifications_mail(notes: list[Notification], *, language: str = ""):
     with translation.override(language):
         body = "\n\n".join(
             _("{message}\n\nOpen the character: {path}").format(
-                message=note.message, path=reverse("character_builder", args=[note.character_id])
+                message=notification_said(note),
+                path=reverse("character_builder", args=[note.character_id]),
             )
             for note in notes
         )
-        subject = _("Fairsheet: {message}").format(message=one_line(notes[0].message))
+        subject = _("Fairsheet: {message}").format(message=one_line(notification_said(notes[0])))
         if len(notes) > 1:
             more = len(notes) - 1
             subject = ngettext(

@@ -45,6 +45,7 @@ from characters.vocabulary import term
 from characters.wording import said
 from rules import play
 from rules.ladder import FAIR, POOR, signed
+from rules.recorded import phrase_data
 from rules.words import Phrase, Term, say
 
 Randbelow = Callable[[int], int]
@@ -382,7 +383,8 @@ def _lock(character: Character, actor, expected_revision: int | None) -> AtTable
 
 def _commit(table: AtTable, actor, action: str, *, note: Phrase, **changes) -> Change:
     """The change saved with its PlayEvent, whose note the record keeps in English (the
-    engine's words, as every event's); the page's news says it in the reader's language."""
+    engine's words, as every event's) and as its phrase, which the history says in its
+    reader's language (characters.recorded); the page's news says it now."""
     before = table.snapshot()
     state = table.state
     for field, value in changes.items():
@@ -401,6 +403,7 @@ def _commit(table: AtTable, actor, action: str, *, note: Phrase, **changes) -> C
         after={k: v for k, v in after.items() if before[k] != v},
         revision=state.revision,
         note=str(note),
+        note_phrase=phrase_data(note),
     )
     return Change(after_table, _said(after_table, note))
 

@@ -13,9 +13,8 @@ transaction.
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
+from django.utils.translation import ngettext
 
 from characters.adapters import (
     build_changed,
@@ -37,6 +36,7 @@ from characters.services.threads import open_thread
 from characters.wording import said
 from rules.charfile import write_character
 from rules.report import build_report
+from rules.words import say, say_plural
 
 # The event each transition records, by the state it moves to.
 TRANSITION_ACTIONS = {
@@ -126,12 +126,10 @@ def character_request_changes(
         character=locked,
         actor=actor,
         kind=Notification.Kind.CHANGES_REQUESTED,
-        message=format_lazy(
-            ngettext_lazy(
-                "{name} is back with you for changes: {count} comment from {gm}.",
-                "{name} is back with you for changes: {count} comments from {gm}.",
-                "count",
-            ),
+        message=say_plural(
+            "{name} is back with you for changes: {count} comment from {gm}.",
+            "{name} is back with you for changes: {count} comments from {gm}.",
+            len(added),
             name=locked.name,
             count=len(added),
             gm=actor.username,
@@ -206,14 +204,14 @@ def character_approve(
         character=locked,
         actor=actor,
         kind=Notification.Kind.APPROVED,
-        message=format_lazy(
-            gettext_lazy("{gm} approved {name} over the rules: {reason}")
-            if override_reason
-            else gettext_lazy("{gm} approved {name}."),
+        message=say(
+            "{gm} approved {name} over the rules: {reason}",
             gm=actor.username,
             name=locked.name,
             reason=override_reason,
-        ),
+        )
+        if override_reason
+        else say("{gm} approved {name}.", gm=actor.username, name=locked.name),
     )
     return approval
 

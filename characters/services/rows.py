@@ -11,6 +11,7 @@ from characters import vocabulary
 from characters.adapters import ruleset_for, to_decimal, trait_state, trait_target
 from characters.errors import ServiceError
 from characters.models import LEVEL_MAX, LEVEL_MIN, Character, Equipment, Trait
+from characters.recorded import COMES_WITH, UNCOMMITTED, WENT_WITH
 from characters.services.audit import (
     commit_change,
     ensure_build_as_recorded,
@@ -23,7 +24,7 @@ from characters.wording import SPEAKER
 from rules.charfile import MAX_ROWS
 from rules.ladder import STANDARD
 from rules.rulesets import STANDARD_TERMS
-from rules.words import Level
+from rules.words import Level, Name, say
 
 
 def ensure_room(character: Character, adding: int = 1) -> None:
@@ -113,7 +114,7 @@ def _add_gift_attribute(character: Character, *, gift: Trait, actor) -> None:
         action="trait_added",
         target=trait_target(row),
         after=trait_state(row),
-        reason=f"comes with {gift.name}",
+        reason=say(COMES_WITH, gift=Name(gift.name)),
     )
 
 
@@ -177,7 +178,7 @@ def trait_remove(
                 action="trait_removed",
                 target=trait_target(row),
                 before=state,
-                reason=f"went with {trait.name}",
+                reason=say(WENT_WITH, trait=Name(trait.name)),
             )
     trait.delete()
     commit_change(locked, actor=actor, action="trait_removed", target=target, before=before)
@@ -246,8 +247,12 @@ def trait_define_uncommitted(
         action="uncommitted_defined",
         target=trait_target(trait),
         after=trait_state(trait),
-        reason=f"uncommitted trait {used + 1} of {ruleset.uncommitted_traits} "
-        f"({ruleset.section('uncommitted')})",
+        reason=say(
+            UNCOMMITTED,
+            number=used + 1,
+            count=ruleset.uncommitted_traits,
+            section=ruleset.section("uncommitted"),
+        ),
         # An approved build's new digest: the record it is checked against from now on.
         build_sha256=stored_build_sha256(locked) if approved else "",
     )

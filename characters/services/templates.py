@@ -13,12 +13,14 @@ from characters.adapters import (
 )
 from characters.errors import ServiceError
 from characters.models import Character, Trait
+from characters.recorded import TEMPLATE
 from characters.services.audit import commit_change, record_event
 from characters.services.characters import lock_for_edit
 from characters.services.rows import ensure_room, next_position, save_trait
 from characters.wording import said
 from rules.charfile import write_character
 from rules.templates import apply_template, race_taken, raised_to, scale_now, taken, templates_for
+from rules.words import Name, Phrase, say
 
 TEMPLATE_ROW_LISTS = ("attributes", "skills", "gifts", "faults")  # what a template may add to
 
@@ -43,7 +45,7 @@ def character_apply_template(
         locked,
         sum(len(getattr(after, k)) - len(getattr(before, k)) for k in TEMPLATE_ROW_LISTS),
     )
-    reason = f"template {template.name}"
+    reason = say(TEMPLATE, template=Name(template.name))
     events = []  # recorded after the version moves, so each carries the version after
     changed = []
     _raise_levels(
@@ -59,6 +61,7 @@ def character_apply_template(
         before={"file": write_character(before, character_base(locked).ladder)},
         after={"template": template.name, "changed": [str(line) for line in changed]},
         reason=reason,
+        lines={"changed": changed},
     )
     for event in events:
         record_event(character=locked, actor=actor, **event)
@@ -80,7 +83,7 @@ def _locked_with_rows(*, character: Character, expected_version: int | None) -> 
     return locked
 
 
-def _raise_levels(locked: Character, before, after, *, ladder, reason: str, events, changed):
+def _raise_levels(locked: Character, before, after, *, ladder, reason: Phrase, events, changed):
     """The attributes and skills the template raises, and those it adds at its level."""
     existing = {(t.kind, t.name.casefold()): t for t in locked.traits.all()}
     for kind, old_items, new_items in (
@@ -116,7 +119,7 @@ def _raise_levels(locked: Character, before, after, *, ladder, reason: str, even
             changed.append(raised_to(item.name, row.level, ladder))
 
 
-def _take_gifts_and_faults(locked: Character, before, after, *, reason: str, events, changed):
+def _take_gifts_and_faults(locked: Character, before, after, *, reason: Phrase, events, changed):
     """The gifts and faults the template (a race) brings, after the character's own."""
     for kind, old_items, new_items in (
         (Trait.Kind.GIFT, before.gifts, after.gifts),
@@ -138,7 +141,7 @@ def _take_gifts_and_faults(locked: Character, before, after, *, reason: str, eve
             changed.append(taken(str(kind), item.name))
 
 
-def _take_details(locked: Character, after, *, template, reason: str, events, changed):
+def _take_details(locked: Character, after, *, template, reason: Phrase, events, changed):
     """The race and Scale the template sets."""
     details = {
         key: getattr(after, key)

@@ -9,9 +9,7 @@ nothing of the build: the character's version stays, so the builder's forms stay
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from characters.errors import NotAllowed, ServiceError
 from characters.models import (
@@ -27,6 +25,7 @@ from characters.selectors.access import is_gm_of
 from characters.selectors.threads import thread_row, thread_target
 from characters.services.audit import lock_character, record_event
 from characters.services.notifications import notify, one_line
+from rules.words import Name, say
 
 EXCERPT = 120  # of a message, in its notification
 
@@ -54,8 +53,8 @@ def comment_thread_start(
         target=thread.target,
         after={"thread": thread.pk, "message": body},
         kind=Notification.Kind.MESSAGE,
-        message=format_lazy(
-            gettext_lazy("{actor} started a thread on {about}: “{excerpt}”"),
+        message=say(
+            "{actor} started a thread on {about}: “{excerpt}”",
             actor=actor.username,
             about=_about(locked, thread),
             excerpt=_excerpt(body),
@@ -97,8 +96,8 @@ def comment_reply(*, thread: CommentThread, actor, body: str) -> ThreadMessage:
         target=_target_now(locked, thread),
         after={"thread": thread.pk, "message": body},
         kind=Notification.Kind.MESSAGE,
-        message=format_lazy(
-            gettext_lazy("{actor} answered on {about}: “{excerpt}”"),
+        message=say(
+            "{actor} answered on {about}: “{excerpt}”",
             actor=actor.username,
             about=_about(locked, thread),
             excerpt=_excerpt(body),
@@ -131,13 +130,11 @@ def comment_thread_resolve(*, thread: CommentThread, actor, resolved: bool = Tru
         target=_target_now(locked, thread),
         after={"thread": thread.pk},
         kind=Notification.Kind.THREAD_RESOLVED if resolved else Notification.Kind.THREAD_REOPENED,
-        message=format_lazy(
-            gettext_lazy("{actor} marked the thread on {about} resolved.")
-            if resolved
-            else gettext_lazy("{actor} reopened the thread on {about}."),
-            actor=actor.username,
-            about=about,
-        ),
+        message=say(
+            "{actor} marked the thread on {about} resolved.", actor=actor.username, about=about
+        )
+        if resolved
+        else say("{actor} reopened the thread on {about}.", actor=actor.username, about=about),
         to=other,
     )
     return thread
@@ -197,15 +194,15 @@ def _target_now(locked: Character, thread: CommentThread) -> str:
 
 
 def _about(locked: Character, thread: CommentThread):
-    """What a notification says the thread is on: "Brogo's Climbing", "Brogo's build"; lazy,
-    so said in the reader's language with the rest of the notification."""
+    """What a notification says the thread is on: "Brogo's Climbing", "Brogo's build"; a
+    phrase, said in the reader's language with the rest of the notification."""
     if not thread.target:
-        return format_lazy(gettext_lazy("{name}'s build"), name=locked.name)
+        return say("{name}'s build", name=locked.name)
     row = thread_row(locked, thread)
-    return format_lazy(
-        gettext_lazy("{name}'s {row}"),
+    return say(
+        "{name}'s {row}",
         name=locked.name,
-        row=row.name if row is not None else thread.target.partition(":")[2],
+        row=Name(row.name if row is not None else thread.target.partition(":")[2]),
     )
 
 

@@ -4,12 +4,14 @@ put back the last one taken back."""
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from characters.adapters import step_label
+from characters.adapters import edit_phrase, step_label
 from characters.errors import ServiceError
 from characters.models import Character
+from characters.recorded import REDO, UNDO
 from characters.services.audit import commit_change
 from characters.services.characters import lock_for_edit
 from characters.services.history import history_step, restore, snapshot
+from rules.words import Phrase, say
 
 
 @transaction.atomic
@@ -32,7 +34,8 @@ def character_undo_edit(
         action="edit_redone" if redo else "edit_undone",
         target=step.target,
         after={"edit": step.label},
-        reason=f"{'redo' if redo else 'undo'} {step.label}",
+        reason=_reason(step, redo=redo),
+        lines={"edit": [edit_phrase(step.edit)]} if step.edit else None,
     )
     if not redo:
         step.after = now
@@ -40,3 +43,11 @@ def character_undo_edit(
     step.version = locked.version
     step.save(update_fields=["after", "undone", "version"])
     return step_label(step)
+
+
+def _reason(step, *, redo: bool) -> Phrase | str:
+    """ "undo Climbing Fair → Good": a phrase, or the English of a step kept without its
+    parts (BuildStep.edit), which its reader reads back."""
+    if not step.edit:
+        return f"{'redo' if redo else 'undo'} {step.label}"
+    return say(REDO if redo else UNDO, edit=edit_phrase(step.edit))

@@ -23,6 +23,7 @@ from characters.errors import ServiceError
 from characters.forms.builder import VersionedForm
 from characters.forms.review import AwardForm, PointsForm, RefuseForm, SpendForm
 from characters.models import DecisionToken
+from characters.recorded import ledger_reason_said
 from characters.selectors.access import character_for_owner, character_for_viewer, is_gm_of
 from characters.selectors.advancement import amount_said, quote_spend
 from characters.selectors.review import (
@@ -87,7 +88,7 @@ def advancement_spend(request, pk):
         character,
         write,
         lambda entry: (_("Asked the GM: {what}.") if entry.pending else _("Done: {what}.")).format(
-            what=entry.reason
+            what=ledger_reason_said(entry)
         ),
     )
 
@@ -104,7 +105,7 @@ def spend_take_back(request, pk):
         actor=request.user,
         expected_version=form.cleaned_data["version"],
     )
-    return _write(request, character, write, lambda entry: f"{entry.reason}.")
+    return _write(request, character, write, lambda entry: f"{ledger_reason_said(entry)}.")
 
 
 @require_POST
@@ -116,7 +117,7 @@ def spend_withdraw(request, pk, entry_pk):
         request,
         character,
         write,
-        lambda result: _("Request taken back: {what}.").format(what=entry.reason),
+        lambda result: _("Request taken back: {what}.").format(what=ledger_reason_said(entry)),
     )
 
 
@@ -171,7 +172,7 @@ def spend_decide(request, pk, entry_pk, decision):
         request,
         character,
         _once(request, decide, kind, entry_pk),
-        lambda entry: said.format(what=entry.reason),
+        lambda entry: said.format(what=ledger_reason_said(entry)),
     )
 
 
@@ -198,7 +199,9 @@ def points_convert(request, pk):
         actor=request.user,
         expected_version=form.cleaned_data["version"],
     )
-    return _write(request, character, write, lambda entry: f"{entry.reason}: +{entry.amount}.")
+    return _write(
+        request, character, write, lambda entry: f"{ledger_reason_said(entry)}: +{entry.amount}."
+    )
 
 
 def _points(request, character, service, *, decision=False):

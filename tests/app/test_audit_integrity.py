@@ -304,6 +304,23 @@ def edited_campaign_event(character):
     return [(sql, [event.pk])], where, "changed after it was recorded"
 
 
+def forged_phrase(character):
+    """The award's reason said otherwise on every page, its English left as it was."""
+    event = character.events.get(action="experience_awarded")
+    forged = '{"reason": {"text": "{amount} {unit}: {reason}", "values": {"reason": "forged"}}}'
+    sql = "UPDATE characters_characterevent SET phrases = %s WHERE id = %s"
+    where = f"event {event.pk} (experience awarded"
+    return [(sql, [forged, event.pk])], where, "changed after it was recorded"
+
+
+def dropped_phrase(character):
+    """The award's phrase taken away, as if the event were older than phrases."""
+    event = character.events.get(action="experience_awarded")
+    sql = "UPDATE characters_characterevent SET phrases = NULL WHERE id = %s"
+    where = f"event {event.pk} (experience awarded"
+    return [(sql, [event.pk])], where, "changed after it was recorded"
+
+
 def tampered_build(character):
     sql = "UPDATE characters_trait SET level = %s WHERE character_id = %s AND name = 'Climbing'"
     return [(sql, [LEGENDARY, character.pk])], f"character {character.pk}", "behind the app"
@@ -313,7 +330,15 @@ def tampered_build(character):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(
     "break_it",
-    [edited_event, deleted_event, deleted_newest_event, edited_campaign_event, tampered_build],
+    [
+        edited_event,
+        deleted_event,
+        deleted_newest_event,
+        edited_campaign_event,
+        forged_phrase,
+        dropped_phrase,
+        tampered_build,
+    ],
 )
 def test_verify_audit_finds_each_break_and_exits_1(campaign, character, gm, break_it):
     Trait.objects.create(character=character, kind="skill", name="Climbing", level=0)

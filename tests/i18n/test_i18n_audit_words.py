@@ -48,7 +48,7 @@ def applied(client, character, template, language) -> str:
         ),
         (
             ES,
-            ["Plantilla aplicada", "Constitution Bueno", "raza Halfling", "Escala -2 / -2"],
+            ["Plantilla aplicada", "Constitución Bueno", "raza Halfling", "Escala -2 / -2"],
             ["Constitution Good", "fault Halfling", "race Halfling", "Scale -2 / -2"],
         ),
     ],
@@ -111,13 +111,13 @@ def audit(client, character, language) -> str:
 def test_the_audit_trail_reads_its_records_in_french(login, gm, recorded):
     body = audit(login(gm), recorded, FR)
     for text in (
-        "annulé\u00a0: Lockpicking Excellent → Légendaire+1",
-        "rétabli\u00a0: Lockpicking Excellent → Légendaire+1",
-        "Lockpicking Excellent → Légendaire+1</ins>",  # the undo's "edit"
+        "annulé\u00a0: Crochetage Excellent → Légendaire+1",
+        "rétabli\u00a0: Crochetage Excellent → Légendaire+1",
+        "Crochetage Excellent → Légendaire+1</ins>",  # the undo's "edit"
         "<del>Excellent</del> → <ins>Légendaire+1</ins>",  # the level past Legendary
         "<ins>moyenne</ins>",  # the difficulty
         "modèle Beginning Fighter",
-        "Strength Très bon, Dexterity Très bon",  # what the template changed
+        "Force Très bon, Dextérité Très bon",  # what the template changed
         "Modèle\u00a0: beginning-fighter",
         '<span class="field">approbation</span>',
         "3 PX\u00a0: Première séance",

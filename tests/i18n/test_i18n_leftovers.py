@@ -35,14 +35,14 @@ def spaced(text: str) -> str:
 
 UNDO = {
     "fr": [
-        "Annuler : Strength Moyen → Bon",
-        "Annuler : ajouter Climbing",
+        "Annuler : Force Moyen → Bon",
+        "Annuler : ajouter Escalade",
         "Annuler : modifier Sword",
         "Annuler : modifier le concept",
     ],
     "es": [
-        "Deshacer: Strength Normal → Bueno",
-        "Deshacer: añadir Climbing",
+        "Deshacer: Fuerza Normal → Bueno",
+        "Deshacer: añadir Escalada",
         "Deshacer: cambiar Sword",
         "Deshacer: cambiar el concepto",
     ],

@@ -8,9 +8,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from characters import pdf
+from characters.models import PlayEvent
 from characters.pdf import render_sheets_pdf
 from characters.print_options import PrintOptions
-from characters.selectors.play import history_note
+from characters.selectors.play import history_note, note_phrase_of
 from characters.services import play as services
 from characters.sheets import reference_page
 from tests.support.pdf_helpers import campaign_pack, ruleset_of, sample, sheet, texts
@@ -218,10 +219,10 @@ class TestHistory:
     )
 
     def test_a_recorded_note_reads_as_recorded_in_english(self):
-        """The templates history_note reads notes back with are services.play's own: a note
-        it recorded, said again in English, is the note."""
+        """The templates a note kept in English only is read back with are services.play's
+        own: a note it recorded, said again in English, is the note."""
         for note in self.NOTES:
-            assert history_note(note) == note
+            assert str(note_phrase_of(note)) == note
 
     def test_the_play_page_says_its_history_in_french(self, client, player, tess):
         services.play_condition_add(
@@ -235,4 +236,5 @@ class TestHistory:
 
     def test_a_note_no_template_knows_is_shown_as_recorded(self):
         with translation.override("fr"):
-            assert history_note("an older wording") == "an older wording"
+            assert note_phrase_of("an older wording") is None
+            assert history_note(PlayEvent(note="an older wording")) == "an older wording"
