@@ -504,6 +504,9 @@ ACTION_TITLES = {
     "meta_points_granted": pgettext_lazy("audit event", "meta points granted"),
     "fudge_points_converted": pgettext_lazy("audit event", "fudge points converted"),
     "ruleset_moved": pgettext_lazy("audit event", "ruleset moved"),
+    "share_link_framing_changed": pgettext_lazy(
+        "audit event", "sites that may frame the shared sheet changed"
+    ),
 }
 # The fields an event records, as the timeline names them; any other by in_words.
 FIELD_WORDS = {
@@ -530,6 +533,7 @@ FIELD_WORDS = {
     "template": pgettext_lazy("audit field", "template"),
     "changed": pgettext_lazy("audit field", "changed"),  # what a template changed
     "ruleset": pgettext_lazy("audit field", "ruleset"),
+    "origins": pgettext_lazy("audit field", "sites"),  # that may frame a shared sheet
 }
 
 
