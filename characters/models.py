@@ -1058,6 +1058,10 @@ class ShareLink(models.Model):
     last_opened_at = models.DateTimeField(null=True, blank=True)
     opened_count = models.PositiveIntegerField(default=0)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # The sites whose pages may show the shared sheet in a frame (a virtual tabletop's token
+    # link: Owlbear Rodeo), as https origins, "https://www.owlbear.rodeo"; none: no site may
+    # (docs/exports.md, "Embedding the shared sheet").
+    frame_origins = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

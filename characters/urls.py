@@ -309,3 +309,30 @@ urlpatterns += [
         name="thread_reopen",
     ),
 ]
+
+# -- a character as text for other places: statblock, Fari; a share link's frames --
+# (characters/views/exports.py, sharing.py; docs/exports.md)
+from characters.views import exports  # noqa: E402
+
+urlpatterns += [
+    path("characters/<int:pk>/statblock/", exports.character_statblock, name="character_statblock"),
+    path(
+        "characters/<int:pk>/statblock.<slug:extension>",
+        exports.character_statblock_download,
+        name="character_statblock_download",
+    ),
+    path(
+        "characters/<int:pk>/fari.json", exports.character_export_fari, name="character_export_fari"
+    ),
+    path(
+        "characters/<int:pk>/share/framing/",
+        sharing.share_link_framing,
+        name="share_link_framing",
+    ),
+    path("shared/<str:token>/statblock/", sharing.shared_statblock, name="shared_statblock"),
+    path(
+        "shared/<str:token>/statblock.<slug:extension>",
+        sharing.shared_statblock_download,
+        name="shared_statblock_download",
+    ),
+]

@@ -518,6 +518,9 @@ ACTION_TITLES = {
     "share_link_revoked": pgettext_lazy("audit event", "share link revoked"),
     "portrait_set": pgettext_lazy("audit event", "portrait set"),
     "portrait_removed": pgettext_lazy("audit event", "portrait removed"),
+    "share_link_framing_changed": pgettext_lazy(
+        "audit event", "sites that may frame the shared sheet changed"
+    ),
 }
 # The fields an event records, as the timeline names them; any other by in_words.
 FIELD_WORDS = {
@@ -551,6 +554,7 @@ FIELD_WORDS = {
     "link": pgettext_lazy("audit field", "share link"),
     "sha256": pgettext_lazy("audit field", "SHA-256"),
     "defined_in_play": pgettext_lazy("audit field", "defined in play"),
+    "origins": pgettext_lazy("audit field", "sites"),  # that may frame a shared sheet
 }
 
 

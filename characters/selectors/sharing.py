@@ -12,7 +12,7 @@ def shared_character(token: str) -> tuple[ShareLink, Character]:
     unknown or malformed token, or an archived character, is the same plain 404."""
     link = (
         ShareLink.objects.filter(token=token, revoked_at__isnull=True)
-        .only("id", "character_id")
+        .only("id", "character_id", "frame_origins")
         .first()
         if 16 <= len(token) <= 64
         else None

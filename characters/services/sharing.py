@@ -63,3 +63,27 @@ def share_link_opened(link: ShareLink) -> None:
     ShareLink.objects.filter(pk=link.pk).update(
         last_opened_at=timezone.now(), opened_count=F("opened_count") + 1
     )
+
+
+@transaction.atomic
+def share_link_frame_origins_set(*, link: ShareLink, origins: list[str], actor) -> None:
+    """The sites that may show the shared sheet in a frame (forms.sharing.frame_origin made
+    each one an https origin): from the next request on, its pages say so to browsers."""
+    locked = lock_character(character=link.character, expected_version=None)
+    if locked.owner_id != actor.pk:
+        raise NotAllowed("Only the character's player sets where its sheet may be framed.")
+    live = ShareLink.objects.select_for_update().filter(pk=link.pk, revoked_at__isnull=True)
+    before = live.values_list("frame_origins", flat=True).first()
+    if before is None:
+        raise ServiceError(_("The link was revoked: make a new one to share the sheet."))
+    if before == origins:
+        return
+    live.update(frame_origins=origins)
+    record_event(
+        character=locked,
+        actor=actor,
+        action="share_link_framing_changed",
+        target="share_link",
+        before={"link": link.pk, "origins": before},
+        after={"link": link.pk, "origins": origins},
+    )

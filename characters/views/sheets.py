@@ -23,8 +23,10 @@ from characters.selectors.printing import (
     pack_job_for_gm,
     pack_jobs,
 )
+from characters.selectors.statblock import statblock
 from characters.services import printing
 from characters.sheets import dice_odds, sheet_for_character
+from characters.views.exports import statblock_context
 from characters.views.methods import page_with_form
 
 PACK_PAGE = "sheets/pack.html"
@@ -33,15 +35,23 @@ PACK_PAGE = "sheets/pack.html"
 @require_safe
 def character_sheet(request, pk):
     character = character_for_sheet(request.user, pk)
+    sheet = sheet_for_character(character)
     return render(
         request,
         "sheets/sheet.html",
         {
-            "sheet": sheet_for_character(character),
+            "sheet": sheet,
             "pdf_url": reverse("character_sheet_pdf", args=[pk]),
             "print_form": PrintForm(),
             "dice_odds": dice_odds(),
             "sheet_pk": pk,
+            **statblock_context(
+                statblock(sheet),
+                download=lambda extension: reverse(
+                    "character_statblock_download", args=[pk, extension]
+                ),
+                back=reverse("character_sheet", args=[pk]),
+            ),
         },
     )
 

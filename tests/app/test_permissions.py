@@ -150,6 +150,15 @@ ACCESS = {
     "thread_reply": (VIEWER, "post"),
     "thread_resolve": (VIEWER, "post"),
     "thread_reopen": (VIEWER, "post"),
+    # a character as text for other places (issue 41): its statblock and its Fari character
+    # for whoever sees its sheet; a share link's statblock for anyone holding the link; the
+    # sites that may frame the shared sheet, its player's
+    "character_statblock": (VIEWER, "get"),
+    "character_statblock_download": (VIEWER, "get"),
+    "character_export_fari": (VIEWER, "get"),
+    "share_link_framing": (OWNER, "post"),
+    "shared_statblock": (PUBLIC, "get"),
+    "shared_statblock_download": (PUBLIC, "get"),
 }
 # Which roles each rule lets in; everyone else logged in gets a 404.
 ALLOWED = {
@@ -277,6 +286,9 @@ def world(db):
         # The owner's notice of the GM's thread above.
         "notification_open": [users["owner"].notifications.latest("pk").pk],
         "shared_sheet_pdf": [link.token],
+        "shared_statblock": [link.token],
+        "shared_statblock_download": [link.token, "md"],
+        "character_statblock_download": [character.pk, "txt"],
         **{
             name: [character.pk, thread.pk]
             for name in ("thread_reply", "thread_resolve", "thread_reopen")
@@ -368,7 +380,13 @@ def test_the_server_error_page_stands_alone():
     assert '<a href="/" role="button">Back to Fairsheet</a>' in page
 
 
-EXPORTS = ["character_export", "character_export_foundry", "character_sheet_pdf"]
+EXPORTS = [
+    "character_export",
+    "character_export_foundry",
+    "character_export_fari",
+    "character_statblock_download",
+    "character_sheet_pdf",
+]
 
 
 @pytest.mark.parametrize("method", ["post", "put", "delete", "patch"])
@@ -384,7 +402,15 @@ def test_an_export_refuses_a_method_it_does_not_serve_with_a_page(client, world,
     assert f"This address does not take a {method.upper()}: it takes GET, HEAD." in page
 
 
-@pytest.mark.parametrize("name", ["character_export", "character_export_foundry"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "character_export",
+        "character_export_foundry",
+        "character_export_fari",
+        "character_statblock_download",
+    ],
+)
 def test_an_export_refuses_a_post_with_a_token_as_json(client, world, name):
     users, character, args = world
     _, raw = api_token_create(user=users["owner"], name="script")
@@ -476,6 +502,7 @@ TAKES_POST = {
     "portrait_upload": "the builder's portrait form (a multipart upload)",
     "share_link_create": "the builder's Share button",
     "share_link_revoke": "the builder's Stop sharing button",
+    "share_link_framing": "the builder's share form: the sites that may frame the sheet",
     "character_submit": "the builder's Submit button",
     "character_withdraw": "the builder's Withdraw button",
     "advancement_spend": ADVANCE,
