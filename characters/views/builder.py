@@ -345,7 +345,8 @@ def template_apply(request, pk):
             if changed
             else _("Every minimum was met.")
         ),
-        query=f"?template={slug}#templates",
+        # Its news answers beside the panel (static/js/fairsheet.js), or at the page's top.
+        query=f"?template={slug}",
     )
 
 

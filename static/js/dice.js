@@ -70,6 +70,8 @@
     else button.after(panel);
     panel.hidden = false;
     panel.scrollIntoView({ block: "nearest" });
+    panel.setAttribute("tabindex", "-1");
+    panel.focus({ preventScroll: true });
   }
 
   document.addEventListener("click", (event) => {

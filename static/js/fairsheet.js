@@ -129,23 +129,28 @@
     }) || null;
   }
 
-  // What sits at the top of the screen over the page (the builder's budget chip): an answer
-  // is scrolled clear of it.
+  // What sits at the top of the screen over the page (the builder's budget chip, once it
+  // sticks there): an answer is scrolled clear of it.
   function coveredTop() {
     var bar = document.querySelector(".budget-chip");
-    if (!bar || getComputedStyle(bar).display === "none") return 0;
-    return Math.max(0, bar.getBoundingClientRect().bottom);
+    var box = bar && getComputedStyle(bar).display !== "none" && bar.getBoundingClientRect();
+    return box && box.top <= 1 ? Math.max(0, box.bottom) : 0;
+  }
+
+  // An answer inside a closed <details> (the portrait and share forms, a rest redrawn
+  // closed) is opened to.
+  function reveal(answer) {
+    for (var closed = answer.closest("details:not([open])"); closed; ) {
+      closed.open = true;
+      closed = closed.parentElement && closed.parentElement.closest("details:not([open])");
+    }
   }
 
   // The answer is scrolled into view (its start, when it is taller than the screen); the
   // focus goes to the field to fix when the form marks one (a refusal about what was typed),
   // else to the answer itself.
   function show(answer) {
-    // An answer inside a closed <details> (the portrait and share forms) is opened to.
-    for (var closed = answer.closest("details:not([open])"); closed; ) {
-      closed.open = true;
-      closed = closed.parentElement && closed.parentElement.closest("details:not([open])");
-    }
+    reveal(answer);
     if (!answer.hasAttribute("tabindex")) answer.setAttribute("tabindex", "-1");
     var top = coveredTop();
     var tall = answer.getBoundingClientRect().height > window.innerHeight - top - 16;
@@ -155,6 +160,7 @@
     var form = answer.closest("form");
     var field = form && form.querySelector('[aria-invalid="true"], [autofocus]');
     (field || answer).focus({ preventScroll: true });
+    if (placed) placed.focused = true;
   }
 
   // A box laid out as a row: a select beside its button, buttons side by side. An answer
@@ -202,7 +208,7 @@
       messages.classList.add("answer-placed");
       if (form || where) {
         place(form, messages, button, where);
-        placed = { answer: messages, form: form, button: button, where: where };
+        placed = { answer: messages, form: form, button: button, where: where, focused: false };
       }
       show(messages.querySelector(ANSWER));
       return;
@@ -224,6 +230,11 @@
     var form = placed.form && placed.form.isConnected ? placed.form : formAt(where);
     var button = placed.button && placed.button.isConnected ? placed.button : senderAt(where && where.sender);
     place(form, placed.answer, button, where);
+    reveal(placed.answer);
+    // The focus went with it: it comes back, where the reader is reading.
+    var lost = !document.activeElement || document.activeElement === document.body;
+    var answer = placed.answer.matches(ANSWER) ? placed.answer : placed.answer.querySelector(ANSWER);
+    if (placed.focused && lost && answer && placed.answer.isConnected) answer.focus({ preventScroll: true });
   }
   ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:afterSettle"].forEach(function (name) {
     document.addEventListener(name, putBack);
@@ -265,7 +276,8 @@
     var answer = news && news.querySelector(ANSWER);
     if (!answer) return;
     answer.setAttribute("tabindex", "-1");
-    if (news.getBoundingClientRect().bottom > coveredTop()) {
+    var seen = news.getBoundingClientRect();
+    if (seen.top >= coveredTop() && seen.bottom <= window.innerHeight) {
       answer.focus({ preventScroll: true }); // in view already, at the top
       return;
     }
@@ -309,6 +321,9 @@
     sessionStorage.removeItem(SENT);
     if (!where) return;
     if (where.page !== location.pathname) where = null; // it answered on another page
+    // The address's #part is for a browser without script: once the page has loaded, the
+    // browser would scroll to it, and take the focus from the answer when it is no control.
+    if (location.hash) history.replaceState(history.state, "", location.pathname + location.search);
     var form = formAt(where);
     answerAt(form, document.querySelector("main > .messages"), form && senderAt(where.sender), where);
   });
