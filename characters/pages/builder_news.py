@@ -1,6 +1,9 @@
 """What the builder says after a write, beside the row: the save and where the budget
-stands, and what a gift brought or took with it (Mudge 2.5's Magery and its Mana)."""
+stands, what was added with a link to its row, and what a gift brought or took with it
+(Mudge 2.5's Magery and its Mana)."""
 
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -63,3 +66,27 @@ def saved_words(context) -> str:
         "Saved. Balance {balance}: {broken} rules broken.",
         broken,
     ).format(balance=balance, broken=broken)
+
+
+def added_words(added: tuple[str, str] | None) -> SafeString:
+    """The row a write added, (name, id of its row), with a link to it: an add answers beside
+    the form that sent it, often a picker far from the list the row joined ("Added Psionic:
+    show it."). A plain link, which works without script."""
+    if added is None:
+        return SafeString("")
+    name, anchor = added
+    return format_html(
+        _('Added {name}: <a href="#{anchor}">show it</a>.'), name=name, anchor=anchor
+    )
+
+
+def shown_words(rows: tuple[tuple[str, str], ...]) -> SafeString:
+    """A link to each other row the write brought, (name, id of its row): "Show Psyche."."""
+    return format_html_join(
+        " ", _('<a href="#{anchor}">Show {name}</a>.'), ({"name": n, "anchor": a} for n, a in rows)
+    )
+
+
+def news_words(*parts: str) -> SafeString:
+    """Sentences of an answer, one after the other: text escaped, links kept."""
+    return format_html_join(" ", "{}", ((part,) for part in parts if part))

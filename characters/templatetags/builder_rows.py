@@ -95,16 +95,19 @@ def trait_row(context) -> SafeString:
         cost = form["cost"]
         fields.append(f'<label class="trait-cost">{e(cost.label)} {cost}</label>')
     in_play = f'<small class="row-in-play">{e(row.in_play)}</small>' if row.in_play else ""
-    fields.append(
+    # The cost and the cross are one piece of the row: they wrap to a line together, never
+    # the cross alone on a line of its own.
+    end = [
         f'<output class="row-cost" title="{words["cost_title"]}">{e(row.cost)}{in_play}</output>'
-    )
+    ]
     if can_edit:
-        fields.append(f'<button type="submit" class="save small">{words["save"]}</button>')
-        fields.append(
+        end.append(f'<button type="submit" class="save small">{words["save"]}</button>')
+        end.append(
             _gift_remove(row, name, delete, words)
             if row.brings_attribute
             else _remove(name, delete, words)
         )
+    fields.append('<span class="row-end">' + "\n".join(end) + "</span>")
     after = []
     if row.power:
         details = "".join(

@@ -32,6 +32,13 @@ def isolated(value):
 
 
 @register.filter
+def unbroken(value):
+    """`value`, escaped, with no-break spaces: a label or a value ("Échelle (For/Masse) :",
+    "sans niveau") that a line of paper must never break inside."""
+    return mark_safe(conditional_escape(value).replace(" ", "\u00a0"))
+
+
+@register.filter
 def in_rows(items, columns):
     """`items` in rows of `columns`, the last filled out with None: a fixed-layout table takes
     its column widths from its first row, so every row, the first too, has them all."""

@@ -26,7 +26,14 @@ from characters.forms.builder import (
 )
 from characters.models import CHARACTER_FIELDS, Campaign, Character, Trait
 from characters.pages.builder import builder_context, shown_verdict
-from characters.pages.builder_news import gift_brought_words, gift_taken_away_words, saved_words
+from characters.pages.builder_news import (
+    added_words,
+    gift_brought_words,
+    gift_taken_away_words,
+    news_words,
+    saved_words,
+    shown_words,
+)
 from characters.pages.picker import open_picks, picker_alone
 from characters.selectors.access import character_for_owner, character_for_viewer
 from characters.services import rows as row_services
@@ -55,6 +62,8 @@ def character_builder(request, pk):
         character, template_slug=request.GET.get("template", ""), viewer=request.user
     )
     context["can_edit"] = character.owner_id == request.user.pk and not character.is_locked
+    # Check pressed with no template chosen: the panel says to choose one.
+    context["template_asked"] = "template" in request.GET
     context["open_picker"] = kind = request.GET.get("picker", "")
     if kind:
         # The one list shown whole: the page, or with htmx the picker alone.
@@ -106,6 +115,25 @@ def trait_add(request, pk, kind):
     place = Place(f"add-{kind}", "add_trait", kind=kind)
     form = TraitForm(request.POST, kind=kind, ruleset=ruleset, auto_id=f"{place.key}-%s")
     had = {t.pk for t in character.traits.all()}
+
+    def added(trait) -> "Changed":
+        brought = _brought(character, trait, had)
+        attribute = Trait.Kind.ATTRIBUTE
+        return Changed(
+            f"trait-{trait.pk}",
+            [
+                Place(f"trait-{trait.pk}", "trait_row", trait_pk=trait.pk, append_to=kind),
+                *(
+                    Place(f"trait-{r.pk}", "trait_row", trait_pk=r.pk, append_to=attribute)
+                    for r in brought
+                ),
+            ],
+            reset=place,
+            said=gift_brought_words(ruleset, trait),
+            added=(trait.name, f"trait-{trait.pk}"),
+            brought=tuple((r.name, f"trait-{r.pk}") for r in brought),
+        )
+
     return _edit(
         request,
         character,
@@ -120,28 +148,16 @@ def trait_add(request, pk, kind):
                 ruleset=ruleset, kind=kind, fields=form.trait_fields()
             ),
         ),
-        changed=lambda trait: Changed(
-            f"trait-{trait.pk}",
-            [
-                Place(f"trait-{trait.pk}", "trait_row", trait_pk=trait.pk, append_to=kind),
-                *_brought_rows(character, trait, had),
-            ],
-            reset=place,
-            said=gift_brought_words(ruleset, trait),
-        ),
+        changed=added,
     )
 
 
-def _brought_rows(character, gift, had: set[int]) -> list:
-    """The row of an attribute the gift just brought (Magery: Mana), to append to the
-    attributes: any attribute row the character did not have before the write."""
+def _brought(character, gift, had: set[int]) -> list[Trait]:
+    """The attribute the gift just brought (Magery: Mana), whose row joins the attributes:
+    any attribute the character did not have before the write."""
     if gift.kind != Trait.Kind.GIFT:
         return []
-    new = character.traits.filter(kind=Trait.Kind.ATTRIBUTE).exclude(pk__in=had)
-    return [
-        Place(f"trait-{row.pk}", "trait_row", trait_pk=row.pk, append_to=Trait.Kind.ATTRIBUTE)
-        for row in new
-    ]
+    return list(character.traits.filter(kind=Trait.Kind.ATTRIBUTE).exclude(pk__in=had))
 
 
 def _removed(character, trait, request) -> "Changed":
@@ -232,6 +248,7 @@ def equipment_add(request, pk):
             ],
             reset=place,
             reads=("equipment",),
+            added=(item.name, f"equipment-{item.pk}"),
         ),
     )
 
@@ -328,7 +345,8 @@ def template_apply(request, pk):
             if changed
             else _("Every minimum was met.")
         ),
-        query=f"?template={slug}#templates",
+        # Its news answers beside the panel (static/js/fairsheet.js), or at the page's top.
+        query=f"?template={slug}",
     )
 
 
@@ -388,6 +406,10 @@ class Changed:
     # What else the write did, in words for the player (a gift's attribute, Mudge 2.5)
     said: str = ""
     reload: bool = False  # the fragments cannot show it all: the whole page again
+    # The row the write added and the rows that came with it (Mana), each (name, id of its
+    # row): the answer links to them.
+    added: tuple[str, str] | None = None
+    brought: tuple[tuple[str, str], ...] = ()
 
 
 def _edit(request, character, form=None, place=None, *, write, changed):
@@ -420,8 +442,9 @@ def _changed(request, character, shown, changed: Changed):
     """Success: for htmx the changed fragments, the budget panel, bar and Undo out of band,
     and the issue marks and review verdict that the edit changed; else a redirect back to
     the page at the changed row."""
-    if changed.said and (changed.reload or not request.htmx):
-        messages.info(request, changed.said)
+    done = news_words(added_words(changed.added), changed.said, shown_words(changed.brought))
+    if done and (changed.reload or not request.htmx):
+        messages.info(request, done)
     if not request.htmx:
         return redirect(reverse("character_builder", args=[character.pk]) + f"#{changed.anchor}")
     if changed.reload:
@@ -440,8 +463,11 @@ def _changed(request, character, shown, changed: Changed):
         for partial in ("budget_panel", "budget_bar", "undo_edit", *changed.panels)
     ]
     html += _verdict_changes(request, context, shown, context["verdict"], skip=places)
-    # What was saved, and what else the write did (a gift's attribute, Mudge 2.5).
-    html.append(news(request, " ".join(filter(None, [saved_words(context), changed.said]))))
+    # What was saved, the rows added, what else the write did (a gift's attribute, Mudge
+    # 2.5), and Undo: the answer shows beside the form that sent it, where the player is.
+    actions = render_to_string(f"{PAGE}#answer_actions", context, request=request)
+    said = news_words(saved_words(context), done)
+    html.append(news(request, said, actions=actions))
     return with_version(fragments(*html), character.version)
 
 

@@ -38,10 +38,13 @@ def with_version(response: HttpResponse, version: int) -> HttpResponse:
     return trigger_client_event(response, "versionChanged", {"value": version})
 
 
-def news(request, message: str, *, error: bool = False) -> str:
-    """A line for #alerts, swapped out of band beside the fragments of a write."""
+def news(request, message: str, *, error: bool = False, actions: str = "") -> str:
+    """A line for #alerts, swapped out of band beside the fragments of a write; `actions`,
+    rendered HTML, is what the reader may do next (the builder's Undo)."""
     return render_to_string(
-        "review/alert.html", {"message": message, "error": error, "oob": True}, request
+        "review/alert.html",
+        {"message": message, "error": error, "oob": True, "actions": actions},
+        request,
     )
 
 

@@ -63,7 +63,15 @@
     result.textContent =
       fill(roller.dataset.saidRoll, values) +
       (damageDie ? ` ${fill(roller.dataset.saidDamageDie, { face: signed(dice[3]) })}` : "");
+    // Beside the button that rolled it, in the page's flow (a trait's row, or the roller's
+    // own button): read where the eye is, over nothing.
+    const item = button.closest("li");
+    if (item) item.append(panel);
+    else button.after(panel);
     panel.hidden = false;
+    panel.scrollIntoView({ block: "nearest" });
+    panel.setAttribute("tabindex", "-1");
+    panel.focus({ preventScroll: true });
   }
 
   document.addEventListener("click", (event) => {

@@ -58,25 +58,57 @@
     if (link) link.closest("details").open = false;
   });
 
-  // -- Where a write's answer goes: beside the control that sent it, in view ----------------
-  // One mechanism for every form in the product. A write answers with a role="alert" (it
-  // was refused) or role="status" (it was done): #alerts and the page's messages for a
-  // whole page or an htmx refusal, a form's own errors for one that did not validate. The
-  // answer is moved to the end of the form that sent it (found again after a reload or a
-  // swap by the nearest id around it), scrolled into view and focused, so it is read where
-  // the eye already is, not at the top of a long page.
+  // -- Where an answer goes: beside the control that sent it, in view ----------------------
+  // One mechanism for every form in the product, GET forms too. A form answers with a
+  // role="alert" (it was refused) or role="status" (it was done, or what was asked for): #alerts
+  // and the page's messages for a whole page or an htmx answer, a form's own errors for one
+  // that did not validate, the part of the page a GET form asked for (a template's check).
+  // The answer is moved beside what sent it (found again after a reload or a swap by the
+  // nearest id around it): at the end of the list item of the button that was pressed (an
+  // entry of a picker, a trait's Roll), else at the end of the form. It is scrolled into
+  // view and focused, so it is read where the eye already is, not at the top of a long page,
+  // and it is in the page's flow: it never floats over a control.
   var SENT = "fairsheet:sent";
-  // A picker's search line (role="status" too) answers a search, never a write.
+  // A picker's search line (role="status" too) answers a search, never a form.
   var ANSWER = "[role=alert], [role=status]:not([data-picker-none])";
+  var BUTTONS = "button, input[type=submit]";
 
-  function whereIs(form) {
+  // The button that was pressed, by the part of the page around it and its place among that
+  // part's buttons; it may sit outside its form (a trait's Roll names the roller's form).
+  function senderOf(button) {
+    if (!button || !button.closest) return null;
+    var anchor = button.closest("[id]");
+    var scope = anchor || document;
+    return {
+      anchor: anchor ? anchor.id : "",
+      index: Array.prototype.indexOf.call(scope.querySelectorAll(BUTTONS), button),
+      name: button.getAttribute("name") || "",
+    };
+  }
+
+  function senderAt(sender) {
+    if (!sender) return null;
+    var scope = sender.anchor ? document.getElementById(sender.anchor) : document;
+    var button = scope && scope.querySelectorAll(BUTTONS)[sender.index];
+    return button && (button.getAttribute("name") || "") === sender.name ? button : null;
+  }
+
+  function whereIs(form, button) {
     var anchor = form.closest("[id]");
     var scope = anchor || document;
+    // What follows it, and the part around it: where the answer goes when the write took
+    // the form away with its row (a row removed).
+    var next = anchor && anchor.nextElementSibling;
+    while (next && !next.id) next = next.nextElementSibling;
+    var outer = anchor && anchor.parentElement && anchor.parentElement.closest("[id]");
     return {
       page: location.pathname,
       anchor: anchor ? anchor.id : "",
       index: Array.prototype.indexOf.call(scope.querySelectorAll("form"), form),
       action: form.getAttribute("action") || "",
+      sender: senderOf(button),
+      next: next ? next.id : "",
+      outer: outer ? outer.id : "",
     };
   }
 
@@ -97,19 +129,38 @@
     }) || null;
   }
 
-  // The answer is scrolled into view; the focus goes to the field to fix when the form
-  // marks one (a refusal about what was typed), else to the answer itself.
-  function show(answer) {
-    // An answer inside a closed <details> (the portrait and share forms) is opened to.
+  // What sits at the top of the screen over the page (the builder's budget chip, once it
+  // sticks there): an answer is scrolled clear of it.
+  function coveredTop() {
+    var bar = document.querySelector(".budget-chip");
+    var box = bar && getComputedStyle(bar).display !== "none" && bar.getBoundingClientRect();
+    return box && box.top <= 1 ? Math.max(0, box.bottom) : 0;
+  }
+
+  // An answer inside a closed <details> (the portrait and share forms, a rest redrawn
+  // closed) is opened to.
+  function reveal(answer) {
     for (var closed = answer.closest("details:not([open])"); closed; ) {
       closed.open = true;
       closed = closed.parentElement && closed.parentElement.closest("details:not([open])");
     }
+  }
+
+  // The answer is scrolled into view (its start, when it is taller than the screen); the
+  // focus goes to the field to fix when the form marks one (a refusal about what was typed),
+  // else to the answer itself.
+  function show(answer) {
+    reveal(answer);
     if (!answer.hasAttribute("tabindex")) answer.setAttribute("tabindex", "-1");
-    answer.scrollIntoView({ block: "center" });
+    var top = coveredTop();
+    var tall = answer.getBoundingClientRect().height > window.innerHeight - top - 16;
+    answer.scrollIntoView({ block: tall ? "start" : "center" });
+    var box = answer.getBoundingClientRect();
+    if (box.top < top + 8) window.scrollBy(0, box.top - top - 8);
     var form = answer.closest("form");
     var field = form && form.querySelector('[aria-invalid="true"], [autofocus]');
     (field || answer).focus({ preventScroll: true });
+    if (placed) placed.focused = true;
   }
 
   // A box laid out as a row: a select beside its button, buttons side by side. An answer
@@ -120,9 +171,23 @@
     return style.display.indexOf("flex") !== -1 && style.flexDirection.indexOf("row") === 0;
   }
 
-  // At the end of the form, on a line of its own: after the form when the form is a row or
-  // sits in one (and after that row, when it sits in another).
-  function place(form, answer) {
+  // At the end of the list item of the button that was pressed, when the form is not inside
+  // that item (a picker's entry; a trait's Roll, outside the roller's form). Else at the end
+  // of the form, on a line of its own: after the form when the form is a row or sits in one
+  // (and after that row, when it sits in another).
+  function place(form, answer, button, where) {
+    if (!form) {
+      var next = where && where.next && document.getElementById(where.next);
+      var outer = where && where.outer && document.getElementById(where.outer);
+      if (next) next.before(answer);
+      else if (outer) outer.appendChild(answer);
+      return;
+    }
+    var item = button && button.closest("li");
+    if (item && !(form && item.contains(form))) {
+      item.appendChild(answer);
+      return;
+    }
     var box = form;
     while (box.parentElement && box.parentElement !== document.body && inRow(box.parentElement)) {
       box = box.parentElement;
@@ -131,18 +196,25 @@
     else box.after(answer);
   }
 
-  // The messages a page or #alerts holds, moved to the form; or the form's own errors.
-  function answerAt(form, messages) {
+  // The answer shown last and where it belongs: a later swap (the play page's poll, a row
+  // saved again) may take away the part of the page it was put in; it is put back.
+  var placed = null;
+
+  function answerAt(form, messages, button, where) {
     var moved = document.querySelectorAll(".answer-placed");
     moved.forEach(function (old) { if (old !== messages) old.remove(); });
+    placed = null;
     if (messages && messages.querySelector(ANSWER)) {
       messages.classList.add("answer-placed");
-      if (form) place(form, messages);
+      if (form || where) {
+        place(form, messages, button, where);
+        placed = { answer: messages, form: form, button: button, where: where, focused: false };
+      }
       show(messages.querySelector(ANSWER));
       return;
     }
     // Else the form's own errors, or an answer in the part of the page around it (a new
-    // token shown above the form that made it).
+    // token shown above the form that made it, a template's check below its form).
     var around = form && (form.parentNode.closest("[id]") || form.parentNode);
     var own =
       (form && form.querySelector(ANSWER + ", .errorlist, .field-error, .row-errors")) ||
@@ -152,14 +224,30 @@
     show(own);
   }
 
+  function putBack() {
+    if (!placed || placed.answer.isConnected) return;
+    var where = placed.where;
+    var form = placed.form && placed.form.isConnected ? placed.form : formAt(where);
+    var button = placed.button && placed.button.isConnected ? placed.button : senderAt(where && where.sender);
+    place(form, placed.answer, button, where);
+    reveal(placed.answer);
+    // The focus went with it: it comes back, where the reader is reading.
+    var lost = !document.activeElement || document.activeElement === document.body;
+    var answer = placed.answer.matches(ANSWER) ? placed.answer : placed.answer.querySelector(ANSWER);
+    if (placed.focused && lost && answer && placed.answer.isConnected) answer.focus({ preventScroll: true });
+  }
+  ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:afterSettle"].forEach(function (name) {
+    document.addEventListener(name, putBack);
+  });
+
   // Undo and redo load the page again (the whole build may have changed): the reader stays
   // where they were on it, rather than being taken back to the top or to the buttons. The
   // place is the part of the page (with an id: a row, a section) in the middle of the
-  // screen, kept at the same height: the news above the page moves nothing.
+  // screen, kept at the same height.
   var PLACE = "fairsheet:place";
   function inView() {
     var middle = document.elementFromPoint(window.innerWidth / 2, window.innerHeight / 2);
-    return middle && middle.closest("main [id]");
+    return middle && middle.closest("main [id]:not(input, select, textarea, button, label)");
   }
   document.addEventListener("submit", function (event) {
     if (!event.target.hasAttribute("data-keep-place")) return;
@@ -176,36 +264,76 @@
     sessionStorage.removeItem(PLACE);
     if (!place || place.page !== location.pathname) return;
     var part = place.id && document.getElementById(place.id);
-    function restore() {
-      if (part) window.scrollBy(0, part.getBoundingClientRect().top - place.top);
-      else window.scrollTo(0, place.y);
+    function keep(what, top) {
+      window.scrollBy(0, what.getBoundingClientRect().top - top);
     }
-    restore();
-    // The news ("Undone: …") is at the top, out of sight from down the page: it floats at
-    // the foot of the screen instead, where the reader is, and is read out there. Taken out
-    // of the page's flow, it moves what was below it: the place is kept again.
-    var news = document.querySelector(".messages");
-    if (news && news.getBoundingClientRect().bottom < 0) {
-      news.classList.add("messages-floating");
-      restore();
+    if (part) keep(part, place.top);
+    else window.scrollTo(0, place.y);
+    // The news ("Undone: …") is at the top, out of sight from down the page: it goes where
+    // the reader is, in the page's flow just before the part in the middle of the screen
+    // (before the list or table that part is an item of), which stays where it was.
+    var news = document.querySelector("main > .messages");
+    var answer = news && news.querySelector(ANSWER);
+    if (!answer) return;
+    answer.setAttribute("tabindex", "-1");
+    var seen = news.getBoundingClientRect();
+    if (seen.top >= coveredTop() && seen.bottom <= window.innerHeight) {
+      answer.focus({ preventScroll: true }); // in view already, at the top
+      return;
     }
+    var here = inView();
+    while (
+      here && here.parentElement && here.parentElement.tagName !== "MAIN" &&
+      (/^(UL|OL|TABLE|TBODY|THEAD|TR|DL|FORM)$/.test(here.parentElement.tagName) || inRow(here.parentElement))
+    ) {
+      here = here.parentElement;
+    }
+    if (!here || here.contains(news)) {
+      answer.focus({ preventScroll: true });
+      return;
+    }
+    var top = here.getBoundingClientRect().top;
+    here.before(news);
+    news.classList.add("answer-placed");
+    keep(here, top);
+    var box = answer.getBoundingClientRect();
+    if (box.top < coveredTop() + 8) window.scrollBy(0, box.top - coveredTop() - 8);
+    answer.focus({ preventScroll: true });
   });
 
+  // A plain form loads a page (a post's answer, or what a GET form asked for, on this same
+  // page): the form and the button pressed are remembered, to answer beside them.
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if ((form.getAttribute("method") || "").toLowerCase() !== "post") return;
-    if (form.hasAttribute("data-keep-place")) return; // its news waits at the top
-    // htmx takes over its own forms (below); a plain post loads a page: remember the form.
-    if (form.hasAttribute("hx-post")) return;
-    sessionStorage.setItem(SENT, JSON.stringify(whereIs(form)));
+    if (event.defaultPrevented || form.hasAttribute("data-keep-place")) return; // its news: above
+    // htmx takes over its own forms (below).
+    if (form.hasAttribute("hx-post") || form.hasAttribute("hx-get")) return;
+    var button = event.submitter;
+    var method = ((button && button.getAttribute("formmethod")) || form.getAttribute("method") || "get").toLowerCase();
+    var action = (button && button.getAttribute("formaction")) || form.action;
+    // A GET form that reads another page (a PDF, a check) answers there.
+    if (method === "get" && new URL(action, location.href).pathname !== location.pathname) return;
+    sessionStorage.setItem(SENT, JSON.stringify(whereIs(form, button)));
   });
 
   document.addEventListener("DOMContentLoaded", function () {
     var where = JSON.parse(sessionStorage.getItem(SENT) || "null");
     sessionStorage.removeItem(SENT);
     if (!where) return;
-    var form = where.page === location.pathname ? formAt(where) : null;
-    answerAt(form, document.querySelector("main > .messages"));
+    if (where.page !== location.pathname) where = null; // it answered on another page
+    // The address's #part is for a browser without script: once the page has loaded, the
+    // browser would scroll to it, and take the focus from the answer when it is no control.
+    if (location.hash) history.replaceState(history.state, "", location.pathname + location.search);
+    var form = formAt(where);
+    answerAt(form, document.querySelector("main > .messages"), form && senderAt(where.sender), where);
+  });
+
+  // htmx checks a form before sending it, and drops it without a word when a field breaks
+  // its own rule (a name emptied, then the field left: "change" is no submit, so the
+  // browser shows no message). It is sent anyway: the server refuses it and says why, beside
+  // the field, in the page's language.
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (event.detail.errors && event.detail.errors.length) event.detail.errors = [];
   });
 
   // htmx: the element that sent the request, remembered by where it is, since the answer
@@ -218,26 +346,39 @@
     // Nor does a post that saves nothing (the designer's live preview, a row added): the
     // focus stays where the GM types.
     if (elt.closest("[data-preview]")) return;
-    pending = whereIs(elt.closest("form") || elt);
+    var trigger = config.triggeringEvent;
+    var button = (trigger && trigger.submitter) || (elt.matches(BUTTONS) ? elt : null);
+    pending = whereIs(elt.closest("form") || elt, button);
     var alerts = document.getElementById("alerts");
     if (alerts) alerts.replaceChildren();
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var where = pending;
     pending = null;
-    if (!where || !event.detail.xhr || !event.detail.xhr.status) return;
+    var xhr = event.detail.xhr;
+    if (!where || !xhr || !xhr.status) return;
     var form = formAt(where);
+    var button = senderAt(where.sender);
+    // An answer that loads the page again (a gift taken away with its attribute): the
+    // page's news answers beside the form, as after a plain post; undo and redo keep their
+    // reader's place instead (above).
+    if (xhr.getResponseHeader("HX-Refresh") || xhr.getResponseHeader("HX-Redirect")) {
+      if (!(form && form.hasAttribute("data-keep-place"))) {
+        sessionStorage.setItem(SENT, JSON.stringify(where));
+      }
+      return;
+    }
     var alerts = document.getElementById("alerts");
     var answer = alerts && alerts.querySelector(ANSWER);
     if (!answer) {
-      answerAt(form, null);
+      answerAt(form, null, button, where);
       return;
     }
     // #alerts stays empty and in place for the next answer: what it holds goes to the form.
-    var placed = document.createElement("div");
-    placed.className = "answer";
-    placed.append.apply(placed, Array.prototype.slice.call(alerts.childNodes));
-    alerts.appendChild(placed); // answerAt moves it to the form
-    answerAt(form, placed);
+    var box = document.createElement("div");
+    box.className = "answer";
+    box.append.apply(box, Array.prototype.slice.call(alerts.childNodes));
+    alerts.appendChild(box); // answerAt moves it to the form
+    answerAt(form, box, button, where);
   });
 })();

@@ -73,7 +73,7 @@ def build_mudge_character(page):
     add = page.locator("form#add-skill")
     add.locator("input[name=name]").fill("Climbing")
     add.locator("select[name=level]").select_option("Good")
-    add.get_by_role("button", name="Add").click()
+    add.get_by_role("button", name="Add", exact=True).click()
     expect(page.locator("#rows-skill")).to_contain_text("3 skill levels")
     # Great Str (2) + Superb Dex (3) = 5 attribute levels; Climbing Good (average) 3 levels.
     expect(balance).to_have_text(f"{70 - 5 * 3 - 3} skill levels")
@@ -116,7 +116,7 @@ def test_a_microfudged_campaign(open_page, people):
     add = page.locator("form#add-skill")
     add.locator("input[name=name]").fill("Medicine")
     add.locator("select[name=level]").select_option("Fair")
-    add.get_by_role("button", name="Add").click()
+    add.get_by_role("button", name="Add", exact=True).click()
     # Jim Bones: Medicine Fair is 2 tokens from Poor; 4 of 6 are saved.
     expect(page.locator("#balance-value")).to_have_text("4 tokens")
     expect(panel).to_contain_text("A legal build")

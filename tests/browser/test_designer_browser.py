@@ -151,7 +151,7 @@ def test_a_gm_designs_a_game_a_player_builds_under_it_and_the_sheet_prints(open_
     add = player.locator("#add-skill")
     add.locator("input[name=name]").fill("Wading")
     add.locator("select[name=level]").select_option(label="Good")
-    add.get_by_role("button", name="Add").click()
+    add.get_by_role("button", name="Add", exact=True).click()
     expect(player.locator("form.trait-row input[value='Wading']")).to_have_count(1)
     assert fits_the_screen(player)
     player.get_by_role("button", name="Submit for review").click()

@@ -51,13 +51,15 @@ def test_invite_build_undo_and_the_gms_answer(open_page, viewport):
     strength = page.locator("form.trait-row", has=page.locator("input[value='Strength']"))
     strength.locator("select[name=level]").select_option(label="Good")
     expect(balance).to_have_text("72 skill levels")
-    page.get_by_role("button", name="Undo: Strength Fair → Good").click()
+    # Each answer offers Undo (or Redo) itself, where the player is.
+    answer = page.locator(".answer-actions")
+    answer.get_by_role("button", name="Undo: Strength Fair → Good").click()
     expect(page.locator(".messages")).to_contain_text("Undone: Strength Fair → Good.")
     expect(balance).to_have_text("75 skill levels")
-    page.get_by_role("button", name="Redo: Strength Fair → Good").click()
+    answer.get_by_role("button", name="Redo: Strength Fair → Good").click()
     expect(page.locator(".messages")).to_contain_text("Redone: Strength Fair → Good.")
     expect(balance).to_have_text("72 skill levels")
-    page.get_by_role("button", name="Undo: Strength Fair → Good").click()
+    answer.get_by_role("button", name="Undo: Strength Fair → Good").click()
     expect(balance).to_have_text("75 skill levels")
     assert fits_the_screen(page)
 

@@ -40,7 +40,7 @@ def test_a_starred_gift_and_a_chain_of_trades(open_page, table):
     for name in ("Luck", "Night Vision"):
         add = page.locator("form#add-gift")
         add.locator("input[name=name]").fill(name)
-        add.get_by_role("button", name="Add").click()
+        add.get_by_role("button", name="Add", exact=True).click()
         expect(page.locator(f"#rows-gift input[name=name][value='{name}']")).to_have_count(1)
     # The campaign's catalogue has Luck at 2 (Mudge 1.33): 3 gifts of 2 free, one short.
     expect(page.locator("#rows-gift")).to_contain_text("2 gifts")
