@@ -236,6 +236,10 @@ class Character(models.Model):
     # The ids Foundry knows the actor and its attribute set by (rules.character.Character's
     # foundry_ids), so a re-export updates them rather than adding new ones.
     foundry_ids = models.JSONField(default=dict, blank=True)
+    # What else the actor it came from held, given back to Foundry on export (rules.character.
+    # Character's foundry_kept): item pictures and compendium links, the attribute set's and
+    # trait ladder's names, the actor's picture and its token's settings.
+    foundry_kept = models.JSONField(default=dict, blank=True)
     notes = models.TextField(blank=True, max_length=20_000)
     personality = models.JSONField(default=dict, blank=True)
     state = models.CharField(max_length=20, choices=State.choices, default=State.DRAFT)

@@ -309,3 +309,8 @@ urlpatterns += [
         name="thread_reopen",
     ),
 ]
+
+# -- the API under /api/, its OpenAPI description at /api/openapi.json (characters/api.py) --
+from characters.api import api_urls  # noqa: E402
+
+urlpatterns += [path("api/", api_urls())]

@@ -470,6 +470,8 @@ LEVEL_FIELDS = ("level", "from", "to")
 ACTION_TITLES = {
     "character_created": pgettext_lazy("audit event", "character created"),
     "character_imported": pgettext_lazy("audit event", "character imported"),
+    "foundry_updated": pgettext_lazy("audit event", "updated from Foundry"),
+    "file_updated": pgettext_lazy("audit event", "updated from a character file"),
     "character_duplicated": pgettext_lazy("audit event", "character duplicated"),
     "character_archived": pgettext_lazy("audit event", "character archived"),
     "character_restored": pgettext_lazy("audit event", "character restored"),
