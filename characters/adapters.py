@@ -283,6 +283,7 @@ def character_to_rules(character: Character) -> rc.Character:
         notes=character.notes,
         personality=dict(character.personality or {}),
         foundry_ids=dict(character.foundry_ids or {}),
+        foundry_kept=dict(character.foundry_kept or {}),
     )
 
 

@@ -1,9 +1,10 @@
 """`Authorization: Bearer TOKEN` for scripts (docs/api.md). Only views marked with
-`accepts_api_token` take a token (the check, export and import endpoints): there the token's
-user is the request's user, with the same permissions, and no CSRF token is asked, since a
-token is never sent by a browser on its own. No session is read or written, so a token
-request sets no cookie. A wrong or revoked token, or a token sent anywhere else, gets a 401
-with a JSON error; too many requests with one token, a 429."""
+`accepts_api_token` take a token (the check, export and import endpoints, and the API under
+/api/, characters/api.py): there the token's user is the request's user, with the same
+permissions, and no CSRF token is asked, since a token is never sent by a browser on its own.
+No session is read or written, so a token request sets no cookie. A wrong or revoked token,
+or a token sent anywhere else, gets a 401 with a JSON error; too many requests with one
+token, a 429."""
 
 from django.conf import settings
 from django.http import JsonResponse
@@ -47,7 +48,7 @@ class ApiTokenMiddleware:
             return _refuse(
                 gettext(
                     "This address does not take API tokens; they work for the check, export and "
-                    "import endpoints (docs/api.md)."
+                    "import endpoints and under /api/ (docs/api.md)."
                 )
             )
         token = api_token_authenticate(raw=raw.strip())

@@ -236,6 +236,10 @@ class Character(models.Model):
     # The ids Foundry knows the actor and its attribute set by (rules.character.Character's
     # foundry_ids), so a re-export updates them rather than adding new ones.
     foundry_ids = models.JSONField(default=dict, blank=True)
+    # What else the actor it came from held, given back to Foundry on export (rules.character.
+    # Character's foundry_kept): item pictures and compendium links, the attribute set's and
+    # trait ladder's names, the actor's picture and its token's settings.
+    foundry_kept = models.JSONField(default=dict, blank=True)
     notes = models.TextField(blank=True, max_length=20_000)
     personality = models.JSONField(default=dict, blank=True)
     state = models.CharField(max_length=20, choices=State.choices, default=State.DRAFT)
@@ -1145,3 +1149,59 @@ class Profile(models.Model):
     # A code of settings.LANGUAGES, checked by the form: no `choices`, so a language added
     # to the settings needs no migration.
     language = models.CharField(max_length=10, blank=True)
+
+
+class CampaignWebhook(models.Model):
+    """Where a campaign's dice log is posted, one roll at a time (a Discord webhook, or any
+    https address on a public host): set and revoked by the GM, shown masked. The address is
+    a secret (whoever has it posts to the channel): it is never shown whole again, nor put in
+    the history (services.webhooks)."""
+
+    campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, related_name="webhook")
+    url = models.URLField(max_length=2000)
+    # The site's own address when the GM set it: the links a post carries point there.
+    site_url = models.URLField(max_length=500)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)  # the last post that went
+    failed_at = models.DateTimeField(null=True, blank=True)  # the last post that did not
+    last_error = models.CharField(max_length=500, blank=True)
+
+    @property
+    def masked_url(self) -> str:
+        """Enough to know which one it is: its host, and the last four characters."""
+        scheme, _, rest = self.url.partition("://")
+        host = rest.split("/", 1)[0].rsplit("@", 1)[-1]
+        return f"{scheme}://{host}/…{self.url[-4:]}"
+
+
+class WebhookDelivery(models.Model):
+    """One roll to post to one webhook: made in the roll's transaction, posted by the task
+    queue's webhook worker (services.webhooks), tried again later when the other end fails,
+    never posted twice (one row per roll and webhook; a post is made only by the worker that
+    moved the row from queued to sending)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Not delivered yet")
+        SENDING = "sending", _("Being sent")
+        SENT = "sent", _("Delivered")
+        GIVEN_UP = "given_up", _("Given up")
+
+    webhook = models.ForeignKey(
+        CampaignWebhook, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    roll = models.ForeignKey(DiceRoll, on_delete=models.CASCADE, related_name="+")
+    payload = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    attempts = models.PositiveIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    last_error = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["webhook", "roll"], name="one_post_per_roll")
+        ]

@@ -41,6 +41,7 @@ COMES_WITH = gettext_noop("comes with {gift}")
 WENT_WITH = gettext_noop("went with {trait}")
 UNCOMMITTED = gettext_noop("uncommitted trait {number} of {count} ({section})")
 FROM_FOUNDRY = gettext_noop("updated from Foundry")
+FROM_FILE = gettext_noop("updated from a character file")
 UNDO = gettext_noop("undo {edit}")
 REDO = gettext_noop("redo {edit}")
 TEMPLATE = gettext_noop("template {template}")
@@ -81,6 +82,7 @@ VALUES = {
     WENT_WITH: {"trait": NAME},
     UNCOMMITTED: {"number": NUMBER, "count": NUMBER, "section": TEXT},
     FROM_FOUNDRY: {},
+    FROM_FILE: {},
     UNDO: {"edit": PHRASE},
     REDO: {"edit": PHRASE},
     TEMPLATE: {"template": NAME},
@@ -111,6 +113,7 @@ EVENT_REASONS = {
     "template_applied": (TEMPLATE,),
     "uncommitted_defined": (UNCOMMITTED,),
     "foundry_updated": (FROM_FOUNDRY,),
+    "file_updated": (FROM_FILE,),
     "edit_undone": (UNDO,),
     "edit_redone": (REDO,),
     "character_duplicated": (COPY,),

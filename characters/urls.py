@@ -44,6 +44,12 @@ urlpatterns += [
         name="campaign_house_rules",
     ),
     path("campaigns/<int:pk>/settings/", campaigns.campaign_settings, name="campaign_settings"),
+    path("campaigns/<int:pk>/webhook/", campaigns.campaign_webhook, name="campaign_webhook"),
+    path(
+        "campaigns/<int:pk>/webhook/revoke/",
+        campaigns.campaign_webhook_revoke,
+        name="campaign_webhook_revoke",
+    ),
     path("campaigns/<int:pk>/history/", campaigns.campaign_history_page, name="campaign_history"),
     path(
         "campaigns/<int:pk>/invite/",
@@ -336,3 +342,8 @@ urlpatterns += [
         name="shared_statblock_download",
     ),
 ]
+
+# -- the API under /api/, its OpenAPI description at /api/openapi.json (characters/api.py) --
+from characters.api import api_urls  # noqa: E402
+
+urlpatterns += [path("api/", api_urls())]

@@ -253,7 +253,17 @@ PERMISSIONS_POLICY = {
 # one) or on any other that reaches the same database.
 # Campaign packs have a queue of their own ("packs", `db_worker --queue-name packs`): nothing
 # else takes a pack worker's turn. E-mail is no task: it waits in the outbox (MAIL_* below).
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["packs"]}}
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["packs", "webhooks"]}}
+# Campaign webhooks (characters/services/webhooks.py): each roll is posted by the "webhooks"
+# queue's worker, which waits WEBHOOK_TIMEOUT_SECONDS for an answer; a failed post is tried
+# again after WEBHOOK_RETRY_SECONDS, twice as long each time up to WEBHOOK_RETRY_MOST_SECONDS,
+# WEBHOOK_ATTEMPTS times in all. Only https on public addresses: WEBHOOK_ALLOW_LOOPBACK (the
+# tests' setting, no variable) also lets posts go to 127.0.0.1 over plain http.
+WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("FAIRSHEET_WEBHOOK_TIMEOUT", "10"))
+WEBHOOK_RETRY_SECONDS = float(os.environ.get("FAIRSHEET_WEBHOOK_RETRY", "30"))
+WEBHOOK_RETRY_MOST_SECONDS = 3600
+WEBHOOK_ATTEMPTS = 10
+WEBHOOK_ALLOW_LOOPBACK = False
 # Fair shares of the PDF renderer in the web server (characters/render_slots.py): renders
 # one user may run at once across every process, requests one process lets render or wait
 # (the rest of its threads stay free for pages), and how long a request waits for its turn

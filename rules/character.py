@@ -104,8 +104,14 @@ class Character:
     advancement: tuple | None = None
     notes: str = ""
     personality: dict[str, str] = field(default_factory=dict)
-    # The Foundry ids of the actor and its attribute set ({"actor": ..., "attributeset": ...})
+    # The Foundry ids of the actor, its attribute set and its trait ladder ({"actor": ...,
+    # "attributeset": ..., "traitladder": ...})
     foundry_ids: dict = field(default_factory=dict, compare=False)
+    # What else an actor held that Fairsheet gives back to Foundry as it came (rules.foundry):
+    # {"items": {item id: its picture, compendium links, and for the attribute set and the
+    # trait ladder their names}, "img": the actor's picture in its world, "prototypeToken":
+    # the token's settings}
+    foundry_kept: dict = field(default_factory=dict, compare=False)
 
     def attribute_level(self, name: str, default: int) -> int:
         for trait in self.attributes:

@@ -664,6 +664,18 @@ class CampaignSettingsForm(forms.Form):
     )
 
 
+class WebhookForm(forms.Form):
+    url = forms.CharField(
+        max_length=2000,
+        label=_("Webhook address"),
+        help_text=_(
+            "A Discord channel's webhook (the channel's settings, Integrations, Webhooks) or "
+            "any https address on a public host: each roll of the dice log is posted there."
+        ),
+        widget=forms.URLInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+
+
 class JoinForm(forms.Form):
     code = forms.CharField(
         max_length=Campaign._meta.get_field("invite_code").max_length,

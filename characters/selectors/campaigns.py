@@ -24,7 +24,7 @@ from characters.adapters import (
     version_ruleset,
 )
 from characters.knobs import KNOBS
-from characters.models import Campaign, CampaignEvent, Character, target_label
+from characters.models import Campaign, CampaignEvent, CampaignWebhook, Character, target_label
 from characters.selectors.access import BUILD_ROWS
 from characters.wording import SPEAKER, said
 from rules.house_rules import apply_house_rules
@@ -209,6 +209,8 @@ ACTIONS = {
     "campaign_archived": _("Campaign archived"),
     "campaign_restored": _("Campaign restored"),
     "invite_regenerated": _("New invite link"),
+    "webhook_set": _("Dice log webhook set"),
+    "webhook_revoked": _("Dice log webhook revoked"),
     "ruleset_moved": _("Moved to another version of the ruleset"),
 }
 # What a side without the key means, per action: a house rule left out is the base value.
@@ -231,6 +233,7 @@ FIELD_NAMES = {
     "equipment_kind": pgettext_lazy("history field", "Equipment kind"),
     "power_kind": pgettext_lazy("history field", "Power kind"),
     "note": pgettext_lazy("history field", "Note"),
+    "webhook": pgettext_lazy("history field", "Webhook"),
     # The house rules' keys: the knobs' own names in a history.
     **{knob.key: knob.history for knob in KNOBS if knob.history},
 }
@@ -337,3 +340,15 @@ def newer_ruleset_version(campaign: Campaign):
         return None
     latest = campaign.ruleset_version.ruleset.latest
     return latest if latest.number > campaign.ruleset_version.number else None
+
+
+def campaign_webhook_of(campaign: Campaign) -> CampaignWebhook | None:
+    """The campaign's webhook, for its GM's page: masked, with how its last posts went."""
+    webhook = CampaignWebhook.objects.filter(campaign=campaign).first()
+    if webhook is not None:
+        webhook.failing = webhook.failed_at is not None and (
+            webhook.delivered_at is None or webhook.failed_at > webhook.delivered_at
+        )
+        webhook.waiting = webhook.deliveries.filter(status__in=("queued", "sending")).count()
+        webhook.given_up = webhook.deliveries.filter(status="given_up").count()
+    return webhook

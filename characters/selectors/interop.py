@@ -1,6 +1,7 @@
 """Reads for interoperability: a user's API tokens, where an exported character stands (its
 version, state and the GM's approval stamp) for a Foundry actor's notes and flags, and what
-an actor exported from one of the user's characters would change in it."""
+an actor exported from one of the user's characters (or a file sent to update one) would
+change in it."""
 
 import dataclasses
 from dataclasses import dataclass
@@ -11,9 +12,9 @@ from django.utils import translation
 from characters.adapters import character_to_rules, read_options
 from characters.models import ApiToken, Character
 from rules import character as rc
-from rules.charfile import CharacterFileError, load_json, write_character
+from rules.charfile import ROW_LISTS, CharacterFileError, load_json, write_character
 from rules.diff import Change, diff_files
-from rules.foundry import FLAG, Imported, Provenance, is_actor, parse_data
+from rules.foundry import FLAG, FOUNDRY, Imported, Provenance, is_actor, parse_data
 
 
 def api_tokens_of(user):
@@ -50,9 +51,9 @@ PLAY_LABELS = frozenset(("meta points", "notes"))
 
 
 @dataclass(frozen=True)
-class FoundryUpdate:
-    """A Foundry actor exported from one of the user's characters, read back: the character
-    it would become and what changed in Foundry."""
+class FileUpdate:
+    """A Foundry actor exported from one of the user's characters, or a file sent to update
+    one, read back: the character it would become and what changed."""
 
     character: Character
     imported: Imported
@@ -68,7 +69,7 @@ class FoundryUpdate:
         return any(change.label not in play for change in self.changes)
 
 
-def foundry_update_for(user, text: str | bytes) -> FoundryUpdate | None:
+def foundry_update_for(user, text: str | bytes) -> FileUpdate | None:
     """The update a posted actor offers: one exported from a character the user owns
     (flags.fairsheet.character_id) and that still exists. None for anything else, a file
     that cannot be read included: it imports as a new character (or the import says why)."""
@@ -93,20 +94,38 @@ def foundry_update_for(user, text: str | bytes) -> FoundryUpdate | None:
         imported = parse_data(data, **read_options(character.campaign))
     except CharacterFileError:
         return None
-    return foundry_update_of(character, imported)
+    return file_update_of(character, imported)
 
 
-def foundry_update_of(character: Character, imported: Imported) -> FoundryUpdate:
+def file_update_of(character: Character, imported: Imported) -> FileUpdate:
     before = character_to_rules(character)
-    # What Foundry cannot change: the ruleset, the campaign's house rules and the ledger.
+    # What a file cannot change: the ruleset, the campaign's house rules and the ledger.
     after = dataclasses.replace(
         imported.character,
         ruleset=before.ruleset,
         house_rules=before.house_rules if character.campaign_id else imported.character.house_rules,
         advancement=before.advancement,
     )
+    if imported.source != FOUNDRY:
+        after = _with_foundry_ids(after, before)
     changes = diff_files(write_character(before), write_character(after))
-    return FoundryUpdate(character, imported, after, tuple(changes))
+    return FileUpdate(character, imported, after, tuple(changes))
+
+
+def _with_foundry_ids(after: rc.Character, before: rc.Character) -> rc.Character:
+    """A character file carries no Foundry ids: each row keeps the id of the row of its list
+    and name it updates, and the character what Foundry gave it, so the next export still
+    updates the actor's items in Foundry."""
+    rows = {}
+    for name in ROW_LISTS:
+        ids = {row.name.casefold(): row.foundry_id for row in getattr(before, name)}
+        rows[name] = tuple(
+            dataclasses.replace(row, foundry_id=ids.get(row.name.casefold(), ""))
+            for row in getattr(after, name)
+        )
+    return dataclasses.replace(
+        after, **rows, foundry_ids=before.foundry_ids, foundry_kept=before.foundry_kept
+    )
 
 
 def _english(label) -> str:

@@ -451,7 +451,7 @@ def _lines_shown(event: CharacterEvent, key: str, ruleset: Ruleset) -> str:
         return line
     if key == "changed" and not (event.phrases or {}).get("changed"):  # before phrases
         return ", ".join(template_change_said(line, ruleset) for line in event.after["changed"])
-    if key == "changes" and event.action == "foundry_updated":
+    if key == "changes" and event.action in ("foundry_updated", "file_updated"):
         old, new = (event.before or {}).get("file"), (event.after or {}).get("file")
         if isinstance(old, dict) and isinstance(new, dict):
             changes = diff_files(old, new, ruleset.terms)
@@ -478,6 +478,8 @@ LEVEL_FIELDS = ("level", "from", "to")
 ACTION_TITLES = {
     "character_created": pgettext_lazy("audit event", "character created"),
     "character_imported": pgettext_lazy("audit event", "character imported"),
+    "foundry_updated": pgettext_lazy("audit event", "updated from Foundry"),
+    "file_updated": pgettext_lazy("audit event", "updated from a character file"),
     "character_duplicated": pgettext_lazy("audit event", "character duplicated"),
     "character_archived": pgettext_lazy("audit event", "character archived"),
     "character_restored": pgettext_lazy("audit event", "character restored"),
@@ -512,7 +514,6 @@ ACTION_TITLES = {
     "meta_points_granted": pgettext_lazy("audit event", "meta points granted"),
     "fudge_points_converted": pgettext_lazy("audit event", "fudge points converted"),
     "ruleset_moved": pgettext_lazy("audit event", "ruleset moved"),
-    "foundry_updated": pgettext_lazy("audit event", "updated from Foundry"),
     "uncommitted_defined": pgettext_lazy("audit event", "uncommitted trait defined"),
     "share_link_created": pgettext_lazy("audit event", "share link created"),
     "share_link_revoked": pgettext_lazy("audit event", "share link revoked"),

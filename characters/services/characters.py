@@ -129,6 +129,7 @@ def create_from_rules(*, owner, value, campaign: Campaign | None) -> Character:
         notes=value.notes,
         personality=value.personality,
         foundry_ids=value.foundry_ids,
+        foundry_kept=value.foundry_kept,
     )
     traits, equipment = rows_from_rules(character, value)
     try:

@@ -40,6 +40,7 @@ from characters.selectors.play import (
     rollable_traits,
     weapons,
 )
+from characters.services.webhooks import webhook_queue
 from characters.sheets import list_noun, sheet_for_character
 from characters.vocabulary import term
 from characters.wording import said
@@ -308,6 +309,7 @@ def dice_roll(
     if weapon:
         _damage(entry, table, weapon, defence)
     entry.save()
+    webhook_queue(entry)  # posted later by the task queue, never while the player waits
     return entry
 
 

@@ -31,6 +31,7 @@ from characters.forms.campaigns import (
     CatalogEntryForm,
     HouseRulesChangeForm,
     HouseRulesForm,
+    WebhookForm,
     difficulty_word,
     house_rule_label,
 )
@@ -39,11 +40,13 @@ from characters.models import Campaign, CatalogEntry, Character
 from characters.selectors.access import campaign_for_gm, campaign_for_member, characters_visible_to
 from characters.selectors.campaigns import (
     campaign_history,
+    campaign_webhook_of,
     house_rules_preview,
     newer_ruleset_version,
 )
 from characters.selectors.rulesets import summarize_ruleset
 from characters.services import campaigns as services
+from characters.services import webhooks
 from characters.views.dashboard import join_throttles
 from characters.views.methods import page_with_form
 from characters.views.params import strict_number
@@ -202,6 +205,8 @@ def campaign_detail(request, pk):
         context["settings_form"] = CampaignSettingsForm(
             initial={"spends_need_approval": campaign.spends_need_approval}
         )
+        context["webhook"] = campaign_webhook_of(campaign)
+        context["webhook_form"] = WebhookForm()
     return render(request, "campaigns/detail.html", context)
 
 
@@ -217,6 +222,41 @@ def campaign_settings(request, pk):
     )
     messages.success(request, gettext("Settings saved."))
     return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#settings")
+
+
+@require_POST
+def campaign_webhook(request, pk):
+    """The GM gives the campaign a webhook: each roll of its dice log is posted there."""
+    campaign = campaign_for_gm(request.user, pk)
+    form = WebhookForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise ServiceError(" ".join(e for errors in form.errors.values() for e in errors))
+        webhooks.webhook_set(
+            campaign=campaign,
+            actor=request.user,
+            url=form.cleaned_data["url"],
+            site_url=request.build_absolute_uri("/"),
+        )
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request, gettext("Webhook set: each roll of the dice log is posted there.")
+        )
+    return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#webhook")
+
+
+@require_POST
+def campaign_webhook_revoke(request, pk):
+    campaign = campaign_for_gm(request.user, pk)
+    try:
+        webhooks.webhook_revoke(campaign=campaign, actor=request.user)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, gettext("Webhook revoked: no roll is posted there any more."))
+    return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#webhook")
 
 
 @require_safe

@@ -32,7 +32,7 @@ from characters.models import Campaign
 from characters.selectors.access import character_for_viewer
 from characters.selectors.interop import character_provenance, foundry_update_for
 from characters.services.character_files import character_import, is_party, party_import
-from characters.services.foundry import character_update_from_foundry
+from characters.services.updates import character_update_from_foundry
 from characters.views.methods import page_with_form
 from characters.views.params import strict_number
 from characters.wording import SPEAKER

@@ -22,7 +22,10 @@ class ActorFields:
         self.rows = 0  # traits and equipment taken, at most the character file's MAX_ROWS
         self.full = False
         self.ids = {name: [] for name in ("attributes", *LIST_TYPES)}  # items' Foundry ids
-        self.foundry_ids: dict[str, str] = {}  # the actor's and its attribute set's
+        self.foundry_ids: dict[str, str] = {}  # the actor's, its attribute set's and ladder's
+        self.kept_items: dict[str, dict] = {}  # item id: its picture, links (rules.foundry.kept)
+        self.kept: dict = {}  # the actor's picture in its world, its token's settings
+        self.bookkeeping: set[str] = set()  # Foundry's own keys met (rules.foundry.kept)
         self.links: dict[str, str] = {}  # the attribute set's damage links
         self.grouped: list[str] = []  # skills whose groups are not imported
         self.character_id: int | None = None

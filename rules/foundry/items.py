@@ -1,8 +1,9 @@
 """Reading an actor's items: its attribute set, skills, gifts, faults and equipment."""
 
 from rules.charfile import MAX_QUANTITY, MAX_ROWS
-from rules.foundry.fields import ActorFields, as_dict
+from rules.foundry.fields import as_dict
 from rules.foundry.html_text import html_to_text
+from rules.foundry.kept import KeptReading, ladder_of, same_ladder
 from rules.foundry.tables import (
     BY_DESIGN,
     CHANGED,
@@ -22,7 +23,7 @@ from rules.words import say, say_plural
 _KIND_LISTS = {"skill": "skills", "gift": "gifts", "fault": "faults"}
 
 
-class ItemReading(ActorFields):
+class ItemReading(KeptReading):
     def items(self, items: list, flags: dict) -> dict:
         lists = {"attributes": [], **{name: [] for name in LIST_TYPES}}
         sets, described = [], 0
@@ -37,13 +38,32 @@ class ItemReading(ActorFields):
             kind = item.get("type")
             if kind == "attributeset":
                 sets.append((where, item))
-            elif kind not in ITEM_TYPES or kind == "traitladder":
+            elif kind == "traitladder":
+                self.trait_ladder(where, item)
+            elif kind not in ITEM_TYPES:
                 self.skipped_item(where, kind, item)
             else:
                 described += self.list_item(where, kind, item, lists)
         self.notes_after_reading(described)
         lists["attributes"] = self.attributes(sets, flags)
         return lists
+
+    def trait_ladder(self, where: str, item: dict) -> None:
+        """The actor's trait ladder is the character's where it is the ruleset's own (a
+        designed game's Extended ladder, say): kept, id and all, and exported again. Any
+        other is named in the report: the ruleset's ladder says the levels' words."""
+        ladder = ladder_of(item)
+        if (
+            "traitladder" not in self.foundry_ids
+            and ladder is not None
+            and same_ladder(ladder, self.ladder)
+            and isinstance(item.get("_id"), str)
+            and ID.fullmatch(item["_id"])
+        ):
+            self.foundry_ids["traitladder"] = item["_id"]
+            self.keep_item(where, item, named=True)
+            return
+        self.skipped_item(where, "traitladder", item)
 
     def skipped_item(self, where: str, kind, item: dict) -> None:
         """A trait ladder (by design) or an item fudge-rpg does not have (lost)."""
@@ -95,6 +115,7 @@ class ItemReading(ActorFields):
             entry = self.equipment(entry, system, where, exported=bool(flagged))
         entries.append(entry)
         self.ids[list_name].append(item.get("_id"))
+        self.keep_item(where, item)
         self.from_flags.update((list_name, len(entries) - 1, k) for k in flagged)
         return dropped
 
@@ -148,6 +169,7 @@ class ItemReading(ActorFields):
         where, item = sets[0]
         if isinstance(item.get("_id"), str) and ID.fullmatch(item["_id"]):
             self.foundry_ids["attributeset"] = item["_id"]
+        self.keep_item(where, item, named=True)
         system = as_dict(item.get("system"))
         for link in DAMAGE_LINKS:
             if isinstance(system.get(link), str) and system[link].strip():

@@ -107,6 +107,8 @@ class ActorReader(ItemReading):
         self.notes(out, system.get("notes"), file)
         self.play_state(system, data.get("effects"))
         self.picture(data)
+        self.keep_actor(data)
+        self.note_bookkeeping()
         return self.finish(out)
 
     def fields_from_flags(self, flags: dict, file: dict) -> dict:
@@ -142,8 +144,9 @@ class ActorReader(ItemReading):
 
     def picture(self, data: dict) -> None:
         """The actor's picture when it carries one (a data: URL, as Fairsheet exports it); a
-        picture that is a file in the Foundry world cannot come along, and the report says so
-        (Foundry's own placeholder icons go unmentioned)."""
+        picture that is a file in the Foundry world cannot be the portrait, and the report says
+        so (Foundry's own placeholder icons go unmentioned): it is given back to Foundry as it
+        came (rules.foundry.kept)."""
         token = as_dict(as_dict(data.get("prototypeToken")).get("texture")).get("src")
         for where, value in (("img", data.get("img")), ("prototypeToken.texture.src", token)):
             if not isinstance(value, str) or not value or value.startswith(PLACEHOLDER_ICONS):
@@ -154,8 +157,9 @@ class ActorReader(ItemReading):
             self.note(
                 LOST,
                 say(
-                    "{where}: the picture is a file of the Foundry world ({file}); upload it as "
-                    "the portrait on the builder.",
+                    "{where}: the picture is a file of the Foundry world ({file}): given back "
+                    "to Foundry, but not the portrait here; upload it as the portrait on the "
+                    "builder.",
                     where=where,
                     file=value[:80],
                 ),
@@ -313,6 +317,7 @@ class ActorReader(ItemReading):
             character,
             **{name: keep(getattr(character, name), self.ids[name]) for name in self.ids},
             foundry_ids=dict(self.foundry_ids),
+            foundry_kept=({"items": dict(self.kept_items)} if self.kept_items else {}) | self.kept,
         )
 
     def drop(self, out: dict, error: CharacterFileError) -> None:

@@ -8,6 +8,7 @@ from rules.character import Character
 from rules.charfile import write_character
 from rules.combat import damage_factors, wound_track
 from rules.foundry.html_text import escape, paragraphs
+from rules.foundry.kept import put_back
 from rules.foundry.tables import (
     FLAG,
     ID,
@@ -75,12 +76,11 @@ def write_actor(
         _equipment(item, entry, ids)
         for item, entry in zip(character.equipment, file["equipment"], strict=True)
     ]
-    if ruleset.ladder != STANDARD:
-        items.append(_trait_ladder(ruleset, ids))
+    if ruleset.ladder != STANDARD or "traitladder" in character.foundry_ids:
+        items.append(_trait_ladder(ruleset, ids, character.foundry_ids.get("traitladder", "")))
     for position, item in enumerate(items):
         item["sort"] = position * SORT_STEP
-    pictures = {"img": image, "prototypeToken": {"texture": {"src": image}}} if image else {}
-    return pictures | {
+    actor = {
         "_id": ids.make("actor", "", keep=character.foundry_ids.get("actor", "")),
         "name": character.name,
         "type": "character",
@@ -98,6 +98,8 @@ def write_actor(
         "effects": [],
         "flags": {FLAG: _actor_flags(file, report, ruleset, added, provenance)},
     }
+    # The pictures, compendium links, names and token settings the actor came with.
+    return put_back(actor, character.foundry_kept, image)
 
 
 class _Ids:
@@ -127,12 +129,12 @@ class _Ids:
         return "".join(digits)
 
 
-def _trait_ladder(ruleset: Ruleset, ids: _Ids) -> dict:
+def _trait_ladder(ruleset: Ruleset, ids: _Ids, keep: str) -> dict:
     """fudge-rpg's traitladder item: the ruleset's words, highest first, as its compendium's
-    Extended Trait Ladder lists them."""
+    Extended Trait Ladder lists them; `keep` is the id of the one the actor came with."""
     ladder = ruleset.ladder
     return {
-        "_id": ids.make("traitladder", ruleset.slug),
+        "_id": ids.make("traitladder", ruleset.slug, keep=keep),
         "name": f"{ruleset.name} Trait Ladder",
         "type": "traitladder",
         "system": {

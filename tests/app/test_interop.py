@@ -16,8 +16,8 @@ from PIL import Image
 
 from characters.adapters import portrait_bytes, portrait_data_url
 from characters.models import Character
-from characters.services.foundry import character_update_from_foundry
 from characters.services.portraits import portrait_set
+from characters.services.updates import character_update_from_foundry
 from rules.charfile import CharacterFileError, read_character, write_character
 from rules.foundry import parse_any, write_actor
 from rules.ladder import signed

@@ -1,6 +1,6 @@
 """`make run`'s command, `manage.py run_with_worker`: the development server, the pack
-worker and the mail sender start together and stop together. Run for real, on a throwaway
-SQLite database and a free port on 127.0.0.1."""
+worker, the mail sender and the webhook worker start together and stop together. Run for
+real, on a throwaway SQLite database and a free port on 127.0.0.1."""
 
 import os
 import signal
@@ -79,8 +79,9 @@ def running(tmp_path):
 def started(process) -> dict[int, str]:
     found = children(process.pid)
     commands = sorted(" ".join(cmd.split()[2:3]) for cmd in found.values())
-    assert commands == ["db_worker", "runserver", "send_mail_outbox"], found
+    assert commands == ["db_worker", "db_worker", "runserver", "send_mail_outbox"], found
     assert any("db_worker --queue-name packs" in cmd for cmd in found.values()), found
+    assert any("db_worker --queue-name webhooks" in cmd for cmd in found.values()), found
     return found
 
 

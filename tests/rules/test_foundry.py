@@ -489,6 +489,9 @@ class TestImportFromFoundry:
                     "Skill groups are not imported (1 skill): Acrobatics/Tumbling.",
                     "The descriptions of 1 gifts, faults or skills are not kept: Fairsheet "
                     "keeps their names.",
+                    "_stats: where the actor and its items sat in their Foundry world, who "
+                    "could see them and when they were made; Foundry sets these again when it "
+                    "imports the actor.",
                 ],
             ),
         ]

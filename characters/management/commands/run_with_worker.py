@@ -1,6 +1,7 @@
 """`manage.py run_with_worker [ADDR:PORT]`: the development web server, a background
-worker (`db_worker` on the "packs" queue, which renders campaign packs) and the mail sender
-(`send_mail_outbox`) in one command, as `make run` uses it. Ctrl-C stops them all; if one
+worker (`db_worker` on the "packs" queue, which renders campaign packs), the mail sender
+(`send_mail_outbox`) and the webhook worker (`db_worker` on the "webhooks" queue, which posts
+the campaigns' rolls) in one command, as `make run` uses it. Ctrl-C stops them all; if one
 stops on its own, the others are stopped too.
 
 Each runs in a process group of its own: under DEBUG each restarts itself on code changes
@@ -21,7 +22,10 @@ STOP_WAIT = 10  # seconds a process gets to stop before it is killed
 
 
 class Command(BaseCommand):
-    help = "Run the web server, the pack worker and the mail sender; Ctrl-C stops them all."
+    help = (
+        "Run the web server, the pack worker, the mail sender and the webhook worker; Ctrl-C "
+        "stops them all."
+    )
     requires_system_checks = []  # each child runs Django's checks itself
 
     def add_arguments(self, parser):
@@ -41,6 +45,17 @@ class Command(BaseCommand):
                 "--no-startup-delay",
             ],
             "mail sender": [*manage, "send_mail_outbox"],
+            # Campaign webhooks: a queue of its own, so a pack's render never delays a roll's
+            # post, nor a slow webhook a pack.
+            "webhook worker": [
+                *manage,
+                "db_worker",
+                "--queue-name",
+                "webhooks",
+                "--interval",
+                "1",
+                "--no-startup-delay",
+            ],
         }
         # Ctrl-C reaches this process only (the children have groups of their own), and so
         # does `kill`: both end in the same orderly stop of every group.
