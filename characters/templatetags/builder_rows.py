@@ -95,6 +95,8 @@ def trait_row(context) -> SafeString:
         cost = form["cost"]
         fields.append(f'<label class="trait-cost">{e(cost.label)} {cost}</label>')
     in_play = f'<small class="row-in-play">{e(row.in_play)}</small>' if row.in_play else ""
+    if row.use_cost:  # what a casting lowers, as the sheet prints it
+        in_play += f'<small class="row-in-play">{e(row.use_cost)}</small>'
     fields.append(
         f'<output class="row-cost" title="{words["cost_title"]}">{e(row.cost)}{in_play}</output>'
     )

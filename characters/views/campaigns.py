@@ -369,6 +369,14 @@ class CatalogRow:
     saved: bool = False  # just saved: the row says so
 
     @property
+    def name(self) -> str:
+        """The entry's name; a kind of power (Mudge 2.5's spell) by its word, "Spell", where a
+        built-in kind is named by its key."""
+        if self.entry.kind == CatalogEntry.Kind.POWER_KIND:
+            return vocabulary.label(self.entry.name, "power kind")
+        return self.entry.name
+
+    @property
     def facts(self) -> list[str]:
         entry = self.entry
         facts = [kind_word(entry)] if entry.kind in _KINDED else []
@@ -405,11 +413,11 @@ _KINDED = (CatalogEntry.Kind.EQUIPMENT, CatalogEntry.Kind.POWER)
 
 
 def kind_word(entry: CatalogEntry) -> str:
-    """A piece of equipment's or a power's kind in the reader's language; a GM's own kind of
-    power as written."""
+    """A piece of equipment's or a power's kind in the reader's language, as the label a
+    badge is ("Weapon", "Spell"); a GM's own kind of power as written."""
     if entry.equipment_kind:
-        return vocabulary.term(entry.equipment_kind, "equipment kind")
-    return vocabulary.term(entry.power_kind, "power kind")
+        return vocabulary.label(entry.equipment_kind, "equipment kind")
+    return vocabulary.label(entry.power_kind, "power kind")
 
 
 def add_label(noun: str) -> str:
