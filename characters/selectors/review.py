@@ -355,6 +355,8 @@ def _rule_value(value) -> str:
         return pgettext("house rule value", "yes") if value else pgettext("house rule value", "no")
     if isinstance(value, (int, float)):
         return SPEAKER.number(value)
+    if isinstance(value, dict) and "name" in value:  # an extra attribute: "Mana (Fair)"
+        return f"{value['name']} ({_rule_value(value.get('default', ''))})"
     if isinstance(value, dict):
         return ", ".join(f"{_rule_value(k)} {_rule_value(v)}" for k, v in value.items())
     if isinstance(value, list):
