@@ -297,12 +297,22 @@ def advancement_of(character: Character) -> tuple | None:
     and report are those of a plain build. Pending spends are not spent yet; a spend taken
     back and the entry that gave its experience back leave together (the trait lists no
     longer hold what it bought)."""
-    ledger = [e for e in character.ledger.all() if not e.pending]
-    taken_back = {e.reverses_id for e in ledger if e.reverses_id}
-    entries = [e for e in ledger if not e.reverses_id and e.pk not in taken_back]
+    entries = _standing_entries(character)
     if not entries:
         return None
     return tuple(read_ledger_entry(ledger_line(e)) for e in entries if ledger_line(e))
+
+
+def ledger_rows_read(character: Character) -> list[ExperienceEntry]:
+    """The ledger rows behind advancement_of's entries, in its order: the row of the
+    report's "advancement[3]" is the fourth."""
+    return [e for e in _standing_entries(character) if ledger_line(e)]
+
+
+def _standing_entries(character: Character) -> list[ExperienceEntry]:
+    ledger = [e for e in character.ledger.all() if not e.pending]
+    taken_back = {e.reverses_id for e in ledger if e.reverses_id}
+    return [e for e in ledger if not e.reverses_id and e.pk not in taken_back]
 
 
 def ledger_line(entry: ExperienceEntry) -> dict | None:

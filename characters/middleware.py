@@ -1,11 +1,15 @@
-"""Responses Django leaves bare: headers it has no setting for, a 405 with no words; and the
-language a signed-in person chose; a clean slate of campaign words for each request."""
+"""Responses Django leaves bare: headers it has no setting for, a 405 with no words, its
+technical error pages under DEBUG; the language a signed-in person chose; and a clean slate
+of campaign words for each request."""
 
 from django.conf import settings
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import Resolver404, get_resolver, resolve
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views.debug import ExceptionReporter
 
 from characters import languages, rules_content
 
@@ -81,3 +85,64 @@ class GmWordsMiddleware:
     def __call__(self, request):
         rules_content.use_gm_words(None)
         return self.get_response(request)
+
+
+def site_pages_wanted() -> bool:
+    """Under DEBUG, unless DJANGO_DEBUG_PAGES=1 asks for Django's technical pages."""
+    return settings.DEBUG and not settings.DEBUG_PAGES
+
+
+class SiteErrorPagesMiddleware:
+    """Under DEBUG (`make run`) Django answers a missing page with its technical page, the
+    site's URL patterns and all, which a development server shows to whoever it serves: a
+    player trying the demo, a visitor on a revoked share link. Here the site's own 404 page
+    (config.urls' handler404) answers instead, as in production: for an address no pattern
+    takes (nor, with APPEND_SLASH, the same with a slash: CommonMiddleware redirects there)
+    and for a view's Http404. Errors: SiteErrorReporter. Off without DEBUG, where Django
+    does the same itself, and with DJANGO_DEBUG_PAGES=1."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if site_pages_wanted() and not _taken(request.path_info):
+            return self.not_found(request, Http404(request.path_info))
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if site_pages_wanted() and isinstance(exception, Http404):
+            return self.not_found(request, exception)
+        return None
+
+    @staticmethod
+    def not_found(request, exception):
+        return get_resolver().resolve_error_handler(404)(request, exception=exception)
+
+
+def _taken(path: str) -> bool:
+    """Whether a URL pattern takes `path`, or the same with a slash (APPEND_SLASH)."""
+    tried = [path, f"{path}/"] if settings.APPEND_SLASH and not path.endswith("/") else [path]
+    for each in tried:
+        try:
+            resolve(each)
+        except Resolver404:
+            continue
+        return True
+    return False
+
+
+class SiteErrorReporter(ExceptionReporter):
+    """settings.DEFAULT_EXCEPTION_REPORTER: under DEBUG an error answers with the site's own
+    500 page (templates/500.html), not the traceback, unless DJANGO_DEBUG_PAGES=1; the
+    traceback still goes to the console (django.request's log). Without DEBUG Django's
+    handler500 answers and this reports as Django's does (the mail to the admins)."""
+
+    def get_traceback_html(self):
+        if site_pages_wanted():
+            return render_to_string("500.html")
+        return super().get_traceback_html()
+
+    def get_traceback_text(self):
+        if site_pages_wanted():
+            return _("Fairsheet could not answer that request.") + "\n"
+        return super().get_traceback_text()

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop, npgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from characters import states
 from characters.print_options import PrintOptions
 from rules.ladder import ABYSMAL, TOP
 from rules.rulesets import BUILTIN, DIFFICULTIES, LEVELS_LISTS, STANDARD_TERMS
@@ -207,11 +208,11 @@ class CurrentCharacters(models.Manager.from_queryset(CharacterQuerySet)):
 
 
 class Character(models.Model):
-    class State(models.TextChoices):
-        DRAFT = "draft", _("Draft")
-        SUBMITTED = "submitted", _("Submitted")
-        CHANGES_REQUESTED = "changes_requested", _("Changes requested")
-        APPROVED = "approved", _("Approved")
+    class State(models.TextChoices):  # their words: characters.states, on every page
+        DRAFT = states.DRAFT, states.LABELS[states.DRAFT]
+        SUBMITTED = states.SUBMITTED, states.LABELS[states.SUBMITTED]
+        CHANGES_REQUESTED = states.CHANGES_REQUESTED, states.LABELS[states.CHANGES_REQUESTED]
+        APPROVED = states.APPROVED, states.LABELS[states.APPROVED]
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="characters"
@@ -316,14 +317,7 @@ class Character(models.Model):
     def state_phrase(self) -> str:
         """The state in a sentence, "Brogo is <phrase>": "a draft", not "is draft"; lazy, in
         the reader's language."""
-        return {
-            self.State.DRAFT: pgettext_lazy("Brogo is ...", "a draft"),
-            self.State.SUBMITTED: pgettext_lazy("Brogo is ...", "submitted"),
-            self.State.CHANGES_REQUESTED: pgettext_lazy(
-                "Brogo is ...", "back with its player for changes"
-            ),
-            self.State.APPROVED: pgettext_lazy("Brogo is ...", "approved"),
-        }[self.state]
+        return states.PHRASES[self.state]
 
     @property
     def is_locked(self) -> bool:
@@ -624,8 +618,8 @@ class Submission(models.Model):
     class Outcome(models.TextChoices):
         WAITING = "waiting", _("Waiting for the GM")
         WITHDRAWN = "withdrawn", _("Withdrawn")
-        CHANGES_REQUESTED = "changes_requested", _("Changes requested")
-        APPROVED = "approved", _("Approved")
+        CHANGES_REQUESTED = states.CHANGES_REQUESTED, states.LABELS[states.CHANGES_REQUESTED]
+        APPROVED = states.APPROVED, states.LABELS[states.APPROVED]
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="submissions")
     version = models.PositiveIntegerField()  # the character's version once submitted

@@ -14,9 +14,9 @@ from itertools import zip_longest
 
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
-from characters import adapters, vocabulary
+from characters import adapters, states, vocabulary
 from characters.adapters import file_sha256, override_summary
 from characters.audit_chain import stamp_code
 from characters.models import Character as CharacterModel
@@ -32,7 +32,6 @@ from rules.rulesets import MUDGE_DICE_NOTE, TOKENS, TOKENS_HARM, Ruleset
 from rules.words import Level
 
 DIFFICULTY_MARKS = {"easy": "*", "average": "", "hard": "**", "very_hard": "***"}
-NOT_APPROVED = gettext_lazy("draft - not approved")
 KEY_TRAITS = 3  # on the campaign pack's party summary
 # Facts that change in play, by their key: form fields on paper.
 CONSUMABLE_FACTS = {"experience", "points", "saved_tokens"}
@@ -95,8 +94,8 @@ class ApprovalStamp:
     @property
     def line(self) -> str:
         if self.build_changed:
-            return _(
-                "Changed since the GM approved it: not approved until the GM looks at it again"
+            return _("{state}: not approved until the GM looks at it again").format(
+                state=states.label(states.CHANGED)
             )
         if not self.verified:
             return _(
@@ -231,6 +230,7 @@ class Sheet:
     uncommitted: tuple[str, ...] = ()  # Mudge 1.7: one line per open slot
     consumables: tuple[Consumable, ...] = ()
     portrait: str = ""  # a data: URL (adapters.portrait_data_url): the PDF fetches nothing
+    state: str = states.DRAFT  # where the build stands (a file's: a draft), for its marks
 
     @property
     def fixed_facts(self) -> tuple[tuple[str, str], ...]:
@@ -251,7 +251,24 @@ class Sheet:
 
     @property
     def approval_line(self) -> str:
-        return self.approval.line if self.approval else str(NOT_APPROVED)
+        return self.approval.line if self.approval else states.not_approved(self.state)
+
+    @property
+    def watermark(self) -> str:
+        """What paper prints across a sheet whose build is not approved: its state, or why
+        its approval no longer holds; "" for a standing approval."""
+        if self.approval is None:
+            return states.not_approved(self.state)
+        if self.approval.build_changed:
+            return states.not_approved(states.CHANGED)
+        return "" if self.approval.verified else states.not_approved(states.APPROVED)
+
+    @property
+    def watermark_size(self) -> int:
+        """The watermark's size in points: 50 for a short mark ("Draft · not approved"); a
+        longer one smaller, so that it runs corner to corner and not past them."""
+        length = len(self.watermark)
+        return 50 if length <= 20 else min(34, 750 // max(length, 1))
 
     @property
     def stamp_line(self) -> str:
@@ -259,7 +276,7 @@ class Sheet:
         override adds (those print once, under the name) or the stamp (a line of its own
         there, ApprovalStamp.stamp)."""
         if self.approval is None:
-            return str(NOT_APPROVED)
+            return states.not_approved(self.state)
         if self.approval.build_changed:
             return _("Changed since approval: see under the name")
         if not self.approval.verified:
@@ -281,6 +298,7 @@ def build_sheet(
     ruleset: Ruleset,
     approval: ApprovalStamp | None = None,
     ledger: Iterable[LedgerRow] = (),
+    state: str = states.DRAFT,
 ) -> Sheet:
     tokens = ruleset.system == TOKENS
     terms = ruleset.terms
@@ -355,6 +373,7 @@ def build_sheet(
         skill_noun=list_noun(terms.noun("skills")),
         uncommitted=_uncommitted(character, ruleset),
         consumables=_consumables(keyed_facts, character),
+        state=state,
     )
 
 
@@ -510,7 +529,7 @@ def _power(power, ruleset: Ruleset, tokens: bool) -> TraitRow:
     priced_as_skill = power.kind in ruleset.power_gifts
     difficulty = power_difficulty(power) if priced_as_skill else power.difficulty
     mark = DIFFICULTY_MARKS[difficulty] if difficulty else ""
-    note = vocabulary.term(power.kind or "superpower", "power kind")
+    note = vocabulary.label(power.kind or "superpower", "power kind")
     if power.cost is not None:
         note = f"{note}, {_cost_note(power.cost) or _('costs {cost}').format(cost=1)}"
     if priced_as_skill:
@@ -521,15 +540,21 @@ def _power(power, ruleset: Ruleset, tokens: bool) -> TraitRow:
 
 
 def _use_cost(power, ruleset: Ruleset) -> str:
-    """What a casting lowers, from the catalogue's entry of the same name and kind: ", lowers
-    Mana 1" (Mudge 2.51; the attribute is the one the power's gift brings, ruleset data)."""
-    entry = ruleset.catalog.power(power.name)
-    if entry is None or entry.kind != power.kind or not entry.cost.isdigit():
+    lowers = use_cost(power.name, power.kind, ruleset)
+    return f", {lowers}" if lowers else ""
+
+
+def use_cost(name: str, kind: str, ruleset: Ruleset) -> str:
+    """What a casting lowers, from the catalogue's entry of the same name and kind: "lowers
+    Mana 1" (Mudge 2.51; the attribute is the one the power's gift brings, ruleset data);
+    the sheet and the builder's row say the same."""
+    entry = ruleset.catalog.power(name)
+    if entry is None or entry.kind != kind or not entry.cost.isdigit():
         return ""
-    attribute = ruleset.attribute_gifts.get(ruleset.power_gifts.get(power.kind, ""))
+    attribute = ruleset.attribute_gifts.get(ruleset.power_gifts.get(kind, ""))
     if not attribute:
         return ""
-    return _(", lowers {attribute} {cost}").format(attribute=attribute, cost=entry.cost)
+    return _("lowers {attribute} {cost}").format(attribute=attribute, cost=entry.cost)
 
 
 def _trait_row(name: str, level: int, ruleset: Ruleset, mark: str = "", note: str = "") -> TraitRow:
@@ -664,17 +689,18 @@ def factor_word(word: str) -> str:
 
 
 def _factor_label(label: str, defensive: bool) -> str:
-    """rules.combat's "In Chain mail" (armour worn) or its own words, in the reader's
-    language; a weapon's name as written."""
+    """rules.combat's "In Chain mail" (armour worn) as the defensive factor in that armour,
+    "Defensive (Chain mail)", which reads the same whatever the armour is called (Mudge's
+    "Effective"); its own words in the reader's language; a weapon's name as written."""
     if defensive and label.startswith("In ") and label not in FACTOR_WORDS:
-        return _("In {armour}").format(armour=label[3:])
+        return pgettext("damage factor", "Defensive ({armour})").format(armour=label[3:])
     return factor_word(label)
 
 
 def _equipment(item: Equipment) -> ListedItem:
     details = [f"×{item.quantity}"] if item.quantity != 1 else []  # noqa: RUF001 (the times sign, as printed)
     if item.kind != "gear":
-        details.append(vocabulary.term(item.kind, "equipment kind"))
+        details.append(vocabulary.label(item.kind, "equipment kind"))
     if item.damage is not None:
         details.append(_("damage {value}").format(value=signed(item.damage)))
     if item.armour is not None:
@@ -770,6 +796,7 @@ def sheet_for_character(character: CharacterModel, *, with_ledger: bool = True) 
         ruleset,
         approval_stamp(character, ruleset.terms),
         ledger,
+        character.state,
     )
     if not character.portrait_sha:
         return sheet

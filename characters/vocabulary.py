@@ -278,3 +278,12 @@ def noun(one: str, many: str, count: int) -> str | None:
 def noun_with_article(one: str) -> str | None:
     found = WITH_ARTICLE.get(one)
     return None if found is None else str(found)
+
+
+def label(text: str, kind: str) -> str:
+    """A built-in word of `kind` standing alone, as a label (a badge, a choice, the first of
+    a list of facts), with its capital: "Spell", "Sort"; a GM's own word as written."""
+    if text not in TERMS.get(kind, {}):
+        return text
+    said = term(text, kind)
+    return said[:1].upper() + said[1:]

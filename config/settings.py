@@ -23,6 +23,11 @@ from django.utils.csp import CSP
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = os.environ.get("DJANGO_DEBUG", "1") == "1"
+# Django's technical pages for a missing page or an error (the URL patterns, the settings, a
+# traceback) only when asked: under DEBUG the site shows its own 404 and 500 pages too, as in
+# production, to whoever `make run` serves (characters.middleware.SiteErrorPagesMiddleware).
+DEBUG_PAGES = DEBUG and os.environ.get("DJANGO_DEBUG_PAGES", "0") == "1"
+DEFAULT_EXCEPTION_REPORTER = "characters.middleware.SiteErrorReporter"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
@@ -74,6 +79,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Innermost: the site's own 404 page under DEBUG too (DEBUG_PAGES above), every header
+    # of the middleware around it on it, request.htmx set for it.
+    "characters.middleware.SiteErrorPagesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

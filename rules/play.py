@@ -181,6 +181,21 @@ def worst_level(marks: Marks) -> int | None:
     return marked[-1] if marked else None
 
 
+GRAVEST = 5  # the severity of a track's last level: Near Death, a Grievous Injury
+
+
+def severity(track: HarmTrack, marks: Marks) -> int:
+    """How bad the worst wound marked is, from 0 (unhurt) to GRAVEST (the track's last
+    level: Mudge's Near Death, "dies within the hour"), its levels spread evenly in between
+    (Mudge's five: 1 to 5; MicroFudged's three lethal setbacks: 1, 3, 5). A page says it
+    with a colour and an icon beside the wound's name, the same scale on every track."""
+    worst = worst_level(marks)
+    if worst is None:
+        return 0
+    last = len(track.levels) - 1
+    return GRAVEST if last <= 0 else 1 + round(worst * (GRAVEST - 1) / last)
+
+
 def wound_penalty(track: HarmTrack, marks: Marks) -> int:
     """The penalty of the worst wound on the track: "The Hurt result is not cumulative
     with the Very Hurt result; only the penalty for the highest recorded wound level

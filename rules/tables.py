@@ -4,8 +4,8 @@ the printed sheet: the same numbers the report prices with, never typed in twice
 from dataclasses import dataclass
 
 from rules.advancement import NotAvailable, raise_cost
-from rules.ladder import FAIR, TERRIBLE, card_rating, signed
-from rules.rulesets import DIFFICULTIES, LEVELS, Ruleset
+from rules.ladder import ABYSMAL, FAIR, TERRIBLE, card_rating, signed
+from rules.rulesets import DIFFICULTIES, LEVELS, TOKENS, Ruleset
 from rules.trades import amount_phrase
 from rules.words import Level, Noun, Phrase, say
 
@@ -20,6 +20,24 @@ def creation_levels(ruleset: Ruleset) -> range:
     """The levels a trait may start at, from the top: Superb to Terrible in Mudge, Great to
     Poor in Streamlined MicroFudged (house rules applied)."""
     return range(ruleset.creation_max, ruleset.creation_min - 1, -1)
+
+
+def creation_choices(ruleset: Ruleset, list_name: str) -> range:
+    """The levels a trait of `list_name` may start at, from the top, as the build report's
+    bounds allow them (rules.report): up to creation_max (Mudge 1.6: Superb), or with
+    legendary_at_creation through Legendary to three past it; down to creation_min (Mudge
+    1.2: Terrible; DIP I: Poor), a field of power to Abysmal (DIP VIII.1) and a field of
+    expertise to the lowest default one may keep (Streamlined: Science at Terrible)."""
+    if ruleset.legendary_at_creation:
+        top = ruleset.ladder.top_word_level + 3
+    else:
+        top = ruleset.creation_max
+    bottom = ruleset.creation_min
+    if ruleset.system == TOKENS and list_name == "powers":
+        bottom = ABYSMAL
+    elif ruleset.system == TOKENS and list_name == "skills":
+        bottom = min(bottom, ruleset.skill_default, *ruleset.named_skill_defaults.values())
+    return range(top, bottom - 1, -1)
 
 
 def skill_cost_table(ruleset: Ruleset) -> tuple[tuple[str, ...], list[Row]]:

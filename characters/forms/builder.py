@@ -13,25 +13,28 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from characters import vocabulary
+from characters.adapters import TRAIT_LISTS
 from characters.forms.fields import AmountField, NameField
 from characters.forms.row_controls import ID, RowControls
-from characters.models import DIFFICULTY_CHOICES, TRAIT_NAME_MAX, Equipment, Trait
+from characters.models import TRAIT_NAME_MAX, Equipment, Trait
 from characters.wording import SPEAKER
 from rules.character import PERSONALITY_QUESTIONS
 from rules.house_rules import json_number
 from rules.ladder import ABYSMAL, STANDARD, TERRIBLE, Ladder
 from rules.report import POWER_DIFFICULTY
-from rules.rulesets import LEVELS, SKILL_DIFFICULTY, ruleset_choices
+from rules.rulesets import DIFFICULTIES, LEVELS, SKILL_DIFFICULTY, ruleset_choices
+from rules.tables import creation_choices
 from rules.words import Level
 
 
 def level_choices(
-    system: str, top: int | None = None, ladder: Ladder = STANDARD
+    system: str, top: int | None = None, ladder: Ladder = STANDARD, bottom: int | None = None
 ) -> list[tuple[int, str]]:
-    """The ladder from `top` (three past its top word) down to the bottom of the ruleset's
-    `system`: Abysmal in MicroFudged (DIP I), Terrible elsewhere (Mudge 1.2), in the
-    ladder's words, in the reader's language."""
-    bottom = max(TERRIBLE if system == LEVELS else ABYSMAL, ladder.bottom)
+    """The ladder from `top` (three past its top word) down to `bottom` (the bottom of the
+    ruleset's `system`: Abysmal in MicroFudged, DIP I; Terrible elsewhere, Mudge 1.2), in
+    the ladder's words, in the reader's language."""
+    floor = max(TERRIBLE if system == LEVELS else ABYSMAL, ladder.bottom)
+    bottom = floor if bottom is None else max(bottom, floor)
     top = ladder.top_word_level + 3 if top is None else top
     return [(lv, SPEAKER.level(Level(lv, ladder))) for lv in range(top, bottom - 1, -1)]
 
@@ -40,17 +43,14 @@ def difficulty_choices(kind: str) -> list[tuple[str, str]]:
     """Difficulties, the empty one saying what it is priced as (spec: average for a skill,
     hard for a spell or psi power), in the reader's language."""
     unset = POWER_DIFFICULTY if kind == Trait.Kind.POWER else SKILL_DIFFICULTY
-    difficulty = vocabulary.term(unset.replace("_", " "), "difficulty")
+    difficulty = vocabulary.label(unset.replace("_", " "), "difficulty")
     return [
-        ("", _("— ({difficulty})").format(difficulty=difficulty)),
-        *((value, _difficulty_label(label)) for value, label in DIFFICULTY_CHOICES),
+        ("", _("{difficulty} (the default)").format(difficulty=difficulty)),
+        *(
+            (value, vocabulary.label(value.replace("_", " "), "difficulty"))
+            for value in DIFFICULTIES
+        ),
     ]
-
-
-def _difficulty_label(label: str) -> str:
-    """ "Very hard" in the reader's language, with its capital."""
-    said = vocabulary.term(label.lower(), "difficulty")
-    return label if said == label.lower() else said[:1].upper() + said[1:]
 
 
 class VersionedForm(forms.Form):
@@ -65,6 +65,9 @@ class TraitShape(NamedTuple):
     skill_difficulties: bool
     superpower_cost: object
     ladder: Ladder
+    # The levels each kind of trait may start at (rules.tables.creation_choices), by kind:
+    # (kind, highest, lowest). A level list offers those and no other.
+    creation: tuple[tuple[str, int, int], ...] = ()
 
 
 def trait_shape(ruleset) -> TraitShape:
@@ -74,6 +77,13 @@ def trait_shape(ruleset) -> TraitShape:
         ruleset.skill_difficulties,
         ruleset.superpower_cost,
         ruleset.ladder,
+        tuple(
+            (kind, levels[0], levels[-1])
+            for kind, levels in (
+                (kind, creation_choices(ruleset, TRAIT_LISTS[kind]))
+                for kind in (Trait.Kind.ATTRIBUTE, Trait.Kind.SKILL, Trait.Kind.POWER)
+            )
+        ),
     )
 
 
@@ -91,12 +101,30 @@ class TraitForm(VersionedForm):
     cost = AmountField(min_value=0, max_value=20, decimal_places=2, required=False)
     power_kind = forms.TypedChoiceField(choices=[], required=False, label=gettext_lazy("Kind"))
 
-    def __init__(self, *args, kind: str, ruleset, **kwargs):
+    def __init__(self, *args, kind: str, ruleset, keep_level: int | None = None, **kwargs):
         # Configured once per combination and language, and shared by every form
         # (SharedFields).
-        self.base_fields = trait_fields(kind, *trait_shape(ruleset), language=get_language())
+        shape = ruleset if isinstance(ruleset, TraitShape) else trait_shape(ruleset)
+        self.base_fields = trait_fields(kind, *shape, language=get_language())
         super().__init__(*args, **kwargs)
         self.kind = kind
+        if keep_level is not None and "level" in self.fields:
+            self._keep(keep_level, shape.ladder)
+
+    def _keep(self, level: int, ladder: Ladder) -> None:
+        """A row already at a level creation does not offer (raised with experience, or
+        imported so) keeps it among its choices: an edit of its name leaves it there."""
+        field = self.fields["level"]
+        if level in dict(field.choices):
+            return
+        field = self.fields["level"] = copy.deepcopy(field)  # not the shared one
+        above = [(lv, word) for lv, word in field.choices if lv != "" and lv > level]
+        field.choices = [
+            *[(lv, word) for lv, word in field.choices if lv == ""],
+            *above,
+            (level, SPEAKER.level(Level(level, ladder))),
+            *[(lv, word) for lv, word in field.choices if lv != "" and lv < level],
+        ]
 
     def clean_name(self):
         name = self.cleaned_data["name"]
@@ -115,19 +143,28 @@ class TraitForm(VersionedForm):
 
 @lru_cache(maxsize=64)
 def trait_fields(
-    kind, system, power_kinds, skill_difficulties, superpower_cost, ladder=STANDARD, *, language
+    kind,
+    system,
+    power_kinds,
+    skill_difficulties,
+    superpower_cost,
+    ladder=STANDARD,
+    creation=(),
+    *,
+    language,
 ) -> dict:
     """TraitForm's fields for one kind of trait under a ruleset's numbers and ladder, their
     words in `language` (the active one, which they are drawn in: a key of the cache)."""
     fields = copy.deepcopy(TraitForm.base_fields)
     # Empty: the catalogue's kind for a power it lists (Mudge 2.53's Fireball: a spell).
     fields["power_kind"].choices = [
-        ("", _("— (catalogue)")),
-        *((k, vocabulary.term(k, "power kind")) for k in power_kinds),
+        ("", _("As the catalogue lists it")),
+        *((k, vocabulary.label(k, "power kind")) for k in power_kinds),
     ]
-    levels = level_choices(system, ladder=ladder)
+    top, bottom = next(((t, b) for k, t, b in creation if k == kind), (None, None))
+    levels = level_choices(system, top, ladder, bottom)
     if kind == Trait.Kind.POWER and system == LEVELS:
-        levels = [("", _("— (no level)")), *levels]  # a superpower has none
+        levels = [("", _("No level")), *levels]  # a superpower has none
     fields["level"].choices = levels
     fields["difficulty"].choices = difficulty_choices(kind)
     keep = {"version", "name"}
@@ -143,7 +180,7 @@ def trait_fields(
         keep.add("cost")
         fields["cost"].label = {
             Trait.Kind.FAULT: _("Value"),
-            Trait.Kind.POWER: _("Superpower, gifts"),
+            Trait.Kind.POWER: _("Superpower cost in gifts"),
         }.get(kind, _("Cost"))
         # Left empty: a gift's or fault's value from the catalogue (Mudge 1.33: 2 if
         # starred, else 1); a superpower's from the ruleset (Mudge 2.8: 2 gifts).
@@ -194,7 +231,7 @@ class EquipmentForm(VersionedForm):
         super().__init__(*args, **kwargs)
         # Said now, as plain text: the row controls draw them once per language.
         self.fields["kind"].choices = [
-            ("", _("— (catalogue)")),
+            ("", _("As the catalogue lists it")),
             *((value, str(label)) for value, label in Equipment.Kind.choices),
         ]
         self.fields["damage"].label = vocabulary.term(words.weapon_value, "equipment value")

@@ -571,7 +571,7 @@ class CatalogEntryForm(forms.Form):
             if own and own not in kinds:
                 kinds.append(own)
             self.fields["power_kind"].choices = [
-                (k, vocabulary.term(k, "power kind")) for k in kinds
+                (k, vocabulary.label(k, "power kind")) for k in kinds
             ]
             self.fields["power_kind"].initial = kinds[0]
 

@@ -36,6 +36,7 @@ from characters.pages.builder_rows import (
     trait_sections,
 )
 from characters.pages.picker import EQUIPMENT, catalog_picks
+from characters.selectors.advancement import settled_report
 from characters.selectors.history import history_steps
 from characters.selectors.threads import threads_on
 from characters.wording import SPEAKER, said
@@ -86,19 +87,10 @@ class Pool:
     over: bool
 
 
-# Advice the GM's approval settles: the creation build's unspent levels went when play
-# started (Mudge 1.6), and each spend the rules hand to the GM went through them (a request
-# they accepted, or their own spend). An approved character's panel no longer gives it.
-SETTLED_BY_APPROVAL = frozenset({"levels_unspent", "gm_permission"})
-
-
 def _priced(character: Character):
     ruleset = ruleset_for(character)
     value = character_to_rules(character)
-    report = build_report(value, ruleset)
-    if character.state == Character.State.APPROVED:
-        report.warnings = [w for w in report.warnings if w.code not in SETTLED_BY_APPROVAL]
-    return ruleset, value, report
+    return ruleset, value, settled_report(character, build_report(value, ruleset))
 
 
 def balance_label(balance, ruleset: Ruleset) -> str:

@@ -14,17 +14,18 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from characters.adapters import TRAIT_LISTS, cost_pool
-from characters.forms.builder import equipment_controls, trait_controls
+from characters.forms.builder import TraitForm, equipment_controls, trait_controls
 from characters.forms.row_controls import RowControls
 from characters.models import Character, Trait
 from characters.pages.picker import (
     EQUIPMENT,
     catalog_entries,
     catalog_picks,
-    difficulty_word,
+    difficulty_label,
     equipment_kind_word,
     units,
 )
+from characters.sheets import use_cost
 from characters.wording import SPEAKER
 from rules.ladder import FAIR
 from rules.ledger import creation_build
@@ -86,6 +87,13 @@ class Row:
         if getattr(self.trait, "kind", None) != Trait.Kind.POWER:
             return None
         return self.ruleset.catalog.power(self.trait.name)
+
+    @cached_property
+    def use_cost(self) -> str:
+        """What a casting of this power lowers, as its sheet prints it: "lowers Mana 1"."""
+        if getattr(self.trait, "kind", None) != Trait.Kind.POWER:
+            return ""
+        return use_cost(self.trait.name, self.trait.power_kind, self.ruleset)
 
     @cached_property
     def brings_attribute(self) -> str:
@@ -195,7 +203,7 @@ def catalog_datalist(ruleset: Ruleset, kind: str) -> SafeString:
     if kind == Trait.Kind.ATTRIBUTE:
         names = ((n, "") for n in ruleset.attribute_names or catalog.attributes)
     elif kind == Trait.Kind.SKILL and ruleset.skill_difficulties:
-        names = ((s.name, difficulty_word(s.difficulty)) for s in catalog.skills)
+        names = ((s.name, difficulty_label(s.difficulty)) for s in catalog.skills)
     elif kind == Trait.Kind.SKILL:
         names = ((s.name, s.note) for s in catalog.skills)
     elif kind == Trait.Kind.GIFT:
@@ -275,18 +283,30 @@ class Verdict(NamedTuple):
         return cls(marks, len(report.errors))
 
 
-def _trait_form(forms, trait, controls: RowControls, version):
-    return forms.get(f"trait-{trait.pk}") or controls.draw(
-        f"trait-{trait.pk}-",
-        {
-            **version,
-            "name": trait.name,
-            "level": trait.level,
-            "difficulty": trait.difficulty,
-            "cost": trait.cost,
-            "power_kind": trait.power_kind,
-        },
-    )
+def _trait_form(forms, trait, controls: RowControls, version, ruleset: Ruleset):
+    values = {
+        **version,
+        "name": trait.name,
+        "level": trait.level,
+        "difficulty": trait.difficulty,
+        "cost": trait.cost,
+        "power_kind": trait.power_kind,
+    }
+    refused = forms.get(f"trait-{trait.pk}")
+    if refused is not None:
+        return refused
+    level = controls.fields.get("level")
+    if level is not None and trait.level is not None and trait.level not in dict(level.choices):
+        # At a level creation does not offer (bought with experience, imported so): a form
+        # of its own, which keeps that level among the choices.
+        return TraitForm(
+            kind=trait.kind,
+            ruleset=ruleset,
+            keep_level=trait.level,
+            initial=values,
+            auto_id=f"trait-{trait.pk}-%s",
+        )
+    return controls.draw(f"trait-{trait.pk}-", values)
 
 
 def _add_form(forms, kind, ruleset, version):
@@ -334,7 +354,7 @@ def trait_sections(
         rows = [
             Row(
                 trait,
-                partial(_trait_form, forms, trait, controls, version),
+                partial(_trait_form, forms, trait, controls, version, ruleset),
                 ruleset,
                 costs[index] if index < len(costs) else 0,
                 issues.get(trait.pk, []),

@@ -52,13 +52,20 @@ def _units(amount, one: str, many: str, language: str) -> str:
 
 
 def difficulty_word(difficulty: str) -> str:
-    """A skill's difficulty in the reader's language; empty is the ruleset's default."""
+    """A skill's difficulty in the reader's language, in a phrase ("a hard spell"); empty is
+    the ruleset's default."""
     return vocabulary.term((difficulty or SKILL_DIFFICULTY).replace("_", " "), "difficulty")
 
 
+def difficulty_label(difficulty: str) -> str:
+    """A skill's difficulty standing alone, as a hint: "Average", "Moyenne"."""
+    return vocabulary.label((difficulty or SKILL_DIFFICULTY).replace("_", " "), "difficulty")
+
+
 def equipment_kind_word(kind: str) -> str:
-    """A kind of equipment in the reader's language, as a fact: "weapon", "arme"."""
-    return vocabulary.term(kind, "equipment kind")
+    """A kind of equipment in the reader's language, as the first of a list of facts or a
+    hint of its own: "Weapon", "Arme"."""
+    return vocabulary.label(kind, "equipment kind")
 
 
 def _level(ruleset: Ruleset, level: int) -> str:
@@ -187,7 +194,7 @@ def _brings(ruleset: Ruleset, gift: str, effect: str) -> str:
 
 def _power_pick(ruleset: Ruleset, power, gift_names: set[str]) -> Pick:
     kind = vocabulary.term(power.kind, "power kind")
-    facts = [kind]
+    facts = [vocabulary.label(power.kind, "power kind")]
     gift = ruleset.power_gifts.get(power.kind)
     if ruleset.system != LEVELS:
         effect = _("1 token a rank from {level}").format(

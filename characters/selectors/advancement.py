@@ -2,6 +2,7 @@
 points, and the spends waiting for the GM. The services in services.advancement write what
 these price; the advancement page lists them."""
 
+import dataclasses
 from dataclasses import asdict, dataclass
 
 from django.utils.functional import lazy
@@ -9,7 +10,7 @@ from django.utils.translation import get_language, npgettext
 from django.utils.translation import gettext as _
 
 from characters import recorded, vocabulary
-from characters.adapters import trait_target
+from characters.adapters import ledger_rows_read, trait_target
 from characters.errors import ServiceError
 from characters.models import (
     LEVEL_MAX,
@@ -32,6 +33,7 @@ from rules.advancement import (
 from rules.ladder import ABYSMAL
 from rules.ledger import unit_of
 from rules.recorded import phrase_data, phrase_of
+from rules.report import Report
 from rules.rulesets import LEVELS, Ruleset
 from rules.words import Level, Name, Noun, Phrase, Term, say
 
@@ -441,3 +443,39 @@ def spend_to_take_back(character: Character) -> ExperienceEntry | None:
     if sessions.filter(kind=DiceRoll.Kind.SESSION, **since).exists():
         return None
     return newest
+
+
+# -- what the GM has settled ------------------------------------------------------------------
+
+# Advice the GM's approval settles: the creation build's unspent levels went when play
+# started (Mudge 1.6), and each spend the rules hand to the GM went through them.
+SETTLED_BY_APPROVAL = frozenset({"levels_unspent", "gm_permission"})
+
+
+def settled_report(character: Character, report: Report) -> Report:
+    """The report as the GM's decisions leave it. An approved build's panel no longer gives
+    the advice its approval settled. A spend the rules hand to the GM (Mudge 5.2: a gift, a
+    power, Legendary) is not flagged again once the GM let it through: a request they
+    accepted, their own spend, or one in a build they approved since; so a build that comes
+    back for review (after an update from Foundry) shows only what the GM has not seen."""
+    if character.state == Character.State.APPROVED:
+        warnings = [w for w in report.warnings if w.code not in SETTLED_BY_APPROVAL]
+    else:
+        settled = gm_settled_spends(character)
+        warnings = [
+            w for w in report.warnings if not (w.code == "gm_permission" and w.where in settled)
+        ]
+    return dataclasses.replace(report, warnings=warnings)
+
+
+def gm_settled_spends(character: Character) -> set[str]:
+    """Where the report names each spend the GM let through ("advancement[2]")."""
+    gm_id = character.campaign.gm_id if character.campaign_id else None
+    approved = [a.created_at for a in character.approvals.all()]
+    return {
+        f"advancement[{index}]"
+        for index, row in enumerate(ledger_rows_read(character))
+        if row.request
+        or (gm_id is not None and row.actor_id == gm_id)
+        or any(at >= row.created_at for at in approved)
+    }

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from django.shortcuts import get_object_or_404
 from django.utils import translation
 
-from characters.adapters import character_to_rules, read_options
+from characters.adapters import character_to_rules, read_options, ruleset_for
 from characters.models import ApiToken, Character
+from characters.selectors.review import said_change
 from rules import character as rc
 from rules.charfile import ROW_LISTS, CharacterFileError, load_json, write_character
 from rules.diff import Change, diff_files
@@ -67,6 +68,15 @@ class FileUpdate:
             return False
         play = PLAY_LABELS | ({"experience"} if not self.character.ledger.exists() else set())
         return any(change.label not in play for change in self.changes)
+
+    @property
+    def said_changes(self) -> list:
+        """The changes as the page says them, in the reader's language and the ruleset's
+        words (a house rule by its label, with its values)."""
+        before = write_character(character_to_rules(self.character))
+        after = write_character(self.after)
+        ruleset = ruleset_for(self.character)
+        return [said_change(change, ruleset, before, after) for change in self.changes]
 
 
 def foundry_update_for(user, text: str | bytes) -> FileUpdate | None:

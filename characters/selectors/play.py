@@ -142,6 +142,9 @@ def may_regain(character: Character, user) -> bool:
 
 # -- one character at the table ----------------------------------------------------------------
 
+# A shape for each severity (rules.play.severity), beside its colour and the wound's name.
+SEVERITY_ICONS = ("○", "◔", "◑", "◕", "●", "✚")
+
 
 @dataclass(frozen=True)
 class AtTable:
@@ -160,6 +163,17 @@ class AtTable:
     @property
     def penalty(self) -> int:
         return play.wound_penalty(self.track, self.marks)
+
+    @property
+    def severity(self) -> int:
+        """How bad the worst wound is, 0 to play.GRAVEST: the page's colour and icon."""
+        return play.severity(self.track, self.marks)
+
+    @property
+    def severity_icon(self) -> str:
+        """The severity as a shape beside the wound's name, never a colour alone: an open
+        circle unhurt, filling up to a cross for the gravest."""
+        return SEVERITY_ICONS[self.severity]
 
     @property
     def worst(self) -> combat.WoundLevel | None:

@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
-from characters import recorded, vocabulary
+from characters import knobs, recorded, states, vocabulary
 from characters.adapters import (
     character_file,
     character_to_rules,
@@ -18,7 +18,6 @@ from characters.adapters import (
     ruleset_for,
 )
 from characters.errors import ServiceError
-from characters.knobs import KNOBS
 from characters.models import (
     DIFFICULTY_CHOICES,
     Character,
@@ -44,11 +43,13 @@ from characters.selectors.advancement import (
     pending_spends,
     points_name,
     price_spend,
+    settled_report,
     spend_to_take_back,
     with_requests,
 )
 from characters.selectors.review_rows import target_said
 from characters.wording import SPEAKER, said
+from rules.character import PERSONALITY_QUESTIONS
 from rules.diff import ADDED, CHANGED, REMOVED, Change, diff_files
 from rules.recorded import phrase_of
 from rules.report import Report, build_report
@@ -105,7 +106,11 @@ def review_queue(user, campaign=None) -> list[QueueItem]:
     if campaign is not None:
         characters = characters.filter(campaign=campaign)
     return [
-        QueueItem(c, c.submitted_at, build_report(character_to_rules(c), ruleset_for(c)))
+        QueueItem(
+            c,
+            c.submitted_at,
+            settled_report(c, build_report(character_to_rules(c), ruleset_for(c))),
+        )
         for c in characters
     ]
 
@@ -222,8 +227,9 @@ def compare(versions: list[Version], old_key: str | None, new_key: str, ruleset:
         raise KeyError(old_key if new_key in by_key else new_key)
     old = by_key[old_key] if old_key else None
     new = by_key[new_key]
-    changes = diff_files(old.file if old else {}, new.file, ruleset.terms)
-    return old, new, [said_change(change, ruleset) for change in changes]
+    before = old.file if old else {}
+    changes = diff_files(before, new.file, ruleset.terms)
+    return old, new, [said_change(change, ruleset, before, new.file) for change in changes]
 
 
 # -- the diff in the reader's language -----------------------------------------------------------
@@ -240,10 +246,12 @@ class SaidChange:
     name: str  # the trait's name, or the detail's part ("strength" of the scale)
     old: str = ""
     new: str = ""
+    joiner: str = " "  # between the label and the name: ": " before a house rule's label
 
     @property
     def title(self) -> str:
-        return f"{self.label} {self.name}" if self.name else self.label
+        """What changed: "skill Bow", "house rules: Free skill levels"."""
+        return f"{self.label}{self.joiner}{self.name}" if self.name else self.label
 
     def __str__(self) -> str:
         """The change in one line, as rules.diff.Change says it in English."""
@@ -283,16 +291,33 @@ DETAIL_WORDS = {
 }
 
 
-def said_change(change: Change, ruleset: Ruleset) -> SaidChange:
+def said_change(
+    change: Change, ruleset: Ruleset, old_file: dict | None = None, new_file: dict | None = None
+) -> SaidChange:
     """One change of the diff in the reader's language. English reads as rules.diff words it;
-    a GM's own words (a list's name, a ladder of its own) stay as written."""
+    a GM's own words (a list's name, a ladder of its own) stay as written. A house rule or a
+    personality answer, which rules.diff names by its key, is named by its label with its
+    values from the two files (`old_file`, `new_file`)."""
+    if change.section == "details" and change.label in KEYED_DETAILS:
+        key = KEYED_DETAILS[change.label]
+        before, after = (old_file or {}).get(key) or {}, (new_file or {}).get(key) or {}
+        name = next(
+            (k for k in (*after, *before) if k.replace("_", " ") == change.name), change.name
+        )
+        return SaidChange(
+            change.kind,
+            str(CHANGE_KINDS[change.kind]),
+            _detail_word(change.label),
+            _keyed_label(key, name, ruleset),
+            _keyed_value(key, name, before.get(name), ruleset),
+            _keyed_value(key, name, after.get(name), ruleset),
+            joiner=pgettext("label: value", ": "),
+        )
     if change.section == "details":
         what = _detail_word(change.label)
         name = change.name
         if change.label == "scale":
             name = _detail_word(change.name)
-        elif change.label == "house rules":  # a knob's key in words: its name in a history
-            name = str(HOUSE_RULE_NAMES.get(change.name.replace(" ", "_"), change.name))
         old, new = change.old, change.new
         if change.label == "ruleset":
             old, new = vocabulary.term(old, "ruleset"), vocabulary.term(new, "ruleset")
@@ -304,7 +329,43 @@ def said_change(change: Change, ruleset: Ruleset) -> SaidChange:
     return SaidChange(change.kind, str(CHANGE_KINDS[change.kind]), str(what), name, old, new)
 
 
-HOUSE_RULE_NAMES = {knob.key: knob.history for knob in KNOBS if knob.history}
+# The details rules.diff names by a key of their own, by the file's field that holds them.
+KEYED_DETAILS = {"house rules": "house_rules", "personality": "personality"}
+ANSWER_SHOWN = 120  # a personality answer in a diff, at most: the sheet shows it whole
+
+
+def _keyed_label(field: str, key: str, ruleset: Ruleset) -> str:
+    """A house rule by its form's label ("Free skill levels"), a personality answer by its
+    question; a question of the player's own as written."""
+    if field == "house_rules":
+        return knobs.label(ruleset, key) if (key, "") in knobs.BY_KEY else key
+    question = dict(PERSONALITY_QUESTIONS).get(key)
+    return key if question is None else vocabulary.term(question, "personality question")
+
+
+def _keyed_value(field: str, key: str, value, ruleset: Ruleset) -> str:
+    """A house rule's value as the house-rules page words one, a personality answer as
+    written (its start, for a long one); "" where the file has none."""
+    if value is None:
+        return ""
+    if field == "personality":
+        text = " ".join(str(value).split())
+        return text if len(text) <= ANSWER_SHOWN else text[: ANSWER_SHOWN - 1] + "…"
+    return _rule_value(value)
+
+
+def _rule_value(value) -> str:
+    if isinstance(value, bool):
+        return pgettext("house rule value", "yes") if value else pgettext("house rule value", "no")
+    if isinstance(value, (int, float)):
+        return SPEAKER.number(value)
+    if isinstance(value, dict) and "name" in value:  # an extra attribute: "Mana (Fair)"
+        return f"{value['name']} ({_rule_value(value.get('default', ''))})"
+    if isinstance(value, dict):
+        return ", ".join(f"{_rule_value(k)} {_rule_value(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(_rule_value(item) for item in value)
+    return vocabulary.ladder_text(str(value))  # a level ("Great"), else as the file has it
 
 
 def _detail_word(word: str) -> str:
@@ -322,9 +383,9 @@ def _described(section: str, entry: dict, ruleset: Ruleset) -> str:
     """rules.diff.describe in the reader's language: "Good, hard", "cost 2"."""
     parts = []
     if "kind" in entry and section == "powers":
-        parts.append(vocabulary.term(entry["kind"], "power kind"))
+        parts.append(vocabulary.label(entry["kind"], "power kind"))
     elif "kind" in entry and section == "equipment":
-        parts.append(vocabulary.term(entry["kind"], "equipment kind"))
+        parts.append(vocabulary.label(entry["kind"], "equipment kind"))
     if "level" in entry:
         parts.append(_level_word(entry["level"], ruleset))
     if entry.get("difficulty"):
@@ -583,7 +644,7 @@ def _shown(key, value, ruleset: Ruleset) -> str:
     if key == "ruleset":
         return _ruleset_shown(value, ruleset)
     if key == "state" and value in Character.State.values:
-        return str(Character.State(value).label).lower()  # "changes requested"
+        return states.label(value)  # "Changes requested", as every page says it
     return in_words(value)
 
 

@@ -90,7 +90,7 @@ def _trait_facts(trait: Trait, ruleset: Ruleset) -> tuple[str, ...]:
     if trait.difficulty:
         facts.append(vocabulary.term(trait.difficulty.replace("_", " "), "difficulty"))
     if trait.power_kind:
-        facts.append(vocabulary.term(trait.power_kind, "power kind"))
+        facts.append(vocabulary.label(trait.power_kind, "power kind"))
     # A gift's or fault's cost is the row's cost (ReviewRow.cost): not said twice.
     return tuple(facts)
 
@@ -106,7 +106,7 @@ def _cost_words(ruleset: Ruleset, trait: Trait, spent) -> str:
 
 def _equipment_facts(ruleset: Ruleset, item) -> tuple[str, ...]:
     # The terms are labels ("Damage"); here they follow the kind in a phrase.
-    facts = [_equipment_kind(item.kind)]
+    facts = [vocabulary.label(item.kind, "equipment kind")]
     if item.damage is not None:
         facts.append(f"{_value_word(ruleset.terms.weapon_value)} {signed(item.damage)}")
     if item.armour is not None:

@@ -95,6 +95,8 @@ def trait_row(context) -> SafeString:
         cost = form["cost"]
         fields.append(f'<label class="trait-cost">{e(cost.label)} {cost}</label>')
     in_play = f'<small class="row-in-play">{e(row.in_play)}</small>' if row.in_play else ""
+    if row.use_cost:  # what a casting lowers, as the sheet prints it
+        in_play += f'<small class="row-in-play">{e(row.use_cost)}</small>'
     # The cost and the cross are one piece of the row: they wrap to a line together, never
     # the cross alone on a line of its own.
     end = [

@@ -177,7 +177,13 @@ def trait_update(request, pk, trait_pk):
     trait = _row(character.traits, trait_pk)
     place = Place(f"trait-{trait.pk}", "trait_row", trait_pk=trait.pk)
     ruleset = ruleset_for(character)
-    form = TraitForm(request.POST, kind=trait.kind, ruleset=ruleset, auto_id=f"{place.key}-%s")
+    form = TraitForm(
+        request.POST,
+        kind=trait.kind,
+        ruleset=ruleset,
+        keep_level=trait.level,
+        auto_id=f"{place.key}-%s",
+    )
 
     def changes() -> dict:
         fields = form.trait_fields()

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
-from characters import throttle, vocabulary
+from characters import rules_content, throttle, vocabulary
 from characters.adapters import (
     base_ruleset,
     campaign_ruleset,
@@ -414,6 +414,15 @@ class CatalogRow:
     saved: bool = False  # just saved: the row says so
 
     @property
+    def name(self) -> str:
+        """The entry's name in the reader's language (the GM's own words first, then the
+        built-in content's); a kind of power (Mudge 2.5's spell) by its word, "Spell", where a
+        built-in kind is named by its key."""
+        if self.entry.kind == CatalogEntry.Kind.POWER_KIND:
+            return vocabulary.label(self.entry.name, "power kind")
+        return rules_content.rules_name(self.entry.name)
+
+    @property
     def facts(self) -> list[str]:
         entry = self.entry
         facts = [kind_word(entry)] if entry.kind in _KINDED else []
@@ -450,11 +459,11 @@ _KINDED = (CatalogEntry.Kind.EQUIPMENT, CatalogEntry.Kind.POWER)
 
 
 def kind_word(entry: CatalogEntry) -> str:
-    """A piece of equipment's or a power's kind in the reader's language; a GM's own kind of
-    power as written."""
+    """A piece of equipment's or a power's kind in the reader's language, as the label a
+    badge is ("Weapon", "Spell"); a GM's own kind of power as written."""
     if entry.equipment_kind:
-        return vocabulary.term(entry.equipment_kind, "equipment kind")
-    return vocabulary.term(entry.power_kind, "power kind")
+        return vocabulary.label(entry.equipment_kind, "equipment kind")
+    return vocabulary.label(entry.power_kind, "power kind")
 
 
 def add_label(noun: str) -> str:

@@ -25,6 +25,7 @@ from characters.forms.review import APPROVE, ReviewForm
 from characters.forms.threads import ThreadStartForm
 from characters.models import Campaign, Character, DecisionToken
 from characters.selectors.access import campaign_for_gm, character_for_owner
+from characters.selectors.advancement import settled_report
 from characters.selectors.review import (
     character_for_gm,
     character_versions,
@@ -91,7 +92,7 @@ def character_review(request, pk):
         else:
             status = 400
     value, ruleset = character_to_rules(character), ruleset_for(character)
-    report = build_report(value, ruleset)
+    report = settled_report(character, build_report(value, ruleset))
     versions = character_versions(character)
     old, new, changes = compare(versions, *default_comparison(versions), ruleset)
     changed = build_changed(character)

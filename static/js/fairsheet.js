@@ -52,6 +52,30 @@
     none.textContent = left ? "" : said;
   });
 
+  // A Copy button beside what a person sends on (an invite link, a share link, a token):
+  // it copies the field's text and says so. Without scripts the button is not shown, and
+  // the field is there to select and copy by hand (templates/partials/copy_field.html).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-copy]");
+    if (!button) return;
+    var field = document.getElementById(button.getAttribute("data-copy"));
+    if (!field) return;
+    var text = field.value !== undefined ? field.value : field.textContent.trim();
+    var said = button.parentNode.querySelector(".copy-said");
+    function copied() {
+      if (said) said.textContent = button.getAttribute("data-copied");
+    }
+    if (field.select) field.select();
+    else window.getSelection().selectAllChildren(field);
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(copied, function () {
+        if (document.execCommand("copy")) copied();
+      });
+    } else if (document.execCommand("copy")) {
+      copied();
+    }
+  });
+
   // The budget chip closes once one of its rules is chosen: the page scrolls to the row.
   document.addEventListener("click", function (event) {
     var link = event.target.closest(".budget-chip a");

@@ -223,7 +223,7 @@ def test_the_audit_page_is_for_the_owner_and_the_gm(
     response = audit(login(users[role]), character)
     if role in ("owner", "gm"):
         assert response.status_code == 200
-        assert "character created" in response.content.decode()
+        assert "Character created" in response.content.decode()
     elif role == "anonymous":
         assert response.status_code == 302
     else:
@@ -235,11 +235,13 @@ def test_the_timeline_says_who_when_what_before_and_after(login, gm, character, 
     approved(character, gm, reason="")
     body = audit(login(gm), character).content.decode()
     # Newest first: approved, submitted, relevelled, added, created.
-    order = [body.index(s) for s in ("approved", "submitted", "trait relevelled", "trait added")]
+    titles = ("Approved", "Submitted", "Trait relevelled", "Trait added")
+    order = [body.index(f"<strong>{title}</strong>") for title in titles]
     assert order == sorted(order)
     assert "<bdi>Skill: Climbing</bdi>" in body
     assert "<del>Fair</del> → <ins>Good</ins>" in body
-    assert "<del>submitted</del> → <ins>approved</ins>" in body
+    # The state as every page says it (characters.states).
+    assert "<del>Submitted</del> → <ins>Approved</ins>" in body
     assert body.count("· player</small>") >= 3 and body.count("· gm</small>") == 1
 
 

@@ -57,7 +57,7 @@ with_role_split = pytest.mark.skipif(
     reason="needs PostgreSQL with DATABASE_OWNER_URL (bash .ci/run sets up both roles)",
 )
 CHANGED_OUTSIDE = "Changed outside Fairsheet."
-NOT_STAMPED = "Changed since the GM approved it: not approved until the GM looks at it again"
+NOT_STAMPED = "Changed since approval: not approved until the GM looks at it again"
 
 
 def run(sql, params=None, using="default"):

@@ -65,7 +65,7 @@ pytestmark = with_role_split
 KEY = f"k2026:{secrets.token_urlsafe(32)}"
 DEVELOPMENT_KEY = "dev:dev-only-not-secret-fairsheet-audit"  # config/settings.py, public
 CHANGED_OUTSIDE = "Changed outside Fairsheet."
-NOT_STAMPED = "Changed since the GM approved it: not approved until the GM looks at it again"
+NOT_STAMPED = "Changed since approval: not approved until the GM looks at it again"
 STAMPED = "Approved · SHA-256"
 STAMP_CODE = re.compile(r"stamp \d+\.\d+\.\d+\.[0-9a-f]{10}")
 

@@ -197,7 +197,7 @@ def test_the_sheets_damage_factors_use_the_picked_values(
     assert {f.label: f.total for f in factors.offensive}[weapon] == offensive
     assert {f.label: f.total for f in factors.defensive}[f"In {armour}"] == defensive
     sheet = player_client.get(reverse("character_sheet", args=[character.pk])).content.decode()
-    assert weapon in sheet and f"In {armour}" in sheet
+    assert weapon in sheet and f"Defensive ({armour})" in sheet
 
 
 def test_a_value_the_player_types_wins_over_the_catalogues(mudge_campaign, player, player_client):
@@ -232,11 +232,10 @@ def test_a_picked_power_takes_its_kind_and_difficulty(
         assert 'name="cost"' in row
     sheet = player_client.get(reverse("character_sheet", args=[character.pk])).content.decode()
     lowers = {"spell": "lowers Mana 1", "psi": "lowers Psyche 1"}.get(kind)
-    if lowers:  # the sheet says what a use lowers (Mudge 2.51, 2.71)
-        assert (
-            f"<bdi>{name}</bdi> {'***' if difficulty == 'very_hard' else '**'} ({kind}, {lowers})"
-            in sheet
-        )
+    if lowers:  # the sheet and the row say what a use lowers (Mudge 2.51, 2.71)
+        marks = "***" if difficulty == "very_hard" else "**"
+        assert f"<bdi>{name}</bdi> {marks} ({kind.capitalize()}, {lowers})" in sheet
+        assert f'<small class="row-in-play">{lowers}</small>' in row
 
 
 def test_magery_brings_mana_and_the_budget_prices_it(mudge_campaign, player, player_client):

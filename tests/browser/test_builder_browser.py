@@ -35,7 +35,15 @@ def gm_creates_campaign(page, name, ruleset, house_rules):
         page.fill(f"input[name={field}]", str(value))
     page.get_by_role("button", name="Create campaign").click()
     page.wait_for_url(re.compile(r"/campaigns/\d+/$"))
-    return page.locator("#invite-link").input_value()
+    invite = page.locator("#invite-link")
+    link = invite.input_value()
+    # The whole link shows, on a phone too (issue 39), and Copy copies it, and says so.
+    assert invite.evaluate("field => field.scrollWidth <= field.clientWidth")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.get_by_role("button", name="Copy").click()
+    expect(page.locator(".copy-said")).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    return link
 
 
 def player_joins_and_starts(page, invite_url, character_name):

@@ -315,3 +315,30 @@ class TestDamage:
 
     def test_no_win_no_blow(self):
         assert play.blow(MUDGE, margin=0, offense=3, defence=0, damage_die=1) is None
+
+
+class TestSeverity:
+    """How bad the worst wound is (rules.play.severity): what a page's colour and icon say."""
+
+    @pytest.mark.parametrize("ruleset", [MUDGE, FUDGE_BASICS, MICROFUDGED_DIP])
+    def test_it_rises_with_each_level_from_unhurt_to_the_gravest(self, ruleset):
+        track = play.harm_track(plain(ruleset), ruleset)
+        unhurt = tuple(() for _ in track.levels)
+        found = [play.severity(track, unhurt)]
+        for level in range(len(track.levels)):
+            found.append(play.severity(track, blows(track, unhurt, level)))
+        assert found[0] == 0 and found[-1] == play.GRAVEST
+        assert found == sorted(set(found)), found  # each level graver than the one before
+
+    def test_mudge_near_death_is_the_gravest_and_a_scratch_the_lightest(self):
+        track = mudge_track()
+        unhurt = tuple(() for _ in track.levels)
+        assert [play.severity(track, blows(track, unhurt, level)) for level in range(5)] == [
+            1,
+            2,
+            3,
+            4,
+            5,
+        ]
+        # The worst wound marked counts, whatever lies below it.
+        assert play.severity(track, blows(track, unhurt, SCRATCH, NEAR_DEATH)) == play.GRAVEST

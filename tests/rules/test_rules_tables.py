@@ -11,13 +11,15 @@ import pytest
 
 from rules import tables
 from rules.advancement import NotAvailable, flat_cost, raise_cost
-from rules.character import Character, Trait
+from rules.character import Character, Power, Trait
+from rules.house_rules import apply_house_rules
 from rules.ladder import LEGENDARY, SUPERB, TERRIBLE, WORDS, card_rating, level_name, parse_level
 from rules.report import build_report
 from rules.rulesets import (
     BUILTIN,
     DIFFICULTIES,
     FUDGE_BASICS,
+    LEVELS,
     MICROFUDGED_DIP,
     MICROFUDGED_STREAMLINED,
     MUDGE,
@@ -408,3 +410,49 @@ def test_levels_rulesets_trade_at_the_texts_rates(slug):
     tv = BUILTIN[slug].trade_values
     assert (tv["attribute"], tv["gift"], tv["fault"]) == (3, 6, 6)
     assert tv["gift"] / tv["attribute"] == 2
+
+
+# -- the levels a trait may start at: what a level list offers at creation --------------------
+
+VARIANTS = [(slug, {}) for slug in BUILTIN] + [
+    ("mudge", {"legendary_at_creation": True}),
+    ("mudge", {"creation_max": "Great", "creation_min": "Poor"}),
+    ("microfudged-dip", {"legendary_at_creation": True}),
+]
+LISTS = {"attributes": "Attr", "skills": "Science", "powers": "Field"}
+
+
+def out_of_bounds(ruleset, list_name: str, level: int) -> bool:
+    """Whether the build report finds a trait of `list_name` at `level` out of the creation
+    bounds (level_out_of_range naming it)."""
+    name = LISTS[list_name]
+    if list_name == "powers":
+        kind = next(iter(ruleset.power_gifts), ruleset.power_kinds[0])  # priced as a skill
+        rows = {
+            "powers": (Power(name, kind, level, "hard" if ruleset.skill_difficulties else None),)
+        }
+    else:
+        difficulty = "average" if ruleset.skill_difficulties and list_name == "skills" else None
+        rows = {list_name: (Trait(name, level, difficulty),)}
+    report = price(ruleset, **rows)
+    return any(e.code == "level_out_of_range" and e.trait == name for e in report.errors)
+
+
+@pytest.mark.parametrize(("slug", "house_rules"), VARIANTS)
+@pytest.mark.parametrize("list_name", LISTS)
+def test_creation_choices_are_the_levels_the_report_allows_at_creation(
+    slug, house_rules, list_name
+):
+    ruleset = apply_house_rules(BUILTIN[slug], house_rules)
+    if list_name == "powers" and ruleset.system == LEVELS and not ruleset.power_gifts:
+        pytest.skip("a superpower is priced in gifts, its level unbounded (Fudge Basics)")
+    choices = tables.creation_choices(ruleset, list_name)
+    assert choices.step == -1 and len(choices) > 2
+    for level in choices:
+        assert not out_of_bounds(ruleset, list_name, level), (level, list(choices))
+    assert out_of_bounds(ruleset, list_name, choices[-1] - 1)  # one below the lowest
+    if not ruleset.legendary_at_creation:  # Legendary is offered only where it is allowed
+        assert out_of_bounds(ruleset, list_name, choices[0] + 1)
+        assert ruleset.ladder.top_word_level not in choices
+    else:
+        assert ruleset.ladder.top_word_level + 3 in choices

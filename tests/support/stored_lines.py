@@ -36,7 +36,6 @@ from characters.services.campaigns import (
 )
 from characters.services.character_files import character_import
 from characters.services.characters import character_create
-from characters.services.foundry import character_update_from_foundry
 from characters.services.keeping import character_duplicate
 from characters.services.play import (
     play_blow_record,
@@ -56,6 +55,7 @@ from characters.services.rows import (
 from characters.services.sharing import share_link_create, share_link_revoke
 from characters.services.templates import character_apply_template
 from characters.services.undo import character_undo_edit
+from characters.services.updates import character_update_from_foundry
 from rules.foundry import write_actor
 from rules.ladder import FAIR, GOOD, GREAT
 
