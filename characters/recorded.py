@@ -147,10 +147,16 @@ def said_recorded(text: str, data: dict | None = None, templates=()) -> str:
     """A stored line in the active language: its phrase when it kept one, else its English
     read back against `templates` (the ones that may have written it), else as written."""
     phrase = recorded_phrase(text, data, templates)
-    return text if phrase is None else said(phrase)
+    if phrase is None:
+        return text
+    try:
+        return said(phrase)
+    except (KeyError, IndexError, ValueError, AttributeError):  # values its template lacks
+        return text
 
 
 def recorded_phrase(text: str, data: dict | None = None, templates=()) -> Phrase | None:
+    """The phrase a stored line kept, or read back from its English (said_recorded)."""
     if data:
         try:
             return phrase_of(data)

@@ -3,8 +3,7 @@
 from functools import partial
 
 from characters.models import Notification
-from characters.wording import said
-from rules.recorded import phrase_of
+from characters.recorded import said_recorded
 
 SHOWN = 50  # the list keeps the newest; older ones stay in the database, read
 
@@ -27,7 +26,7 @@ def fit(message: str) -> str:
 def notification_said(note: Notification) -> str:
     """A notification's message in the active language: its phrase when it kept one, else as
     it was said when it was sent."""
-    return fit(said(phrase_of(note.message_phrase))) if note.message_phrase else note.message
+    return fit(said_recorded(note.message, note.message_phrase))
 
 
 def unread_count(user) -> int:

@@ -20,6 +20,7 @@ from django.utils.translation import pgettext_lazy
 from characters import vocabulary
 from characters.adapters import campaign_ruleset, character_to_rules, ruleset_for
 from characters.models import Campaign, Character, DiceRoll, Membership, PlayEvent, PlayState
+from characters.recorded import said_recorded
 from characters.selectors.access import (
     APPROVAL_RECORD,
     BUILD_ROWS,
@@ -38,7 +39,6 @@ from characters.wording import SPEAKER, said
 from rules import character as rc
 from rules import combat, play
 from rules.ladder import Ladder, signed
-from rules.recorded import phrase_of
 from rules.rulesets import LEVELS, Ruleset
 from rules.words import Level, Phrase, Term, say
 
@@ -462,7 +462,7 @@ def history_note(event: PlayEvent) -> str:
     """A play event's note in the reader's language: "Hurt box marked", "case Blessé cochée":
     its phrase, else its English read back (note_phrase_of), else as recorded."""
     if event.note_phrase:
-        return said(phrase_of(event.note_phrase))
+        return said_recorded(event.note, event.note_phrase)
     phrase = note_phrase_of(event.note)
     return event.note if phrase is None else said(phrase)
 

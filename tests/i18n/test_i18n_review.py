@@ -5,8 +5,10 @@ language, whoever's request made it."""
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from characters.models import CatalogEntry, Equipment, Notification, PowerKind, Trait
+from characters.selectors.notifications import notification_said
 from characters.services.accounts import account_language_set
 from characters.services.review import character_request_changes
 from characters.services.rows import equipment_add, trait_add, trait_update
@@ -213,7 +215,14 @@ def test_a_notification_is_said_in_the_players_language(gm, player, character, c
     submitted(character)
     comment_thread_start(character=character, actor=gm, body="Why Climbing?", about=climbing)
     note = Notification.objects.get(user=player, kind=Notification.Kind.MESSAGE)
-    assert note.message == "gm ha abierto un hilo sobre Climbing de Brogo: «Why Climbing?»"
+    # The built-in skill by the rules catalogue; what the GM wrote as written.
+    assert note.message == "gm ha abierto un hilo sobre Escalada de Brogo: «Why Climbing?»"
+    # Kept as a phrase too: the list says it again in whatever language its reader reads in.
+    assert note.message_phrase["text"] == "{actor} started a thread on {about}: “{excerpt}”"
+    with translation.override("fr"):
+        assert notification_said(note) == (
+            "gm a ouvert une discussion sur Escalade (Brogo)\u00a0: «\u00a0Why Climbing?\u00a0»"
+        )
     approved_note = approved_in_english(character, gm, player)
     assert approved_note.message == "gm ha aprobado a Brogo."
 

@@ -25,7 +25,7 @@ from characters.models import (
     Notification,
     PlayEvent,
 )
-from characters.recorded import EDITS, EVENT_REASONS, parse, recorded_phrase
+from characters.recorded import EDITS, EVENT_REASONS, parse, recorded_phrase, said_recorded
 from characters.rules_content import rules_name
 from characters.selectors.history import history_steps
 from characters.services.api_tokens import api_token_create
@@ -231,3 +231,16 @@ def test_a_line_kept_before_phrases_reads_back_as_the_phrase_kept_now(table):
     for step in BuildStep.objects.all():
         parts = migration.edit_parts_of(parse(step.label, EDITS))
         assert edit_label(parts) == edit_label(step.edit) == step.label, step.label
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        {"text": "{amount} {unit}: {reason}", "values": {"reason": "forged"}},  # values lacking
+        {"values": {}},  # no template
+        {"text": "Raise {name}", "values": {"name": {"level": "Good"}}},  # a level, no ladder
+    ],
+)
+def test_a_phrase_kept_wrong_shows_the_english_as_recorded(kept):
+    with translation.override("fr"):
+        assert said_recorded("40 XP: First session", kept) == "40 XP: First session"
