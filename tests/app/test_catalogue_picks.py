@@ -228,8 +228,8 @@ def test_a_picked_power_takes_its_kind_and_difficulty(
     row = row[: row.index("</form>")]
     if kind == "spell":  # the row names the Mana a casting lowers, and has no gift-cost box
         assert "Mana a casting lowers" in row and 'name="cost"' not in row
-    if kind == "superpower":
-        assert 'name="cost"' in row
+    if kind == "superpower":  # its cost in gifts, said as a label, not "Superpower, gifts"
+        assert 'name="cost"' in row and "Superpower cost in gifts" in row
     sheet = player_client.get(reverse("character_sheet", args=[character.pk])).content.decode()
     lowers = {"spell": "lowers Mana 1", "psi": "lowers Psyche 1"}.get(kind)
     if lowers:  # the sheet and the row say what a use lowers (Mudge 2.51, 2.71)

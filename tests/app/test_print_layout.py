@@ -110,7 +110,7 @@ def test_the_footer_is_one_line_whatever_the_name():
         found = texts(document)
         for number, text in enumerate(found, 1):
             assert text.endswith(f" Page {number} of {len(found)}")
-    assert found[0].endswith("Aelfwynn Aelfw… draft - not approved Page 1 of 1")  # cut at 60
+    assert found[0].endswith("Aelfwynn Aelfw… Draft · not approved Page 1 of 1")  # cut at 60
 
 
 def test_a_draft_is_marked_across_every_page_an_approved_sheet_is_not():
@@ -120,7 +120,7 @@ def test_a_draft_is_marked_across_every_page_an_approved_sheet_is_not():
     assert len(found) >= 2
     for text in found:
         assert text.startswith("DRAFT · NOT APPROVED")  # drawn first, behind the sheet
-        assert "draft - not approved" in text  # and the stamp in the footer
+        assert "Draft · not approved" in text  # and the stamp in the footer
     approved = render_sheets_pdf([sheet(standard_character(), ApprovalStamp("a" * 64))])
     [text] = texts(approved)
     assert "DRAFT" not in text and f"Approved · SHA-256 {'a' * 64}" in text

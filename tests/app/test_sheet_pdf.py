@@ -98,7 +98,8 @@ class TestBrogo:
         text = " ".join(texts(brogo_pdf))
         assert "Unarmed: Strength [1] + Strength Scale [-2] + Misc. [-1] = -2" in text
         assert "Staff: Strength [1] + Strength Scale [-2] + Weapon [2] = +1" in text
-        assert "Defensive: Constitution [1] + Mass Scale [-2] + Armour [*] = -1 + *" in text
+        # Armour left open for play reads as a word, never a lone "*" (issue 39).
+        assert "Defensive: Constitution [1] + Mass Scale [-2] = -1 + armour" in text
 
     def test_four_scratch_boxes_to_tick(self, brogo_pdf):
         [text] = texts(brogo_pdf)
@@ -141,7 +142,7 @@ def test_fudge_basics_wound_track_and_draft_stamp():
     assert "Unarmed: Strength [2] + Strength Scale [0] + Misc. [0] = +2" in flat(text)
     assert "Fudge points: 3" in flat(text)
     for page in found:
-        assert "draft - not approved" in page.extract_text()
+        assert "Draft · not approved" in page.extract_text()
         assert SHA not in page.extract_text()
 
 
@@ -186,7 +187,7 @@ def test_unicode_names_come_out_in_the_text_and_the_fonts_are_embedded():
     fonts = embedded_fonts(found[0])
     assert {"Fairsheet-Sans", "Fairsheet-CJK"} <= fonts
     assert all(name.startswith("Fairsheet-") for name in fonts), fonts
-    assert found[0].extract_text().rstrip().endswith("李小龍 draft - not approved Page 1 of 1")
+    assert found[0].extract_text().rstrip().endswith("李小龍 Draft · not approved Page 1 of 1")
 
 
 def test_hangul_and_emoji_print_as_text_in_the_shipped_fonts():
@@ -347,8 +348,8 @@ def test_three_hundred_skills_continue_on_pages_that_say_so_never_splitting_a_ro
         holding = [i for i, text in enumerate(found) if f"{name}: Good +1" in flat(text)]
         assert len(holding) == 1, name  # once, whole, on one page
     for number, text in enumerate(found, 1):
-        assert "draft - not approved" in text and "DRAFT · NOT APPROVED" in text
-        assert f"Loremaster draft - not approved Page {number} of {len(found)}" in flat(text)
+        assert "Draft · not approved" in text and "DRAFT · NOT APPROVED" in text
+        assert f"Loremaster Draft · not approved Page {number} of {len(found)}" in flat(text)
         # Every page but the last says the sheet continues; every page but the first that
         # it is a continuation.
         assert ("continues on the next page" in text) is (number < len(found))
@@ -543,7 +544,7 @@ class TestRenderSheetCommand:
         assert [size(page) for page in pages(document)] == [LETTER, LETTER]
         found = texts(document)
         assert "Brogo the Scout" in found[0] and "Jim Bones" in found[1]
-        assert all("draft - not approved" in text for text in found)
+        assert all("Draft · not approved" in text for text in found)
         # Each sheet's fields have names of their own: s1- Brogo's, s2- Jim's.
         values = fields(document)
         assert values["s1-points"] == "0" and values["s2-saved_tokens"] == "3"

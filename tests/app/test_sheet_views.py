@@ -181,7 +181,7 @@ class TestHTMLSheet:
     def test_a_draft_says_so(self, as_user, player, campaign):
         draft = make_character(player, campaign, "dolores")
         html = as_user(player).get(reverse("character_sheet", args=[draft.pk])).content.decode()
-        assert '<p class="sheet-stamp">draft - not approved</p>' in html
+        assert '<p class="sheet-stamp">Draft · not approved</p>' in html
 
     def test_user_text_is_escaped(self, as_user, player, campaign):
         character = make_character(

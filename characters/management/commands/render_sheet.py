@@ -2,7 +2,7 @@
 [--pencil]`: print character files straight to one PDF, one sheet per file in the order
 given (docs/sheets.md).
 
-A file carries no approval, so every sheet says "draft - not approved". Any unreadable file
+A file carries no approval, so every sheet says "Draft · not approved". Any unreadable file
 stops the run before anything is written: one line on standard error, exit code 2.
 """
 
