@@ -7,31 +7,27 @@ A token is checked by characters.api_auth.ApiTokenMiddleware, as for the other e
 every operation here asks for one (no session, no cookie, so no CSRF to forge), and answers
 every error as `{"error": ...}`. The views are short: read or call one service."""
 
+import functools
 import re
 from datetime import datetime
 from typing import Literal
 
 from django.contrib.auth.decorators import login_not_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 from ninja import NinjaAPI, Query, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
 
-from characters.adapters import (
-    character_base,
-    character_to_rules,
-    exported_file,
-    portrait_data_url,
-)
+from characters.adapters import exported_file
 from characters.api_auth import accepts_api_token
 from characters.errors import ServiceError, StaleWrite
 from characters.models import Campaign, Character
 from characters.selectors.access import character_for_viewer
-from characters.selectors.interop import character_provenance
+from characters.selectors.interop import foundry_actor
 from characters.services.updates import character_update_from_file
-from rules.foundry import write_actor
 
 MAX_BODY_BYTES = 1_000_000  # as the import page and the check endpoint take
 # One entity tag of an If-Match list: "7" or W/"7" (a proxy that compresses weakens it).
@@ -173,6 +169,7 @@ def campaigns_list(request):
     response={304: None, 404: Error},
     summary="A character, as a character file or a Foundry actor",
     operation_id="character_read",
+    url_name="character",
     openapi_extra=CHARACTER_ANSWER,
 )
 def character_read(request, pk: int, format: Query[Literal["file", "foundry"]] = "file"):
@@ -182,15 +179,7 @@ def character_read(request, pk: int, format: Query[Literal["file", "foundry"]] =
     etag = _etag(character)
     if etag in _tags(request.headers.get("If-None-Match", "")):
         return _tagged(HttpResponse(status=304), etag)
-    if format == "foundry":
-        data = write_actor(
-            character_to_rules(character),
-            provenance=character_provenance(character),
-            ruleset=character_base(character),
-            image=portrait_data_url(character),
-        )
-    else:
-        data = exported_file(character)
+    data = foundry_actor(character) if format == "foundry" else exported_file(character)
     return _tagged(JsonResponse(data, json_dumps_params={"ensure_ascii": False}), etag)
 
 
@@ -207,6 +196,7 @@ def character_read(request, pk: int, format: Query[Literal["file", "foundry"]] =
     },
     summary="Update a character in place from a character file or a Foundry actor",
     operation_id="character_update",
+    url_name="character",
     openapi_extra=CHARACTER_BODY,
 )
 def character_update(request, response: HttpResponse, pk: int):
@@ -261,7 +251,7 @@ def character_update(request, response: HttpResponse, pk: int):
             "changes": [str(change) for change in update.changes],
             "needs_review": update.needs_review,
             "not_mapped": list(update.imported.not_mapped),
-            "url": request.build_absolute_uri(reverse("api:character_read", args=[pk])),
+            "url": request.build_absolute_uri(reverse("api:character", args=[pk])),
         },
     )
 
@@ -275,7 +265,7 @@ def _summary(request, character: Character) -> dict:
         "version": character.version,
         "campaign": character.campaign_id,
         "updated_at": character.updated_at,
-        "url": request.build_absolute_uri(reverse("api:character_read", args=[character.pk])),
+        "url": request.build_absolute_uri(reverse("api:character", args=[character.pk])),
         "builder_url": request.build_absolute_uri(
             reverse("character_builder", args=[character.pk])
         ),
@@ -351,8 +341,26 @@ def _http_error(request, exc):
 
 def api_urls():
     """The API's URL patterns, each taking a token (and no session login: an operation
-    without a token answers 401 itself)."""
+    without a token answers 401 itself). The library's own two views, the description and
+    the root it reverses to find the API's prefix, only read: any other method is a 405."""
     patterns, app_name, namespace = api.urls
     for pattern in patterns:
-        accepts_api_token(login_not_required(pattern.callback))
+        view = pattern.callback
+        if pattern.name in ("openapi-json", "api-root"):
+            view = require_safe(view)
+        pattern.callback = accepts_api_token(login_not_required(_bare_405(view)))
     return patterns, app_name, namespace
+
+
+def _bare_405(view):
+    """The library answers a method an address does not take with its own words; a bare
+    405 lets characters.middleware say it as the site does (JSON to a token)."""
+
+    @functools.wraps(view)
+    def answered(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        if response.status_code == 405:
+            return HttpResponseNotAllowed(sorted(response["Allow"].split(", ")))
+        return response
+
+    return answered

@@ -9,13 +9,19 @@ from dataclasses import dataclass
 from django.shortcuts import get_object_or_404
 from django.utils import translation
 
-from characters.adapters import character_to_rules, read_options, ruleset_for
+from characters.adapters import (
+    character_base,
+    character_to_rules,
+    portrait_data_url,
+    read_options,
+    ruleset_for,
+)
 from characters.models import ApiToken, Character
 from characters.selectors.review import said_change
 from rules import character as rc
 from rules.charfile import ROW_LISTS, CharacterFileError, load_json, write_character
 from rules.diff import Change, diff_files
-from rules.foundry import FLAG, FOUNDRY, Imported, Provenance, is_actor, parse_data
+from rules.foundry import FLAG, FOUNDRY, Imported, Provenance, is_actor, parse_data, write_actor
 
 
 def api_tokens_of(user):
@@ -43,6 +49,17 @@ def character_provenance(character: Character) -> Provenance:
         # The file is the same in every language: its state in English, as the rest of it.
         state=_english(character.get_state_display),
         **stamp,
+    )
+
+
+def foundry_actor(character: Character) -> dict:
+    """The character as a Foundry actor (docs/foundry.md), as every export gives it: where it
+    stands on the site, its designed ruleset's ladder, and its portrait."""
+    return write_actor(
+        character_to_rules(character),
+        provenance=character_provenance(character),
+        ruleset=character_base(character),
+        image=portrait_data_url(character),
     )
 
 

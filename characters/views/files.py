@@ -20,24 +20,21 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from characters.adapters import (
-    character_base,
-    character_to_rules,
     exported_file,
-    portrait_data_url,
 )
 from characters.api_auth import accepts_api_token
 from characters.errors import ServiceError
 from characters.forms.builder import ImportForm
 from characters.models import Campaign
 from characters.selectors.access import character_for_viewer
-from characters.selectors.interop import character_provenance, foundry_update_for
+from characters.selectors.interop import foundry_actor, foundry_update_for
 from characters.services.character_files import character_import, is_party, party_import
 from characters.services.updates import character_update_from_foundry
 from characters.views.methods import page_with_form
 from characters.views.params import strict_number
 from characters.wording import SPEAKER
 from rules.check import UNREADABLE, check_text, unreadable
-from rules.foundry import FOUNDRY, write_actor
+from rules.foundry import FOUNDRY
 from rules.ruleset_file import RulesetFileError, parse_ruleset_json
 from rules.words import ENGLISH
 
@@ -60,13 +57,7 @@ def character_export(request, pk):
 def character_export_foundry(request, pk):
     """The character as an actor for Foundry VTT's fudge-rpg system (docs/foundry.md)."""
     character = character_for_viewer(request.user, pk)
-    actor = write_actor(
-        character_to_rules(character),
-        provenance=character_provenance(character),
-        ruleset=character_base(character),
-        image=portrait_data_url(character),
-    )
-    text = json.dumps(actor, indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(foundry_actor(character), indent=2, ensure_ascii=False) + "\n"
     # Foundry names its own exports so: fvtt-Actor-<name>.json
     return _download(text, f"fvtt-Actor-{_slug(character)}.json")
 

@@ -50,7 +50,7 @@ def brogo(script, token, campaign):
 
 
 def address(character) -> str:
-    return reverse("api:character_read", args=[character.pk])
+    return reverse("api:character", args=[character.pk])
 
 
 def read(script, token, character, **query):
@@ -264,5 +264,7 @@ def test_permissions(script, token, gm_token, brogo, outsider, player):
     assert browser.put(address(brogo), json.dumps(file), "application/json").status_code == 401
     brogo.refresh_from_db()
     assert brogo.version == 1
-    # A method the address does not take.
-    assert script.delete(address(brogo), **bearer(token)).status_code == 405
+    # A method the address does not take: said as every endpoint says it.
+    refused = script.delete(address(brogo), **bearer(token))
+    assert (refused.status_code, refused["Allow"]) == (405, "GET, PUT")
+    assert refused.json() == {"error": "This address does not take a DELETE: it takes GET, PUT."}

@@ -92,7 +92,8 @@ class TestExportCommand:
             f"{path}: not mapped: The actor names no Fairsheet ruleset: imported for fudge-basics."
         )
         assert f"{path}: not mapped: system.mana (4): Fairsheet keeps no mana pool." in err
-        assert len(err.splitlines()) == 8
+        assert err.splitlines()[-1].startswith(f"{path}: not mapped: _stats: where the actor")
+        assert len(err.splitlines()) == 9
 
     def test_an_unreadable_file_in_a_real_process(self, tmp_path):
         bad = tmp_path / "bad.json"

@@ -61,7 +61,7 @@ def import_actor(script, token, actor: dict, campaign=None) -> dict:
 
 def exported(script, token, pk: int) -> tuple[dict, str]:
     response = script.get(
-        reverse("api:character_read", args=[pk]), {"format": "foundry"}, **bearer(token)
+        reverse("api:character", args=[pk]), {"format": "foundry"}, **bearer(token)
     )
     assert response.status_code == 200
     return response.json(), response["ETag"]
@@ -131,7 +131,7 @@ def test_a_re_sent_export_updates_the_same_character(path, script, token, extend
     again, etag = exported(script, token, pk)
     count = Character.objects.count()
     response = script.put(
-        reverse("api:character_read", args=[pk]),
+        reverse("api:character", args=[pk]),
         json.dumps(again),
         "application/json",
         HTTP_IF_MATCH=etag,
@@ -144,7 +144,7 @@ def test_a_re_sent_export_updates_the_same_character(path, script, token, extend
     played = copy.deepcopy(again)
     played["system"]["ep"] += 2
     response = script.put(
-        reverse("api:character_read", args=[pk]),
+        reverse("api:character", args=[pk]),
         json.dumps(played),
         "application/json",
         HTTP_IF_MATCH=response["ETag"],

@@ -33,6 +33,10 @@ from characters.services.threads import comment_thread_start
 from rules.ruleset_file import blank_ruleset_file
 
 PUBLIC, USER, MEMBER, VIEWER, OWNER, GM = "public", "user", "member", "viewer", "owner", "gm"
+# The API under /api/ (issue 41) takes a token, never a session: a 401 to every browser,
+# signed in or not (tests/app/test_api_updates.py walks it with tokens); its library's root
+# is no page at all.
+TOKEN, NOBODY = "token", "nobody"
 PLAYER = "player"  # a member who is not the GM
 # url name -> (who may, method)
 ACCESS = {
@@ -159,6 +163,15 @@ ACCESS = {
     "share_link_framing": (OWNER, "post"),
     "shared_statblock": (PUBLIC, "get"),
     "shared_statblock_download": (PUBLIC, "get"),
+    # the API that updates (issue 41)
+    "openapi-json": (PUBLIC, "get"),
+    "api-root": (NOBODY, "get"),
+    "characters_list": (TOKEN, "get"),
+    "campaigns_list": (TOKEN, "get"),
+    "character": (TOKEN, "get"),
+    # a campaign's dice log webhook: its GM's
+    "campaign_webhook": (GM, "post"),
+    "campaign_webhook_revoke": (GM, "post"),
 }
 # Which roles each rule lets in; everyone else logged in gets a 404.
 ALLOWED = {
@@ -169,6 +182,8 @@ ALLOWED = {
     OWNER: {"owner"},
     GM: {"gm"},
     PLAYER: {"other_player", "owner"},
+    TOKEN: set(),
+    NOBODY: set(),
 }
 PORTRAIT = base64.b64decode(  # an 80-pixel red square, PNG
     "iVBORw0KGgoAAAANSUhEUgAAAFAAAABQCAIAAAABc2X6AAAAdElEQVR4nO3PAREAEADAQPQPJpYW3L19gm3u8Zf1OuC2hnUN6xrWNaxrWNewrmFdw7qGdQ3rGtY1rGtY17CuYV3DuoZ1Desa1jWsa1jXsK5hXcO6hnUN6xrWNaxrWNewrmFdw7qGdQ3rGtY1rGtY17CuYd0BrtYBaIbRi/kAAAAASUVORK5CYII="
@@ -177,12 +192,7 @@ ROLES = ("anonymous", "outsider", "other_player", "owner", "gm")
 
 
 def all_url_names():
-    names = set()
-    for pattern in get_resolver().url_patterns:
-        for inner in getattr(pattern, "url_patterns", [pattern]):
-            if inner.name:
-                names.add(inner.name)
-    return names
+    return {pattern.name for _, pattern in _patterns(get_resolver()) if pattern.name}
 
 
 def test_every_url_has_an_access_rule():
@@ -258,6 +268,8 @@ def world(db):
         "campaign_house_rules": [campaign.pk],
         "campaign_regenerate_invite": [campaign.pk],
         "campaign_settings": [campaign.pk],
+        "campaign_webhook": [campaign.pk],
+        "campaign_webhook_revoke": [campaign.pk],
         "campaign_history": [campaign.pk],
         "campaign_catalog": [campaign.pk],
         "membership_remove": [campaign.pk, other.pk],
@@ -307,7 +319,13 @@ def world(db):
     return users, character, args
 
 
+# The API's names are in its namespace.
+API_NAMES = {"openapi-json", "api-root", "characters_list", "campaigns_list", "character"}
+
+
 def url_for(name, character, args):
+    if name in API_NAMES:
+        name = f"api:{name}"
     if name in args:
         return reverse(name, args=args[name])
     try:
@@ -326,7 +344,9 @@ def test_every_url_with_every_role(client, world, role):
         url = url_for(name, character, args)
         response = getattr(client, method)(url)
         allowed = role in ALLOWED[rule]
-        if role == "anonymous" and not allowed:
+        if rule in (TOKEN, NOBODY):
+            ok = response.status_code == (401 if rule == TOKEN else 404)
+        elif role == "anonymous" and not allowed:
             ok = response.status_code == 302 and "/accounts/login/" in response["Location"]
         elif allowed:
             ok = response.status_code < 500 and response.status_code not in (403, 404)
@@ -483,6 +503,8 @@ TAKES_POST = {
     "campaign_join_by_code": "the table's invite-code form (throttled)",
     "character_check": "scripts posting a character file to be checked",
     "campaign_settings": "the campaign page's settings form",
+    "campaign_webhook": "the campaign page's webhook form",
+    "campaign_webhook_revoke": "the campaign page's Revoke the webhook button",
     "campaign_regenerate_invite": "the campaign page's New invite code button",
     "catalog_entry_add": CATALOGUE,
     "catalog_entry_remove": CATALOGUE,
@@ -536,7 +558,9 @@ TAKES_POST = {
 }
 # Who asks: someone who may see the page, so a 405 is the method's answer and not a 404's.
 SIGNED_IN_AS = {PUBLIC: "owner", USER: "owner", MEMBER: "owner", VIEWER: "owner", OWNER: "owner"}
-SIGNED_IN_AS |= {PLAYER: "owner", GM: "gm"}
+SIGNED_IN_AS |= {PLAYER: "owner", GM: "gm", TOKEN: "owner", NOBODY: "owner"}
+# The API's addresses that take a PUT (with a token): every other method is a 405.
+TAKES_PUT = {"character": "scripts updating a character in place (If-Match)"}
 
 
 def test_a_view_refuses_every_method_it_does_not_take_with_a_405(client, world):
@@ -550,7 +574,7 @@ def test_a_view_refuses_every_method_it_does_not_take_with_a_405(client, world):
         assert resolve(url).url_name == name, (name, routes[name])
         client.force_login(users[SIGNED_IN_AS[rule]])
         for method in ("post", "put", "patch", "delete"):
-            if method == "post" and name in TAKES_POST:
+            if (method == "post" and name in TAKES_POST) or (method == "put" and name in TAKES_PUT):
                 continue
             response = getattr(client, method)(url)
             if response.status_code != 405:
