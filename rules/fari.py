@@ -6,10 +6,10 @@ pages of rows of columns of sections of blocks. The sheet goes into it as Fari's
 templates lay out a 4dF game: each attribute, skill and levelled power a Skill block whose
 value is its level on the ladder as a number (Fair 0, Good 1, Terrible -3) with the 4dF
 roll, the points spent at the table a point counter, experience a number, the wound track a
-slot tracker per level with one box a box, gifts, faults and equipment text blocks. Labels
-and text are HTML to Fari (it shows them through an editor that keeps <b>, <i> and <br>), so
-every word is escaped and a line break is a <br>. Like every other export, the file is the
-same in every language: the rules' English, the names as written.
+slot tracker per level with one box a box, gifts, faults and equipment text blocks. The
+name, labels and texts are HTML to Fari (it shows them through an editor that keeps <b>, <i>
+and <br>), so every word is escaped and a line break is a <br>. Like every other export, the
+file is the same in every language: the rules' English, the names as written.
 
 Block ids are UUIDs made from the character's identity, the block's place and name: exporting
 the same character again gives the same ids, so Fari knows it and offers to update it.
@@ -78,8 +78,8 @@ def write_fari(
     pages.append(_page(blocks, "Story", [[_section(blocks, "Personality and notes", story)]]))
     return {
         "id": blocks.make("character", ""),
-        "name": character.name,
-        "group": group or ruleset.name,
+        "name": _html(character.name),  # an editor's HTML in Fari, as labels are
+        "group": group or ruleset.name,  # a text field's plain text
         "wide": False,
         "pages": pages,
         "version": FARI_VERSION,

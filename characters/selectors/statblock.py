@@ -77,6 +77,13 @@ def statblock(sheet: Sheet) -> Statblock:
     )
 
 
+def statblock_of(character) -> Statblock:
+    """A stored character's statblock (callers prefetch what its sheet prints: selectors.
+    printing.SHEET_ROWS). No portrait, ledger or approval: a statblock shows none of them."""
+    ruleset = adapters.ruleset_for(character)  # says the campaign's words from here on
+    return statblock(build_sheet(adapters.character_to_rules(character), ruleset))
+
+
 def written(block: Statblock, format: str) -> str:
     """The statblock in `format` (TEXT, MARKDOWN or BBCODE), lines ending in a newline."""
     writer = WRITERS[format]
@@ -194,10 +201,3 @@ def _bbcode_label(label: str, value: str) -> str:
 
 
 WRITERS = {TEXT: _text_lines, MARKDOWN: _markdown_lines, BBCODE: _bbcode_lines}
-
-
-def statblock_of(character) -> Statblock:
-    """A stored character's statblock (callers prefetch what its sheet prints: selectors.
-    printing.SHEET_ROWS). No portrait, ledger or approval: a statblock shows none of them."""
-    ruleset = adapters.ruleset_for(character)  # says the campaign's words from here on
-    return statblock(build_sheet(adapters.character_to_rules(character), ruleset))

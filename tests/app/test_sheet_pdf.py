@@ -422,6 +422,7 @@ class TestUserTextIsText:
             "print.html",
             "shared.html",
             "sheet.html",
+            "statblock.html",
         ]
         for path in templates:
             text = path.read_text()

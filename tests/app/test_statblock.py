@@ -237,7 +237,9 @@ def test_the_sheet_page_shows_it_in_the_readers_language(tess, player, as_user, 
     assert climbing[language] in found[TEXT]
     assert f"- **{skills[language]} (" in found[MARKDOWN]
     assert f"[b]{skills[language]} (" in found[BBCODE]
-    assert 'data-copy="statblock-sheet-text"' in html.decode()
+    # Without script each is a textarea to select; the script shows the Copy buttons.
+    buttons = re.findall(r"<button [^>]*data-copy=[^>]*>", html.decode())
+    assert len(buttons) == 3 and all(" hidden>" in button for button in buttons)
     assert "js/statblock.js" in html.decode()
 
 
