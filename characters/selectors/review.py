@@ -99,7 +99,8 @@ def review_queue(user, campaign=None) -> list[QueueItem]:
         Character.objects.reviewed_by(user)
         .filter(state=Character.State.SUBMITTED)
         .select_related("campaign", "owner")
-        .prefetch_related(*BUILD_ROWS)
+        # The approvals: settled_report reads them to leave out what the GM let through.
+        .prefetch_related(*BUILD_ROWS, "approvals")
         .annotate(submitted_at=Subquery(submitted_at))
         .order_by("submitted_at", "pk")
     )
