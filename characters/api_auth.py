@@ -4,10 +4,14 @@
 permissions, and no CSRF token is asked, since a token is never sent by a browser on its own.
 No session is read or written, so a token request sets no cookie. A wrong or revoked token,
 or a token sent anywhere else, gets a 401 with a JSON error; too many requests with one
-token, a 429."""
+token, a 429.
+
+One address, a character's Foundry actor, may also be read from the pages of the Foundry VTT
+servers the admin lists (settings.FOUNDRY_ORIGINS): the pull macro of docs/foundry.md runs
+there. Only with a token: no cookie is ever allowed across origins."""
 
 from django.conf import settings
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext, ngettext
 
@@ -24,6 +28,47 @@ def accepts_api_token(view):
     """Mark a view as one a Bearer token may call."""
     view.accepts_api_token = True
     return view
+
+
+def readable_from_foundry(view):
+    """Mark the one view a listed Foundry server's page may call (with a token)."""
+    view.readable_from_foundry = True
+    return view
+
+
+class FoundryOriginsMiddleware:
+    """Cross-origin reads (CORS) of a `readable_from_foundry` view by a listed origin: the
+    browser's preflight is answered here, before any login or token check it could not pass
+    (it carries no credentials); the read's answer, refused or not, names the origin."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        request.foundry_origin = None  # None: not that view; "": not a listed origin
+        response = self.get_response(request)
+        if request.foundry_origin is not None:
+            patch_vary_headers(response, ("Origin",))  # a cache keeps one answer per origin
+        if request.foundry_origin:
+            response["Access-Control-Allow-Origin"] = request.foundry_origin
+        return response
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if not getattr(view_func, "readable_from_foundry", False):
+            return None
+        origin = request.headers.get("Origin", "")
+        listed = origin.rstrip("/").lower() in settings.FOUNDRY_ORIGINS
+        if request.method == "OPTIONS":
+            response = HttpResponse(status=204 if listed else 403)
+            patch_vary_headers(response, ("Origin",))
+            if listed:
+                response["Access-Control-Allow-Methods"] = "GET"
+                response["Access-Control-Allow-Headers"] = "Authorization"
+                response["Access-Control-Max-Age"] = "600"
+                response["Access-Control-Allow-Origin"] = origin
+            return response
+        request.foundry_origin = origin if listed else ""
+        return None
 
 
 class ApiTokenMiddleware:

@@ -64,6 +64,9 @@ MIDDLEWARE = [
     # browser's Accept-Language, else LANGUAGE_CODE (docs/translations.md).
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Before the token's check and LoginRequired: a Foundry page's preflight carries no token,
+    # and a refused token's answer still says which origin may read it.
+    "characters.api_auth.FoundryOriginsMiddleware",
     # Before CSRF and LoginRequired: a Bearer token's user is on the request when they check.
     "characters.api_auth.ApiTokenMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -298,6 +301,13 @@ LOGGING = {
 # How many requests one token may make, per window of seconds; past it the answer is 429 with
 # Retry-After. FAIRSHEET_API_RATE sets the requests a minute.
 API_TOKEN_THROTTLE = (int(os.environ.get("FAIRSHEET_API_RATE", "120")), 60)
+# The Foundry VTT servers whose pages may read a character's Foundry actor with a token, for
+# the pull macro (docs/foundry.md): "https://foundry.example.org http://localhost:30000".
+# Cross-origin reads are allowed for that one address only (characters/api_auth.py).
+FOUNDRY_ORIGINS = frozenset(
+    origin.rstrip("/").lower()
+    for origin in os.environ.get("FAIRSHEET_FOUNDRY_ORIGINS", "").replace(",", " ").split()
+)
 # It counts in the database (ThrottleCount), like every throttle of characters/throttle.py:
 # every app server sees the same count, raised and read in one statement.
 

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST, require_safe
 from characters.adapters import (
     exported_file,
 )
-from characters.api_auth import accepts_api_token
+from characters.api_auth import accepts_api_token, readable_from_foundry
 from characters.errors import ServiceError
 from characters.forms.builder import ImportForm
 from characters.models import Campaign
@@ -54,6 +54,7 @@ def character_export(request, pk):
 
 @require_safe
 @accepts_api_token
+@readable_from_foundry
 def character_export_foundry(request, pk):
     """The character as an actor for Foundry VTT's fudge-rpg system (docs/foundry.md)."""
     character = character_for_viewer(request.user, pk)
