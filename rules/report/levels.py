@@ -156,7 +156,7 @@ class LevelsPricing(TraitChecks):
         }
 
     def skill_cost(self, trait: Trait, index: int) -> int:
-        self.bounds(trait, ("skills", index), self.r.creation_min, self.noun("skills"))
+        self.bounds(trait, ("skills", index), self.r.creation_min)
         if self.r.skill_difficulties:
             return trait.level + self.r.difficulty_costs[trait.difficulty or SKILL_DIFFICULTY]
         return trait.level - self.skill_default(trait)
@@ -293,7 +293,7 @@ class LevelsPricing(TraitChecks):
                 )
                 return "skills", 0
             trait = Trait(power.name, power.level, difficulty)
-            self.bounds(trait, ("powers", index), r.creation_min, self.noun("powers"))
+            self.bounds(trait, ("powers", index), r.creation_min)
             return "skills", power.level + self.r.difficulty_costs[difficulty]
         return "gifts", power.cost if power.cost is not None else r.superpower_cost
 

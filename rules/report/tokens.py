@@ -24,7 +24,7 @@ class TokensPricing(TraitChecks):
             default = self.skill_default(trait)
             # Fields that start below Poor (Science, Medicine) may stay at their default.
             floor = min(default, r.creation_min)
-            self.bounds(trait, ("skills", index), floor, self.noun("skills"))
+            self.bounds(trait, ("skills", index), floor)
             skill_costs.append((trait.level - default) * r.skill_cost)
         self.duplicates(c.skills, "skills")
         self.caps(c.skills, r.skill_caps, "skills")
@@ -35,7 +35,7 @@ class TokensPricing(TraitChecks):
         power_costs = []
         for index, power in enumerate(c.powers):
             level = ABYSMAL if power.level is None else power.level
-            self.bounds(Trait(power.name, level), ("powers", index), ABYSMAL, self.noun("powers"))
+            self.bounds(Trait(power.name, level), ("powers", index), ABYSMAL)
             power_costs.append(level - r.power_default)
         self.duplicates(c.powers, "powers")
         for list_name, items in (("gifts", c.gifts), ("faults", c.faults)):

@@ -65,7 +65,7 @@ class TraitChecks:
                 in_play.append(("attributes", index, trait))
                 costs.append(0)
                 continue
-            self.bounds(trait, ("attributes", index), r.creation_min, self.noun("attributes"))
+            self.bounds(trait, ("attributes", index), r.creation_min)
             costs.append((trait.level - default) * r.attribute_cost)
         self.duplicates(c.attributes, "attributes")
         self.caps(c.attributes, r.attribute_caps, "attributes")
@@ -132,13 +132,15 @@ class TraitChecks:
                 )
             seen.add(key)
 
-    def bounds(self, trait, where, floor_level, label):
+    def bounds(self, trait, where, floor_level):
         """Creation bounds: the ladder's floor for this trait, Superb (or Great), Legendary.
-        `where` is a (list name, index) pair, formatted only when something is wrong."""
+        `where` is a (list name, index) pair, formatted (and the list named in the ruleset's
+        words) only when something is wrong: nearly every trait is in bounds, and naming
+        its list for each one was most of a build's pricing (issue 40)."""
         if floor_level <= trait.level <= self.top:
             return
         r = self.r
-        where = f"{where[0]}[{where[1]}]"
+        list_name, where = where[0], f"{where[0]}[{where[1]}]"
         if trait.level < floor_level:
             self.error(
                 "level_out_of_range",
@@ -178,7 +180,7 @@ class TraitChecks:
                 say(
                     "No {noun} may start above {highest}; {name} is {level}. Lower it to "
                     "{highest}.",
-                    noun=label,
+                    noun=self.noun(list_name),
                     highest=self.level(r.creation_max),
                     name=trait.name,
                     level=self.level(trait.level),
