@@ -10,6 +10,7 @@ import json
 from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property, lru_cache, partial
+from typing import NamedTuple
 
 from django.db.models import Q
 from django.utils.translation import gettext as _
@@ -71,14 +72,54 @@ def ruleset_for(character: Character) -> Ruleset:
     speak_campaign(campaign)
     if campaign is None:
         if character.house_rules:
-            return apply_house_rules(BUILTIN[character.ruleset], character.house_rules)
+            return _house_ruled((character.ruleset,), _rules_key(character.house_rules))
         return BUILTIN[character.ruleset]
-    return dataclasses.replace(campaign_ruleset(campaign), catalog=CampaignCatalog(campaign))
+    return _with_catalog(
+        _base_key(campaign),
+        _rules_key(campaign.house_rules),
+        _CatalogKey(campaign.pk, campaign.created_at, campaign.catalog_version),
+    )
 
 
 def campaign_ruleset(campaign) -> Ruleset:
-    # House rules were validated when the GM saved them; applying them is cheap.
-    return apply_house_rules(base_ruleset(campaign), campaign.house_rules)
+    return _house_ruled(_base_key(campaign), _rules_key(campaign.house_rules))
+
+
+# A campaign's ruleset is asked for several times a request (the form, the pricing before
+# and after an edit, the rows' words) and by every request: parsing its house rules and
+# wrapping its catalogue each time was work done again for the same answer (issue 40). So
+# the process keeps it under everything it is made of: the base ruleset (a built-in's slug,
+# or a designed version, which never changes), the house rules' text and the catalogue's
+# version; a change to any of them is another key, so nothing stale is ever returned.
+class _CatalogKey(NamedTuple):
+    """What CampaignCatalog reads of a campaign, without holding the campaign's row."""
+
+    pk: int
+    created_at: object
+    catalog_version: int
+
+
+def _base_key(campaign) -> tuple:
+    if campaign.ruleset_version_id is None:
+        return (campaign.base_ruleset,)
+    version = campaign.ruleset_version
+    return (version.pk, version.created_at)
+
+
+def _rules_key(house_rules) -> str:
+    return json.dumps(house_rules or {}, sort_keys=True)
+
+
+@lru_cache(maxsize=256)
+def _house_ruled(base: tuple, rules: str) -> Ruleset:
+    # House rules were validated when the GM saved them; a refusal is raised, not kept.
+    ruleset = BUILTIN[base[0]] if len(base) == 1 else version_ruleset(*base)
+    return apply_house_rules(ruleset, json.loads(rules))
+
+
+@lru_cache(maxsize=256)
+def _with_catalog(base: tuple, rules: str, catalog: _CatalogKey) -> Ruleset:
+    return dataclasses.replace(_house_ruled(base, rules), catalog=CampaignCatalog(catalog))
 
 
 def read_options(campaign) -> dict:
@@ -127,7 +168,8 @@ class CampaignCatalog:
     """A campaign's catalogue as the engine reads one (rules.catalog.Catalog): it prices a
     gift or fault given no cost, and names a skill's difficulty. Read on first use, so a
     request that asks nothing of it makes no query, and kept by the process under the
-    campaign's catalog_version, so a request that does reads it once per change."""
+    campaign's catalog_version, so a request that does reads it once per change.
+    `campaign`: the campaign, or what is read of it (a _CatalogKey)."""
 
     def __init__(self, campaign):
         self.campaign = campaign

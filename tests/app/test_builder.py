@@ -561,3 +561,28 @@ def test_a_templates_new_skills_go_after_the_others(player_client, character):
     player_client.post(url, {"version": character.version, "template": "ranger"})
     skills = list(character.traits.filter(kind=Trait.Kind.SKILL).values_list("name", flat=True))
     assert skills[0] == "Sailing" and set(skills[1:]) >= {"Bow", "Survival"}
+
+
+def test_a_campaigns_ruleset_is_made_once_and_follows_its_changes(character, gm):
+    """The builder asks for the character's rules several times a request: the same rules
+    object each time (house rules parsed and catalogue wrapped once), and new rules as soon
+    as the GM changes the house rules or the catalogue, read from a fresh copy."""
+    from characters.adapters import ruleset_for
+    from characters.selectors.access import character_for_owner
+    from characters.services.campaigns import campaign_update_house_rules, catalog_entry_add
+
+    first = ruleset_for(character)
+    again = character_for_owner(character.owner, character.pk)
+    assert ruleset_for(again) is first
+    assert first.catalog.skill("Acrobatics").difficulty == "hard"
+
+    campaign_update_house_rules(
+        campaign=character.campaign, actor=gm, house_rules={"skill_levels": 40}
+    )
+    ruled = ruleset_for(character_for_owner(character.owner, character.pk))
+    assert ruled is not first and ruled.skill_levels == 40 and first.skill_levels != 40
+
+    catalog_entry_add(campaign=character.campaign, actor=gm, kind="skill", name="Juggling")
+    listed = ruleset_for(character_for_owner(character.owner, character.pk))
+    assert listed is not ruled and listed.catalog.skill("Juggling") is not None
+    assert listed.skill_levels == 40
