@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
-from django.db.models import Q
+from django.db.models import Q, Subquery
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop, npgettext, pgettext_lazy
@@ -294,10 +294,9 @@ class Character(models.Model):
         """The GM's comments of the latest review (one request for changes, or one
         approval): they share the version the review moved the character to. Read once per
         instance: the builder's rows and its review panel show the same ones."""
-        last = self.comments.order_by("-version").values_list("version", flat=True).first()
-        if last is None:
-            return []
-        return list(self.comments.filter(version=last).order_by("id"))
+        # One statement, the latest version found in it: a page with comments read two.
+        last = self.comments.order_by("-version").values("version")[:1]
+        return list(self.comments.filter(version=Subquery(last)).order_by("id"))
 
     @cached_property
     def portrait_sha(self) -> str:

@@ -2,7 +2,8 @@
 
 from functools import cache
 
-from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q, Value
+from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
 from characters.models import (
@@ -71,7 +72,13 @@ def character_for_owner(user, pk):
 # query does to compile. Each request filters a copy (a queryset is copied, never changed).
 @cache
 def _viewed():
-    return _holding_rows(Character.objects.select_related("campaign__gm", "owner"))
+    # Whether it has a portrait, which the builder and sheet show, in the same statement
+    # (models.Character.portrait_sha would read it alone): one row at most, a unique join.
+    return _holding_rows(
+        Character.objects.select_related("campaign__gm", "owner").annotate(
+            portrait_sha=Coalesce("portrait__sha256", Value(""))
+        )
+    )
 
 
 @cache
