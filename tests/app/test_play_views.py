@@ -18,6 +18,8 @@ from tests.support.play_fixtures import *  # noqa: F403
 from tests.support.play_fixtures import approved, build
 
 HX = {"HTTP_HX_REQUEST": "true"}
+# The party poll's answer when something changed (test_the_party_poll_answers_...).
+PARTY_POLL_QUERIES = 10
 HURT = 1
 
 
@@ -234,6 +236,29 @@ class TestPolling:
             html.count('class="play-status" hx-target="this" hx-swap="outerHTML" hx-swap-oob') == 2
         )
         assert "2</strong> meta points in hand" in html
+
+    def test_the_party_poll_answers_a_change_in_a_fixed_number_of_statements(
+        self, client, gm, campaign, tess
+    ):
+        """A GM's screen polls every few seconds: the answer to a change costs the same for a
+        party of one as of four. Session, user, campaign, the party's sums, the newest log
+        line; then the approved characters with their traits, equipment and ledger, and the
+        dice log."""
+        client.force_login(gm)
+        counts = []
+        for size, joining in ((1, 0), (4, 3)):
+            for n in range(joining):
+                owner = get_user_model().objects.create_user(f"p{n}")
+                campaign.memberships.create(user=owner)
+                approved(build(owner, campaign, f"Hero {n}"), gm)
+            page = client.get(reverse("campaign_party", args=[campaign.pk]))
+            url = reverse("party_live", args=[campaign.pk]) + "?fp=" + fingerprint(page)
+            services.play_points_spend(character=tess, actor=tess.owner, expected_revision=None)
+            with CaptureQueriesContext(connection) as queries:
+                html = client.get(url, **HX).content.decode()
+            assert html.count('class="play-status" hx-target="this"') == size
+            counts.append(len(queries))
+        assert counts == [PARTY_POLL_QUERIES] * 2
 
     def test_the_log_poll(self, client, other_player, tess, player):
         client.force_login(other_player)
