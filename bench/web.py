@@ -44,12 +44,17 @@ def percentile(values, fraction):
 
 
 def bench_database_url() -> tuple[str, callable]:
-    """A throwaway database and a function that drops it afterwards."""
+    """A throwaway database and a function that drops it afterwards. On PostgreSQL set up as
+    the README's production (DATABASE_OWNER_URL the owner, DATABASE_URL the runtime role,
+    which may create nothing), the owner creates it and owns it, as it does the real one:
+    bench_env then points DATABASE_OWNER_URL at it too, so its migrations run there as the
+    owner and grant the runtime role, never on the database you work in."""
     url = os.environ.get("DATABASE_URL", "")
     if url.startswith("postgres"):
         base, _, name = url.rpartition("/")
         bench_name = f"{name or 'fairsheet'}_bench"
-        admin = f"{base}/postgres"
+        creator = os.environ.get("DATABASE_OWNER_URL") or url
+        admin = f"{creator.rpartition('/')[0]}/postgres"
         psql = ["psql", admin, "-q", "-c"]
         subprocess.run([*psql, f'DROP DATABASE IF EXISTS "{bench_name}"'], check=True)
         subprocess.run([*psql, f'CREATE DATABASE "{bench_name}"'], check=True)
@@ -395,12 +400,19 @@ def saturation_run(env, seeded, *, users=SATURATION_USERS, seconds=SATURATION_SE
 
 
 def bench_env(url: str, environ=os.environ) -> dict:
-    """The environment of a benchmark's processes: production settings on `url`."""
+    """The environment of a benchmark's processes: production settings on `url`, and the
+    owner's role (if the environment names one) on the same database."""
+    environ = dict(environ)
+    owner = environ.pop("DATABASE_OWNER_URL", "")
+    if owner and url.startswith("postgres"):
+        environ["DATABASE_OWNER_URL"] = f"{owner.rpartition('/')[0]}/{url.rpartition('/')[2]}"
     return {
         **environ,
         "DATABASE_URL": url,
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": "bench-only-secret",
+        # Production settings refuse to start without the audit trail's key (settings.py).
+        "DJANGO_AUDIT_KEY": "bench:bench-only-audit-key",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
         "DJANGO_HTTPS": "0",
         "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -434,11 +446,14 @@ def _connect(url: str) -> None:
     connections.close_all()
     # Where the database is, only: the engine's options (SQLite's WAL) stay as settings made them.
     where = ("NAME", "USER", "PASSWORD", "HOST", "PORT")
-    settings.DATABASES["default"].update(
-        {key: value for key, value in dj_database_url.parse(url).items() if key in where}
-    )
-    connections["default"].close()
-    del connections["default"]  # made again, from the settings above, when next used
+    owner = bench_env(url).get("DATABASE_OWNER_URL")
+    for alias, at in (("default", url), ("owner", owner)):
+        if alias in settings.DATABASES and at:
+            settings.DATABASES[alias].update(
+                {key: value for key, value in dj_database_url.parse(at).items() if key in where}
+            )
+            connections[alias].close()
+            del connections[alias]  # made again, from the settings above, when next used
 
 
 def main():
