@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from characters import vocabulary
 from characters.models import Trait
+from characters.rules_content import rules_name, rules_text, search_words
 from characters.wording import SPEAKER, said
 from rules.ladder import FAIR, signed
 from rules.numbers import number_text
@@ -21,9 +22,11 @@ EQUIPMENT = "equipment"
 
 
 def said_details(details) -> tuple[tuple[str, str], ...]:
-    """A power's lines, each label in the reader's language (the vocabulary's power details);
-    the text as the rules write it."""
-    return tuple((vocabulary.term(label, "power detail"), value) for label, value in details)
+    """A power's lines, each label in the reader's language (the vocabulary's power details),
+    each line a built-in power's in the reader's language too, a GM's own as written."""
+    return tuple(
+        (vocabulary.term(label, "power detail"), rules_text(value)) for label, value in details
+    )
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,17 @@ class Pick:
     note: str = ""
     details: tuple[tuple[str, str], ...] = ()  # a power's lines from the rule text
     section: str = ""  # where the text gives it, e.g. "Mudge 2.53"
+
+    @property
+    def said_name(self) -> str:
+        """The entry's name in the reader's language; `name` is its key, which Add posts."""
+        return rules_name(self.name)
+
+    @property
+    def search(self) -> str:
+        """What the picker's search finds it by: its name in the reader's language and in
+        English."""
+        return search_words(self.name)
 
 
 def units(amount, words: tuple[str, str]) -> str:
@@ -187,7 +201,7 @@ def _brings(ruleset: Ruleset, gift: str, effect: str) -> str:
     ).format(
         effect=effect,
         noun=_noun(ruleset, "attributes"),
-        attribute=attribute,
+        attribute=rules_name(attribute),
         level=_level(ruleset, ruleset.attribute_default),
     )
 
