@@ -807,3 +807,23 @@ def portrait_data_url(character: Character) -> str:
     if content is None:
         return ""
     return "data:image/jpeg;base64," + base64.b64encode(content).decode("ascii")
+
+
+# The lists of a character whose entries are named by rules names (rules.content).
+NAMED_LISTS = ("attributes", "skills", "gifts", "faults", "powers", "equipment")
+
+
+def with_rules_keys(value: rc.Character) -> rc.Character:
+    """`value` with each trait and item named by its key: a file written in another language
+    ("Escalade", "Force") names the same rules as the canonical file ("Climbing",
+    "Strength"), and is kept as that file (docs/translations.md, "Rules content")."""
+    return dataclasses.replace(
+        value,
+        **{
+            list_name: tuple(
+                dataclasses.replace(entry, name=rules_content.typed_key(entry.name))
+                for entry in getattr(value, list_name)
+            )
+            for list_name in NAMED_LISTS
+        },
+    )

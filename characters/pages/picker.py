@@ -222,7 +222,7 @@ def _power_pick(ruleset: Ruleset, power, gift_names: set[str]) -> Pick:
         if gift.casefold() not in gift_names:
             effect = _("{effect}; needs the {gift} {noun} first ({section})").format(
                 effect=effect,
-                gift=gift,
+                gift=rules_name(gift),
                 noun=_noun(ruleset, "gifts"),
                 section=ruleset.section(power.kind),
             )

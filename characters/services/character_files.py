@@ -6,7 +6,7 @@ import dataclasses
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from characters.adapters import read_options
+from characters.adapters import read_options, with_rules_keys
 from characters.errors import ServiceError
 from characters.models import Campaign, Character, ruleset_name
 from characters.services.audit import record_event
@@ -99,7 +99,8 @@ def _entry_name(entry, index: int) -> str:
 
 
 def _import(*, owner, imported: Imported, campaign: Campaign | None):
-    value = imported.character
+    # A file written with the names of another language keeps the rules' keys.
+    value = with_rules_keys(imported.character)
     if campaign is None and value.ruleset not in BUILTIN:
         raise ServiceError(
             _(

@@ -38,6 +38,7 @@ from characters.models import (
 from characters.rules_content import rules_name
 from characters.selectors.advancement import GIFT, LEARN, RAISE
 from characters.services.advancement import experience_award, experience_spend, spend_accept
+from characters.services.campaigns import campaign_create
 from characters.services.characters import character_create
 from characters.services.review import character_approve, character_submit
 from characters.services.rows import (
@@ -550,7 +551,8 @@ def _rules_character():
     users = get_user_model().objects
     gm = users.create_user("gm", password="pw-gm-12345")
     player = users.create_user("player", password="pw-player-12345")
-    campaign = Campaign.objects.create(name="Zzz", gm=gm, base_ruleset="mudge")
+    # As a GM makes it: its catalogue copied from Mudge's, which the pickers offer.
+    campaign = campaign_create(gm=gm, name="Zzz", base_ruleset="mudge")
     Membership.objects.create(campaign=campaign, user=player)
     character, draft = _picked(player, campaign), _picked(player, campaign)
     character_submit(character=character, actor=player, expected_version=None)
