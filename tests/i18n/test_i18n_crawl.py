@@ -512,13 +512,16 @@ def test_the_language_form_names_each_language_in_its_own_words(client, language
         (
             "fr",
             [
-                "Compétence\u00a0: Alchemy",
-                f"Domaine d{APOSTROPHE}expertise\u00a0: Riding",
+                "Compétence\u00a0: Alchimie",  # the skill said too (issue 38)
+                f"Domaine d{APOSTROPHE}expertise\u00a0: Équitation",
                 "Le personnage",
                 "Très difficile",
             ],
         ),
-        ("es", ["Habilidad: Alchemy", "Campo de pericia: Riding", "El personaje", "Muy difícil"]),
+        (
+            "es",
+            ["Habilidad: Alquimia", "Campo de pericia: Equitación", "El personaje", "Muy difícil"],
+        ),
     ],
 )
 def test_what_an_event_is_about_and_a_difficulty_are_said_in_the_readers_language(language, said):
