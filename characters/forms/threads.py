@@ -9,6 +9,7 @@ from characters.adapters import TRAIT_LISTS, traits_by_kind
 from characters.models import THREAD_MESSAGE_MAX, Character
 from characters.selectors.review_rows import target_said
 from characters.selectors.threads import row_key, thread_target
+from rules.rulesets import Ruleset
 
 WHOLE_BUILD = ""
 
@@ -24,19 +25,20 @@ def _message_field(label: str) -> forms.CharField:
 
 class ThreadStartForm(forms.Form):
     """The GM's new thread: what it is about (the whole build, or one of the character's
-    traits or pieces of equipment, in the sheet's order) and its first message."""
+    traits or pieces of equipment, in the sheet's order, each named in the character's
+    `ruleset`'s words) and its first message."""
 
     about = forms.ChoiceField(label=gettext_lazy("About"), required=False)
     body = _message_field(gettext_lazy("Message"))
 
-    def __init__(self, *args, character: Character, **kwargs):
+    def __init__(self, *args, character: Character, ruleset: Ruleset, **kwargs):
         kwargs.setdefault("auto_id", "thread-start-%s")  # one per page, on the review page
         super().__init__(*args, **kwargs)
         by_kind = traits_by_kind(character)
         self.rows = {row_key(t): t for kind in TRAIT_LISTS for t in by_kind[kind]}
         self.rows |= {row_key(item): item for item in character.equipment.all()}
         self.fields["about"].choices = [(WHOLE_BUILD, _("The whole build"))] + [
-            (key, target_said(thread_target(row))) for key, row in self.rows.items()
+            (key, target_said(thread_target(row), ruleset)) for key, row in self.rows.items()
         ]
 
     def about_row(self):

@@ -152,7 +152,7 @@ def builder_context(
         # Called by the page only when it renders the templates panel.
         "history": partial(history_steps, character),
         # The GM's and the player's threads: at the top and beside the rows they are on.
-        "threads": SimpleLazyObject(partial(threads_on, character, ruleset.terms.gm)),
+        "threads": SimpleLazyObject(partial(threads_on, character, ruleset)),
         # Read only for an approved build, by the budget and review panels: once.
         "approval_override": SimpleLazyObject(partial(approval_override, character, ruleset)),
         "uncommitted": uncommitted_slots(character, ruleset, viewer, forms.get("uncommitted")),

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from characters import vocabulary
 from characters.models import Trait
-from characters.rules_content import rules_name, rules_text, search_words
+from characters.rules_content import rules_name, rules_text
 from characters.wording import SPEAKER, said
 from rules.ladder import FAIR, signed
 from rules.numbers import number_text
@@ -37,17 +37,6 @@ class Pick:
     note: str = ""
     details: tuple[tuple[str, str], ...] = ()  # a power's lines from the rule text
     section: str = ""  # where the text gives it, e.g. "Mudge 2.53"
-
-    @property
-    def said_name(self) -> str:
-        """The entry's name in the reader's language; `name` is its key, which Add posts."""
-        return rules_name(self.name)
-
-    @property
-    def search(self) -> str:
-        """What the picker's search finds it by: its name in the reader's language and in
-        English."""
-        return search_words(self.name)
 
 
 def units(amount, words: tuple[str, str]) -> str:

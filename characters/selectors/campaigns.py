@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from characters import vocabulary
 from characters.adapters import (
+    TRAIT_LISTS,
     CampaignCatalog,
     base_ruleset,
     campaign_ruleset,
@@ -26,6 +27,7 @@ from characters.adapters import (
 from characters.knobs import KNOBS
 from characters.models import Campaign, CampaignEvent, CampaignWebhook, Character, target_label
 from characters.selectors.access import BUILD_ROWS
+from characters.selectors.review_rows import target_said
 from characters.wording import SPEAKER, said
 from rules.house_rules import apply_house_rules
 from rules.report import build_report
@@ -258,10 +260,11 @@ class HistoryLine:
 def campaign_history(campaign: Campaign) -> list[HistoryLine]:
     """The campaign's events, newest first, each with its fields before and after."""
     events = CampaignEvent.objects.filter(campaign=campaign).select_related("actor")
-    return [_line(event) for event in events.order_by("-created_at", "-id")]
+    ruleset = campaign_ruleset(campaign)  # whose words name a catalogue entry's list
+    return [_line(event, ruleset) for event in events.order_by("-created_at", "-id")]
 
 
-def _line(event: CampaignEvent) -> HistoryLine:
+def _line(event: CampaignEvent, ruleset: Ruleset | None = None) -> HistoryLine:
     before, after = event.before or {}, event.after or {}
     # An empty side is still a side: every key of the other one was the base value there.
     has_before, has_after = event.before is not None, event.after is not None
@@ -279,7 +282,7 @@ def _line(event: CampaignEvent) -> HistoryLine:
         title=str(ACTIONS.get(event.action) or event.action.replace("_", " ").capitalize()),
         fields=fields,
         note=str(NOTES.get(event.action, "")),
-        target=target_words(event.target),
+        target=target_words(event.target, ruleset),
     )
 
 
@@ -297,10 +300,14 @@ TARGET_KINDS = {
 }
 
 
-def target_words(target: str) -> str:
+def target_words(target: str, ruleset: Ruleset | None = None) -> str:
     """An event's target in the reader's language: "Skill: Climbing", "Compétence : Climbing"
-    (the name as written); a kind not listed as the model says it."""
+    (the name as written); a catalogue entry of one of the trait lists in the campaign's
+    `ruleset`'s words, as its characters' audit trails say it ("Field of expertise: Riding"
+    in MicroFudged); a kind not listed as the model says it."""
     kind, _, name = target.partition(":")
+    if ruleset is not None and name and f"{kind}s" in TRAIT_LISTS.values():
+        return target_said(target, ruleset)
     said = TARGET_KINDS.get(kind)
     if said is None:
         return target_label(target) if target else ""

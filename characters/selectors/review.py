@@ -324,7 +324,10 @@ def said_change(
             old, new = vocabulary.term(old, "ruleset"), vocabulary.term(new, "ruleset")
     else:
         what = _list_word(change.section, change.label, ruleset)
-        name = rules_name(change.name)  # a built-in trait's in the reader's language
+        # The file names rules content by its English key; a built-in name is said in the
+        # reader's language as the stored lines beside it say it (issue 38), a player's own
+        # as written.
+        name = rules_name(change.name)
         old = _described(change.section, change.before, ruleset) if change.before else ""
         new = _described(change.section, change.after, ruleset) if change.after else ""
     return SaidChange(change.kind, str(CHANGE_KINDS[change.kind]), str(what), name, old, new)
@@ -644,6 +647,8 @@ def _shown(key, value, ruleset: Ruleset) -> str:
         return f"{value[:12]}…"  # the audit page's diff checks the whole digest
     if key == "ruleset":
         return _ruleset_shown(value, ruleset)
+    if key == "template" and isinstance(value, str):  # its name, as the event's reason says it
+        return rules_name(value)
     if key == "state" and value in Character.State.values:
         return states.label(value)  # "Changes requested", as every page says it
     # A row's name and an item's catalogue note: a built-in one in the reader's language.

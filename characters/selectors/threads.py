@@ -18,6 +18,7 @@ from characters.models import (
     Trait,
 )
 from characters.selectors.review_rows import equipment_target, target_said
+from rules.rulesets import Ruleset
 
 
 @dataclass(frozen=True)
@@ -84,10 +85,12 @@ def thread_target(row: Trait | Equipment | None) -> str:
     return trait_target(row)
 
 
-def threads_on(character: Character, gm_word: str = "GM") -> Threads:
+def threads_on(character: Character, ruleset: Ruleset) -> Threads:
     """Every thread of the character with its messages, in one query (none outside a
-    campaign: no GM, no thread). Reads the character's traits and equipment, which its
-    callers prefetch."""
+    campaign: no GM, no thread), each said in the character's `ruleset`'s words (its GM,
+    what its lists call a row: "Knack: Riding", not "Skill: Riding"). Reads the character's
+    traits and equipment, which its callers prefetch."""
+    gm_word = ruleset.terms.gm
     if character.campaign_id is None:
         return Threads(gm_word=gm_word)
     messages = (
@@ -101,7 +104,7 @@ def threads_on(character: Character, gm_word: str = "GM") -> Threads:
         threads.setdefault(message.thread_id, message.thread)
         by_thread.setdefault(message.thread_id, []).append(message)
     views = [
-        ThreadView(thread, by_thread[pk], *_about(character, thread))
+        ThreadView(thread, by_thread[pk], *_about(character, thread, ruleset))
         for pk, thread in threads.items()
     ]
     views.sort(key=lambda t: t.is_resolved)  # stable: each group stays oldest first
@@ -131,14 +134,14 @@ def thread_row(character: Character, thread: CommentThread) -> Trait | Equipment
     )
 
 
-def _about(character: Character, thread: CommentThread) -> tuple[str, str]:
+def _about(character: Character, thread: CommentThread, ruleset: Ruleset) -> tuple[str, str]:
     if not thread.target:
         return _("the whole build"), ""
     kind, _sep, name = thread.target.partition(":")
     row = thread_row(character, thread)
     if row is None:
-        return _("{row} (removed)").format(row=target_said(thread.target)), ""
+        return _("{row} (removed)").format(row=target_said(thread.target, ruleset)), ""
     if row.name != name:
-        renamed = target_said(f"{kind}:{row.name}")
+        renamed = target_said(f"{kind}:{row.name}", ruleset)
         return _("{row} (was {name})").format(row=renamed, name=name), row_key(row)
-    return target_said(thread.target), row_key(row)
+    return target_said(thread.target, ruleset), row_key(row)

@@ -423,6 +423,15 @@ class CatalogRow:
         return rules_content.rules_name(self.entry.name)
 
     @property
+    def key(self) -> str:
+        """The entry's English name beside the name shown, for the GM: the key files and
+        imports use ("Escalade (Climbing)"); "" where it is the name shown, or where it is a
+        code and not a name (a kind of power's key, "spell", said by its word alone)."""
+        if self.entry.kind == CatalogEntry.Kind.POWER_KIND or self.name == self.entry.name:
+            return ""
+        return self.entry.name
+
+    @property
     def facts(self) -> list[str]:
         entry = self.entry
         facts = [kind_word(entry)] if entry.kind in _KINDED else []

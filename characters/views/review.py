@@ -112,8 +112,8 @@ def character_review(request, pk):
         "form": form,
         "comments": character.latest_comments,
         # The conversation with the player.
-        "threads": threads_on(character, ruleset.terms.gm),
-        "start_form": ThreadStartForm(character=character),
+        "threads": threads_on(character, ruleset),
+        "start_form": ThreadStartForm(character=character, ruleset=ruleset),
         "approvals": [
             (approval, approval_summary(approval, terms=ruleset.terms))
             for approval in character.approvals.select_related("approved_by")

@@ -31,7 +31,8 @@ PAGES = {"builder": "character_builder", "review": "character_review"}
 @require_POST
 def thread_start(request, pk):
     character = character_for_gm(request.user, pk)
-    form = ThreadStartForm(request.POST, character=character)
+    ruleset = ruleset_for(character)
+    form = ThreadStartForm(request.POST, character=character, ruleset=ruleset)
     if not form.is_valid():
         return refused(request, first_problem(form), status=400, back=_back(request, character))
     try:
@@ -50,8 +51,8 @@ def thread_start(request, pk):
         messages.success(request, said)
         return redirect(_back(request, character, thread.pk))
     context = {
-        **_context(request, character),
-        "start_form": ThreadStartForm(character=character),
+        **_context(request, character, ruleset),
+        "start_form": ThreadStartForm(character=character, ruleset=ruleset),
     }
     return fragments(render_to_string(CONVERSATION, context, request), news(request, said))
 
@@ -104,10 +105,10 @@ def _write(request, character, thread_pk, write, said):
     return fragments(render_to_string(THREAD, context, request), news(request, said))
 
 
-def _context(request, character) -> dict:
+def _context(request, character, ruleset=None) -> dict:
     return {
         "character": character,
-        "threads": threads_on(character, ruleset_for(character).terms.gm),
+        "threads": threads_on(character, ruleset or ruleset_for(character)),
         "thread_page": _page(request),
     }
 

@@ -2,6 +2,7 @@
 (never read back from audit-event JSON), and an approval is checked against its append-only
 event, so a rewritten snapshot shows as tampered even with its own hash column recomputed."""
 
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -400,8 +401,11 @@ def test_undo_after_a_template_takes_back_the_newest_edit_first(
     )
     character = Character.objects.get(pk=character.pk)
     page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
-    assert page.count("Undo: ") == 1  # one Undo, not one per kind of change
-    assert "Undo: Climbing Good → Great</button>" in page
+    # One Undo, not one per kind of change: the header's form takes back the newest edit,
+    # and the answer beside the last write offers the same form's button (issue 39).
+    assert page.count('id="undo-form"') == 1
+    offered = set(re.findall(r"Undo: [^<]*</button>", page))
+    assert offered == {"Undo: Climbing Good → Great</button>"}
     player_client.post(reverse("edit_undo", args=[character.pk]), {"version": character.version})
     character = Character.objects.get(pk=character.pk)
     assert character_file(character) == applied
@@ -426,7 +430,8 @@ def test_scale_is_explained_on_the_builder_and_the_review_page(
     review = client.get(reverse("character_review", args=[character.pk])).content.decode()
     assert "Strength 2 · Mass -1" in review
     assert "Strength Scale +2 costs 2 attribute levels" in review
-    assert "<strong><bdi>Staff</bdi></strong>" in review and "weapon · damage +2" in review
+    # The kind is a label, a word with its capital (issue 39), its facts follow it.
+    assert "<strong><bdi>Staff</bdi></strong>" in review and "Weapon · damage +2" in review
 
 
 def test_a_house_rule_refund_is_explained():

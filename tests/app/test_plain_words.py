@@ -191,7 +191,8 @@ def test_every_page_fragment_and_pdf_speaks_plain_words(client, demo, role):
         "player": ["This file is for Mudge, but MicroFudged one-shot plays MicroFudged DIP"],
         "gm": ["over budget", "Mudge 1.7; more, or one set too high, breaks a rule"],
     }[role]
-    said += ["Alchemy", "very hard", "On Skill: Alchemy", "Resolved by", "thread started"]
-    said += ["reply added", "His mother brewed.", "Sent:"]
+    # The audit trail's titles are labels, capitalised as every label is (issue 39).
+    said += ["Alchemy", "very hard", "On Skill: Alchemy", "Resolved by", "Thread started"]
+    said += ["Reply added", "His mother brewed.", "Sent:"]
     for words in said:
         assert words in everything, words

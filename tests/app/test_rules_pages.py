@@ -78,8 +78,9 @@ class TestTheAddForm:
     def test_a_new_power_row_starts_at_fair_or_its_floor(self, player_client, loner, gm):
         mudge = page_of(player_client, "character_builder", loner.pk)
         assert selected(mudge, "add-power-level") == "Fair"
-        assert selected(mudge, "add-power-difficulty") == "— (hard)"
-        assert selected(mudge, "add-skill-difficulty") == "— (average)"
+        # The unset difficulty says what it is priced as, in words (issue 39: no "— (hard)").
+        assert selected(mudge, "add-power-difficulty") == "Hard (the default)"
+        assert selected(mudge, "add-skill-difficulty") == "Average (the default)"
         dip = character_create(owner=loner.owner, name="Dipper", ruleset="microfudged-dip")
         page = page_of(player_client, "character_builder", dip.pk)
         assert selected(page, "add-power-level") == "Abysmal"  # DIP VIII.1: from Abysmal
@@ -118,7 +119,8 @@ class TestEachRulesetLooksLikeItself:
         )
         page = page_of(player_client, "character_sheet", loner.pk)
         assert "<bdi>Magery</bdi> (costs 2)" in page
-        assert "<bdi>Light</bdi> ** (spell): Fair" in page  # Mudge 2.5: Hard unless said otherwise
+        # Mudge 2.5: Hard unless said otherwise; its kind a label, never the key (issue 39).
+        assert "<bdi>Light</bdi> ** (Spell): Fair" in page
         assert "damage die (Mudge 3.22)" in page.replace("The odd-coloured fourth die is the ", "")
 
     def test_a_fudge_basics_gm_who_calls_it_health(self, client, gm, player):

@@ -75,8 +75,9 @@ OTHER_TEXTS = {
     "microfudged": (r"Mudge", r"Fudge Basics"),
     "moor": (r"Mudge", r"Fudge Basics", r"MicroFudged", r"\bDIP\b"),
 }
-# MicroFudged calls attributes abilities and skills fields of expertise.
-LEVELS_WORDS = (r"\bskills?\b", r"\battributes?\b")
+# MicroFudged calls attributes abilities and skills fields of expertise: in a sentence or as
+# a label, which starts with a capital (issue 39).
+LEVELS_WORDS = (r"\b[Ss]kills?\b", r"\b[Aa]ttributes?\b")
 
 WORDS = {
     "fudge-basics": Words(
@@ -86,7 +87,7 @@ WORDS = {
                 "Fudge Basics, Character Creation: more breaks a rule",
                 "Scale - Strength and Mass",
             ),
-            "audit": ("level Fair → Legendary", "Skill: Riding", "Legendary → Legendary+1"),
+            "audit": ("Level Fair → Legendary", "Skill: Riding", "Legendary → Legendary+1"),
             "sheet": ("Odds of 4dF (Fudge Basics, Odds of Rolling Exactly on 4dF)",),
             "play": ("Damage of a hit (Fudge Basics, Determining Wound Levels)",),
             "catalogue": ("Medium-weight one-handed weapon",),
@@ -96,7 +97,7 @@ WORDS = {
     "mudge": Words(
         {
             "house-rules": ("Meta points at start", "Mudge 1.5: more breaks a rule"),
-            "audit": ("level Fair → Legendary", "Skill: Riding"),
+            "audit": ("Level Fair → Legendary", "Skill: Riding"),
             "sheet": ("Odds of 4dF (Mudge 3.24)",),
             "play": ("Damage of a hit (Mudge 4.55: the fourth die is the damage die)",),
         },
@@ -112,7 +113,7 @@ WORDS = {
                 "Only if the Narrator allows",
             ),
             "audit": ("Ability: Mind", "Field of expertise: Riding"),
-            "review": ("field of expertise Riding", "ability Mind"),
+            "review": ("Field of expertise Riding", "Ability Mind"),
             "sheet": ("MicroFudged DIP V, Tests and Conflicts",),
             "play": ("MicroFudged DIP II",),
         },
@@ -125,7 +126,7 @@ WORDS = {
                 "MicroFudged DIP VIII.3: more breaks a rule",
             ),
             "audit": ("Ability: ", "Field of expertise: Riding"),
-            "review": ("field of expertise Riding",),
+            "review": ("Field of expertise Riding",),
         },
         OTHER_TEXTS["microfudged"] + LEVELS_WORDS,
     ),
@@ -137,20 +138,21 @@ WORDS = {
                 "Luck points at start",
                 "Moor",  # its own sections cited
             ),
-            # The designed ladder's words: +4 is Heroic, +5 Legendary.
+            # The designed ladder's words: +4 is Heroic, +5 Legendary. A field's and a row's
+            # label starts with a capital (issue 39).
             "audit": (
-                "level Fair → Heroic",
-                "level Heroic → Legendary",
+                "Level Fair → Heroic",
+                "Level Heroic → Legendary",
                 "Knack: Riding",
                 "Quality: Brawn",
-                "ruleset Moor",
+                "Ruleset Moor",
             ),
-            "review": ("knack Riding Legendary", "knack levels", "quality Brawn"),
+            "review": ("Knack Riding Legendary", "knack levels", "Quality Brawn"),
             "sheet": ("Knacks", "Legendary"),
             "advancement": ("Raise Riding from Legendary to Legendary+1",),
             "preview": ("knack levels",),
         },
-        OTHER_TEXTS["moor"] + LEVELS_WORDS + (r"Legendary\+1 \(|level Legendary\+1",),
+        OTHER_TEXTS["moor"] + LEVELS_WORDS + (r"Legendary\+1 \(|[Ll]evel Legendary\+1",),
     ),
 }
 
@@ -291,3 +293,19 @@ def test_undo_names_a_change_in_the_designed_ladders_words(gm):
     brawn = hero.traits.get(name="Brawn")
     trait_update(trait=brawn, actor=gm, expected_version=None, level=HEROIC)
     assert hero.steps.get().label == "Brawn Fair → Heroic"
+
+
+def test_the_campaign_history_names_a_catalogue_entry_in_its_rulesets_words(client, gm):
+    """A catalogue entry's list on the campaign's history is the ruleset's, as its characters'
+    audit trails and threads say it: MicroFudged's field of expertise, Moor's knack."""
+    dip = campaign_services.campaign_create(gm=gm, name="Tarn", base_ruleset="microfudged-dip")
+    version = ruleset_services.designed_ruleset_save(owner=gm, file=moor_file())
+    moor = campaign_services.campaign_create(gm=gm, name="Fen", ruleset_version=version)
+    client.force_login(gm)
+    for campaign, said in ((dip, "Field of expertise: Sailing"), (moor, "Knack: Sailing")):
+        campaign_services.catalog_entry_add(
+            campaign=campaign, actor=gm, kind="skill", name="Sailing"
+        )
+        history = text_of(client.get(reverse("campaign_history", args=[campaign.pk])))
+        assert said in history
+        assert not re.search(r"\b[Ss]kills?\b", history), history

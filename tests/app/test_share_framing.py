@@ -71,7 +71,7 @@ def test_the_sites_the_player_names_may_frame_it(link, tess, pip):
     assert event.before == {"link": link.pk, "origins": []}
     assert event.after == {"link": link.pk, "origins": [OWLBEAR, "https://table.example.org:8443"]}
     audit = pip.get(reverse("character_audit", args=[tess.pk])).content.decode()
-    assert "sites that may frame the shared sheet changed" in audit
+    assert "<strong>Sites that may frame the shared sheet changed</strong>" in audit
     assert f"{OWLBEAR}, https://table.example.org:8443" in audit
     builder = pip.get(reverse("character_builder", args=[tess.pk])).content.decode()
     assert f"{OWLBEAR}\nhttps://table.example.org:8443\n</textarea>" in builder

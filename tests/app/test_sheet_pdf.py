@@ -89,7 +89,7 @@ class TestBrogo:
             "Move Quietly: Superb +3",
             "Lucky (costs 2)",
             "Halfling (scale -2, bonus to Constitution)",
-            "Staff (weapon, damage +2)",
+            "Staff (Weapon, damage +2)",  # its kind a label, never the key (issue 39)
             "Scale (Str/Mass): -2 / -2",
         ):
             assert row in text

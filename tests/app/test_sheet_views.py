@@ -516,7 +516,10 @@ def test_dice_roller_on_a_phone(open_page, campaign, player):
     faces = {"+": 1, "\u2212": -1, "": 0}
     said = []
     for _ in range(12):
-        page.locator("li", has_text="Move Quietly").get_by_role("button", name="Roll").click()
+        # The roll answers in the row's list item, with its own close button ("Close the
+        # roll", issue 39): the row's Roll button by its exact name.
+        row = page.locator("li", has_text="Move Quietly")
+        row.get_by_role("button", name="Roll", exact=True).click()
         dice = [faces[d.inner_text()] for d in page.locator(".dice .die").all()]
         result = page.locator("[data-result]").inner_text()
         total = sum(dice)

@@ -78,7 +78,7 @@ SAYS = {
         "de": ["Schreiben: Hervorragend +3", "Stärke: Schwach -2", "Glückspilz (kostet 2)"],
     },
     "james": {
-        "en": ["Dodge: Great +2", "Electron Flow ***: Superb +3", "(superpower): no level"],
+        "en": ["Dodge: Great +2", "Electron Flow ***: Superb +3", "(Superpower): no level"],
         "fr": [
             "Esquive\u00a0: Très bon +2",
             "Flux d\u2019électrons ***\u00a0: Excellent +3",

@@ -327,7 +327,8 @@ def test_the_audit_trail_keeps_every_message_and_its_chain_holds(
 
     html = login(player).get(reverse("character_audit", args=[character.pk])).content.decode()
     assert '<blockquote class="timeline-message">Walls.<br>Many walls.</blockquote>' in html
-    assert "<strong>reply added</strong>" in html and "<strong>thread started</strong>" in html
+    # The titles are labels, capitalised as every label is (issue 39).
+    assert "<strong>Reply added</strong>" in html and "<strong>Thread started</strong>" in html
     assert "Thread: " not in html  # the thread's id is for the record, not for reading
 
 

@@ -129,8 +129,10 @@ COVERED = (
     + "main textarea, main summary";
   return [...document.querySelectorAll(controls)].filter((el) => el.checkVisibility()).map((el) => {
     const r = el.getBoundingClientRect();
-    const x = r.left + r.width / 2, y = r.top + r.height / 2;
-    if (r.width < 2 || r.height < 2 || y < top || y > innerHeight || x < 0 || x > innerWidth
+    // The centre's whole pixel: the browser hits a point on whole pixels, and one in the
+    // screen's last fraction of a pixel (811.8 of 812) hits nothing at all.
+    const x = Math.floor(r.left + r.width / 2), y = Math.floor(r.top + r.height / 2);
+    if (r.width < 2 || r.height < 2 || y < top || y >= innerHeight || x < 0 || x >= innerWidth
         || !inBoxes(el, x, y)) return null;
     const hit = document.elementFromPoint(x, y);
     const labels = [...(el.labels || [])];

@@ -41,7 +41,8 @@ def test_a_wound_a_point_and_a_roll_reach_the_table(
     log_in(gm, "gwen", PASSWORD)
     gm.goto(f"/campaigns/{tess.campaign_id}/party/")
     card = gm.locator(f"#party-card-{tess.pk}")
-    expect(card.locator(".play-summary")).to_have_text(re.compile(r"^\s*Unhurt\s*$"))
+    # Nothing else on the card's status: the severity's shape and its word (issue 39).
+    expect(card.locator(".play-summary")).to_have_text(re.compile(r"^\s*\u25cb\s*Unhurt\s*$"))
     expect(card.locator(".points-count strong")).to_have_text("3")
 
     otto_page = watch_console(open_page(PHONE), errors)

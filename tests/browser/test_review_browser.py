@@ -97,7 +97,7 @@ def test_submit_review_fix_approve_then_advance(open_page, brogo):
 
     gm.goto(f"/characters/{brogo.pk}/audit/")
     diff = gm.locator("#diff")
-    expect(diff).to_contain_text("skill Climbing")
+    expect(diff).to_contain_text("Skill Climbing")  # what changed, a label (issue 39)
     expect(diff.locator("del")).to_have_text("Fair, average")
     expect(diff.locator("ins")).to_have_text("Good, average")
     expect(gm.locator(".timeline")).to_contain_text("raise it to Good")

@@ -32,6 +32,8 @@ def applied(client, character, template, language) -> str:
     return response.content.decode()
 
 
+# The built-in rules names inside the lines are said in the language too (issue 38: the
+# rules content catalogue's "Halfelin", "Mediano"), never the English key in a translated line.
 @pytest.mark.parametrize(
     ("language", "said", "english"),
     [
@@ -40,16 +42,34 @@ def applied(client, character, template, language) -> str:
             [
                 "Modèle appliqué",
                 "Constitution Bon",
-                "défaut Halfling",
-                "race Halfling",
+                "défaut Halfelin",
+                "race Halfelin",
                 "Échelle -2 / -2",
             ],
-            ["Constitution Good", "fault Halfling", "Scale -2 / -2"],
+            [
+                "Constitution Good",
+                "fault Halfling",
+                "Scale -2 / -2",
+                "défaut Halfling",
+                "race Halfling",
+            ],
         ),
         (
             ES,
-            ["Plantilla aplicada", "Constitución Bueno", "raza Halfling", "Escala -2 / -2"],
-            ["Constitution Good", "fault Halfling", "race Halfling", "Scale -2 / -2"],
+            [
+                "Plantilla aplicada",
+                "Constitución Bueno",
+                "limitación Mediano",
+                "raza Mediano",
+                "Escala -2 / -2",
+            ],
+            [
+                "Constitution Good",
+                "fault Halfling",
+                "race Halfling",
+                "Scale -2 / -2",
+                "raza Halfling",
+            ],
         ),
     ],
 )
@@ -116,10 +136,11 @@ def test_the_audit_trail_reads_its_records_in_french(login, gm, recorded):
         "Crochetage Excellent → Légendaire+1</ins>",  # the undo's "edit"
         "<del>Excellent</del> → <ins>Légendaire+1</ins>",  # the level past Legendary
         "<ins>moyenne</ins>",  # the difficulty
-        "modèle Beginning Fighter",
+        "modèle Guerrier débutant",  # the template's name in the language (issue 38)
+        "<ins>Guerrier débutant</ins>",  # the template the event names, as its reason says it
         "Force Très bon, Dextérité Très bon",  # what the template changed
         "Modèle\u00a0: beginning-fighter",
-        '<span class="field">approbation</span>',
+        '<span class="field">Approbation</span>',  # a field is a label (issue 39)
         "3 PX\u00a0: Première séance",
     ):
         assert text in body, text
@@ -130,10 +151,11 @@ def test_the_audit_trail_reads_its_records_in_french(login, gm, recorded):
         "Legendary+1",
         ">average<",
         "template Beginning Fighter",
+        "Beginning Fighter",
         "Strength Great",
         "Template: beginning-fighter",
-        '<span class="field">approval</span>',
-        '<span class="field">edit</span>',
+        '<span class="field">Approval</span>',
+        '<span class="field">Edit</span>',
         "3 XP",
     ):
         assert text not in body, text
@@ -154,8 +176,18 @@ def test_the_audit_trail_in_english_reads_as_recorded(login, gm, recorded):
 def test_a_races_template_on_the_audit_trail_in_french(login, gm, player_client, character):
     applied(player_client, character, "halfling", EN)
     body = audit(login(gm), character, FR)
-    assert "Constitution Bon, défaut Halfling" in body
-    assert "race Halfling, Échelle -2 / -2" in body
-    assert "modèle Halfling" in body
-    for text in ("Constitution Good", "fault Halfling", "Scale -2 / -2", "template Halfling"):
+    # The race's name in the language too (issue 38): Halfelin.
+    assert "Constitution Bon, défaut Halfelin" in body
+    assert "race Halfelin, Échelle -2 / -2" in body
+    assert "modèle Halfelin" in body
+    for text in (
+        "Constitution Good",
+        "fault Halfling",
+        "Scale -2 / -2",
+        "template Halfling",
+        "défaut Halfling",
+        "race Halfling",
+        "modèle Halfling",
+        "Modèle Halfling",
+    ):
         assert text not in body, text

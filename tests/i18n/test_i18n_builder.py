@@ -120,7 +120,9 @@ def test_the_microfudged_dip_builder_reads_in_the_language(
                 "Chercher dans la liste « équipement »",
                 "ne coûte rien sur le budget ; ses valeurs entrent dans vos facteurs de dégâts",
                 "Cartes de défense +1",
-                ">armure<",
+                ">Armure<",  # a kind standing as a badge: a label, capitalised (issue 39)
+                "<bdi>Bouclier</bdi>",  # the catalogue's entries and notes too (issue 38)
+                "Option\u00a0: boucliers, +1 carte de Défense",
             ],
         ),
         (
@@ -129,7 +131,9 @@ def test_the_microfudged_dip_builder_reads_in_the_language(
                 "Buscar en la lista «equipo»",
                 "no cuesta nada del presupuesto; sus valores van a tus factores de daño",
                 "Cartas de defensa +1",
-                ">armadura<",
+                ">Armadura<",
+                "<bdi>Escudo</bdi>",
+                "Opción: escudos, +1 carta de Defensa",
             ],
         ),
     ],
@@ -142,6 +146,9 @@ def test_the_equipment_picker_reads_in_the_language(player_client, player, langu
     for text in expected:
         assert text in picker.text
     assert "costs nothing from the budget" not in picker.text
+    assert "Option: Shields" not in picker.text
+    # The Add button still posts the entry's key: files and the database keep the English.
+    assert 'name="name" value="Shield"' in picker.text
 
 
 @pytest.mark.parametrize(

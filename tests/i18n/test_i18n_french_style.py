@@ -13,11 +13,13 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext, pgettext
 
+from characters import states
 from characters.models import Submission
-from characters.sheets import damage_numbers
+from characters.sheets import build_sheet, damage_numbers
 from tests.app.test_review import *  # noqa: F403
 from tests.app.test_review import submitted
 from tests.support.builder_fixtures import *  # noqa: F403
+from tests.support.pdf_helpers import ruleset_of, sample
 
 FR = {"HTTP_ACCEPT_LANGUAGE": "fr"}
 ES = {"HTTP_ACCEPT_LANGUAGE": "es"}
@@ -76,7 +78,17 @@ def test_spanish_assumes_no_gender_and_writes_its_draft_stamp():
     with translation.override("es"):
         said = gettext("{name} is submitted: the GM reviews it next. It is locked until then.")
         assert said.startswith("Personaje enviado: {name}.")
-        assert gettext("draft - not approved") == "Borrador: no aprobado"
+    # The stamp a sheet that is not approved prints is the state's one label, the same on
+    # every page, PDF and language (issue 39, characters.states), in the reader's language.
+    for state, stamp in (
+        (states.DRAFT, "Borrador · no aprobado"),
+        (states.SUBMITTED, "Enviado · no aprobado"),
+    ):
+        with translation.override("es"):
+            sheet = build_sheet(sample("brogo"), ruleset_of(sample("brogo")), state=state)
+            assert (sheet.stamp_line, sheet.watermark) == (stamp, stamp)
+        with translation.override("en-gb"):
+            assert sheet.stamp_line == f"{states.label(state)} · not approved"
 
 
 def test_a_label_and_its_value_take_french_punctuation():

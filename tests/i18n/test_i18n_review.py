@@ -126,9 +126,10 @@ def test_a_kind_other_than_the_catalogues_is_said_in_french(login, gm, player, c
 
     assert "Diffère du catalogue\u00a0: il indique type sort (ici psi)." in row("Fireball")
     assert "Diffère du catalogue\u00a0: il indique type arme (ici armure)." in row("Medium Weapon")
-    assert '<span class="trait-level-label">armure</span>' in row("Medium Weapon")
-    assert "spell" not in row("Fireball")
-    assert "weapon" not in row("Medium Weapon") and "armour" not in row("Medium Weapon")
+    # The item's own kind is a label, a word with its capital (issue 39).
+    assert '<span class="trait-level-label">Armure</span>' in row("Medium Weapon")
+    assert "spell" not in row("Fireball") and "Spell" not in row("Fireball")
+    assert "weapon" not in row("Medium Weapon") and "armour" not in row("Medium Weapon").lower()
 
 
 def resubmitted_with_a_change(character, climbing, gm, player):
@@ -148,11 +149,14 @@ def test_the_audit_trail_and_its_diff_in_spanish_for_the_player(
     body = page(login(player), "character_audit", character, ES)
     assert "Qué ha cambiado" in body
     assert "Cronología" in body
-    assert "habilidad Climbing" in body  # the diff names the trait in the reader's words
+    # The diff names the trait in the reader's words: its list's, a label with its capital
+    # (issue 39), and the built-in skill's own name (issue 38).
+    assert '<span class="diff-what">Habilidad Escalada</span>' in body
     assert "<del>Normal, media</del> → <ins>Bueno, media</ins>" in body
-    assert "cambios pedidos" in body  # the timeline's event
-    for english in ("What changed", "Timeline", "changes requested", "skill Climbing"):
+    assert "<strong>Cambios pedidos</strong>" in body  # the timeline's event
+    for english in ("What changed", "Timeline", "hanges requested", "kill Climbing"):
         assert english not in body
+    assert "Habilidad Climbing" not in body
 
 
 def test_the_audit_trail_in_french_for_the_gm(login, gm, player, character, climbing):
