@@ -6,7 +6,7 @@ import dataclasses
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from characters.adapters import read_options, with_rules_keys
+from characters.adapters import base_ruleset, read_options, with_rules_keys
 from characters.errors import ServiceError
 from characters.models import Campaign, Character, ruleset_name
 from characters.services.audit import record_event
@@ -99,8 +99,7 @@ def _entry_name(entry, index: int) -> str:
 
 
 def _import(*, owner, imported: Imported, campaign: Campaign | None):
-    # A file written with the names of another language keeps the rules' keys.
-    value = with_rules_keys(imported.character)
+    value = imported.character
     if campaign is None and value.ruleset not in BUILTIN:
         raise ServiceError(
             _(
@@ -131,6 +130,8 @@ def _import(*, owner, imported: Imported, campaign: Campaign | None):
                 ),
                 first=True,
             )
+    # A file written with the names of another language keeps the rules' keys.
+    value = with_rules_keys(value, base_ruleset(campaign) if campaign else BUILTIN[value.ruleset])
     character = create_from_rules(owner=owner, value=value, campaign=campaign)
     if imported.image:
         imported = _with_portrait(character, owner, imported)
