@@ -849,3 +849,46 @@ def portrait_data_url(character: Character) -> str:
     if content is None:
         return ""
     return "data:image/jpeg;base64," + base64.b64encode(content).decode("ascii")
+
+
+# The lists of a character whose entries are named by rules names (rules.content).
+NAMED_LISTS = ("attributes", "skills", "gifts", "faults", "powers", "equipment")
+
+
+def with_rules_keys(value: rc.Character, ruleset: Ruleset) -> rc.Character:
+    """`value` with each trait and item named by its key: a file written in another language
+    ("Escalade", "Force") names the same rules as the canonical file ("Climbing",
+    "Strength"), and is kept as that file (docs/translations.md, "Rules content"). A trait
+    or item may be any built-in entry; an attribute only one of `ruleset`'s own, so a game's
+    own "Vigor" stays, though Spanish says MicroFudged's "Vigour" so."""
+    attributes = _attribute_names(ruleset)
+
+    def keyed(name: str, list_name: str) -> str:
+        if list_name != "attributes":
+            return rules_content.typed_key(name)
+        if name.casefold() in attributes:
+            return name
+        key = rules_content.typed_key(name)
+        return key if key.casefold() in attributes else name
+
+    return dataclasses.replace(
+        value,
+        **{
+            list_name: tuple(
+                dataclasses.replace(entry, name=keyed(entry.name, list_name))
+                for entry in getattr(value, list_name)
+            )
+            for list_name in NAMED_LISTS
+        },
+    )
+
+
+def _attribute_names(ruleset: Ruleset) -> set[str]:
+    """Every attribute `ruleset` has or a gift brings, casefolded."""
+    names = {
+        *(ruleset.attribute_names or ()),
+        *ruleset.catalog.attributes,
+        *(name for name, _level in ruleset.extra_attributes),
+        *ruleset.attribute_gifts.values(),
+    }
+    return {name.casefold() for name in names}

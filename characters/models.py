@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from characters import states
 from characters.print_options import PrintOptions
+from characters.rules_content import rules_name
 from rules.ladder import ABYSMAL, TOP
 from rules.rulesets import BUILTIN, DIFFICULTIES, LEVELS_LISTS, STANDARD_TERMS
 
@@ -501,6 +502,8 @@ def target_label(target: str, terms=None) -> str:
         said = npgettext("list", terms.noun(list_name), terms.plural(list_name), 1)
     else:
         said = kind
+    # A built-in trait's or item's name in the reader's language; a template's slug as kept.
+    name = name if kind == "template" else rules_name(name)
     return gettext("{kind}: {name}").format(kind=f"{said[:1].upper()}{said[1:]}", name=name)
 
 

@@ -99,6 +99,14 @@ def canonical(name: str) -> str:
     return name
 
 
+def typed_key(name: str) -> str:
+    """What a form stores for a name a person typed or a row showed in their language: the
+    English key of a rules name said in any language ("Escalade" -> "Climbing"); a name
+    already the key, or no rules name, as typed (its case kept: "climbing" stays)."""
+    found = canonical(name)
+    return name if found.casefold() == name.strip().casefold() else found
+
+
 def search_words(name: str) -> str:
     """What a picker's search matches an entry by: its English and its active-language name."""
     said = rules_name(name)

@@ -21,6 +21,7 @@ from characters.adapters import file_sha256, override_summary
 from characters.audit_chain import stamp_code
 from characters.models import Character as CharacterModel
 from characters.recorded import ledger_reason_said
+from characters.rules_content import rules_name, rules_text
 from characters.wording import SPEAKER
 from rules import combat, tables
 from rules.character import PERSONALITY_QUESTIONS, Character, Equipment, Trait
@@ -554,7 +555,7 @@ def use_cost(name: str, kind: str, ruleset: Ruleset) -> str:
     attribute = ruleset.attribute_gifts.get(ruleset.power_gifts.get(kind, ""))
     if not attribute:
         return ""
-    return _("lowers {attribute} {cost}").format(attribute=attribute, cost=entry.cost)
+    return _("lowers {attribute} {cost}").format(attribute=rules_name(attribute), cost=entry.cost)
 
 
 def _trait_row(name: str, level: int, ruleset: Ruleset, mark: str = "", note: str = "") -> TraitRow:
@@ -683,9 +684,9 @@ def _factor(factor: combat.DamageFactor, defensive: bool = False) -> FactorRow:
 
 def factor_word(word: str) -> str:
     """A damage factor's own word (rules.combat) in the reader's language; an attribute's
-    name as the ruleset writes it."""
+    or a weapon's name said as any rules name (a built-in one in the reader's language)."""
     found = FACTOR_WORDS.get(word)
-    return word if found is None else str(found)
+    return rules_name(word) if found is None else str(found)
 
 
 def _factor_label(label: str, defensive: bool) -> str:
@@ -693,7 +694,9 @@ def _factor_label(label: str, defensive: bool) -> str:
     "Defensive (Chain mail)", which reads the same whatever the armour is called (Mudge's
     "Effective"); its own words in the reader's language; a weapon's name as written."""
     if defensive and label.startswith("In ") and label not in FACTOR_WORDS:
-        return pgettext("damage factor", "Defensive ({armour})").format(armour=label[3:])
+        return pgettext("damage factor", "Defensive ({armour})").format(
+            armour=rules_name(label[3:])
+        )
     return factor_word(label)
 
 
@@ -705,14 +708,14 @@ def _equipment(item: Equipment) -> ListedItem:
         details.append(_("damage {value}").format(value=signed(item.damage)))
     if item.armour is not None:
         details.append(_("armour {value}").format(value=signed(item.armour)))
-    if item.notes:
-        details.append(item.notes)
+    if item.notes:  # a catalogue item's note, kept with it: in the reader's language
+        details.append(rules_text(item.notes))
     return ListedItem(item.name, ", ".join(details))
 
 
 def _key_traits(traits: tuple[TraitRow, ...]) -> str:
     best = sorted(traits, key=lambda t: -t.modifier)[:KEY_TRAITS]
-    return ", ".join(f"{t.name} {t.level}" for t in best)
+    return ", ".join(f"{rules_name(t.name)} {t.level}" for t in best)
 
 
 # -- the reference page: printed once per pack, not on every sheet ----------------------------

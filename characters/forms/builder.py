@@ -17,6 +17,7 @@ from characters.adapters import TRAIT_LISTS
 from characters.forms.fields import AmountField, NameField
 from characters.forms.row_controls import ID, RowControls
 from characters.models import TRAIT_NAME_MAX, Equipment, Trait
+from characters.rules_content import typed_key
 from characters.wording import SPEAKER
 from rules.character import PERSONALITY_QUESTIONS
 from rules.house_rules import json_number
@@ -130,7 +131,8 @@ class TraitForm(VersionedForm):
         name = self.cleaned_data["name"]
         if not name:
             raise forms.ValidationError(_("Give the trait a name."))
-        return name
+        # The row shows a built-in name in the reader's language: saved, it is its key again.
+        return typed_key(name)
 
     def trait_fields(self) -> dict:
         data = {k: v for k, v in self.cleaned_data.items() if k != "version"}
@@ -242,6 +244,10 @@ class EquipmentForm(VersionedForm):
         self.fields["armour"].help_text = _("Armour value ({section})").format(
             section=words.section
         )
+
+    def clean_name(self):
+        # A built-in item's name shown in the reader's language is saved as its key.
+        return typed_key(self.cleaned_data["name"])
 
     def item_fields(self) -> dict:
         """What was posted; an empty kind is left out (a new row takes the catalogue's, a

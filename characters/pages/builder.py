@@ -36,6 +36,7 @@ from characters.pages.builder_rows import (
     trait_sections,
 )
 from characters.pages.picker import EQUIPMENT, catalog_picks
+from characters.rules_content import rules_name
 from characters.selectors.advancement import settled_report
 from characters.selectors.history import history_steps
 from characters.selectors.threads import threads_on
@@ -288,16 +289,16 @@ def template_changes(before, after, ruleset: Ruleset) -> list[str]:
             if old != trait.level:
                 to = level_word(ruleset, trait.level)
                 lines.append(
-                    _("{name} new → {level}").format(name=trait.name, level=to)
+                    _("{name} new → {level}").format(name=rules_name(trait.name), level=to)
                     if old is None
                     else _("{name} {start} → {level}").format(
-                        name=trait.name, start=level_word(ruleset, old), level=to
+                        name=rules_name(trait.name), start=level_word(ruleset, old), level=to
                     )
                 )
     for name in ("gifts", "faults"):
         noun = SPEAKER.noun(ruleset.terms.list_noun(name))
         lines += [
-            _("{noun} {name}").format(noun=noun, name=item.name)
+            _("{noun} {name}").format(noun=noun, name=rules_name(item.name))
             for item in getattr(after, name)[len(getattr(before, name)) :]
         ]
     if after.race != before.race:

@@ -9,6 +9,7 @@ from django.utils.translation import ngettext
 
 from characters.models import Trait
 from characters.pages.builder_rows import level_word
+from characters.rules_content import rules_name
 from characters.services.rows import gift_attribute
 from characters.wording import SPEAKER
 
@@ -24,11 +25,13 @@ def gift_taken_away_words(ruleset, character, gift, *, attribute_removed: bool) 
     if not had:
         return ""
     if attribute_removed:
-        return _("{attribute} went with {gift}.").format(attribute=attribute, gift=gift.name)
+        return _("{attribute} went with {gift}.").format(
+            attribute=rules_name(attribute), gift=rules_name(gift.name)
+        )
     return _(
         "{attribute} stays; without {gift} it breaks a rule: take {gift} again or remove "
         "{attribute}."
-    ).format(attribute=attribute, gift=gift.name)
+    ).format(attribute=rules_name(attribute), gift=rules_name(gift.name))
 
 
 def gift_brought_words(ruleset, gift) -> str:
@@ -45,9 +48,9 @@ def gift_brought_words(ruleset, gift) -> str:
         "{gift} brings the {noun} {attribute} ({section}): it is on your {nouns} at {level}, "
         "priced as any {noun} from there."
     ).format(
-        gift=gift.name,
+        gift=rules_name(gift.name),
         noun=SPEAKER.noun(terms.list_noun("attributes")),
-        attribute=attribute,
+        attribute=rules_name(attribute),
         section=ruleset.section(kind or "attributes"),
         nouns=SPEAKER.noun(terms.list_noun("attributes", 2)),
         level=level_word(ruleset, ruleset.attribute_default),
@@ -76,14 +79,16 @@ def added_words(added: tuple[str, str] | None) -> SafeString:
         return SafeString("")
     name, anchor = added
     return format_html(
-        _('Added {name}: <a href="#{anchor}">show it</a>.'), name=name, anchor=anchor
+        _('Added {name}: <a href="#{anchor}">show it</a>.'), name=rules_name(name), anchor=anchor
     )
 
 
 def shown_words(rows: tuple[tuple[str, str], ...]) -> SafeString:
     """A link to each other row the write brought, (name, id of its row): "Show Psyche."."""
     return format_html_join(
-        " ", _('<a href="#{anchor}">Show {name}</a>.'), ({"name": n, "anchor": a} for n, a in rows)
+        " ",
+        _('<a href="#{anchor}">Show {name}</a>.'),
+        ({"name": rules_name(n), "anchor": a} for n, a in rows),
     )
 
 

@@ -25,6 +25,7 @@ from characters.pages.picker import (
     equipment_kind_word,
     units,
 )
+from characters.rules_content import rules_name, rules_text
 from characters.sheets import use_cost
 from characters.wording import SPEAKER
 from rules.ladder import FAIR
@@ -192,7 +193,7 @@ def catalog_note(ruleset: Ruleset, kind: str, name: str) -> str:
         Trait.Kind.FAULT: ruleset.catalog.fault,
     }.get(kind)
     entry = find(name) if find else None
-    return entry.note if entry is not None else ""
+    return rules_text(entry.note) if entry is not None else ""
 
 
 def catalog_datalist(ruleset: Ruleset, kind: str) -> SafeString:
@@ -205,7 +206,7 @@ def catalog_datalist(ruleset: Ruleset, kind: str) -> SafeString:
     elif kind == Trait.Kind.SKILL and ruleset.skill_difficulties:
         names = ((s.name, difficulty_label(s.difficulty)) for s in catalog.skills)
     elif kind == Trait.Kind.SKILL:
-        names = ((s.name, s.note) for s in catalog.skills)
+        names = ((s.name, rules_text(s.note)) for s in catalog.skills)
     elif kind == Trait.Kind.GIFT:
         names = ((g.name, number_text(g.cost)) for g in catalog.gifts)
     elif kind == Trait.Kind.FAULT:
@@ -214,7 +215,8 @@ def catalog_datalist(ruleset: Ruleset, kind: str) -> SafeString:
         names = ((e.name, equipment_kind_word(e.kind)) for e in catalog.equipment)
     else:
         names = ()
-    return _datalist(tuple(names))
+    # Suggested in the reader's language: what is picked is saved by its key (typed_key).
+    return _datalist(tuple((rules_name(name), hint) for name, hint in names))
 
 
 def pick_count(ruleset: Ruleset, kind: str) -> int:
@@ -286,7 +288,8 @@ class Verdict(NamedTuple):
 def _trait_form(forms, trait, controls: RowControls, version, ruleset: Ruleset):
     values = {
         **version,
-        "name": trait.name,
+        # A built-in name in the reader's language (the form saves its key back: typed_key).
+        "name": rules_name(trait.name),
         "level": trait.level,
         "difficulty": trait.difficulty,
         "cost": trait.cost,
@@ -320,7 +323,7 @@ def _equipment_form(forms, item, controls: RowControls, version):
         f"equipment-{item.pk}-",
         {
             **version,
-            "name": item.name,
+            "name": rules_name(item.name),
             "kind": item.kind,
             "damage": item.damage,
             "armour": item.armour,

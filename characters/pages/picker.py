@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from characters import vocabulary
 from characters.models import Trait
+from characters.rules_content import rules_name, rules_text
 from characters.wording import SPEAKER, said
 from rules.ladder import FAIR, signed
 from rules.numbers import number_text
@@ -21,9 +22,11 @@ EQUIPMENT = "equipment"
 
 
 def said_details(details) -> tuple[tuple[str, str], ...]:
-    """A power's lines, each label in the reader's language (the vocabulary's power details);
-    the text as the rules write it."""
-    return tuple((vocabulary.term(label, "power detail"), value) for label, value in details)
+    """A power's lines, each label in the reader's language (the vocabulary's power details),
+    each line a built-in power's in the reader's language too, a GM's own as written."""
+    return tuple(
+        (vocabulary.term(label, "power detail"), rules_text(value)) for label, value in details
+    )
 
 
 @dataclass(frozen=True)
@@ -187,7 +190,7 @@ def _brings(ruleset: Ruleset, gift: str, effect: str) -> str:
     ).format(
         effect=effect,
         noun=_noun(ruleset, "attributes"),
-        attribute=attribute,
+        attribute=rules_name(attribute),
         level=_level(ruleset, ruleset.attribute_default),
     )
 
@@ -208,7 +211,7 @@ def _power_pick(ruleset: Ruleset, power, gift_names: set[str]) -> Pick:
         if gift.casefold() not in gift_names:
             effect = _("{effect}; needs the {gift} {noun} first ({section})").format(
                 effect=effect,
-                gift=gift,
+                gift=rules_name(gift),
                 noun=_noun(ruleset, "gifts"),
                 section=ruleset.section(power.kind),
             )

@@ -28,7 +28,7 @@ from characters.models import (
     Trait,
 )
 from characters.recorded import event_lines_said, event_reason_said
-from characters.rules_content import rules_name
+from characters.rules_content import rules_name, rules_text
 from characters.selectors.access import BUILD_ROWS, is_gm_of
 from characters.selectors.advancement import (
     BUY_OFF_FAULT,
@@ -651,6 +651,11 @@ def _shown(key, value, ruleset: Ruleset) -> str:
         return rules_name(value)
     if key == "state" and value in Character.State.values:
         return states.label(value)  # "Changes requested", as every page says it
+    # A row's name and an item's catalogue note: a built-in one in the reader's language.
+    if key == "name" and isinstance(value, str):
+        return rules_name(value)
+    if key == "notes" and isinstance(value, str):
+        return rules_text(value)
     return in_words(value)
 
 
@@ -844,17 +849,19 @@ def spend_label(spec: dict, ruleset: Ruleset) -> str:
     if what == RAISE and spec.get("from_level") is not None:
         level = spec["from_level"]
         return _("Raise {name} from {old} to {new}").format(
-            name=spec["target"].partition(":")[2],
+            name=rules_name(spec["target"].partition(":")[2]),
             old=SPEAKER.level(Level(level, ruleset.ladder)),
             new=SPEAKER.level(Level(level + 1, ruleset.ladder)),
         )
     if what in (GIFT, POWER):
-        return _("Add the {noun} {name}").format(noun=_noun(ruleset, what), name=name).rstrip()
+        return (
+            _("Add the {noun} {name}").format(noun=_noun(ruleset, what), name=rules_name(name))
+        ).rstrip()
     if what == BUY_OFF_FAULT:
         one = terms.noun("faults")
         noun = vocabulary.noun(one, terms.plural("faults"), 1) or one
         return _("Buy off the {noun} {name}").format(
-            noun=noun, name=spec["target"].partition(":")[2]
+            noun=noun, name=rules_name(spec["target"].partition(":")[2])
         )
     if what == META_POINT:
         point = vocabulary.term(terms.point, "advancement purchase")
@@ -864,7 +871,7 @@ def spend_label(spec: dict, ruleset: Ruleset) -> str:
 
 def _label(ruleset: Ruleset, what: str, trait: Trait | None) -> str:
     if what == RAISE:
-        return _("Raise {name}").format(name=trait.name)
+        return _("Raise {name}").format(name=rules_name(trait.name))
     if what == META_POINT:
         return ruleset.terms.point.capitalize()
     list_name = PURCHASE_LISTS[what]

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 from characters import vocabulary
 from characters.adapters import TRAIT_LISTS, cost_pool, trait_target, traits_by_kind
 from characters.models import Character, Equipment, PowerKind, Trait, target_label
+from characters.rules_content import rules_name
 from characters.wording import SPEAKER
 from rules.catalog import Catalog, CatalogFault, CatalogGift, CatalogSkill
 from rules.house_rules import json_number
@@ -288,4 +289,6 @@ def target_said(target: str, ruleset: Ruleset | None = None) -> str:
         said = _kind_said(ruleset, kind)
     else:
         said = vocabulary.noun(kind, f"{kind}s", 1) or kind
+    if kind != "template":  # a built-in name in the reader's language; a slug as kept
+        name = rules_name(name)
     return _("{kind}: {name}").format(kind=said[:1].upper() + said[1:], name=name)

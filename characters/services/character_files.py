@@ -6,7 +6,7 @@ import dataclasses
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from characters.adapters import read_options
+from characters.adapters import base_ruleset, read_options, with_rules_keys
 from characters.errors import ServiceError
 from characters.models import Campaign, Character, ruleset_name
 from characters.services.audit import record_event
@@ -130,6 +130,8 @@ def _import(*, owner, imported: Imported, campaign: Campaign | None):
                 ),
                 first=True,
             )
+    # A file written with the names of another language keeps the rules' keys.
+    value = with_rules_keys(value, base_ruleset(campaign) if campaign else BUILTIN[value.ruleset])
     character = create_from_rules(owner=owner, value=value, campaign=campaign)
     if imported.image:
         imported = _with_portrait(character, owner, imported)

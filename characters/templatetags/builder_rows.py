@@ -16,6 +16,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from characters.pages.picker import said_details
+from characters.rules_content import rules_name
 from characters.wording import said
 
 register = template.Library()
@@ -65,7 +66,9 @@ def _words(language: str) -> dict[str, str]:
 def trait_row(context) -> SafeString:
     row, urls = context["row"], context["row_urls"]
     trait, form = row.trait, row.form  # its refused form, else its controls drawn
-    pk, name, shown = trait.pk, e(trait.name), form.fields
+    # A built-in name in the reader's language, a player's own as written.
+    said_name = rules_name(trait.name)
+    pk, name, shown = trait.pk, e(said_name), form.fields
     update, delete = urls("trait_update", pk), urls("trait_delete", pk)
     can_edit = context.get("can_edit")
     words = _words(get_language())
@@ -74,7 +77,7 @@ def trait_row(context) -> SafeString:
         f"{form['name']}\n</label>"
     ]
     if "level" in shown:
-        level_of = e(words["level_of"].format(name=trait.name))
+        level_of = e(words["level_of"].format(name=said_name))
         fields.append(
             f'<label class="trait-level"><span class="visually-hidden">{level_of}</span>'
             f"{form['level']}</label>"
@@ -195,7 +198,7 @@ def _remove(name: str, delete: str, words: dict) -> str:
 def _gift_remove(row, name: str, delete: str, words: dict) -> str:
     """A gift that brings an attribute (Magery: Mana, Mudge 2.5): removing it asks what
     becomes of the attribute, each button posting its answer."""
-    names = {"name": name, "attribute": e(row.brings_attribute)}  # both escaped
+    names = {"name": name, "attribute": e(rules_name(row.brings_attribute))}  # both escaped
     question = words["brings"].format(**names)
     both, keep = words["remove_both"].format(**names), words["remove_keep"].format(**names)
     return (
@@ -238,7 +241,7 @@ def row_issues(context) -> SafeString:
 def equipment_row(context) -> SafeString:
     row, urls = context["row"], context["row_urls"]
     item, form = row.trait, row.form  # its refused form, else its controls drawn
-    pk, name = item.pk, e(item.name)
+    pk, name = item.pk, e(rules_name(item.name))
     update, delete = urls("equipment_update", pk), urls("equipment_delete", pk)
     words = _words(get_language())
     buttons = (

@@ -18,6 +18,7 @@ import re
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
@@ -28,12 +29,29 @@ from characters.models import (
     Campaign,
     Character,
     DesignedRuleset,
+    Membership,
     RulesetVersion,
     ShareLink,
+    Trait,
     target_label,
+)
+from characters.rules_content import rules_name
+from characters.selectors.advancement import GIFT, LEARN, RAISE
+from characters.services.advancement import experience_award, experience_spend, spend_accept
+from characters.services.campaigns import campaign_create
+from characters.services.characters import character_create
+from characters.services.review import character_approve, character_submit
+from characters.services.rows import (
+    equipment_add,
+    equipment_fields_with_catalog,
+    trait_add,
+    trait_fields_with_catalog,
 )
 from characters.services.rulesets import designed_ruleset_save
 from characters.services.sharing import share_link_create
+from rules.content import NAME as CONTENT_NAME
+from rules.content import entries as content_entries
+from rules.ladder import FAIR
 from rules.ruleset_file import blank_ruleset_file
 from rules.rulesets import BUILTIN
 from rules.templates import templates_for
@@ -494,13 +512,16 @@ def test_the_language_form_names_each_language_in_its_own_words(client, language
         (
             "fr",
             [
-                "Compétence\u00a0: Alchemy",
-                f"Domaine d{APOSTROPHE}expertise\u00a0: Riding",
+                "Compétence\u00a0: Alchimie",  # the skill said too (issue 38)
+                f"Domaine d{APOSTROPHE}expertise\u00a0: Équitation",
                 "Le personnage",
                 "Très difficile",
             ],
         ),
-        ("es", ["Habilidad: Alchemy", "Campo de pericia: Riding", "El personaje", "Muy difícil"]),
+        (
+            "es",
+            ["Habilidad: Alquimia", "Campo de pericia: Equitación", "El personaje", "Muy difícil"],
+        ),
     ],
 )
 def test_what_an_event_is_about_and_a_difficulty_are_said_in_the_readers_language(language, said):
@@ -511,3 +532,136 @@ def test_what_an_event_is_about_and_a_difficulty_are_said_in_the_readers_languag
             target_label(""),
             str(dict(DIFFICULTY_CHOICES)["very_hard"]),
         ] == said
+
+
+# -- rules content: the built-in names in the reader's language (issue 38) --------------------
+
+RULES_LANGUAGES = ("fr", "es", "de")
+# The picks the character is made of: each list of the Mudge catalogue, a template's check.
+PICKS = {
+    Trait.Kind.SKILL: ("Climbing", "Lockpicking", "Haggle", "Storytelling", "Area Knowledge"),
+    Trait.Kind.GIFT: ("Night Vision", "Absolute Direction", "Magery"),
+    Trait.Kind.FAULT: ("Curious", "Glutton"),
+    Trait.Kind.POWER: ("Fireball",),
+}
+ITEMS = ("Medium Weapon", "Effective")
+TEMPLATE = "beginning-magician"
+
+
+def _rules_character():
+    """A Mudge character made only of catalogue picks (Magery brings Mana), approved, with a
+    ledger: an award, a raise, a skill learnt, a gift asked of the GM and granted."""
+    users = get_user_model().objects
+    gm = users.create_user("gm", password="pw-gm-12345")
+    player = users.create_user("player", password="pw-player-12345")
+    # As a GM makes it: its catalogue copied from Mudge's, which the pickers offer.
+    campaign = campaign_create(gm=gm, name="Zzz", base_ruleset="mudge")
+    Membership.objects.create(campaign=campaign, user=player)
+    character, draft = _picked(player, campaign), _picked(player, campaign)
+    character_submit(character=character, actor=player, expected_version=None)
+    character_approve(character=character, actor=gm, expected_version=None, override_reason="")
+    character.refresh_from_db()
+    experience_award(character=character, actor=gm, amount=40, reason="Zzz")
+    spend = {"character": character, "actor": player, "expected_version": None}
+    experience_spend(**spend, what=RAISE, trait=character.traits.get(name="Climbing"))
+    experience_spend(**spend, what=LEARN, kind="skill", name="Swimming", difficulty="easy")
+    spend_accept(entry=experience_spend(**spend, what=GIFT, name="Acute Hearing"), actor=gm)
+    character.refresh_from_db()
+    return {
+        "gm": gm,
+        "player": player,
+        "campaign": campaign,
+        "character": character,
+        "draft": draft,
+    }
+
+
+def _picked(player, campaign):
+    character = character_create(owner=player, name="Zzz", campaign=campaign)
+    ruleset = BUILTIN["mudge"]
+    add = {"character": character, "actor": player, "expected_version": None}
+    for kind, names in PICKS.items():
+        for name in names:
+            fields = trait_fields_with_catalog(ruleset=ruleset, kind=kind, fields={"name": name})
+            trait_add(**add, kind=kind, level=FAIR if kind != Trait.Kind.GIFT else None, **fields)
+    for name in ITEMS:
+        fields = equipment_fields_with_catalog(ruleset=ruleset, fields={"name": name})
+        equipment_add(**add, **fields)
+    return character
+
+
+def rules_pages(table) -> list[tuple[str, str]]:
+    """(reader, url): the player's builder (each picker open, a template checked), sheet, PDF,
+    play page and ledger; the GM's review, queue, audit trail, party view and ruleset page."""
+    pk, campaign = table["character"].pk, table["campaign"].pk
+    draft = f"/characters/{table['draft'].pk}/"
+    pages = [("player", draft), ("player", f"{draft}?template={TEMPLATE}")]
+    pages += [("player", f"{draft}?picker={kind}") for kind in (*PICKS, "equipment")]
+    pages += [("gm", f"{draft}review/"), ("gm", f"{draft}audit/")]
+    base = f"/characters/{pk}/"
+    pages += [("player", base + path) for path in ("sheet/", "sheet.pdf", "play/", "advancement/")]
+    pages += [("gm", base + path) for path in ("review/", "audit/", "advancement/")]
+    pages += [
+        ("gm", "/review/"),
+        ("gm", f"/campaigns/{campaign}/party/"),
+        ("gm", "/rulesets/mudge/"),
+    ]
+    return pages
+
+
+# An English rules name that is a word of the page's language too: German "Art" (kind), in
+# "Art Waffe" on the audit trail and as the builder's column label, is not the skill Art.
+FALSE_FRIENDS = {"fr": set(), "es": set(), "de": {"Art"}}
+
+
+def english_rules_names(language: str) -> re.Pattern:
+    """The built-in names the language says otherwise ("Climbing", not "Mana"), as whole
+    words, longest first."""
+    with translation.override(language):
+        names = {
+            entry.english
+            for entry in content_entries()
+            if entry.context == CONTENT_NAME
+            and rules_name(entry.english) != entry.english
+            and entry.english not in FALSE_FRIENDS[language]
+        }
+    alternatives = "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
+
+
+def said_rules_names(language: str) -> re.Pattern:
+    """The language's own names for them: taken out first, a translation may spell an English
+    name inside it."""
+    with translation.override(language):
+        names = {rules_name(entry.english) for entry in content_entries()}
+    alternatives = "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
+
+
+def english_rules_names_on(table, language: str) -> dict[str, list[str]]:
+    readers = {}
+    for role in ("gm", "player"):
+        readers[role] = Client()
+        readers[role].force_login(table[role])
+        choose_language(readers[role], language)
+    english, said_names = english_rules_names(language), said_rules_names(language)
+    found = {}
+    for role, url in rules_pages(table):
+        response = readers[role].get(url)
+        assert response.status_code == 200, url
+        for run in runs_of(response):
+            names = english.findall(said_names.sub("Zzz", run))
+            if names:
+                found.setdefault(f"{role} {url}", []).append((run, names))
+    return found
+
+
+@pytest.mark.parametrize("language", RULES_LANGUAGES)
+def test_no_english_rules_name_on_a_catalogue_characters_pages(language):
+    found = english_rules_names_on(_rules_character(), language)
+    count = sum(len(names) for runs in found.values() for _run, names in runs)
+    print(f"\n{language}: {count} English rules names on {len(found)} pages")
+    assert not found, f"{count} English rules names in {language}:\n" + "\n".join(
+        f"{url}\n" + "".join(f"    {names}: {run[:200]}\n" for run, names in runs)
+        for url, runs in found.items()
+    )

@@ -56,8 +56,8 @@ class TestPlayPage:
             "Indemne",
             "méta-points en main",
             "Compétences",
-            "Climbing</span>",
-            "Bon",  # Climbing Good
+            "Escalade</span>",  # the skill in French too (issue 38)
+            "Bon",  # Escalade Bon
             "<td>61,7 %</td>",  # Fudge Basics' odds of 0 or better, as French writes them
         ):
             assert said in html, said

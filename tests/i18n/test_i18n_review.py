@@ -204,12 +204,12 @@ def test_a_thread_in_french_and_spanish(login, gm, player, character, climbing):
     submitted(character)
     comment_thread_start(character=character, actor=gm, body="Why Climbing?", about=climbing)
     body = page(login(gm), "character_review", character, FR)
-    assert "Sur <bdi>Compétence\u00a0: Climbing</bdi>" in body
+    assert "Sur <bdi>Compétence\u00a0: Escalade</bdi>" in body
     assert "Marquer comme résolue" in body
     assert "Why Climbing?" in body  # what the GM wrote stays as written
     body = page(login(player), "character_builder", character, ES)
     assert "Hablar con tu DJ" in body
-    assert "Sobre <bdi>Habilidad: Climbing</bdi>" in body
+    assert "Sobre <bdi>Habilidad: Escalada</bdi>" in body
     assert "Responder…" in body
     assert "Talk with your GM" not in body
 
