@@ -21,6 +21,7 @@ from characters import vocabulary
 from characters.adapters import campaign_ruleset, character_to_rules, ruleset_for
 from characters.models import Campaign, Character, DiceRoll, Membership, PlayEvent, PlayState
 from characters.recorded import said_recorded
+from characters.rules_content import rules_name
 from characters.selectors.access import (
     APPROVAL_RECORD,
     BUILD_ROWS,
@@ -550,7 +551,9 @@ HIT = re.compile(
 def damage_words(note: str) -> str:
     """A roll's damage note in the reader's language: "Staff: 2 + 1 - 0 = 3: Hurt"."""
     if found := NO_HIT.fullmatch(note):
-        return _("{weapon} {factor}: no hit, no damage").format(**found.groupdict())
+        return _("{weapon} {factor}: no hit, no damage").format(
+            weapon=factor_word(found["weapon"]), factor=found["factor"]
+        )
     found = HIT.fullmatch(note)
     if found is None:
         return note
@@ -560,7 +563,7 @@ def damage_words(note: str) -> str:
         working = working.replace(parts["die"], " " + _("(damage die)"))
     wound = _("no damage") if parts["wound"] == "no damage" else wound_word(parts["wound"])
     hit = _("{weapon}: {working}: {wound}").format(
-        weapon=parts["weapon"], working=working, wound=wound
+        weapon=factor_word(parts["weapon"]), working=working, wound=wound
     )
     if parts["section"] is None:
         return hit
@@ -610,7 +613,8 @@ def _line(entry: DiceRoll, ruleset: Ruleset) -> LogLine:
     bottom, damage_die, ladder = ruleset.ladder_bottom, _damage_die(ruleset), ruleset.ladder
     if entry.kind == DiceRoll.Kind.SESSION:
         return LogLine(entry, "", "", None, (), False)
-    start = [entry.trait or _("Plain roll"), level_word(ladder, entry.level)]
+    # The trait as the log copied it (its key), said in the reader's language.
+    start = [rules_name(entry.trait) or _("Plain roll"), level_word(ladder, entry.level)]
     if entry.penalty:
         start.append(f"{signed(entry.penalty)} ({wound_word(entry.penalty_reason)})")
     if entry.modifier:
