@@ -124,12 +124,13 @@ def test_a_kind_other_than_the_catalogues_is_said_in_french(login, gm, player, c
         start = body.index(f"<bdi>{name}</bdi>")
         return body[start : body.index("</li>", start)]
 
-    assert "Diffère du catalogue\u00a0: il indique type sort (ici psi)." in row("Fireball")
-    assert "Diffère du catalogue\u00a0: il indique type arme (ici armure)." in row("Medium Weapon")
+    # The power by its French name (issue 38), the kinds in French words.
+    assert "Diffère du catalogue\u00a0: il indique type sort (ici psi)." in row("Boule de feu")
+    assert "Diffère du catalogue\u00a0: il indique type arme (ici armure)." in row("Arme moyenne")
     # The item's own kind is a label, a word with its capital (issue 39).
-    assert '<span class="trait-level-label">Armure</span>' in row("Medium Weapon")
+    assert '<span class="trait-level-label">Armure</span>' in row("Arme moyenne")
     assert "spell" not in row("Fireball") and "Spell" not in row("Fireball")
-    assert "weapon" not in row("Medium Weapon") and "armour" not in row("Medium Weapon").lower()
+    assert "weapon" not in row("Arme moyenne") and "armour" not in row("Arme moyenne").lower()
 
 
 def resubmitted_with_a_change(character, climbing, gm, player):
