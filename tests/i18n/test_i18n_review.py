@@ -129,7 +129,7 @@ def test_a_kind_other_than_the_catalogues_is_said_in_french(login, gm, player, c
     assert "Diffère du catalogue\u00a0: il indique type arme (ici armure)." in row("Arme moyenne")
     # The item's own kind is a label, a word with its capital (issue 39).
     assert '<span class="trait-level-label">Armure</span>' in row("Arme moyenne")
-    assert "spell" not in row("Fireball") and "Spell" not in row("Fireball")
+    assert "spell" not in row("Boule de feu") and "Spell" not in row("Boule de feu")
     assert "weapon" not in row("Arme moyenne") and "armour" not in row("Arme moyenne").lower()
 
 
