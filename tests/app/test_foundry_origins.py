@@ -3,10 +3,10 @@ macro"): only `foundry.json`, only for the origins in FOUNDRY_ORIGINS, only with
 The macro itself runs in Chromium in tests/browser/test_foundry_pull_browser.py."""
 
 import pytest
-from django.test import Client, override_settings
+from django.test import override_settings
 from django.urls import reverse
 
-from characters.services.api_tokens import api_token_create
+from tests.app import test_api
 from tests.app.test_api import bearer
 from tests.support.builder_fixtures import *  # noqa: F403
 
@@ -14,14 +14,8 @@ FOUNDRY = "https://foundry.example.org"
 listed = override_settings(FOUNDRY_ORIGINS=frozenset({FOUNDRY}))
 
 
-@pytest.fixture
-def token(player):
-    return api_token_create(user=player, name="foundry macro")[1]
-
-
-@pytest.fixture
-def api():
-    return Client(enforce_csrf_checks=True)  # no cookie: a script's, or another site's page
+# The API tests' token (the player's) and their cookie-less client, a script's or a page's.
+token, api = test_api.token, test_api.api
 
 
 def actor_url(character) -> str:
