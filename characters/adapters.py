@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from django.db.models import Q
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext, pgettext_lazy
+from django.utils.translation import ngettext, pgettext
 
 from characters import recorded, rules_content, vocabulary
 from characters.audit_chain import mac_holds
@@ -717,20 +717,6 @@ BUILD_EDITS = (
     "details_changed",
     "template_applied",
 )
-
-
-# The details form's fields as an undo step names them ("the change to scale strength").
-DETAIL_WORDS = {
-    "name": pgettext_lazy("edited detail", "name"),
-    "player": pgettext_lazy("edited detail", "player"),
-    "concept": pgettext_lazy("edited detail", "concept"),
-    "race": pgettext_lazy("edited detail", "race"),
-    "scale_strength": pgettext_lazy("edited detail", "scale strength"),
-    "scale_mass": pgettext_lazy("edited detail", "scale mass"),
-    "meta_points": pgettext_lazy("edited detail", "meta points"),
-    "notes": pgettext_lazy("edited detail", "notes"),
-    "personality": pgettext_lazy("edited detail", "personality"),
-}
 
 
 def edit_parts(

@@ -15,7 +15,7 @@ never mistaken for one of the app's.
 import re
 from string import Formatter
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext_lazy
 
 from characters import vocabulary
 from characters.wording import said
@@ -124,18 +124,20 @@ INNER = {TAKEN_BACK: SPEND_LABELS, SPENT: SPEND_LABELS, UNDO: EDITS, REDO: EDITS
 INNER[CONVERTED_TO] = (CONVERTED,)
 
 # The keys rules.diff and adapters.edit_parts name a character's details by, as an edit's
-# label writes them ("scale strength"), said by their "edited detail" words.
-DETAIL_KEYS = (
-    "name",
-    "player",
-    "concept",
-    "race",
-    "scale strength",
-    "scale mass",
-    "meta points",
-    "notes",
-    "personality",
-)
+# label writes them ("scale strength"), with their "edited detail" words: a Term says them at
+# read time, these lines are what makemessages finds for it.
+DETAIL_WORDS = {
+    "name": pgettext_lazy("edited detail", "name"),
+    "player": pgettext_lazy("edited detail", "player"),
+    "concept": pgettext_lazy("edited detail", "concept"),
+    "race": pgettext_lazy("edited detail", "race"),
+    "scale strength": pgettext_lazy("edited detail", "scale strength"),
+    "scale mass": pgettext_lazy("edited detail", "scale mass"),
+    "meta points": pgettext_lazy("edited detail", "meta points"),
+    "notes": pgettext_lazy("edited detail", "notes"),
+    "personality": pgettext_lazy("edited detail", "personality"),
+}
+DETAIL_KEYS = tuple(DETAIL_WORDS)
 
 
 def recorded(phrase: Phrase) -> tuple[str, dict]:
