@@ -60,7 +60,7 @@ from rules.recorded import phrase_data
 from rules.ruleset_file import read_ruleset
 from rules.rulesets import BUILTIN, FUDGE_BASICS, LEVELS, Ruleset, Terms
 from rules.trades import amount_phrase
-from rules.words import Level, Name, Phrase, Term, say
+from rules.words import Name, Phrase, Term, say
 
 
 def ruleset_for(character: Character) -> Ruleset:
@@ -773,12 +773,7 @@ def edit_phrase(edit: dict) -> Phrase:
 def _edit_level(word: str | None, standard: bool):
     if word is None:
         return say(recorded.NO_LEVEL)
-    if standard:
-        try:
-            return Level(STANDARD.parse(word), STANDARD)
-        except LevelError:
-            return word
-    return word
+    return recorded.said_level(word) if standard else word
 
 
 def edit_label(edit: dict) -> str:

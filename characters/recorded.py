@@ -221,7 +221,7 @@ def _value(text: str, kind, inner):
     if kind == NUMBER:
         return int(text) if re.fullmatch(r"-?\d+", text) else None
     if kind == LEVEL:
-        return _level(text)
+        return said_level(text)
     if kind == NOUN:
         many = next((m for one, m in vocabulary.NOUNS if one == text), f"{text}s")
         return Noun(text, many)
@@ -235,7 +235,7 @@ def _value(text: str, kind, inner):
     return Term(text, kind[1])
 
 
-def _level(word: str):
+def said_level(word: str):
     """A level as a record wrote it: on the standard ladder when it is one of its words
     ("Legendary+1" too), said in the reader's language; a GM's own word as written."""
     if word == NO_LEVEL:
