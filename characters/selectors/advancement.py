@@ -474,11 +474,12 @@ def settled_report(character: Character, report: Report) -> Report:
 def gm_settled_spends(character: Character) -> set[str]:
     """Where the report names each spend the GM let through ("advancement[2]")."""
     gm_id = character.campaign.gm_id if character.campaign_id else None
-    approved = [a.created_at for a in character.approvals.all()]
+    # A spend made before the latest approval was let through by it.
+    approved = max((a.created_at for a in character.approvals.all()), default=None)
     return {
         f"advancement[{index}]"
         for index, row in enumerate(ledger_rows_read(character))
         if row.request
         or (gm_id is not None and row.actor_id == gm_id)
-        or any(at >= row.created_at for at in approved)
+        or (approved is not None and approved >= row.created_at)
     }
