@@ -121,6 +121,14 @@ class RulesetVersion(models.Model):
         return f"{self.ruleset.name}, version {self.number}"
 
 
+class NpcRollMethod(models.TextChoices):
+    FOUR_DF = "4df", pgettext_lazy("NPC roll method", "4dF, as for the players")
+    ONE_D6 = "1d6", pgettext_lazy("NPC roll method", "1d6 (Fudge 4.5)")
+    ONE_DF = "1df", pgettext_lazy("NPC roll method", "1dF (Mudge 4.33)")
+    TWO_DF = "2df", pgettext_lazy("NPC roll method", "2dF (Mudge 4.33)")
+    NO_ROLL = "none", pgettext_lazy("NPC roll method", "No roll: the level is the difficulty")
+
+
 class Campaign(models.Model):
     name = models.CharField(max_length=120)
     gm = models.ForeignKey(
@@ -146,6 +154,12 @@ class Campaign(models.Model):
     # One step up with every change to the catalogue: a process keeps the catalogue it read
     # under this number (characters.adapters), so a builder edit does not read it again.
     catalog_version = models.PositiveIntegerField(default=0, editable=False)
+    # How the dice log rolls for the GM's NPCs (rules.npc: Fudge 1995 4.5, Mudge 4.33).
+    npc_roll_method = models.CharField(
+        max_length=10, choices=NpcRollMethod.choices, default=NpcRollMethod.FOUR_DF
+    )
+    # Fudge 1995 4.73: a GM may use damage thresholds for PCs and ignore them for NPCs.
+    npc_damage_thresholds = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # Archived by its GM: off every list and closed to new players, restored at will.
     archived_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -208,6 +222,12 @@ class CurrentCharacters(models.Manager.from_queryset(CharacterQuerySet)):
         return super().get_queryset().filter(archived_at__isnull=True)
 
 
+class NpcShown(models.TextChoices):
+    HIDDEN = "hidden", pgettext_lazy("NPC shown to players", "Hidden")
+    NAME = "name", pgettext_lazy("NPC shown to players", "Name only")
+    SHEET = "sheet", pgettext_lazy("NPC shown to players", "Sheet")
+
+
 class Character(models.Model):
     class State(models.TextChoices):  # their words: characters.states, on every page
         DRAFT = states.DRAFT, states.LABELS[states.DRAFT]
@@ -245,6 +265,12 @@ class Character(models.Model):
     notes = models.TextField(blank=True, max_length=20_000)
     personality = models.JSONField(default=dict, blank=True)
     state = models.CharField(max_length=20, choices=State.choices, default=State.DRAFT)
+    # A non-player character: the GM's own (its owner is the campaign's GM), never in the
+    # players' approval queue, and shown to the players only as far as `npc_shown` says.
+    is_npc = models.BooleanField(default=False)
+    npc_shown = models.CharField(max_length=10, choices=NpcShown.choices, default=NpcShown.HIDDEN)
+    # A group made as one NPC (three pirates): one set of traits, a wound track each.
+    group_size = models.PositiveSmallIntegerField(default=1)
     # Optimistic lock: every write names the version it was made against (two tabs).
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -274,6 +300,14 @@ class Character(models.Model):
             models.CheckConstraint(
                 condition=Q(meta_points__isnull=True) | Q(meta_points__gte=0),
                 name="character_meta_points_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(group_size__gte=1, group_size__lte=50),
+                name="character_group_size_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(is_npc=True) | Q(group_size=1),
+                name="character_group_only_for_npcs",
             ),
         ]
 
@@ -940,6 +974,10 @@ class DiceRoll(models.Model):
     weapon = models.CharField(max_length=100, blank=True)
     damage = models.SmallIntegerField(null=True, blank=True)
     damage_note = models.CharField(max_length=300, blank=True)  # "2 + 3 - 2 = 3: Hurt"
+    # How the roll was made (Campaign.npc_roll_method for an NPC's), and whether only the GM
+    # sees it (a secret reaction roll, Fudge 1995 4.9).
+    method = models.CharField(max_length=10, blank=True)
+    gm_only = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-id"]
