@@ -213,6 +213,9 @@ SECURE_CSP = {
     "object-src": [CSP.NONE],
 }
 SESSION_COOKIE_HTTPONLY = True
+# A session's row names its user, read with it in one statement (characters/sessions.py).
+SESSION_ENGINE = "characters.sessions"
+AUTHENTICATION_BACKENDS = ["characters.sessions.SessionUserBackend"]
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True

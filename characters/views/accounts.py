@@ -134,7 +134,7 @@ def signup(request):
             tried.keep()  # every sign-up counts, made or not
         if form.is_valid():
             user = form.save()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user)
             # A language chosen before signing up is the new account's.
             chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
             if languages.supported(chosen):

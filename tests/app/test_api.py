@@ -10,7 +10,6 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.contrib.sessions.models import Session
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
@@ -18,7 +17,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from characters.adapters import character_to_rules
-from characters.models import ApiToken, Character, CharacterEvent, Trait
+from characters.models import ApiToken, Character, CharacterEvent, Trait, UserSession
 from characters.services.api_tokens import api_token_create, api_token_revoke
 from characters.services.characters import character_create
 from tests.app.test_review import approved
@@ -54,7 +53,7 @@ def api():
 def assert_no_cookie_or_session(response):
     assert response.cookies == {}
     assert "Set-Cookie" not in response.headers
-    assert Session.objects.count() == 0
+    assert UserSession.objects.count() == 0
 
 
 class TestTokens:

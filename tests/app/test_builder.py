@@ -13,18 +13,19 @@ from tests.support.builder_fixtures import *  # noqa: F403
 HTMX = {"HTTP_HX_REQUEST": "true"}
 # A fresh Mudge character: 6 attribute levels x 3 + 45 skill levels + 2 gifts x 6 (1.6, 1.64).
 FRESH_MUDGE_BALANCE = 6 * 3 + 45 + 2 * 6
-# A level change: session, user, the character with its traits (its equipment and ledger,
-# which a new draft has none of, are known empty from the character's own query, as is
-# whether its undo history has steps to end), and in the transaction (a savepoint under the
-# test) the lock, the trait, the character, the hash of the event before (the trail is a
-# chain, characters.audit_chain), the event, and the undo history's new step
-# (services.history), which is also what Undo offers.
-EDIT_QUERIES = 12
-# The builder page of a draft in a campaign: session, user, the character with its campaign,
-# GM, owner and portrait and whether its lists have rows, its traits, the header's unread
-# notifications, the live share link, the undo history's steps, the threads' messages and
-# the latest review's comments (none yet).
-PAGE_QUERIES = 9
+# A level change: the session with its user (one statement, characters/sessions.py), the
+# character with its traits (its equipment and ledger, which a new draft has none of, are
+# known empty from the character's own query, as is whether its undo history has steps to
+# end), and in the transaction (a savepoint under the test) the lock, the trait, the
+# character, the hash of the event before (the trail is a chain, characters.audit_chain),
+# the event, and the undo history's new step (services.history), which is also what Undo
+# offers.
+EDIT_QUERIES = 11
+# The builder page of a draft in a campaign: the session with its user, the character with
+# its campaign, GM, owner and portrait and whether its lists have rows, its traits, the
+# header's unread notifications, the live share link, the undo history's steps, the threads'
+# messages and the latest review's comments (none yet).
+PAGE_QUERIES = 8
 
 
 def attribute(character, name):
@@ -432,7 +433,7 @@ def test_a_trait_edit_makes_a_fixed_number_of_queries(
     player_client, character, django_assert_num_queries
 ):
     """What a level change costs the database, however many rows the character has: the
-    session and user, the character with its rows, the locked write (lock, row, version,
+    session with its user, the character with its rows, the locked write (lock, row, version,
     event) on the copies the view read; Undo's label comes from the event just recorded."""
     Trait.objects.bulk_create(
         Trait(character=character, kind="skill", name=f"Skill {i}", level=0, position=i)

@@ -19,7 +19,7 @@ from tests.support.play_fixtures import approved, build
 
 HX = {"HTTP_HX_REQUEST": "true"}
 # The party poll's answer when something changed (test_the_party_poll_answers_...).
-PARTY_POLL_QUERIES = 10
+PARTY_POLL_QUERIES = 9
 HURT = 1
 
 
@@ -194,13 +194,14 @@ class TestThePartyView:
 
 
 class TestPolling:
-    def test_nothing_changed_is_a_204_in_four_queries(
+    def test_nothing_changed_is_a_204_in_three_queries(
         self, pip, tess, player, django_assert_num_queries
     ):
         page = pip.get(reverse("character_play", args=[tess.pk]))
         url = reverse("play_live", args=[tess.pk]) + "?fp=" + fingerprint(page)
-        # The session, the user, the character with its play state, the newest log line.
-        with django_assert_num_queries(4):
+        # The session with its user (characters/sessions.py), the character with its play
+        # state, the newest log line.
+        with django_assert_num_queries(3):
             assert pip.get(url, **HX).status_code == 204
 
     def test_a_change_comes_as_out_of_band_swaps(self, pip, tess, gm):
@@ -227,8 +228,8 @@ class TestPolling:
         client.force_login(gm)
         page = client.get(reverse("campaign_party", args=[tess.campaign_id]))
         url = reverse("party_live", args=[tess.campaign_id]) + "?fp=" + fingerprint(page)
-        # The session, the user, the campaign, the party's sums, the newest log line.
-        with django_assert_num_queries(5):
+        # The session with its user, the campaign, the party's sums, the newest log line.
+        with django_assert_num_queries(4):
             assert client.get(url, **HX).status_code == 204
         services.play_points_spend(character=tess, actor=player, expected_revision=0)
         html = client.get(url, **HX).content.decode()
@@ -241,9 +242,9 @@ class TestPolling:
         self, client, gm, campaign, tess
     ):
         """A GM's screen polls every few seconds: the answer to a change costs the same for a
-        party of one as of four. Session, user, campaign, the party's sums, the newest log
-        line; then the approved characters with their traits, equipment and ledger, and the
-        dice log."""
+        party of one as of four. The session with its user, the campaign, the party's sums,
+        the newest log line; then the approved characters with their traits, equipment and
+        ledger, and the dice log."""
         client.force_login(gm)
         counts = []
         for size, joining in ((1, 0), (4, 3)):
