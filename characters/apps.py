@@ -1,6 +1,7 @@
 from django.apps import AppConfig
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
+from django.core.signals import request_started
 from django.db.models.signals import post_delete
 
 
@@ -10,6 +11,14 @@ class CharactersConfig(AppConfig):
 
     def ready(self):
         checks.register(audit_keys_check)
+        from characters.languages import drop_empty_fallbacks
+
+        # At each request, not now: the catalogues are read once and kept, and a process
+        # that compiles them (manage.py compilemessages, the tests' set-up) has started
+        # Django before the files exist.
+        request_started.connect(
+            drop_empty_fallbacks, weak=False, dispatch_uid="drop_empty_fallbacks"
+        )
         from characters.models import PackJob
         from characters.services.printing import pack_file_delete
 

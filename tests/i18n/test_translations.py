@@ -410,3 +410,30 @@ def test_a_notification_is_kept_in_the_players_language(gm, player, character):
     note = Notification.objects.get(user=player)
     assert note.message == "gm ha aprobado a Brogo."
     assert note.get_kind_display() == "Approved"  # the page says the kind in its own language
+
+
+@pytest.mark.django_db
+def test_a_request_leaves_no_empty_catalogue_behind_a_language(client):
+    """characters.languages.drop_empty_fallbacks: the header-only catalogues Django chains
+    behind British English (one per Django app) are gone once a request has started, and
+    every word still reads as before."""
+    from django.utils.translation import trans_real
+
+    def empty_behind(code):
+        link = trans_real.translation(code)
+        while (link := getattr(link, "_fallback", None)) is not None:
+            if isinstance(link._catalog, dict) and set(link._catalog) <= {""}:
+                yield link
+
+    trans_real._translations.clear()  # as Django does when a setting they read changes
+    assert len(list(empty_behind("en-gb"))) >= 1
+    client.get("/")
+    for code, _name in settings.LANGUAGES:
+        assert not list(empty_behind(code)), code
+    with translation.override("fr"):
+        assert (translation.gettext("Log in"), translation.pgettext("dice log line", "roll")) == (
+            "Se connecter",
+            "jet",
+        )
+    with translation.override("en-gb"):
+        assert translation.gettext("Log in") == "Log in"
