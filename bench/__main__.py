@@ -16,6 +16,7 @@ MODULES = [
     "bench.pdf",
     "bench.pdf_baseline",
     "bench.table",
+    "bench.scaling",
     "bench.fair",
     "bench.limits",
 ]

@@ -132,8 +132,9 @@ def report(label: str, unit: str, sizes, seconds) -> None:
     """One row: each size's median, its multiple of the smallest beside the work's, and the
     cost of one more unit below and above the middle size."""
     cells = "   ".join(
-        f"{size:>3} {unit}: {t * 1000:8.1f} ms {t / seconds[0]:5.1f}x (work {size / sizes[0]:4.1f}x)"
-        for size, t in zip(sizes, seconds)
+        f"{size:>3} {unit}: {t * 1000:8.1f} ms {t / seconds[0]:5.1f}x "
+        f"(work {size / sizes[0]:4.1f}x)"
+        for size, t in zip(sizes, seconds, strict=True)
     )
     lower = (seconds[1] - seconds[0]) / (sizes[1] - sizes[0])
     upper = (seconds[2] - seconds[1]) / (sizes[2] - sizes[1])

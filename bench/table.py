@@ -10,6 +10,7 @@ import re
 import statistics
 import time
 
+from bench.targets import beside
 from bench.web import bench_database_url, bench_django, percentile
 
 PARTY = 6
@@ -137,6 +138,7 @@ def main():
                 + share
             )
         print("  target: a poll that finds nothing new costs under a fifth of its page")
+        print(beside(f"party page, {PARTY} characters", medians["party page"] / bare))
     finally:
         from django.db import connections
 

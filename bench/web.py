@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
+from bench.targets import SATURATION_RATE, beside
+
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = 50
 EDITS_PER_PLAYER = 30
@@ -498,6 +500,8 @@ def main():
             f"  issue 24: builder page {page / page_bare:5.1f}x bare (target <= {PAGE_TARGET}x), "
             f"trait edit {ratio:5.1f}x bare (target <= {EDIT_TARGET}x), {queries} statements"
         )
+        print(beside("trait edit", ratio))
+        print(beside(f"builder page, {TRAITS} traits", page / page_bare))
         from django.db import connections
 
         connections.close_all()
@@ -532,6 +536,14 @@ def main():
             print(
                 f"  CPU of the {elapsed:.1f} s x {cores} core(s): gunicorn {server_cpu:.1f} s "
                 f"({ms(server_cpu / done)} a request), the load generator {generator_cpu:.1f} s"
+            )
+            # The bare view of the in-process run above: gunicorn's CPU a request against it.
+            print(
+                beside("saturation mix, CPU a request", server_cpu / done / statistics.median(bare))
+            )
+            print(
+                f"  issue 40: saturation rate {done / elapsed:.0f}/s  target >= "
+                f"{SATURATION_RATE}/s  {'met' if done / elapsed >= SATURATION_RATE else 'MISSED'}"
             )
         else:
             print(f"  no request completed; errors {errors}")
