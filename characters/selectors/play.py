@@ -9,6 +9,7 @@ everyone else gets a 404."""
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from string import Formatter
 
 from django.db.models import Count, Exists, Max, Sum, Value
@@ -150,7 +151,9 @@ SEVERITY_ICONS = ("○", "◔", "◑", "◕", "●", "✚")
 @dataclass(frozen=True)
 class AtTable:
     """A character's play state read through the rules: the track with its marks, the
-    penalty they give, the points in hand, field-of-power potential left."""
+    penalty they give, the points in hand, field-of-power potential left. What follows from
+    the track and its marks alone is worked out once (a page reads the worst wound four
+    times); the points, which follow the state's counters, are read afresh."""
 
     character: Character
     ruleset: Ruleset
@@ -161,22 +164,22 @@ class AtTable:
     pool: play.TablePool
     potentials: tuple[tuple[str, int], ...]
 
-    @property
+    @cached_property
     def penalty(self) -> int:
         return play.wound_penalty(self.track, self.marks)
 
-    @property
+    @cached_property
     def severity(self) -> int:
         """How bad the worst wound is, 0 to play.GRAVEST: the page's colour and icon."""
         return play.severity(self.track, self.marks)
 
-    @property
+    @cached_property
     def severity_icon(self) -> str:
         """The severity as a shape beside the wound's name, never a colour alone: an open
         circle unhurt, filling up to a cross for the gravest."""
         return SEVERITY_ICONS[self.severity]
 
-    @property
+    @cached_property
     def worst(self) -> combat.WoundLevel | None:
         index = play.worst_level(self.marks)
         return None if index is None else self.track.levels[index]
@@ -192,34 +195,34 @@ class AtTable:
         potential = dict(self.potentials)[power]
         return max(potential - self.state.potential_used.get(power, 0), 0)
 
-    @property
+    @cached_property
     def rests(self) -> tuple[play.Rest, ...]:
         return play.rests(self.ruleset)
 
-    @property
+    @cached_property
     def effect(self) -> str:
         worst = self.worst
         return said(play.EFFECTS.get(worst.name, "")) if worst else ""
 
-    @property
+    @cached_property
     def worst_word(self) -> str:
         """The worst wound marked, in the reader's language ("" for none)."""
         worst = self.worst
         return wound_word(worst.name) if worst else ""
 
-    @property
+    @cached_property
     def title(self) -> str:
         return said(self.track.title)
 
-    @property
+    @cached_property
     def damage_label(self) -> str:
         return said(self.track.damage_label)
 
-    @property
+    @cached_property
     def points_word(self) -> str:
         return vocabulary.term(self.pool.name, "points")
 
-    @property
+    @cached_property
     def rows(self) -> list["TrackRow"]:
         """The track as the page draws it: each level with its boxes, marked or open."""
         levels = self.track.levels
@@ -248,7 +251,7 @@ class AtTable:
             rows.append(TrackRow(index, name, damage_numbers(level.damage), penalty, boxes))
         return rows
 
-    @property
+    @cached_property
     def potential_section(self) -> str:
         """Where the ruleset's text says potential comes back (MicroFudged DIP VI)."""
         return self.ruleset.cites("potential")
