@@ -3,6 +3,7 @@ worker, the mail sender and the webhook worker start together and stop together.
 real, on a throwaway SQLite database and a free port on 127.0.0.1."""
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -42,18 +43,26 @@ def group_alive(group: int) -> bool:
     return True
 
 
+MANAGE = [sys.executable, "manage.py"]
+
+
+@pytest.fixture(scope="module")
+def migrated(tmp_path_factory) -> Path:
+    """A migrated SQLite file, made once: each test runs on a copy of it."""
+    database = tmp_path_factory.mktemp("run") / "migrated.sqlite3"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "DJANGO_DEBUG": "1"}
+    subprocess.run([*MANAGE, "migrate", "-v", "0"], cwd=ROOT, env=env, check=True, timeout=120)
+    return database
+
+
 @pytest.fixture
-def running(tmp_path):
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'run.sqlite3'}",
-        "DJANGO_DEBUG": "1",
-    }
-    manage = [sys.executable, "manage.py"]
-    subprocess.run([*manage, "migrate", "-v", "0"], cwd=ROOT, env=env, check=True, timeout=120)
+def running(tmp_path, migrated):
+    database = tmp_path / "run.sqlite3"
+    shutil.copyfile(migrated, database)
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "DJANGO_DEBUG": "1"}
     port = free_port()
     process = subprocess.Popen(
-        [*manage, "run_with_worker", f"127.0.0.1:{port}"],
+        [*MANAGE, "run_with_worker", f"127.0.0.1:{port}"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
