@@ -968,6 +968,10 @@ class DiceRoll(models.Model):
     class Kind(models.TextChoices):
         ROLL = "roll", pgettext_lazy("dice log line", "roll")
         SESSION = "session", pgettext_lazy("dice log line", "session")
+        # The GM's: one roll for several NPCs against a lone PC (Fudge 1995 4.64), and a
+        # stranger's reaction (Fudge 1995 4.9).
+        GROUP = "group", pgettext_lazy("dice log line", "group roll")
+        REACTION = "reaction", pgettext_lazy("dice log line", "reaction roll")
 
     campaign = models.ForeignKey(
         Campaign, on_delete=models.CASCADE, null=True, blank=True, related_name="dice_log"
@@ -995,6 +999,9 @@ class DiceRoll(models.Model):
     # sees it (a secret reaction roll, Fudge 1995 4.9).
     method = models.CharField(max_length=10, blank=True)
     gm_only = models.BooleanField(default=False)
+    # What a GM's roll found beyond one result (services.npc_rolls): a group roll's NPCs and
+    # lone PC, a reaction's modifiers, the rule section. Empty for a player's roll.
+    detail = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-id"]

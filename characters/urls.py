@@ -251,6 +251,13 @@ urlpatterns += [
         table.party_new_session,
         name="party_new_session",
     ),
+    path("campaigns/<int:pk>/party/npc-roll/", table.party_npc_roll, name="party_npc_roll"),
+    path("campaigns/<int:pk>/party/group-roll/", table.party_group_roll, name="party_group_roll"),
+    path(
+        "campaigns/<int:pk>/party/reaction-roll/",
+        table.party_reaction_roll,
+        name="party_reaction_roll",
+    ),
     path("campaigns/<int:pk>/log/", table.campaign_log_page, name="campaign_log"),
     path("campaigns/<int:pk>/log/live/", table.log_live, name="campaign_log_live"),
 ]

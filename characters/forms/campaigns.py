@@ -42,6 +42,7 @@ from characters.models import (
     Campaign,
     CatalogEntry,
     Equipment,
+    NpcRollMethod,
     PowerKind,
 )
 from characters.wording import SPEAKER
@@ -661,6 +662,23 @@ class CampaignSettingsForm(forms.Form):
         required=False,
         label=_("Experience spends wait for the GM"),
         help_text=_("A player's spend applies once you accept it."),
+    )
+    npc_roll_method = forms.ChoiceField(
+        label=_("How the dice log rolls for your NPCs"),
+        choices=NpcRollMethod.choices,
+        required=False,  # left out (an older form): as it is
+        help_text=_(
+            "Fudge 4.5: 1d6, the listed level on 2 to 5; Mudge 4.33: 1dF or 2dF, or no roll "
+            "at all (the NPC's level is the difficulty)."
+        ),
+    )
+    npc_damage_thresholds = forms.BooleanField(
+        required=False,
+        label=_("Use damage thresholds for NPCs"),
+        help_text=_(
+            "Fudge 4.73: at most three wound levels in one blow. Untick to let a blow take "
+            "an NPC as far as its damage goes."
+        ),
     )
 
 

@@ -5,6 +5,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from characters.models import CONDITION_LENGTH
+from characters.selectors.npc_table import REACTION_ROWS
 
 MODIFIER_MAX = 10  # a situational modifier beyond this is a different roll
 FACTOR_MAX = 30  # damage factors past Scale 20 giants and Impervious armour (Mudge 4.54)
@@ -80,3 +81,77 @@ class RollForm(forms.Form):
             "weapon": data["weapon"],
             "defence": data["defence"],
         }
+
+
+# -- the GM's NPC roller on the party view (selectors.npc_table) --------------------------------
+
+
+class NpcRollForm(forms.Form):
+    """One NPC's trait, rolled by the campaign's method; options are grouped by NPC, each
+    valued "<pk>|<trait>" (selectors.npc_table)."""
+
+    npc_trait = forms.ChoiceField(label=_("NPC and trait"))
+    modifier = forms.IntegerField(
+        label=_("Modifier"), min_value=-MODIFIER_MAX, max_value=MODIFIER_MAX, required=False
+    )
+    against = forms.IntegerField(
+        label=_("Against"), min_value=LEVEL_BOUNDS[0], max_value=LEVEL_BOUNDS[1], required=False
+    )
+    secret = forms.BooleanField(label=_("Only I see it"), required=False)
+
+    def __init__(self, *args, npc_traits, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["npc_trait"].choices = npc_traits.groups
+
+
+class GroupRollForm(forms.Form):
+    """Fudge 1995 4.64: several NPCs, each with the trait it fights with, against one PC."""
+
+    foes = forms.MultipleChoiceField(
+        label=_("The NPCs, each with the trait it fights with"),
+        widget=forms.CheckboxSelectMultiple,
+    )
+    pc_trait = forms.ChoiceField(label=_("The lone PC and the trait"))
+    pc_result = forms.IntegerField(
+        label=_("The PC's rolled result, if known"),
+        min_value=LEVEL_BOUNDS[0],
+        max_value=LEVEL_BOUNDS[1],
+        required=False,
+    )
+    secret = forms.BooleanField(label=_("Only I see it"), required=False)
+
+    def __init__(self, *args, npc_traits, pc_traits, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["foes"].choices = npc_traits.groups
+        self.fields["pc_trait"].choices = pc_traits.groups
+
+
+class ReactionForm(forms.Form):
+    """Fudge 1995 4.9: a secret reaction roll with up to three modifiers, each with why."""
+
+    npc = forms.ChoiceField(label=_("NPC"), required=False)
+
+    def __init__(self, *args, npcs, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["npc"].choices = [("", _("A stranger"))] + [(str(c.pk), c.name) for c in npcs]
+        for row in range(1, REACTION_ROWS + 1):
+            self.fields[f"why_{row}"] = forms.CharField(
+                label=_("Why (modifier {row})").format(row=row), max_length=60, required=False
+            )
+            self.fields[f"value_{row}"] = forms.IntegerField(
+                label=_("Modifier {row}").format(row=row),
+                min_value=-MODIFIER_MAX,
+                max_value=MODIFIER_MAX,
+                required=False,
+            )
+
+    def rows(self):
+        return [(self[f"why_{row}"], self[f"value_{row}"]) for row in range(1, REACTION_ROWS + 1)]
+
+    def modifiers(self) -> list[tuple[str, int]]:
+        data = self.cleaned_data
+        return [
+            (data[f"why_{row}"], data[f"value_{row}"])
+            for row in range(1, REACTION_ROWS + 1)
+            if data[f"value_{row}"]
+        ]

@@ -226,6 +226,8 @@ FIELD_NAMES = {
     "house_rules": pgettext_lazy("history field", "House rules"),
     "catalogue_entries": pgettext_lazy("history field", "Catalogue entries"),
     "spends_need_approval": pgettext_lazy("history field", "Spends need approval"),
+    "npc_roll_method": pgettext_lazy("history field", "NPC roll method"),
+    "npc_damage_thresholds": pgettext_lazy("history field", "Damage thresholds for NPCs"),
     "user": pgettext_lazy("history field", "User"),
     "joined_at": pgettext_lazy("history field", "Joined at"),
     "difficulty": pgettext_lazy("history field", "Difficulty"),

@@ -20,7 +20,15 @@ from django.utils.translation import pgettext_lazy
 
 from characters import vocabulary
 from characters.adapters import campaign_ruleset, character_to_rules, ruleset_for
-from characters.models import Campaign, Character, DiceRoll, Membership, PlayEvent, PlayState
+from characters.models import (
+    Campaign,
+    Character,
+    DiceRoll,
+    Membership,
+    NpcRollMethod,
+    PlayEvent,
+    PlayState,
+)
 from characters.recorded import said_recorded
 from characters.rules_content import rules_name
 from characters.selectors.access import (
@@ -114,8 +122,13 @@ def reads_log(character: Character, user) -> bool:
 
 
 def in_play(character: Character) -> bool:
-    """Approved by the GM, or outside any campaign, where no GM approves anything."""
-    return character.campaign_id is None or character.state == Character.State.APPROVED
+    """Approved by the GM, or outside any campaign, where no GM approves anything; the GM's
+    own NPCs are never in the approval queue, so always at the table."""
+    return (
+        character.is_npc
+        or character.campaign_id is None
+        or character.state == Character.State.APPROVED
+    )
 
 
 def not_in_play(character: Character) -> str:
@@ -512,7 +525,7 @@ def log_context(character: Character, ruleset: Ruleset, user) -> dict:
             "You are no longer a player in {campaign}: its dice log is for its table."
         ).format(campaign=character.campaign.name)
         return {"log": [], "log_title": title, "log_closed": closed}
-    return {"log": log_lines(log_entries(character), ruleset), "log_title": title}
+    return {"log": log_lines(log_entries(character, user), ruleset), "log_title": title}
 
 
 def log_title(campaign: Campaign) -> str:
@@ -534,6 +547,8 @@ class LogLine:
 
     @property
     def subject(self) -> str:
+        if self.entry.kind == DiceRoll.Kind.REACTION and not self.entry.subject:
+            return _("A stranger")
         return log_subject(self.entry)
 
     @property
@@ -590,18 +605,39 @@ def log_subject(entry: DiceRoll) -> str:
     return _("Session {number}").format(number=number.group(1))
 
 
-def log_entries(character: Character, limit: int = LOG_LENGTH) -> list[DiceRoll]:
-    """The log the character's table shares: its campaign's, or its own outside one."""
+def log_entries(character: Character, user, limit: int = LOG_LENGTH) -> list[DiceRoll]:
+    """The log the character's table shares: its campaign's, or its own outside one, as
+    `user` reads it (visible_log)."""
     if character.campaign_id is None:
         entries = DiceRoll.objects.filter(character=character)
     else:
-        entries = DiceRoll.objects.filter(campaign_id=character.campaign_id)
+        entries = visible_log(
+            DiceRoll.objects.filter(campaign_id=character.campaign_id), character.campaign, user
+        )
     return list(entries.select_related("roller")[:limit])
 
 
-def campaign_log(campaign: Campaign, limit: int = LOG_LENGTH) -> list[LogLine]:
+def visible_log(entries, campaign: Campaign, user):
+    """A campaign's log lines `user` may read: the GM's own secret rolls (DiceRoll.gm_only:
+    a reaction roll, Fudge 1995 4.9, or a hidden NPC's) are the GM's alone. Every read of
+    the log a player makes goes through here: pages, polls and their fingerprints."""
+    return entries if campaign.gm_id == user.pk else entries.filter(gm_only=False)
+
+
+def campaign_log(campaign: Campaign, user, limit: int = LOG_LENGTH) -> list[LogLine]:
+    entries = list(visible_log(campaign.dice_log, campaign, user).select_related("roller")[:limit])
+    return log_lines(entries, campaign_ruleset(campaign))
+
+
+def gm_log(campaign: Campaign, limit: int = LOG_LENGTH) -> list[LogLine]:
+    """The campaign's log as its GM reads it, secret lines too (the party view's)."""
     entries = list(campaign.dice_log.select_related("roller")[:limit])
     return log_lines(entries, campaign_ruleset(campaign))
+
+
+def last_log_line(campaign: Campaign, user) -> int:
+    """The newest line of the campaign's log `user` reads (0 for none): the log page's poll."""
+    return visible_log(campaign.dice_log, campaign, user).values_list("id", flat=True).first() or 0
 
 
 def log_lines(entries: list[DiceRoll], ruleset: Ruleset) -> list[LogLine]:
@@ -616,17 +652,28 @@ def _line(entry: DiceRoll, ruleset: Ruleset) -> LogLine:
     bottom, damage_die, ladder = ruleset.ladder_bottom, _damage_die(ruleset), ruleset.ladder
     if entry.kind == DiceRoll.Kind.SESSION:
         return LogLine(entry, "", "", None, (), False)
+    if entry.kind == DiceRoll.Kind.GROUP:
+        return _group_line(entry, ruleset)
+    if entry.kind == DiceRoll.Kind.REACTION:
+        return _reaction_line(entry, ruleset)
     # The trait as the log copied it (its key), said in the reader's language.
     start = [rules_name(entry.trait) or _("Plain roll"), level_word(ladder, entry.level)]
     if entry.penalty:
         start.append(f"{signed(entry.penalty)} ({wound_word(entry.penalty_reason)})")
     if entry.modifier:
         start.append(_("{modifier} situational").format(modifier=signed(entry.modifier)))
-    total = sum(entry.dice)
+    # What the dice added: an NPC's 1d6 reads its faces through rules.npc.
+    total = entry.result - entry.level - entry.penalty - entry.modifier
     result = result_word(entry.result, bottom, ladder)
-    roll = _("{start}: rolled {total} → {result}").format(
-        start=" ".join(start), total=signed(total), result=result
-    )
+    if entry.method:  # the GM's roll for an NPC, by the campaign's method
+        damage_die = False
+        start.append(_("by {method}").format(method=_method(entry)))
+    if entry.method == NpcRollMethod.NO_ROLL:
+        roll = _("{start}: no roll → {result}").format(start=" ".join(start), result=result)
+    else:
+        roll = _("{start}: rolled {total} → {result}").format(
+            start=" ".join(start), total=signed(total), result=result
+        )
     outcome, success = "", None
     if entry.against is not None:
         margin = entry.result - entry.against
@@ -637,12 +684,115 @@ def _line(entry: DiceRoll, ruleset: Ruleset) -> LogLine:
             verdict = _("success")
         else:
             verdict = _("failure by {margin}").format(margin=-margin)
-        chance = percent(Fraction(entry.chance, 81))
-        outcome = _("against {level}: {verdict} ({chance} to reach it)").format(
-            level=level_word(ladder, entry.against), verdict=verdict, chance=chance
-        )
-    faces = tuple("+" if die > 0 else "\u2212" if die < 0 else "0" for die in entry.dice)
+        if entry.chance is None:  # an NPC's roll by another method than 4dF: no odds
+            outcome = _("against {level}: {verdict}").format(
+                level=level_word(ladder, entry.against), verdict=verdict
+            )
+        else:
+            chance = percent(Fraction(entry.chance, 81))
+            outcome = _("against {level}: {verdict} ({chance} to reach it)").format(
+                level=level_word(ladder, entry.against), verdict=verdict, chance=chance
+            )
+    faces = _faces(entry)
     return LogLine(entry, roll, outcome, success, faces, damage_die, ruleset.cites("damage_die"))
+
+
+def _faces(entry: DiceRoll) -> tuple[str, ...]:
+    """The dice as the log draws them: d6 faces as numbers, Fudge dice as plus, minus and 0."""
+    if entry.method == NpcRollMethod.ONE_D6 and entry.kind != DiceRoll.Kind.REACTION:
+        return tuple(str(die) for die in entry.dice)
+    return tuple("+" if die > 0 else "\u2212" if die < 0 else "0" for die in entry.dice)
+
+
+def _method(entry: DiceRoll) -> str:
+    if entry.method in NpcRollMethod.values:
+        return str(NpcRollMethod(entry.method).label)
+    return entry.method
+
+
+def _group_line(entry: DiceRoll, ruleset: Ruleset) -> LogLine:
+    """One roll for several NPCs against a lone PC (services.npc_rolls.npc_group_roll):
+    each NPC's level and result, then the PC's skill with the lone fighter's penalty and,
+    when the GM gave the PC's result, who hits whom (Fudge 1995 4.64)."""
+    bottom, ladder, detail = ruleset.ladder_bottom, ruleset.ladder, entry.detail
+    foes = [
+        _("{name} {level} → {result}").format(
+            name=foe["name"],
+            level=level_word(ladder, foe["level"] + foe.get("wounds", 0)),
+            result=result_word(foe["result"], bottom, ladder),
+        )
+        for foe in detail.get("foes", ())
+    ]
+    if entry.method == NpcRollMethod.ONE_D6:
+        how = _("one 1d6 roll each ({section})").format(section=detail.get("section", ""))
+    else:
+        how = _("one roll for all by {method}: {shift} each ({section})").format(
+            method=_method(entry),
+            shift=signed(detail.get("shift", 0)),
+            section=detail.get("section", ""),
+        )
+    roll = _("{foes}; {how}").format(foes=", ".join(foes), how=how)
+    extra = -detail.get("lone_penalty", 0)
+    pc = entry.character.name if entry.character_id else ""
+    outcome = _(
+        "{pc} fights at {level}: {trait} {listed}, {penalty} for {extra} extra foes"
+    ).format(
+        pc=pc,
+        level=result_word(entry.result, bottom, ladder),
+        trait=rules_name(entry.trait) or entry.trait,
+        listed=level_word(ladder, entry.level),
+        penalty=signed(detail.get("lone_penalty", 0)),
+        extra=extra,
+    )
+    success = None
+    if "exchange" in detail:
+        exchange = detail["exchange"]
+        rolled = result_word(detail["pc_result"], bottom, ladder)
+        if exchange["stand_off"]:
+            verdict = _("a stand-off: nobody is hurt")
+        else:
+            parts = []
+            if exchange["hit_by"]:
+                parts.append(_("hit by {names}").format(names=", ".join(exchange["hit_by"])))
+            if exchange["may_hit"]:
+                parts.append(
+                    _("may wound one of {names}").format(names=", ".join(exchange["may_hit"]))
+                )
+            verdict = "; ".join(parts)
+        outcome += ". " + _("{pc} rolled {result}: {verdict}").format(
+            pc=pc, result=rolled, verdict=verdict
+        )
+        success = not exchange["hit_by"]
+    return LogLine(entry, roll, outcome, success, _faces(entry), False)
+
+
+REACTIONS = {
+    "well": pgettext_lazy("NPC reaction", "reacts well"),
+    "mildly": pgettext_lazy("NPC reaction", "mildly helpful, but only if it's not too much effort"),
+    "unhelpful": pgettext_lazy("NPC reaction", "won't be helpful at all"),
+}
+
+
+def _reaction_line(entry: DiceRoll, ruleset: Ruleset) -> LogLine:
+    """A stranger's secret reaction (Fudge 1995 4.9): the modifiers, the result and what
+    it means."""
+    detail = entry.detail
+    modifiers = [
+        f"{why} {signed(value)}" if why else signed(value)
+        for why, value in detail.get("modifiers", ())
+    ]
+    start = _("Reaction roll ({section})").format(section=detail.get("section", ""))
+    if modifiers:
+        start = f"{start}, {', '.join(modifiers)}"
+    roll = _("{start}: rolled {total} → {result}").format(
+        start=start,
+        total=signed(sum(entry.dice)),
+        result=result_word(entry.result, ruleset.ladder_bottom, ruleset.ladder),
+    )
+    reaction = detail.get("reaction", "")
+    outcome = str(REACTIONS.get(reaction, reaction))
+    success = None if reaction == "mildly" else reaction == "well"
+    return LogLine(entry, roll, outcome, success, _faces(entry), False)
 
 
 # -- live pages: what changed since the last poll ------------------------------------------------
@@ -664,7 +814,7 @@ def _last_roll(character: Character, user) -> int:
         entries = DiceRoll.objects.filter(campaign_id=character.campaign_id)
         if character.campaign.gm_id != user.pk:
             member = Membership.objects.filter(campaign_id=character.campaign_id, user=user)
-            entries = entries.filter(Exists(member))
+            entries = visible_log(entries.filter(Exists(member)), character.campaign, user)
     return entries.aggregate(last=Coalesce(Max("id"), 0))["last"]
 
 
@@ -712,7 +862,7 @@ def party_context(
         "waiting": campaign.characters.exclude(state=Character.State.APPROVED).count()
         if with_sheets
         else 0,
-        "log": campaign_log(campaign),
+        "log": gm_log(campaign),
         "log_title": log_title(campaign),
         "fingerprint": fingerprint or party_fingerprint(campaign),
     }

@@ -24,6 +24,7 @@ from characters.models import (
     Campaign,
     CatalogEntry,
     Membership,
+    NpcRollMethod,
     RulesetVersion,
     new_invite_code,
 )
@@ -104,16 +105,40 @@ def campaign_update_house_rules(
 
 
 @transaction.atomic
-def campaign_update_settings(*, campaign: Campaign, actor, spends_need_approval: bool) -> Campaign:
-    """The campaign's settings beside its rules: whether experience spends wait for the GM.
-    Spends already waiting keep waiting either way (the GM still answers them)."""
+def campaign_update_settings(
+    *,
+    campaign: Campaign,
+    actor,
+    spends_need_approval: bool,
+    npc_roll_method: str | None = None,
+    npc_damage_thresholds: bool | None = None,
+) -> Campaign:
+    """The campaign's settings beside its rules: whether experience spends wait for the GM
+    (spends already waiting keep waiting either way: the GM still answers them), how the
+    dice log rolls for the GM's NPCs and whether their damage thresholds count (Fudge 1995
+    4.73). A setting not given stays as it is."""
     locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
-    before = {"spends_need_approval": locked.spends_need_approval}
-    after = {"spends_need_approval": bool(spends_need_approval)}
-    campaign.spends_need_approval = after["spends_need_approval"]
-    if before == after:
+    wanted = {
+        "spends_need_approval": bool(spends_need_approval),
+        "npc_roll_method": npc_roll_method,
+        "npc_damage_thresholds": npc_damage_thresholds,
+    }
+    after = {
+        field: getattr(locked, field) if value is None else value for field, value in wanted.items()
+    }
+    if after["npc_roll_method"] not in NpcRollMethod.values:
+        raise ServiceError(
+            gettext("There is no NPC roll method {method}.").format(method=repr(npc_roll_method))
+        )
+    before = {field: getattr(locked, field) for field in after}
+    for field, value in after.items():
+        setattr(campaign, field, value)
+    changed = [field for field in after if before[field] != after[field]]
+    if not changed:
         return campaign
-    campaign.save(update_fields=["spends_need_approval"])
+    before = {field: before[field] for field in changed}
+    after = {field: after[field] for field in changed}
+    campaign.save(update_fields=changed)
     record_campaign_event(
         campaign=campaign, actor=actor, action="settings_changed", before=before, after=after
     )

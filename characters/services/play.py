@@ -44,7 +44,7 @@ from characters.services.webhooks import webhook_queue
 from characters.sheets import list_noun, sheet_for_character
 from characters.vocabulary import term
 from characters.wording import said
-from rules import play
+from rules import npc, play
 from rules.ladder import FAIR, POOR, signed
 from rules.recorded import phrase_data
 from rules.words import Phrase, Term, say
@@ -90,6 +90,8 @@ def play_blow_record(*, character, actor, damage: int) -> Change:
                 damage=damage, section=track.section
             )
         )
+    if _thresholds_apply(character) and track.rolls_up:
+        level = npc.within_threshold(play.worst_level(table.marks), level)
     marks, landed = _rules_call(play.record_blow, track, table.marks, level)
     wound = Term(track.levels[level].name, "wound")
     if landed == level:
@@ -105,6 +107,14 @@ def play_blow_record(*, character, actor, damage: int) -> Change:
             landed=Term(track.levels[landed].name, "wound"),
         )
     return _commit(table, actor, "blow_recorded", wounds=marks, note=note)
+
+
+def _thresholds_apply(character: Character) -> bool:
+    """Fudge 1995 4.73's damage threshold, at most three wound levels in one blow, for the
+    GM's NPCs unless the campaign ignores it for them ("An indulgent GM ... can use damage
+    thresholds for PCs but ignore them for NPCs"). Player characters' blows land as the
+    damage says, as they always have."""
+    return character.is_npc and character.campaign.npc_damage_thresholds
 
 
 # -- points and potential ----------------------------------------------------------------------

@@ -122,8 +122,9 @@ def _check_gm(campaign: Campaign, actor) -> None:
 
 def webhook_queue(roll: DiceRoll) -> WebhookDelivery | None:
     """The roll's delivery to its campaign's webhook, and the task that posts it: in the
-    roll's transaction (the caller's), so both commit with it or neither does."""
-    if roll.campaign_id is None or roll.kind != DiceRoll.Kind.ROLL:
+    roll's transaction (the caller's), so both commit with it or neither does. A roll only
+    the GM sees (DiceRoll.gm_only) never leaves the server."""
+    if roll.campaign_id is None or roll.kind != DiceRoll.Kind.ROLL or roll.gm_only:
         return None
     webhook = CampaignWebhook.objects.filter(campaign_id=roll.campaign_id).first()
     if webhook is None:
@@ -140,7 +141,10 @@ def roll_payload(roll: DiceRoll, site_url: str) -> dict:
     other receiver reads as JSON: the character, its portrait, the roll, result and odds.
     In English, as the log's lines are stored: a channel has no one reader's language."""
     base = site_url.rstrip("/")
-    dice = " ".join({-1: "-", 0: "0", 1: "+"}[die] for die in roll.dice[:4])
+    if roll.method == "1d6":  # an NPC's d6 faces (rules.npc), not Fudge dice
+        dice = " ".join(str(die) for die in roll.dice)
+    else:
+        dice = " ".join({-1: "-", 0: "0", 1: "+"}[die] for die in roll.dice[:4]) or "-"
     rolled = roll.trait or "a plain roll"
     fields = [
         {"name": "Roll", "value": f"{rolled}: {_signed(roll.level)}", "inline": True},
@@ -152,7 +156,7 @@ def roll_payload(roll: DiceRoll, site_url: str) -> dict:
         if roll.penalty:
             parts.append(f"{roll.penalty_reason or 'wounds'} {_signed(roll.penalty)}")
         fields.append({"name": "Modifiers", "value": ", ".join(parts), "inline": True})
-    if roll.against is not None:
+    if roll.against is not None and roll.chance is not None:  # an NPC's 1d6 has no 4dF odds
         odds = f"{round(roll.chance * 100 / 81)}% to reach {_signed(roll.against)}"
         fields.append({"name": "Odds", "value": odds, "inline": True})
     if roll.damage_note:

@@ -203,7 +203,11 @@ def campaign_detail(request, pk):
         context["invite_url"] = invite_url(request, campaign)
         context["newer_version"] = newer_ruleset_version(campaign)
         context["settings_form"] = CampaignSettingsForm(
-            initial={"spends_need_approval": campaign.spends_need_approval}
+            initial={
+                "spends_need_approval": campaign.spends_need_approval,
+                "npc_roll_method": campaign.npc_roll_method,
+                "npc_damage_thresholds": campaign.npc_damage_thresholds,
+            }
         )
         context["webhook"] = campaign_webhook_of(campaign)
         context["webhook_form"] = WebhookForm()
@@ -214,14 +218,26 @@ def campaign_detail(request, pk):
 def campaign_settings(request, pk):
     campaign = campaign_for_gm(request.user, pk)
     form = CampaignSettingsForm(request.POST)
-    form.is_valid()  # a checkbox: absent is False, so every POST is a valid answer
+    back = reverse("campaign_detail", args=[campaign.pk]) + "#settings"
+    if not form.is_valid():  # checkboxes always are (absent is False); a method may not be
+        field, errors = next(iter(form.errors.items()))
+        messages.error(
+            request,
+            gettext("Nothing was saved. {field}: {errors}").format(
+                field=form.fields[field].label, errors=" ".join(errors)
+            ),
+        )
+        return redirect(back)
+    data = form.cleaned_data
     services.campaign_update_settings(
         campaign=campaign,
         actor=request.user,
-        spends_need_approval=form.cleaned_data["spends_need_approval"],
+        spends_need_approval=data["spends_need_approval"],
+        npc_roll_method=data["npc_roll_method"] or None,
+        npc_damage_thresholds=data["npc_damage_thresholds"],
     )
     messages.success(request, gettext("Settings saved."))
-    return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#settings")
+    return redirect(back)
 
 
 @require_POST

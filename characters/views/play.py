@@ -133,7 +133,7 @@ def play_roll(request, pk):
     form = forms.RollForm(request.POST)
     back = reverse("character_play", args=[pk])
     if not form.is_valid():
-        return refused(request, _form_problem(form), status=400, back=back)
+        return refused(request, form_problem(form), status=400, back=back)
     try:
         entry = services.dice_roll(character=character, actor=request.user, **form.roll())
     except ServiceError as error:
@@ -163,7 +163,7 @@ def _change(request, pk, form_class, call):
     back = _back(request, character)
     form = form_class(request.POST)
     if not form.is_valid():
-        return refused(request, _form_problem(form), status=400, back=back)
+        return refused(request, form_problem(form), status=400, back=back)
     try:
         change = call(character, form)
     except StaleWrite as error:
@@ -203,7 +203,7 @@ def _back(request, character) -> str:
     return reverse("character_play", args=[character.pk])
 
 
-def _form_problem(form) -> str:
+def form_problem(form) -> str:
     """The first thing wrong with what was sent, by its field's label ("Damage: Ensure
     this value is less than or equal to 60.")."""
     field, errors = next(iter(form.errors.items()))

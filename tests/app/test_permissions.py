@@ -125,6 +125,9 @@ ACCESS = {
     "campaign_party": (GM, "get"),
     "party_live": (GM, "get"),
     "party_new_session": (GM, "post"),
+    "party_npc_roll": (GM, "post"),
+    "party_group_roll": (GM, "post"),
+    "party_reaction_roll": (GM, "post"),
     "campaign_log": (MEMBER, "get"),
     "campaign_log_live": (MEMBER, "get"),
     # a GM's own game (issue 29): only its designer sees or uses it
@@ -311,6 +314,9 @@ def world(db):
                 "campaign_party",
                 "party_live",
                 "party_new_session",
+                "party_npc_roll",
+                "party_group_roll",
+                "party_reaction_roll",
                 "campaign_log",
                 "campaign_log_live",
             )
@@ -474,6 +480,7 @@ PLAY = "a change at the table, from the play page's buttons (htmx)"
 ADVANCE = "experience: a request, an award or the GM's answer, from the advancement page"
 KEEP = "archive, restore or copy: a button with its confirmation"
 THREAD = "a message or a thread's state, from the thread's form"
+NPC_ROLLER = "a GM's roll for NPCs, from the party view's NPC roller (htmx)"
 CATALOGUE = "the GM's catalogue editor: a row added, saved or removed"
 TAKES_POST = {
     # a page and its own form, on the same address
@@ -546,6 +553,9 @@ TAKES_POST = {
     "play_rest": PLAY,
     "play_roll": PLAY,
     "party_new_session": "the party view's New session button",
+    "party_npc_roll": NPC_ROLLER,
+    "party_group_roll": NPC_ROLLER,
+    "party_reaction_roll": NPC_ROLLER,
     "character_archive": KEEP,
     "character_restore": KEEP,
     "character_duplicate": KEEP,
