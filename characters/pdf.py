@@ -199,6 +199,32 @@ def render_sheets_pdf(
     return _render(parts, options)
 
 
+@dataclass(frozen=True)
+class NpcCard:
+    """An NPC on a printed card: its sheet, and a wound track for each member of a group."""
+
+    sheet: Sheet
+    group_size: int = 1
+
+    @property
+    def members(self) -> range:
+        return range(1, self.group_size + 1)
+
+
+NPC_CARDS_A_ROW = 2
+
+
+def render_npc_cards_pdf(title: str, cards: Sequence[NpcCard], paper: str = "a4") -> bytes:
+    """The NPCs' cards, two a row and as many rows a page as fit (a row is never split),
+    flat (the boxes are for a pencil). Names and everything the GM typed are escaped by the
+    template, and the renderer fetches only packaged files (StaticFilesOnly)."""
+    pairs = [list(cards[i : i + NPC_CARDS_A_ROW]) for i in range(0, len(cards), NPC_CARDS_A_ROW)]
+    for pair in pairs:
+        pair += [None] * (NPC_CARDS_A_ROW - len(pair))
+    options = PrintOptions(paper=paper, fillable=False)
+    return _render([{"npc_cards": pairs, "title": title}], options)
+
+
 def render_campaign_pack_pdf(
     output: BinaryIO,
     campaign_name: str,

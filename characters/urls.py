@@ -251,6 +251,7 @@ urlpatterns += [
         table.party_new_session,
         name="party_new_session",
     ),
+    path("campaigns/<int:pk>/npc-cards.pdf", sheets.campaign_npc_cards, name="campaign_npc_cards"),
     path("campaigns/<int:pk>/party/npc-roll/", table.party_npc_roll, name="party_npc_roll"),
     path("campaigns/<int:pk>/party/group-roll/", table.party_group_roll, name="party_group_roll"),
     path(

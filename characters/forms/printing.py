@@ -47,3 +47,26 @@ class PrintForm(forms.Form):
         """What was wrong, in one line: "paper: Select a valid choice. a3 is not one of the
         available choices." """
         return " ".join(f"{field}: {' '.join(errors)}" for field, errors in self.errors.items())
+
+
+class NpcCardsForm(forms.Form):
+    """The NPC cards' link (a GET form on the party view): the paper, and the NPCs ticked
+    (none ticked: every NPC of the campaign)."""
+
+    paper = PrintForm.base_fields["paper"]
+    npc = forms.ModelMultipleChoiceField(
+        label=_("NPCs"), queryset=None, required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, npcs, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.npcs = npcs
+        self.fields["npc"].queryset = npcs
+
+    def chosen(self):
+        return list(self.cleaned_data["npc"] or self.npcs)
+
+    def paper_size(self) -> str:
+        return self.cleaned_data["paper"] or "a4"
+
+    problem = PrintForm.problem

@@ -72,6 +72,17 @@ def _keep_sheet_pdf(character: Character, options_key: str, digest: str, documen
         pass
 
 
+def npc_cards_pdf_render(*, campaign: Campaign, npcs, user, paper: str) -> bytes:
+    """The campaign's NPCs on cards (pdf.render_npc_cards_pdf), in the reader's language:
+    the GM's, who asks for them. Callers pass the NPCs with their rows and approvals."""
+    cards = [
+        pdf.NpcCard(sheet_for_character(npc, with_ledger=False), npc.group_size) for npc in npcs
+    ]
+    title = translation.gettext("{campaign}: NPC cards").format(campaign=campaign.name)
+    with render_slot(user):  # PrinterBusy when `user` prints too much at once
+        return pdf.render_npc_cards_pdf(title, cards, paper)
+
+
 @transaction.atomic
 def pack_job_create(*, campaign: Campaign, user, options: PrintOptions) -> PackJob:
     """Queues the campaign's pack for a background worker and forgets packs older than

@@ -14,9 +14,10 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_safe
 
 from characters.errors import PrinterBusy
-from characters.forms.printing import PrintForm
+from characters.forms.printing import NpcCardsForm, PrintForm
 from characters.models import PackJob
 from characters.selectors.access import campaign_for_gm
+from characters.selectors.npc_table import campaign_npcs
 from characters.selectors.printing import (
     character_for_sheet,
     pack_character_names,
@@ -119,6 +120,25 @@ def campaign_pack_download(request, pk, job_pk):
     return FileResponse(
         file, as_attachment=True, filename=f"{stem}.pdf", content_type="application/pdf"
     )
+
+
+@require_safe
+def campaign_npc_cards(request, pk):
+    """The campaign's NPCs on printed cards, for its GM: every NPC, or those ticked
+    (?npc=3&npc=5), on A4 or Letter (?paper=letter)."""
+    campaign = campaign_for_gm(request.user, pk)
+    form = NpcCardsForm(request.GET, npcs=campaign_npcs(campaign))
+    if not form.is_valid():
+        return HttpResponseBadRequest(form.problem(), content_type="text/plain")
+    try:
+        document = printing.npc_cards_pdf_render(
+            campaign=campaign, npcs=form.chosen(), user=request.user, paper=form.paper_size()
+        )
+    except PrinterBusy as busy:
+        response = render(request, "sheets/busy.html", {"message": str(busy)}, status=429)
+        response["Retry-After"] = str(busy.retry_after)
+        return response
+    return pdf_response(document, f"{slugify(campaign.name) or 'campaign'}-npc-cards")
 
 
 def pdf_response(document: bytes, stem: str) -> HttpResponse:
