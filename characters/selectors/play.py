@@ -859,7 +859,10 @@ def party_context(
     return {
         "campaign": campaign,
         "members": members,
-        "waiting": campaign.characters.exclude(state=Character.State.APPROVED).count()
+        # The GM's NPCs never wait for an approval (selectors.play.in_play).
+        "waiting": campaign.characters.filter(is_npc=False)
+        .exclude(state=Character.State.APPROVED)
+        .count()
         if with_sheets
         else 0,
         "log": gm_log(campaign),

@@ -210,7 +210,10 @@ def _gm_roll(request, campaign, form, call) -> HttpResponse:
     if not request.htmx:
         messages.success(request, said)
         return redirect(back)
-    log = render_to_string(
-        f"{LOG}#log", {"log": gm_log(campaign), "oob": True, "campaign": campaign}, request
-    )
-    return fragments(log, news(request, said))
+    context = {
+        "log": gm_log(campaign),
+        "log_title": log_title(campaign),
+        "oob": True,
+        "campaign": campaign,
+    }
+    return fragments(render_to_string(f"{LOG}#log", context, request), news(request, said))

@@ -7,12 +7,11 @@ import subprocess
 import pytest
 from django.urls import reverse
 
-from characters.models import Character, NpcShown
-from characters.services.characters import character_create
-from characters.services.rows import equipment_add, trait_add
+from characters.models import NpcShown
 from rules.ladder import FAIR, GOOD, GREAT, MEDIOCRE
 from tests.support.pdf_helpers import flat, pages, size
 from tests.support.play_fixtures import *  # noqa: F403
+from tests.support.play_fixtures import make_npc
 
 A4, LETTER = (595, 842), (612, 792)
 # Mudge 4.57: 3 Scratch, 2 Hurt and 1 each of Very Hurt, Incapacitated, Near Death.
@@ -20,29 +19,9 @@ MUDGE_BOXES = 3 + 2 + 1 + 1 + 1
 
 
 def npc(campaign, gm, name, level, *, group_size=1, weapon=None):
-    character = character_create(owner=gm, name=name, campaign=campaign)
-    trait_add(
-        character=character,
-        actor=gm,
-        expected_version=None,
-        kind="skill",
-        name="Sword",
-        level=level,
-        difficulty="average",
+    return make_npc(
+        campaign, gm, name, level, shown=NpcShown.HIDDEN, group_size=group_size, weapon=weapon
     )
-    if weapon:
-        equipment_add(
-            character=character,
-            actor=gm,
-            expected_version=None,
-            name=weapon,
-            kind="weapon",
-            damage=2,
-        )
-    Character.objects.filter(pk=character.pk).update(
-        is_npc=True, npc_shown=NpcShown.HIDDEN, group_size=group_size
-    )
-    return character
 
 
 @pytest.fixture

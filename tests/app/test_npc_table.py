@@ -11,12 +11,10 @@ from characters.models import DiceRoll, NpcShown
 from characters.selectors.play import play_fingerprint
 from characters.services import npc_rolls
 from characters.services import play as play_services
-from characters.services.characters import character_create
-from characters.services.rows import trait_add
 from characters.services.webhooks import webhook_queue
 from rules.ladder import FAIR, GOOD, MEDIOCRE, SUPERB
 from tests.support.play_fixtures import *  # noqa: F403
-from tests.support.play_fixtures import approved, build
+from tests.support.play_fixtures import approved, build, make_npc
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -27,21 +25,8 @@ def dice(*values):
     return lambda _: next(faces)
 
 
-def npc(campaign, gm, name, level, *, skill="Sword", shown=NpcShown.SHEET):
-    """An NPC of the GM's, made directly (the NPC builder is another branch's)."""
-    character = character_create(owner=gm, name=name, campaign=campaign)
-    trait_add(
-        character=character,
-        actor=gm,
-        expected_version=None,
-        kind="skill",
-        name=skill,
-        level=level,
-        difficulty="average",
-    )
-    type(character).objects.filter(pk=character.pk).update(is_npc=True, npc_shown=shown)
-    character.refresh_from_db()
-    return character
+def npc(campaign, gm, name, level, *, shown=NpcShown.SHEET):
+    return make_npc(campaign, gm, name, level, shown=shown)
 
 
 @pytest.fixture
@@ -135,6 +120,7 @@ def test_the_three_pirates_against_tucker(campaign, gm, pirates, tucker):
 def test_a_group_roll_from_the_party_view(gmc, campaign, pirates, tucker):
     page = gmc.get(reverse("campaign_party", args=[campaign.pk])).content.decode()
     assert 'id="npc-table"' in page
+    assert "not approved yet" not in page  # the GM's NPCs wait for no approval
     assert f'value="{pirates[0].pk}|Sword"' in page and f'value="{tucker.pk}|Sword"' in page
     url = reverse("party_group_roll", args=[campaign.pk])
     posted = {"foes": [f"{p.pk}|Sword" for p in pirates], "pc_trait": f"{tucker.pk}|Sword"}

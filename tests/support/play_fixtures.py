@@ -63,6 +63,35 @@ def build(owner, campaign, name, *, skill="Climbing", weapon=("Broadsword", 2), 
     return character
 
 
+def make_npc(campaign, gm, name, level, *, skill="Sword", shown="sheet", group_size=1, weapon=None):
+    """One of the GM's NPCs, made directly (the NPC builder is another part's): a skill at
+    `level` and, with `weapon`, a +2 weapon (Mudge 4.54: a medium weapon)."""
+    character = character_create(owner=gm, name=name, campaign=campaign)
+    trait_add(
+        character=character,
+        actor=gm,
+        expected_version=None,
+        kind="skill",
+        name=skill,
+        level=level,
+        difficulty="average",
+    )
+    if weapon:
+        equipment_add(
+            character=character,
+            actor=gm,
+            expected_version=None,
+            name=weapon,
+            kind="weapon",
+            damage=2,
+        )
+    type(character).objects.filter(pk=character.pk).update(
+        is_npc=True, npc_shown=shown, group_size=group_size
+    )
+    character.refresh_from_db()
+    return character
+
+
 @pytest.fixture
 def gm(db):
     return user("gwen")
