@@ -127,7 +127,7 @@ class NpcRollMethod(models.TextChoices):
     ONE_D6 = "1d6", pgettext_lazy("NPC roll method", "1d6 (Fudge 4.5)")
     ONE_DF = "1df", pgettext_lazy("NPC roll method", "1dF (Mudge 4.33)")
     TWO_DF = "2df", pgettext_lazy("NPC roll method", "2dF (Mudge 4.33)")
-    NO_ROLL = "none", pgettext_lazy("NPC roll method", "No roll: the level is the difficulty")
+    NO_ROLL = "no-roll", pgettext_lazy("NPC roll method", "No roll: the level is the difficulty")
 
 
 class Campaign(models.Model):

@@ -218,11 +218,15 @@ def render_npc_cards_pdf(title: str, cards: Sequence[NpcCard], paper: str = "a4"
     """The NPCs' cards, two a row and as many rows a page as fit (a row is never split),
     flat (the boxes are for a pencil). Names and everything the GM typed are escaped by the
     template, and the renderer fetches only packaged files (StaticFilesOnly)."""
+    options = PrintOptions(paper=paper, fillable=False)
+    return _render([_npc_cards_part(title, cards)], options)
+
+
+def _npc_cards_part(title: str, cards: Sequence[NpcCard]) -> dict:
     pairs = [list(cards[i : i + NPC_CARDS_A_ROW]) for i in range(0, len(cards), NPC_CARDS_A_ROW)]
     for pair in pairs:
         pair += [None] * (NPC_CARDS_A_ROW - len(pair))
-    options = PrintOptions(paper=paper, fillable=False)
-    return _render([{"npc_cards": pairs, "title": title}], options)
+    return {"npc_cards": pairs, "title": title}
 
 
 def render_campaign_pack_pdf(
@@ -232,9 +236,11 @@ def render_campaign_pack_pdf(
     options: PrintOptions = DEFAULT_PRINT,
     reference: ReferencePage | None = None,
     progress: Progress | None = None,
+    npc_cards: Sequence[NpcCard] = (),
 ) -> None:
     """Writes to `output` a party summary, then every sheet given (the caller picks the
-    approved ones), then the reference page once (with options.reference). `progress` hears
+    approved ones), then the GM's NPCs on cards (if any), then the reference page once
+    (with options.reference). `progress` hears
     of every step. Each page also carries the pack's own running count ("Pack page 3 of 7").
 
     Each part is laid out and written to a file of its own before the next is laid out
@@ -247,6 +253,9 @@ def render_campaign_pack_pdf(
     with_reference = options.reference and reference is not None
     parts = [{"party": True, "sheets": sheets, "title": title, "with_reference": with_reference}]
     parts += [_sheet_part(sheet, number) for number, sheet in enumerate(sheets, 1)]
+    if npc_cards:
+        cards_title = _("{campaign}: NPC cards").format(campaign=campaign_name)
+        parts.append(_npc_cards_part(cards_title, npc_cards))
     if with_reference:
         parts.append(_reference_part(reference))
     steps = len(parts) + 1  # and joining the files

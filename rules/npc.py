@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 Randbelow = Callable[[int], int]
 
-FOUR_DF, ONE_D6, ONE_DF, TWO_DF, NO_ROLL = "4df", "1d6", "1df", "2df", "none"
+FOUR_DF, ONE_D6, ONE_DF, TWO_DF, NO_ROLL = "4df", "1d6", "1df", "2df", "no-roll"
 METHODS = (FOUR_DF, ONE_D6, ONE_DF, TWO_DF, NO_ROLL)
 FUDGE_DICE = {FOUR_DF: 4, TWO_DF: 2, ONE_DF: 1, NO_ROLL: 0}
 

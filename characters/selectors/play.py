@@ -667,10 +667,13 @@ def _line(entry: DiceRoll, ruleset: Ruleset) -> LogLine:
     result = result_word(entry.result, bottom, ladder)
     if entry.method:  # the GM's roll for an NPC, by the campaign's method
         damage_die = False
-        start.append(_("by {method}").format(method=_method(entry)))
-    if entry.method == NpcRollMethod.NO_ROLL:
-        roll = _("{start}: no roll → {result}").format(start=" ".join(start), result=result)
+    if entry.method == NpcRollMethod.NO_ROLL:  # Mudge 4.33: the level is the difficulty
+        roll = _("{start}: no roll ({section}) → {result}").format(
+            start=" ".join(start), section=entry.detail.get("section", ""), result=result
+        )
     else:
+        if entry.method:
+            start.append(_("by {method}").format(method=_method(entry)))
         roll = _("{start}: rolled {total} → {result}").format(
             start=" ".join(start), total=signed(total), result=result
         )

@@ -25,16 +25,26 @@ def pack_characters(campaign: Campaign):
     # Whether each has a portrait comes with the list; the picture itself is read as its
     # sheet is laid out, so a pack never holds every picture at once.
     return (
-        campaign.characters.filter(state=Character.State.APPROVED)
+        campaign.characters.filter(state=Character.State.APPROVED, is_npc=False)
         .select_related("campaign")
         .prefetch_related(*SHEET_ROWS)
         .annotate(portrait_sha=Coalesce("portrait__sha256", Value("")))
     )
 
 
+def pack_npcs(campaign: Campaign):
+    """The GM's current NPCs, which the pack prints on cards after the party's sheets."""
+    return (
+        campaign.characters.filter(is_npc=True, archived_at__isnull=True)
+        .select_related("campaign")
+        .prefetch_related(*SHEET_ROWS)
+        .order_by("name", "pk")
+    )
+
+
 def pack_character_names(campaign: Campaign) -> list[str]:
     return list(
-        campaign.characters.filter(state=Character.State.APPROVED)
+        campaign.characters.filter(state=Character.State.APPROVED, is_npc=False)
         .order_by("name")
         .values_list("name", flat=True)
     )

@@ -165,9 +165,9 @@ def _recover(job_id: int) -> int:
 
 
 def pack_job_run(*, job_id: int) -> None:
-    """Renders a queued pack: the party summary, each approved character's sheet, the
-    reference page. A job that is gone (its campaign deleted) or already taken is left.
-    Abandoned packs of any campaign are noticed first (pack_jobs_recover)."""
+    """Renders a queued pack: the party summary, each approved character's sheet, the GM's
+    NPCs on cards, the reference page. A job that is gone (its campaign deleted) or already
+    taken is left. Abandoned packs of any campaign are noticed first (pack_jobs_recover)."""
     pack_jobs_recover()
     now = timezone.now()
     taken = PackJob.objects.filter(pk=job_id, state=PackJob.State.QUEUED).update(
@@ -192,6 +192,10 @@ def pack_job_run(*, job_id: int) -> None:
         ):
             sheets = [sheet_for_character(c, with_ledger=False) for c in characters]
             del characters
+            cards = [
+                pdf.NpcCard(sheet_for_character(npc, with_ledger=False), npc.group_size)
+                for npc in printing_reads.pack_npcs(job.campaign)
+            ]
             pdf.render_campaign_pack_pdf(
                 output,
                 job.campaign.name,
@@ -199,6 +203,7 @@ def pack_job_run(*, job_id: int) -> None:
                 PrintOptions.from_key(job.options),
                 reference_page(adapters.campaign_ruleset(job.campaign)),
                 progress=progress,
+                npc_cards=cards,
             )
             output.seek(0)
             # The storage copies from the file a chunk at a time: the pack is never held whole.

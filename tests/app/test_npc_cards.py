@@ -7,8 +7,11 @@ import subprocess
 import pytest
 from django.urls import reverse
 
-from characters.models import NpcShown
+from characters.models import NpcShown, PackJob
+from characters.print_options import PrintOptions
+from characters.services.printing import pack_job_create, pack_storage
 from rules.ladder import FAIR, GOOD, GREAT, MEDIOCRE
+from tests.support.commands import run_worker
 from tests.support.pdf_helpers import flat, pages, size
 from tests.support.play_fixtures import *  # noqa: F403
 from tests.support.play_fixtures import make_npc
@@ -84,3 +87,20 @@ def test_chosen_npcs_and_the_gms_language(client, gm, campaign, crew, tmp_path):
 def test_only_the_gm_prints_them(client, player, campaign, crew):
     client.force_login(player)
     assert client.get(reverse("campaign_npc_cards", args=[campaign.pk])).status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_campaign_pack_prints_the_npcs_on_cards(gm, campaign, tess, tmp_path):
+    """The party's sheets first, then the NPC cards; an NPC never gets a party sheet."""
+    make_npc(campaign, gm, "Annie", GOOD, shown=NpcShown.SHEET)
+    make_npc(campaign, gm, "Deckhands", MEDIOCRE, group_size=2)
+    job = pack_job_create(campaign=campaign, user=gm, options=PrintOptions(fillable=False))
+    run_worker()
+    job.refresh_from_db()
+    assert job.state == PackJob.State.DONE and job.characters == 1
+    document = pack_storage().open(job.file_name).read()
+    text = pdftotext(document, tmp_path)
+    last = flat(text.split("\f")[-2])  # the page after the last is empty
+    assert "The Watch: NPC cards" in last and "Annie" in last and "a group of 2" in last
+    assert last.count("Near Death") == 1 + 2
+    assert "Tess" in flat(text) and "Annie" not in flat(text.split("\f")[0])
