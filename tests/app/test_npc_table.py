@@ -250,3 +250,28 @@ def test_damage_thresholds_for_npcs(campaign, gm):
     other = npc(campaign, gm, "Other brute", GOOD)
     change = play_services.play_blow_record(character=other, actor=gm, damage=9)
     assert change.table.worst.name == "Near Death"
+
+
+def test_the_gms_lines_in_french(campaign, gm, pirates, tucker):
+    npc_rolls.npc_reaction_roll(
+        campaign=campaign, actor=gm, modifiers=[("pot-de-vin", 2)], randbelow=dice(1, 1, 1, 1)
+    )
+    npc_rolls.npc_group_roll(
+        campaign=campaign,
+        actor=gm,
+        foes=[(pirate, "Sword") for pirate in pirates],
+        pc=tucker,
+        pc_trait="Sword",
+        pc_result=GOOD + 1,
+        randbelow=dice(2, 2, 1, 1),
+    )
+    client = Client()
+    client.force_login(gm)
+    client.cookies["django_language"] = "fr"
+    page = client.get(reverse("campaign_log", args=[campaign.pk])).content.decode()
+    page = " ".join(page[page.index('<ol class="log-lines">') :].split())
+    assert "Jet de réaction (Fudge 1995 4.9), pot-de-vin +2 : jet de 0 → Très bon" in page
+    assert "Réagit bien" in page and "secret : seul le MJ le voit" in page
+    assert "Tucker se bat à Bon : Sword Excellent, -2 pour 2 adversaires en plus" in page
+    # Mudge 4.34, a Mudge campaign: tying the best foe, he may still wound one two below.
+    assert "Tucker a obtenu Très bon : peut blesser l\u2019un de Maggie" in page
