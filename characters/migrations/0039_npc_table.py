@@ -13,7 +13,7 @@ def no_roll_renamed(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("characters", "0037_npcs"),
+        ("characters", "0038_user_sessions"),
     ]
 
     operations = [
