@@ -961,7 +961,8 @@ class PlayEvent(models.Model):
 
 
 class DiceRoll(models.Model):
-    """A line of the dice log: a 4dF roll made on the server, or the start of a session.
+    """A line of the dice log: a 4dF roll made on the server (or on a phone offline, sent
+    later: rolled_offline_at), or the start of a session.
     A campaign's log is seen by everyone in it; a character outside any campaign keeps its
     own. The words are copied in, so the log reads the same after a rename."""
 
@@ -1002,6 +1003,9 @@ class DiceRoll(models.Model):
     # What a GM's roll found beyond one result (services.npc_rolls): a group roll's NPCs and
     # lone PC, a reaction's modifiers, the rule section. Empty for a player's roll.
     detail = models.JSONField(default=dict, blank=True)
+    # Rolled on the player's phone without a connection, at this time by the phone's clock,
+    # and sent when the network came back (docs/offline.md); None for a roll made here.
+    rolled_offline_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]
@@ -1011,6 +1015,20 @@ class DiceRoll(models.Model):
                 name="dice_roll_has_a_log",
             ),
         ]
+
+
+class OfflineWrite(models.Model):
+    """A write the play page queued on a phone without a connection, once the server has
+    answered it: applied or refused, and why. Its key, made on the phone, makes a batch
+    sent twice (an answer lost on a flaky network) change nothing the second time: the
+    stored answer is given again (services.offline)."""
+
+    key = models.UUIDField(unique=True)
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="+")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    applied = models.BooleanField()
+    said = models.CharField(max_length=500)  # the answer, in the sender's language
 
 
 # -- print: rendered sheets kept for the next download, campaign packs rendered in the background

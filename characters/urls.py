@@ -263,6 +263,20 @@ urlpatterns += [
     path("campaigns/<int:pk>/log/live/", table.log_live, name="campaign_log_live"),
 ]
 
+# -- the play page without a connection (characters/views/offline.py, docs/offline.md) --
+from characters.views import offline  # noqa: E402
+
+urlpatterns += [
+    path("sw.js", offline.service_worker, name="service_worker"),
+    path("offline/", offline.offline_page, name="offline_page"),
+    path(
+        "characters/<int:pk>/play/manifest.webmanifest",
+        offline.play_manifest,
+        name="play_manifest",
+    ),
+    path("characters/<int:pk>/play/offline/", offline.play_offline, name="play_offline"),
+]
+
 # -- keeping characters and campaigns (characters/views/keeping.py) --
 from characters.views import keeping  # noqa: E402
 

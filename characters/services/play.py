@@ -13,6 +13,7 @@ Rolls are made here, with the operating system's randomness (rules.play.roll_fud
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -50,6 +51,14 @@ from rules.recorded import phrase_data
 from rules.words import Phrase, Term, say
 
 Randbelow = Callable[[int], int]
+
+
+@dataclass(frozen=True)
+class OfflineDice:
+    """4dF rolled on a phone without a connection (docs/offline.md), and when."""
+
+    dice: tuple[int, ...]  # four of -1, 0, +1
+    rolled_at: datetime
 
 
 @dataclass(frozen=True)
@@ -272,10 +281,13 @@ def dice_roll(
     weapon: str = "",
     defence: int | None = None,
     randbelow: Randbelow = secrets.randbelow,
+    offline: OfflineDice | None = None,
 ) -> DiceRoll:
     """Roll 4dF for one of the character's traits ("" for a plain roll from Fair) with its
     wound penalty and a situational modifier, into the table's log. With a weapon, a
-    difficulty and the defender's defensive factor, the damage of a win (Mudge 4.55)."""
+    difficulty and the defender's defensive factor, the damage of a win (Mudge 4.55).
+    `offline`: the dice a phone rolled without a connection, logged as such; everything
+    else is worked out here as for a roll made here."""
     _check_may_play(character, actor)
     if not reads_log(character, actor):
         raise NotAllowed(
@@ -296,7 +308,7 @@ def dice_roll(
         )
     level = levels.get(trait, FAIR)
     effective = level + table.penalty + modifier
-    dice = play.roll_fudge_dice(randbelow)
+    dice = offline.dice if offline else play.roll_fudge_dice(randbelow)
     result = effective + sum(dice)
     worst = table.worst
     entry = DiceRoll(
@@ -313,6 +325,7 @@ def dice_roll(
         dice=list(dice),
         result=result,
         against=against,
+        rolled_offline_at=offline.rolled_at if offline else None,
     )
     if against is not None:
         entry.chance = int(play.chance_to_reach(effective, against) * 81)

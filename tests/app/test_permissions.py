@@ -122,6 +122,12 @@ ACCESS = {
     "play_condition_remove": (VIEWER, "post"),
     "play_rest": (VIEWER, "post"),
     "play_roll": (VIEWER, "post"),
+    # offline (issue 44): the worker and the offline page hold nobody's data; a play page's
+    # manifest and its queue of changes made offline are the play page's.
+    "service_worker": (PUBLIC, "get"),
+    "offline_page": (PUBLIC, "get"),
+    "play_manifest": (VIEWER, "get"),
+    "play_offline": (VIEWER, "post"),
     "campaign_party": (GM, "get"),
     "party_live": (GM, "get"),
     "party_new_session": (GM, "post"),
@@ -554,6 +560,7 @@ TAKES_POST = {
     "play_condition_remove": PLAY,
     "play_rest": PLAY,
     "play_roll": PLAY,
+    "play_offline": "the play page's changes made offline, sent back (static/js/offline.js)",
     "party_new_session": "the party view's New session button",
     "party_npc_roll": NPC_ROLLER,
     "party_group_roll": NPC_ROLLER,
