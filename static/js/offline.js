@@ -58,7 +58,7 @@
       return fill(what === "mark" ? said.saidWoundMark : said.saidWoundClear, { wound });
     }
     if (kind === "points") {
-      return fill(fields.action === "spend" ? said.saidSpend : said.saidRegain, { points: said.points });
+      return fill(fields.action === "spend" ? said.saidSpend : said.saidRegain, { points: said.pointsWord });
     }
     if (kind === "condition_add") return fill(said.saidConditionAdd, { text: fields.text });
     if (kind === "condition_remove") return fill(said.saidConditionRemove, { text: fields.text });
@@ -82,7 +82,7 @@
       box.setAttribute("aria-pressed", String(what === "mark"));
       box.textContent = what === "mark" ? "✕" : "";
     } else if (write.kind === "points") {
-      const count = document.querySelector("[data-points]");
+      const count = document.querySelector(".points-count [data-points]");
       if (count) {
         count.textContent = String(Number(count.textContent) + (fields.action === "spend" ? -1 : 1));
         count.classList.add("pending");
@@ -147,7 +147,11 @@
       (o) => o.value === (fields.quick || fields.trait),
     );
     const level = Number(option?.dataset.level || 0);
-    const penalty = Number(document.getElementById("roll-penalty")?.dataset.penalty || 0);
+    // The worst wound's penalty, as the page shows the track with what is queued.
+    const worst = [...document.querySelectorAll(".harm-track .track-level")]
+      .filter((row) => row.querySelector(".box.marked"))
+      .pop();
+    const penalty = Number(worst?.querySelector(".level-penalty")?.textContent || 0);
     const effective = level + penalty + (Number(fields.modifier) || 0);
     const dice = [fudgeDie(), fudgeDie(), fudgeDie(), fudgeDie()];
     const total = dice.reduce((sum, die) => sum + die, 0);
@@ -181,7 +185,8 @@
   document.addEventListener(
     "submit",
     (event) => {
-      if (!offline) return;
+      if (navigator.onLine && !offline) return;
+      offline = true;
       event.preventDefault();
       event.stopPropagation();
       const form = event.target;
@@ -259,7 +264,7 @@
         item.className = answer.applied ? "applied" : "refused";
         const verdict = document.createElement("strong");
         verdict.textContent = `${answer.applied ? said.saidApplied : said.saidRefused}: `;
-        item.append(verdict, `${answer.what}. `, answer.applied ? "" : answer.said);
+        item.append(verdict, answer.what.replace(/\.?$/, ". "), answer.applied ? "" : answer.said);
         return item;
       }),
     );
@@ -294,7 +299,8 @@
 
   document.body.addEventListener("htmx:afterRequest", (event) => {
     if (!event.detail.elt || event.detail.elt.id !== "play-poll") return;
-    if (event.detail.successful) {
+    // An answer that was on its way when the network went is no sign it is back.
+    if (event.detail.successful && navigator.onLine) {
       syncedAt = new Date();
       if (offline) {
         offline = false;
