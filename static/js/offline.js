@@ -20,6 +20,7 @@
   let syncedAt = new Date(said.syncedAt); // the server's state this page shows, as of
   let offline = !navigator.onLine;
   let sending = false;
+  let retryAfter = 0; // after a refused batch, the polls do not send it again at once
 
   // -- the queue ----------------------------------------------------------------------------
 
@@ -142,7 +143,7 @@
     return Math.floor((byte[0] % 6) / 2) - 1;
   }
 
-  function rollHere(fields) {
+  function rollHere(fields, submitter) {
     const option = [...document.querySelectorAll("#roll-trait option")].find(
       (o) => o.value === (fields.quick || fields.trait),
     );
@@ -161,12 +162,17 @@
       total: signed(total),
       result: levelName(effective + total),
     });
-    const alerts = document.getElementById("alerts");
+    // Beside the button that rolled it (a trait's row, or the roller's own), as online.
+    document.getElementById("offline-roll")?.remove();
     const answer = document.createElement("p");
+    answer.id = "offline-roll";
     answer.className = "message pending";
     answer.setAttribute("role", "status");
     answer.textContent = `${line} ${said.saidRolledHere}`;
-    alerts.replaceChildren(answer);
+    const row = submitter?.closest("li");
+    if (row) row.append(answer);
+    else (submitter || document.getElementById("roller-form")).after(answer);
+    answer.scrollIntoView({ block: "nearest" });
     return { ...fields, dice: dice.join(","), rolled_at: new Date().toISOString(), said: line };
   }
 
@@ -197,7 +203,7 @@
       delete fields.back;
       if (kind === "condition_add" && !fields.text.trim()) return;
       if ("revision" in fields) fields.revision = String(nextRevision());
-      const write = { key: newKey(), kind, fields: kind === "roll" ? rollHere(fields) : fields };
+      const write = { key: newKey(), kind, fields: kind === "roll" ? rollHere(fields, event.submitter) : fields };
       write.what = describe(kind, write.fields);
       keep([...queue(), write]);
       show(write);
@@ -215,7 +221,7 @@
 
   async function send() {
     const writes = queue();
-    if (sending || !writes.length) return;
+    if (sending || !writes.length || Date.now() < retryAfter) return;
     sending = true;
     render();
     let problem = "";
@@ -234,7 +240,9 @@
       });
       const answer = response.headers.get("Content-Type")?.includes("json") ? await response.json() : {};
       if (!response.ok || !answer.answers) {
-        problem = answer.error || `${response.status} ${response.statusText}`;
+        // Sent to the log-in page: the session ended while the device was offline.
+        problem = answer.error || (response.redirected ? said.saidLogIn : `${response.status} ${response.statusText}`);
+        retryAfter = Date.now() + 30_000;
       } else {
         const what = Object.fromEntries(writes.map((write) => [write.key, write.what]));
         const answered = new Set(answer.answers.map((a) => a.key));
@@ -321,6 +329,7 @@
   });
   window.addEventListener("online", () => {
     offline = false;
+    retryAfter = 0;
     render();
     send();
   });

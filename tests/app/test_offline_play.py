@@ -9,6 +9,7 @@ import json
 import uuid
 
 import pytest
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
@@ -221,3 +222,18 @@ class TestWhatTheBrowserFetches:
         assert (
             "The builder, the review, the sheets and the rest of Fairsheet work only online" in page
         )
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "as_of"),
+    [
+        ("fr", "Pas de connexion", "Hors ligne — état de {time}"),
+        ("es", "Sin conexión", "Sin conexión — estado de las {time}"),
+        ("de", "Keine Verbindung", "Offline — Stand von {time}"),
+    ],
+)
+def test_offline_reads_in_the_language(pip, tess, language, heading, as_of):
+    pip.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    assert f"<h1>{heading}</h1>" in pip.get(reverse("offline_page")).content.decode()
+    play = pip.get(reverse("character_play", args=[tess.pk])).content.decode()
+    assert f'data-said-offline="{as_of}"' in play

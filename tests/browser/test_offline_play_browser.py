@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from characters.models import DiceRoll, OfflineWrite, PlayEvent, PlayState
 from characters.services import play as services
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, PHONE, fits_the_screen, log_in
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, fits_the_screen, log_in
 from tests.support.play_fixtures import *  # noqa: F403
 from tests.support.play_fixtures import PASSWORD, with_passwords
 
@@ -91,7 +91,10 @@ def test_the_play_page_works_offline_and_sends_its_changes_back(phone, tess, gm,
     page.locator("#play-traits li", has_text="Climbing").get_by_role(
         "button", name="Roll Climbing"
     ).click()
-    expect(page.locator("#alerts")).to_contain_text("Rolled on this device")
+    expect(
+        page.locator("#play-traits li", has_text="Climbing").locator("#offline-roll")
+    ).to_contain_text("Rolled on this device")
+    page.screenshot(path=tmp_path / "offline-roll-375.png")
     pending = page.locator("[data-pending-list] li")
     expect(pending).to_have_count(3)
     expect(pending.nth(0)).to_have_text("Hurt box marked")
@@ -101,12 +104,18 @@ def test_the_play_page_works_offline_and_sends_its_changes_back(phone, tess, gm,
     expect(status.locator(".points-count strong")).to_have_text("2")
     assert not PlayState.objects.filter(character=tess).exists()  # nothing reached it
     assert fits_the_screen(page)
-    page.screenshot(path=tmp_path / "offline-375.png", full_page=False)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=tmp_path / "offline-375.png")
+    page.set_viewport_size(DESKTOP)
+    page.screenshot(path=tmp_path / "offline-desktop.png")
+    page.set_viewport_size(PHONE)
 
     # The builder needs the network: the worker's offline page says so.
     page.goto(f"/characters/{tess.pk}/builder/")
     expect(page.locator("h1")).to_have_text("No connection")
     expect(page.locator("main")).to_contain_text("The builder, the review")
+    assert fits_the_screen(page)
+    page.screenshot(path=tmp_path / "offline-page-375.png")
     # Back on the play page, still offline: the queue is still there, not yet sent.
     page.goto(play_url)
     expect(pending).to_have_count(3)
@@ -138,7 +147,6 @@ def test_the_play_page_works_offline_and_sends_its_changes_back(phone, tess, gm,
     expect(state).to_be_visible(timeout=8_000)
     status.get_by_role("button", name="Spend 1").click()
     expect(pending).to_have_count(1)
-    page.screenshot(path=tmp_path / "offline-pending-375.png", full_page=True)
     services.play_points_regain(character=tess, actor=gm, expected_revision=None)
     page.context.set_offline(False)
     expect(answers).to_have_count(1)
@@ -146,7 +154,8 @@ def test_the_play_page_works_offline_and_sends_its_changes_back(phone, tess, gm,
         "Refused: 1 of the meta points spent. Tess was changed meanwhile by someone else "
         "(the GM's change wins)"
     )
-    page.screenshot(path=tmp_path / "answers-375.png", full_page=False)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=tmp_path / "answers-375.png")
     played.refresh_from_db()
     assert (played.points_spent, played.points_regained) == (1, 1)
     expect(status.locator(".points-count strong")).to_have_text("3")
