@@ -111,6 +111,10 @@ def identifiers(texts, keys=None) -> list[str]:
     return found
 
 
+# Answers read by programs, not people: JSON, the play page's web manifest, the service worker.
+PROGRAMS = ("application/json", "application/manifest+json", "text/javascript")
+
+
 def responses(client, user):
     """(page kind, address, response) of every page the walk reaches as `user`, and of the
     fragments and refusals its writes answer with; a pattern that only takes posts is read
@@ -124,8 +128,8 @@ def responses(client, user):
             only_posts.add(kind)
         if response.status_code in (301, 302):
             continue
-        if response.get("Content-Type", "").startswith("application/json"):
-            continue  # for programs: its keys are the file's
+        if response.get("Content-Type", "").startswith(PROGRAMS):
+            continue  # for programs: its keys are the file's, its code the worker's
         yield kind, address, response
     for response in fragments_of(user, client) + more_fragments_of(user, client):
         yield "fragment", response.request["PATH_INFO"], response
