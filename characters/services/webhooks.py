@@ -161,6 +161,15 @@ def roll_payload(roll: DiceRoll, site_url: str) -> dict:
         fields.append({"name": "Odds", "value": odds, "inline": True})
     if roll.damage_note:
         fields.append({"name": "Damage", "value": roll.damage_note[:1000], "inline": False})
+    if roll.rolled_offline_at is not None:  # docs/offline.md: the player's dice, not ours
+        when = roll.rolled_offline_at.strftime("%H:%M:%S UTC")
+        fields.append(
+            {
+                "name": "Rolled offline",
+                "value": f"on the player's device at {when}",
+                "inline": False,
+            }
+        )
     embed = {
         "title": f"{roll.subject} rolls {rolled}"[:256],
         "description": f"Result {_signed(roll.result)}",

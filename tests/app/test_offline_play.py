@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from characters.models import DiceRoll, OfflineWrite, PlayEvent, PlayState
 from characters.services import play as services
+from characters.services.webhooks import roll_payload
 from tests.support.play_fixtures import *  # noqa: F403
 
 HURT = 1  # Mudge 4.57's track: Scratch, Hurt, Very Hurt, Incapacitated, Near Death
@@ -126,6 +127,15 @@ class TestTheQueuedWrites:
         assert state_of(tess).revision == 1
         assert DiceRoll.objects.count() == 1
         assert OfflineWrite.objects.count() == 2
+
+    def test_the_discord_post_says_a_roll_was_made_offline(self, pip, tess):
+        send(pip, tess, [write("roll", dice="1,0,0,0", rolled_at="2026-12-06T20:14:05Z")])
+        fields = roll_payload(DiceRoll.objects.get(), "https://table.example")["embeds"][0]
+        assert fields["fields"][-1] == {
+            "name": "Rolled offline",
+            "value": "on the player's device at 20:14:05 UTC",
+            "inline": False,
+        }
 
     def test_the_log_says_a_roll_was_made_offline(self, pip, tess):
         send(pip, tess, [write("roll", dice="1,0,0,0", rolled_at="2026-12-06T20:14:05Z")])
