@@ -13,6 +13,22 @@
     });
   });
 
+  // Logging out forgets the play pages this device kept for use offline (docs/offline.md):
+  // the next person at the device does not open them without a connection. The post waits
+  // for the cache to go, then goes as it would have.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.hasAttribute("data-forget-offline") || !window.caches || form.forgotten) return;
+    event.preventDefault();
+    form.forgotten = true;
+    window.caches
+      .delete("fairsheet-play-pages")
+      .catch(function () {})
+      .then(function () {
+        form.submit();
+      });
+  });
+
   // The new-character form: choosing a campaign shows (and fixes) the ruleset it plays.
   function followCampaign(campaign) {
     var ruleset = campaign.form && campaign.form.querySelector("[data-follows-campaign]");

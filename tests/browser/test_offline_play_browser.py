@@ -4,7 +4,7 @@ offline, the page opens again as last synced and says since when, a wound ticked
 spent and a roll made there wait on the phone as not yet sent, and the builder says it
 needs the network; back online they reach the server once each, the roll logged as made
 offline. Then a change the GM makes while the phone is offline wins over the player's,
-and the page says what was refused and why."""
+and the page says what was refused and why. Logging out forgets the kept page."""
 
 import re
 import time
@@ -159,3 +159,12 @@ def test_the_play_page_works_offline_and_sends_its_changes_back(phone, tess, gm,
     played.refresh_from_db()
     assert (played.points_spent, played.points_regained) == (1, 1)
     expect(status.locator(".points-count strong")).to_have_text("3")
+
+    # Logging out forgets the kept play pages: the next person at this phone, offline,
+    # gets the offline page at that address.
+    page.get_by_role("button", name="Log out pip").click()
+    page.wait_for_url(lambda url: "/play/" not in url)
+    assert page.evaluate("caches.has('fairsheet-play-pages')") is False
+    page.context.set_offline(True)
+    page.goto(play_url)
+    expect(page.locator("h1")).to_have_text("No connection")
