@@ -70,12 +70,21 @@ def _answer(character, actor, write: QueuedWrite, revision: int | None) -> Answe
             "{name} was changed meanwhile by someone else (the GM's change wins), so this "
             "change made offline was not saved."
         ).format(name=character.name)
-        return _keep(write.key, character, actor, applied=False, said=said)
     except ServiceError as error:
-        return _keep(write.key, character, actor, applied=False, said=str(error))
+        said = str(error)
     except IntegrityError:
-        # The same write, sent at the same moment by another request, was kept first.
-        return _kept(write.key, character, actor) or _foreign(write.key)
+        return _kept_first(write.key, character, actor)
+    try:
+        with transaction.atomic():
+            return _keep(write.key, character, actor, applied=False, said=said)
+    except IntegrityError:
+        return _kept_first(write.key, character, actor)
+
+
+def _kept_first(key: UUID, character, actor) -> Answer:
+    """The same write, sent at the same moment by another request, was kept first: its
+    answer (and nothing of this one, whose transaction was rolled back)."""
+    return _kept(key, character, actor) or _foreign(key)
 
 
 def _apply(character, actor, write: QueuedWrite, revision: int | None) -> str:

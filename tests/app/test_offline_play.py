@@ -128,6 +128,18 @@ class TestTheQueuedWrites:
         assert DiceRoll.objects.count() == 1
         assert OfflineWrite.objects.count() == 2
 
+    def test_a_key_another_player_sent_saves_nothing(self, pip, tess, otto, client):
+        spend = write("points", action="spend", revision=0)
+        send(pip, tess, [spend])
+        client.force_login(otto.owner)
+        [answer] = send(client, otto, [spend]).json()["answers"]
+        assert answer == {
+            "key": spend["key"],
+            "applied": False,
+            "said": "This write's key was already used: nothing was saved.",
+        }
+        assert not PlayState.objects.filter(character=otto).exists()
+
     def test_the_discord_post_says_a_roll_was_made_offline(self, pip, tess):
         send(pip, tess, [write("roll", dice="1,0,0,0", rolled_at="2026-12-06T20:14:05Z")])
         fields = roll_payload(DiceRoll.objects.get(), "https://table.example")["embeds"][0]
