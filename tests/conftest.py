@@ -15,6 +15,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.test import override_settings
 from django.utils import translation
 
+from characters import rules_content
 from characters.db_roles import APPEND_ONLY_TABLES, OWNER_ALIAS, grant_runtime_role
 
 # The browser fixtures, registered once: a session-wide Playwright must not be started twice.
@@ -41,9 +42,12 @@ def pytest_configure(config):
 def _english_after_each_test():
     """A request leaves its language active in the thread (LocaleMiddleware activates one per
     request and never deactivates it): a French page in one test must not make the next
-    test's direct calls French."""
+    test's direct calls French. Nor its campaign's own words (adapters.speak_campaign, which
+    a direct call sets outside any request): their loader reads that test's database, which
+    a next test without one may not touch."""
     yield
     translation.deactivate()
+    rules_content.use_gm_words(None)
 
 
 @pytest.fixture(autouse=True, scope="session")
