@@ -82,6 +82,17 @@ class Equipment:
 
 
 @dataclass(frozen=True)
+class Npc:
+    """What makes a character a GM's non-player character (docs/character-file.md, "npc").
+    An NPC is made with only the traits that matter: no creation budget unless the GM asks
+    for one, and Legendary allowed, which a PC may not start at (Mudge 4.33, Fudge 1995
+    1.2); the ladder's bounds and Scale still apply (rules.report)."""
+
+    group_size: int = 1  # a crew made as one NPC: one set of traits, a wound track each
+    budget: bool = False  # priced against the creation budget, as a PC is
+
+
+@dataclass(frozen=True)
 class Character:
     ruleset: str
     name: str
@@ -112,6 +123,12 @@ class Character:
     # trait ladder their names}, "img": the actor's picture in its world, "prototypeToken":
     # the token's settings}
     foundry_kept: dict = field(default_factory=dict, compare=False)
+    npc: Npc | None = None  # None: a player character
+
+    @property
+    def without_budget(self) -> bool:
+        """An NPC its GM builds without a creation budget."""
+        return self.npc is not None and not self.npc.budget
 
     def attribute_level(self, name: str, default: int) -> int:
         for trait in self.attributes:

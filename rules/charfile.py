@@ -19,6 +19,7 @@ from rules.character import (
     Equipment,
     Fault,
     Gift,
+    Npc,
     Power,
     Trait,
 )
@@ -70,7 +71,10 @@ TOP_LEVEL_KEYS = (
     "advancement",
     "notes",
     "personality",
+    "npc",
 )
+NPC_KEYS = ("group_size", "budget")
+MAX_GROUP = 50  # members of a group made as one NPC
 
 
 @dataclass(frozen=True)
@@ -216,6 +220,7 @@ class _Reader:
             advancement=self.advancement(obj),
             notes=self.text(obj.get("notes", ""), "notes", MAX_TEXT),
             personality=self.personality(obj.get("personality", {})),
+            npc=self.npc(obj.get("npc")),
         )
 
     def object(self, value, where, known):
@@ -486,6 +491,19 @@ class _Reader:
         trait = read_one(item, where, None)
         return (ledger.Add if what == "add" else ledger.Remove)(listed, trait)
 
+    def npc(self, value):
+        """The optional `npc` section: a GM's non-player character (docs/character-file.md)."""
+        if value is None:
+            return None
+        obj = self.object(value, "npc", NPC_KEYS)
+        budget = obj.get("budget", False)
+        if not isinstance(budget, bool):
+            raise CharacterFileError(
+                "npc.budget", say("must be true or false, not {kind}", kind=_kind(budget))
+            )
+        group_size = self.integer(obj.get("group_size", 1), "npc.group_size", 1, MAX_GROUP)
+        return Npc(group_size=group_size, budget=budget)
+
     def personality(self, value):
         if not isinstance(value, dict):
             raise CharacterFileError(
@@ -561,6 +579,8 @@ def write_character(character: Character, ladder: Ladder = STANDARD) -> dict:
         "notes": character.notes,
         "personality": character.personality,
     }
+    if character.npc is not None:
+        data["npc"] = {"group_size": character.npc.group_size, "budget": character.npc.budget}
     if character.meta_points is None:
         del data["meta_points"]
     if character.advancement is not None:

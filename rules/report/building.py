@@ -11,6 +11,27 @@ from rules.report.tokens import TokensPricing
 from rules.rulesets import LEVELS, Ruleset
 from rules.words import Phrase, say, say_plural
 
+# What an NPC built without a budget is not held to (Character.without_budget): the budget's
+# verdicts and the creation limits that share the budget out (caps, counts, lowered skills,
+# tokens spent and saved, starting meta points). Its traits are still priced, and the
+# ladder and Scale still bound them (rules.report.traits).
+BUDGET_CODES = frozenset(
+    {
+        "over_budget",
+        "levels_unspent",
+        "lowered_with_levels_unspent",
+        "too_many_lowered",
+        "cap_exceeded",
+        "cap_slots_traded",
+        "must_spend_token",
+        "must_save_token",
+        "tokens_lost",
+        "too_many_skills",
+        "too_few_faults",
+        "meta_points_out_of_range",
+    }
+)
+
 
 def build_report(character: Character, ruleset: Ruleset, ignored_fields=()) -> Report:
     """The creation build priced and checked; with an experience ledger, the creation build
@@ -19,6 +40,10 @@ def build_report(character: Character, ruleset: Ruleset, ignored_fields=()) -> R
         report = _price(character, ruleset)
     else:
         report = _price_with_ledger(character, ruleset)
+    if character.without_budget:
+        report.errors = [i for i in report.errors if i.code not in BUDGET_CODES]
+        report.warnings = [i for i in report.warnings if i.code not in BUDGET_CODES]
+        report.trades = []
     for path in ignored_fields:
         report.warnings.append(
             Issue(

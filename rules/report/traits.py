@@ -14,8 +14,12 @@ class TraitChecks:
         self.r = ruleset
         self.errors: list[Issue] = []
         self.warnings: list[Issue] = []
-        # The highest level creation allows, so the common in-bounds trait costs one compare.
-        self.top = 10**6 if ruleset.legendary_at_creation else ruleset.creation_max
+        # The highest level creation allows, so the common in-bounds trait costs one compare:
+        # an NPC without a budget may stand anywhere on the ladder, Legendary too (Mudge 4.33).
+        if character.without_budget:
+            self.top = ruleset.ladder.top_word_level
+        else:
+            self.top = 10**6 if ruleset.legendary_at_creation else ruleset.creation_max
         self.gift_names = {g.name.casefold() for g in character.gifts}
 
     def error(self, code, phrase, topic, trait=None, where=None):
@@ -156,6 +160,9 @@ class TraitChecks:
                 trait.name,
                 where,
             )
+        if self.c.without_budget:
+            self.above_ladder(trait, where)
+            return
         if r.legendary_at_creation:
             return
         if trait.level >= r.ladder.top_word_level:
@@ -189,6 +196,23 @@ class TraitChecks:
                 trait.name,
                 where,
             )
+
+    def above_ladder(self, trait, where):
+        """An NPC's trait above the ladder's top word: the ladder bounds it still."""
+        if trait.level <= self.top:
+            return
+        self.error(
+            "level_out_of_range",
+            say(
+                "{name} is {level}, above the ladder's top, {top}: lower it to {top}.",
+                name=trait.name,
+                level=self.level(trait.level),
+                top=self.level(self.top),
+            ),
+            "legendary",
+            trait.name,
+            where,
+        )
 
     def caps(self, traits, caps, list_name):
         """Mudge 1.6's caps (and the house rules'): how many traits may stand at a level

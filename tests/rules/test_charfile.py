@@ -175,7 +175,7 @@ class TestWriting:
         assert "meta_points" not in data  # None: the ruleset's starting number
         # No ledger: no advancement key (spec, "Advancement" is optional).
         # ruleset_file only where a designed ruleset goes with the file (rules.ruleset_file).
-        unwritten = ("meta_points", "advancement", "ruleset_file")
+        unwritten = ("meta_points", "advancement", "ruleset_file", "npc")  # npc: NPCs only
         assert list(data) == [k for k in TOP_LEVEL_KEYS if k not in unwritten]
 
 
