@@ -326,6 +326,11 @@ def character_to_rules(character: Character) -> rc.Character:
         personality=dict(character.personality or {}),
         foundry_ids=dict(character.foundry_ids or {}),
         foundry_kept=dict(character.foundry_kept or {}),
+        npc=(
+            rc.Npc(group_size=character.group_size, budget=character.npc_budget)
+            if character.is_npc
+            else None
+        ),
     )
 
 

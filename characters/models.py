@@ -202,11 +202,44 @@ CAMPAIGN_NAME_MAX = Campaign._meta.get_field("name").max_length
 FACTOR_RANGE = range(-20, 21)  # weapon and armour values: Mudge's run from -1 to +8
 
 
+MAX_COPIES = 20  # separate NPCs a GM makes at once from one ("make 3 copies")
+
+
+class NpcShown(models.TextChoices):
+    HIDDEN = "hidden", pgettext_lazy("NPC shown to players", "Hidden")
+    NAME = "name", pgettext_lazy("NPC shown to players", "Name only")
+    SHEET = "sheet", pgettext_lazy("NPC shown to players", "Sheet")
+
+
 class CharacterQuerySet(models.QuerySet):
     def visible_to(self, user):
         """Who may see what: a player their own characters, a GM every character in the
-        campaigns they run, nobody anything else."""
+        campaigns they run, nobody anything else. An NPC is its GM's own (services.npcs
+        makes it so), so no player reaches one through here, hidden or shown."""
         return self.filter(Q(owner=user) | Q(campaign__gm=user))
+
+    def readable_by(self, user):
+        """What `user` may read the sheet of: what they see, and the NPCs their GM showed
+        them whole (NpcShown.SHEET) in a campaign they play in. Read only: every page that
+        changes a character, or plays it, keeps to visible_to."""
+        shown = Q(
+            is_npc=True,
+            npc_shown=NpcShown.SHEET,
+            campaign__in=Membership.objects.filter(user=user).values("campaign"),
+        )
+        return self.filter(Q(owner=user) | Q(campaign__gm=user) | shown)
+
+    def players(self):
+        """The player characters: a campaign's party, its review queue."""
+        return self.filter(is_npc=False)
+
+    def npcs(self):
+        return self.filter(is_npc=True)
+
+    def named_to_players(self):
+        """The NPCs the GM revealed, by name or whole: what a campaign's players may see
+        named (a hidden NPC is named nowhere a player looks)."""
+        return self.filter(is_npc=True).exclude(npc_shown=NpcShown.HIDDEN)
 
     def owned_by(self, user):
         return self.filter(owner=user)
@@ -237,12 +270,6 @@ class UserSession(AbstractBaseSession):
     )
 
     objects = UserSessionManager()
-
-
-class NpcShown(models.TextChoices):
-    HIDDEN = "hidden", pgettext_lazy("NPC shown to players", "Hidden")
-    NAME = "name", pgettext_lazy("NPC shown to players", "Name only")
-    SHEET = "sheet", pgettext_lazy("NPC shown to players", "Sheet")
 
 
 class Character(models.Model):
@@ -288,6 +315,9 @@ class Character(models.Model):
     npc_shown = models.CharField(max_length=10, choices=NpcShown.choices, default=NpcShown.HIDDEN)
     # A group made as one NPC (three pirates): one set of traits, a wound track each.
     group_size = models.PositiveSmallIntegerField(default=1)
+    # An NPC priced against the creation budget, as a PC is: only when its GM asks
+    # (rules.character.Npc; without, the build report holds it to no budget).
+    npc_budget = models.BooleanField(default=False)
     # Optimistic lock: every write names the version it was made against (two tabs).
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -299,7 +329,8 @@ class Character(models.Model):
     # gone but for the record's (services.keeping.character_delete).
     deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
 
-    all_objects = models.Manager()  # archived ones too, for the record
+    # Archived ones too, for the record.
+    all_objects = models.Manager.from_queryset(CharacterQuerySet)()
     objects = CurrentCharacters()
 
     class Meta:
@@ -937,6 +968,9 @@ class PlayState(models.Model):
     points_regained = models.PositiveIntegerField(default=0)
     potential_used = models.JSONField(default=dict, blank=True)  # field of power -> points used
     conditions = models.JSONField(default=list, blank=True)  # "stunned", "-1 until healed"
+    # A group NPC's other members (the second, the third...): each its own track, as
+    # `wounds` is the first member's (rules.play.fit_group).
+    group_wounds = models.JSONField(default=list, blank=True)
     revision = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -958,6 +992,16 @@ class PlayEvent(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
+
+
+class DiceRollQuerySet(models.QuerySet):
+    def seen_by(self, user):
+        """The lines `user` (a user or their id) may read of a log they read: all of them
+        for the campaign's GM;
+        for anyone else, none the GM keeps (`gm_only`) and none naming an NPC the GM has
+        not revealed."""
+        hidden_npc = Q(character__is_npc=True, character__npc_shown=NpcShown.HIDDEN)
+        return self.filter(Q(campaign__gm=user) | (Q(gm_only=False) & ~hidden_npc))
 
 
 class DiceRoll(models.Model):
@@ -1006,6 +1050,8 @@ class DiceRoll(models.Model):
     # Rolled on the player's phone without a connection, at this time by the phone's clock,
     # and sent when the network came back (docs/offline.md); None for a roll made here.
     rolled_offline_at = models.DateTimeField(null=True, blank=True)
+
+    objects = DiceRollQuerySet.as_manager()
 
     class Meta:
         ordering = ["-id"]

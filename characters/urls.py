@@ -369,3 +369,14 @@ urlpatterns += [
 from characters.api import api_urls  # noqa: E402
 
 urlpatterns += [path("api/", api_urls())]
+
+# -- the GM's NPCs (characters/views/npcs.py) --
+from characters.views import npcs  # noqa: E402
+
+urlpatterns += [
+    path("campaigns/<int:pk>/npcs/new/", npcs.npc_new, name="npc_new"),
+    path("characters/<int:pk>/npc/shown/", npcs.npc_show, name="npc_show"),
+    path("characters/<int:pk>/npc/copies/", npcs.npc_copies, name="npc_copies"),
+    path("characters/<int:pk>/npc/archive/", npcs.npc_archive, name="npc_archive"),
+    path("characters/<int:pk>/npc/restore/", npcs.npc_restore, name="npc_restore"),
+]

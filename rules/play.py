@@ -117,6 +117,16 @@ def fit_marks(track: HarmTrack, stored) -> Marks:
     return _record_all(track, [blow for boxes in marks for blow in boxes])
 
 
+def fit_group(track: HarmTrack, stored, members: int) -> tuple[Marks, ...]:
+    """The marks of a group NPC's other members (the second, the third...: the first's are
+    the play state's own), each fitted as fit_marks fits one; a member with none stored is
+    unhurt, and members beyond the group's size are dropped."""
+    stored = stored if isinstance(stored, list | tuple) else ()
+    return tuple(
+        fit_marks(track, stored[i] if i < len(stored) else ()) for i in range(members - 1)
+    )
+
+
 def empty_marks(track: HarmTrack) -> Marks:
     return tuple(() for _ in track.levels)
 

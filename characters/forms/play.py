@@ -20,6 +20,8 @@ class WoundForm(RevisionForm):
     """One button per box: "mark:2" ticks a box at level 2, "clear:2" clears one."""
 
     box = forms.RegexField(label=_("Box"), regex=r"^(mark|clear):\d{1,2}$")
+    # Which member of a group NPC (services.play.play_wound_box): the first when absent.
+    member = forms.IntegerField(label=_("Member"), min_value=1, max_value=50, required=False)
 
     def action(self) -> tuple[str, int]:
         what, level = self.cleaned_data["box"].split(":")

@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import cached_property
 from string import Formatter
 
-from django.db.models import Count, Exists, Max, Sum, Value
+from django.db.models import Count, Exists, Max, Q, Sum, Value
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -176,6 +176,8 @@ class AtTable:
     marks: play.Marks
     pool: play.TablePool
     potentials: tuple[tuple[str, int], ...]
+    # A group NPC's other members' marks (rules.play.fit_group): () for anyone else.
+    group_marks: tuple[play.Marks, ...] = ()
 
     @cached_property
     def penalty(self) -> int:
@@ -238,9 +240,25 @@ class AtTable:
     @cached_property
     def rows(self) -> list["TrackRow"]:
         """The track as the page draws it: each level with its boxes, marked or open."""
+        return self.track_rows(self.marks)
+
+    @property
+    def members(self) -> list["GroupMember"]:
+        """A group NPC's other members, each with its own track (the first's is `rows`)."""
+        return [
+            GroupMember(
+                number,
+                self.track_rows(marks),
+                _worst_word(self.track, marks),
+                play.wound_penalty(self.track, marks),
+            )
+            for number, marks in enumerate(self.group_marks, start=2)
+        ]
+
+    def track_rows(self, marked: play.Marks) -> list["TrackRow"]:
         levels = self.track.levels
         rows = []
-        for index, (level, marks) in enumerate(zip(levels, self.marks, strict=True)):
+        for index, (level, marks) in enumerate(zip(levels, marked, strict=True)):
             name = wound_word(level.name)
             boxes = [
                 Box(
@@ -286,7 +304,21 @@ class AtTable:
             "in_hand": self.in_hand,
             "potential_used": dict(state.potential_used),
             "conditions": list(state.conditions),
+            "group_wounds": [[list(boxes) for boxes in marks] for marks in self.group_marks],
         }
+
+
+def _worst_word(track: play.HarmTrack, marks: play.Marks) -> str:
+    index = play.worst_level(marks)
+    return "" if index is None else wound_word(track.levels[index].name)
+
+
+@dataclass(frozen=True)
+class GroupMember:
+    number: int  # the second member is 2: the first is the NPC's own track
+    rows: list["TrackRow"]
+    worst_word: str
+    penalty: int
 
 
 def _box_label(name: str, n: int, boxes: int, blow: int, index: int, levels) -> str:
@@ -338,6 +370,7 @@ def at_table(character: Character, state: PlayState | None = None) -> AtTable:
         marks=play.fit_marks(track, state.wounds),
         pool=play.table_pool(value, ruleset),
         potentials=play.potentials(value, ruleset),
+        group_marks=play.fit_group(track, state.group_wounds, character.group_size),
     )
 
 
@@ -619,9 +652,10 @@ def log_entries(character: Character, user, limit: int = LOG_LENGTH) -> list[Dic
 
 def visible_log(entries, campaign: Campaign, user):
     """A campaign's log lines `user` may read: the GM's own secret rolls (DiceRoll.gm_only:
-    a reaction roll, Fudge 1995 4.9, or a hidden NPC's) are the GM's alone. Every read of
-    the log a player makes goes through here: pages, polls and their fingerprints."""
-    return entries if campaign.gm_id == user.pk else entries.filter(gm_only=False)
+    a reaction roll, Fudge 1995 4.9) and every line naming an NPC the GM has not revealed
+    (models.HIDDEN_FROM_PLAYERS: hidden now, whenever it rolled) are the GM's alone. Every
+    read of the log a player makes goes through here: pages, polls and their fingerprints."""
+    return entries if campaign.gm_id == user.pk else entries.shown_to_players()
 
 
 def campaign_log(campaign: Campaign, user, limit: int = LOG_LENGTH) -> list[LogLine]:
@@ -824,7 +858,7 @@ def _last_roll(character: Character, user) -> int:
 def party_fingerprint(campaign: Campaign) -> str:
     """The party's builds (who is in it, their versions), their play states and the log,
     in two queries: the first part changing means the page itself must be reloaded."""
-    party = Character.objects.filter(campaign=campaign, state=Character.State.APPROVED).aggregate(
+    party = _at_the_table(campaign).aggregate(
         count=Count("id"),
         last=Coalesce(Max("id"), 0),
         versions=Coalesce(Sum("version"), 0),
@@ -843,29 +877,36 @@ class PartyMember:
     sheet: Sheet | None  # None in a poll's answer, which shows only the status panels
 
 
+def _at_the_table(campaign: Campaign):
+    """The party (its approved player characters) and the GM's NPCs, which no one approves."""
+    return Character.objects.filter(
+        Q(state=Character.State.APPROVED) | Q(is_npc=True), campaign=campaign
+    )
+
+
 def party_context(
     campaign: Campaign, *, with_sheets: bool = True, fingerprint: str | None = None
 ) -> dict:
     """Every approved character of the campaign at the table, with a fixed number of
     queries however large the party."""
     characters = (
-        Character.objects.filter(campaign=campaign, state=Character.State.APPROVED)
+        _at_the_table(campaign)
         .select_related("campaign", "owner", "play_state")
         .prefetch_related(*BUILD_ROWS, *(APPROVAL_RECORD if with_sheets else ()))
         .annotate(portrait_sha=Coalesce("portrait__sha256", Value("")))
         .order_by("name", "pk")
     )
-    members = [
+    at_the_table = [
         PartyMember(at_table(c), sheet_for_character(c, with_ledger=False) if with_sheets else None)
         for c in characters
     ]
     return {
         "campaign": campaign,
-        "members": members,
+        "members": [m for m in at_the_table if not m.table.character.is_npc],
+        # The GM's NPCs beside the party (their rolls: selectors.npc_table's "npcs").
+        "npc_members": [m for m in at_the_table if m.table.character.is_npc],
         # The GM's NPCs never wait for an approval (selectors.play.in_play).
-        "waiting": campaign.characters.filter(is_npc=False)
-        .exclude(state=Character.State.APPROVED)
-        .count()
+        "waiting": campaign.characters.players().exclude(state=Character.State.APPROVED).count()
         if with_sheets
         else 0,
         "log": gm_log(campaign),

@@ -6,7 +6,7 @@ from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
 from characters.models import Campaign, Character, PackJob, SheetPDF
-from characters.selectors.access import APPROVAL_RECORD, BUILD_ROWS, characters_visible_to
+from characters.selectors.access import APPROVAL_RECORD, BUILD_ROWS
 
 # What a sheet prints, and the approval it is stamped with (its snapshot is hashed, not
 # printed: the stamp checks it against its event).
@@ -14,8 +14,13 @@ SHEET_ROWS = (*BUILD_ROWS, *APPROVAL_RECORD)
 
 
 def character_for_sheet(user, pk) -> Character:
-    """The owner's or the campaign GM's character, with what its sheet prints."""
-    characters = characters_visible_to(user).prefetch_related(*SHEET_ROWS)
+    """The owner's or the campaign GM's character, or an NPC its GM showed the players
+    whole, with what its sheet prints."""
+    characters = (
+        Character.objects.readable_by(user)
+        .select_related("campaign__gm", "owner")
+        .prefetch_related(*SHEET_ROWS)
+    )
     return get_object_or_404(characters, pk=pk)
 
 

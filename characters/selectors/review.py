@@ -97,6 +97,7 @@ def review_queue(user, campaign=None) -> list[QueueItem]:
     ).values("submitted_at")[:1]
     characters = (
         Character.objects.reviewed_by(user)
+        .players()  # an NPC is the GM's own: never in the approval queue
         .filter(state=Character.State.SUBMITTED)
         .select_related("campaign", "owner")
         # The approvals: settled_report reads them to leave out what the GM let through.
@@ -547,6 +548,9 @@ ACTION_TITLES = {
     "file_updated": pgettext_lazy("audit event", "updated from a character file"),
     "character_duplicated": pgettext_lazy("audit event", "character duplicated"),
     "character_archived": pgettext_lazy("audit event", "character archived"),
+    "npc_made": pgettext_lazy("audit event", "NPC made"),
+    "npc_shown": pgettext_lazy("audit event", "NPC shown to the players"),
+    "npc_group_changed": pgettext_lazy("audit event", "NPC group changed"),
     "character_restored": pgettext_lazy("audit event", "character restored"),
     "details_changed": pgettext_lazy("audit event", "details changed"),
     "trait_added": pgettext_lazy("audit event", "trait added"),

@@ -13,6 +13,7 @@ from characters.services.audit import record_event
 from characters.services.characters import create_from_rules
 from characters.services.portraits import portrait_set
 from characters.wording import said
+from rules.character import Npc
 from rules.charfile import MAX_NAME, CharacterFileError, load_json
 from rules.foundry import CHANGED, FOUNDRY, LOST, Imported, parse_any, parse_data, picture_bytes
 from rules.rulesets import BUILTIN
@@ -24,15 +25,24 @@ MAX_PARTY = 100  # characters in one party file: a campaign's whole cast and mor
 
 @transaction.atomic
 def character_import(
-    *, owner, text: str | bytes, campaign: Campaign | None = None
+    *, owner, text: str | bytes, campaign: Campaign | None = None, as_npc: bool = False
 ) -> tuple[Character, Imported]:
     """A character file (the public contract), or a Foundry actor of the fudge-rpg system
     (best effort: `Imported.not_mapped` lists what it could not take), as a new draft.
-    Nothing is saved if any part of the file is unreadable or does not fit the campaign."""
+    Nothing is saved if any part of the file is unreadable or does not fit the campaign.
+    `as_npc`: the campaign's GM imports it as an NPC, whether or not the file says so (its
+    `npc` section, when it has one, says how)."""
     try:
         imported = parse_any(text, **read_options(campaign))
     except CharacterFileError as error:
         raise ServiceError(_unreadable(error)) from None
+    if as_npc:
+        if campaign is None or campaign.gm_id != owner.pk:
+            raise ServiceError(_("Only the campaign's GM makes its NPCs."))
+        value = imported.character
+        imported = dataclasses.replace(
+            imported, character=dataclasses.replace(value, npc=value.npc or Npc())
+        )
     return _import(owner=owner, imported=imported, campaign=campaign)
 
 

@@ -70,8 +70,10 @@ def character_create(
     campaign: Campaign | None = None,
     ruleset: str | None = None,
     concept: str = "",
+    group_size: int | None = None,
 ) -> Character:
-    """A new draft with every attribute of its ruleset (or campaign list) at its default."""
+    """A new draft with every attribute of its ruleset (or campaign list) at its default.
+    With a `group_size`, an NPC of its campaign's GM (services.npcs)."""
     if campaign is not None:
         if not campaign.has_member(owner):
             raise ServiceError(_("Join the campaign before making a character in it."))
@@ -81,6 +83,9 @@ def character_create(
         raise ServiceError(_("Choose a ruleset: {rulesets}.").format(rulesets=", ".join(BUILTIN)))
     else:
         rules = BUILTIN[ruleset]
+    is_npc = group_size is not None
+    if is_npc and (campaign is None or campaign.gm_id != owner.pk):
+        raise ServiceError(_("Only the campaign's GM makes its NPCs."))
     character = Character.objects.create(
         owner=owner,
         campaign=campaign,
@@ -88,6 +93,8 @@ def character_create(
         name=name,
         concept=concept,
         player=owner.get_username(),
+        is_npc=is_npc,
+        group_size=group_size or 1,
     )
     Trait.objects.bulk_create(
         Trait(
@@ -103,15 +110,22 @@ def character_create(
         character=character,
         actor=owner,
         action="character_created",
-        after={"name": name, "ruleset": ruleset},
+        after={"name": name, "ruleset": ruleset}
+        | ({"npc": {"group_size": character.group_size}} if is_npc else {}),
     )
     return character
 
 
 def create_from_rules(*, owner, value, campaign: Campaign | None) -> Character:
     """A new draft of `owner` holding `value` (an engine character: an imported file's, or
-    a duplicated character's), its ledger too. The caller records how it came."""
+    a duplicated character's), its ledger too. The caller records how it came. A value that
+    is an NPC (rules.character.Npc) stays one only as its campaign's GM's own: anyone else's
+    copy or import of it is a player character."""
+    npc = value.npc if campaign is not None and campaign.gm_id == owner.pk else None
     character = Character.objects.create(
+        is_npc=npc is not None,
+        group_size=npc.group_size if npc else 1,
+        npc_budget=npc.budget if npc else False,
         owner=owner,
         campaign=campaign,
         ruleset=value.ruleset,

@@ -72,14 +72,31 @@ class Change:
 
 @transaction.atomic
 def play_wound_box(
-    *, character, actor, expected_revision: int | None, level: int, mark: bool
+    *, character, actor, expected_revision: int | None, level: int, mark: bool, member: int = 1
 ) -> Change:
     """Tick a box of that level for a wound of that level (the box a player clicks), or
-    clear the last one ticked there (a mistake, or a wound the GM lets go)."""
+    clear the last one ticked there (a mistake, or a wound the GM lets go). `member`: which
+    of a group NPC's members (1, its own track, to its group size)."""
     table = _lock(character, actor, expected_revision)
+    if not 1 <= member <= character.group_size:
+        raise ServiceError(
+            _("{name} has no member {member}.").format(name=character.name, member=member)
+        )
     change = play.mark_box if mark else play.clear_box
-    marks = _rules_call(change, table.track, table.marks, level)
+    marks = table.marks if member == 1 else table.group_marks[member - 2]
+    marks = _rules_call(change, table.track, marks, level)
     wound = Term(table.track.levels[level].name, "wound")
+    if member > 1:
+        group = list(table.group_marks)
+        group[member - 2] = marks
+        written = {"group_wounds": group}
+        if mark:
+            action = "wound_marked"
+            note = say("{wound} box marked for member {member}", wound=wound, member=member)
+        else:
+            action = "wound_cleared"
+            note = say("{wound} box cleared for member {member}", wound=wound, member=member)
+        return _commit(table, actor, action, note=note, **written)
     if mark:
         action, note = "wound_marked", say("{wound} box marked", wound=wound)
     else:
@@ -415,6 +432,8 @@ def _commit(table: AtTable, actor, action: str, *, note: Phrase, **changes) -> C
     for field, value in changes.items():
         if field == "wounds":
             value = [list(boxes) for boxes in value]
+        elif field == "group_wounds":
+            value = [[list(boxes) for boxes in marks] for marks in value]
         setattr(state, field, value)
     state.revision += 1
     state.save()

@@ -65,6 +65,12 @@ def character_submit(*, character: Character, actor, expected_version: int | Non
                 "there) to have the GM approve it."
             ).format(name=locked.name)
         )
+    if locked.is_npc:
+        raise ServiceError(
+            _("{name} is an NPC, the GM's own: NPCs are never submitted for review.").format(
+                name=locked.name
+            )
+        )
     if locked.state not in (Character.State.DRAFT, Character.State.CHANGES_REQUESTED):
         raise ServiceError(
             _("{name} is {state} already.").format(name=locked.name, state=locked.state_phrase)

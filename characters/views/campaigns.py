@@ -36,7 +36,7 @@ from characters.forms.campaigns import (
     house_rule_label,
 )
 from characters.knobs import level_word, parts_of, rule_words, said
-from characters.models import Campaign, CatalogEntry, Character
+from characters.models import Campaign, CatalogEntry, Character, NpcShown
 from characters.selectors.access import campaign_for_gm, campaign_for_member, characters_visible_to
 from characters.selectors.campaigns import (
     campaign_history,
@@ -44,6 +44,7 @@ from characters.selectors.campaigns import (
     house_rules_preview,
     newer_ruleset_version,
 )
+from characters.selectors.npcs import campaign_npcs, npcs_named_to
 from characters.selectors.rulesets import summarize_ruleset
 from characters.services import campaigns as services
 from characters.services import webhooks
@@ -189,7 +190,10 @@ def campaign_detail(request, pk):
         "changes": house_rule_changes(campaign, ruleset),
         # A GM sees every character in the campaign, a player only their own.
         "characters": list(
-            characters_visible_to(request.user).filter(campaign=campaign).order_by("name")
+            characters_visible_to(request.user)
+            .players()  # the GM's NPCs have their own section
+            .filter(campaign=campaign)
+            .order_by("name")
         ),
     }
     if is_gm:
@@ -211,6 +215,10 @@ def campaign_detail(request, pk):
         )
         context["webhook"] = campaign_webhook_of(campaign)
         context["webhook_form"] = WebhookForm()
+        context["npcs"] = campaign_npcs(campaign)
+        context["shown_choices"] = NpcShown.choices
+    else:
+        context["shown_npcs"] = npcs_named_to(campaign)
     return render(request, "campaigns/detail.html", context)
 
 

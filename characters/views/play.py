@@ -72,7 +72,10 @@ def play_wound(request, pk):
     def call(character, form):
         what, level = form.action()
         return services.play_wound_box(
-            **_who(request, character, form), level=level, mark=what == "mark"
+            **_who(request, character, form),
+            level=level,
+            mark=what == "mark",
+            member=form.cleaned_data["member"] or 1,
         )
 
     return _change(request, pk, forms.WoundForm, call)
