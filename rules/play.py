@@ -122,9 +122,7 @@ def fit_group(track: HarmTrack, stored, members: int) -> tuple[Marks, ...]:
     the play state's own), each fitted as fit_marks fits one; a member with none stored is
     unhurt, and members beyond the group's size are dropped."""
     stored = stored if isinstance(stored, list | tuple) else ()
-    return tuple(
-        fit_marks(track, stored[i] if i < len(stored) else ()) for i in range(members - 1)
-    )
+    return tuple(fit_marks(track, stored[i] if i < len(stored) else ()) for i in range(members - 1))
 
 
 def empty_marks(track: HarmTrack) -> Marks:
