@@ -24,6 +24,7 @@ from characters.services.advancement import experience_award, experience_spend
 from characters.services.api_tokens import api_token_create
 from characters.services.characters import character_create
 from characters.services.keeping import campaign_archive, character_archive
+from characters.services.npcs import npc_create
 from characters.services.portraits import portrait_set
 from characters.services.printing import pack_storage
 from characters.services.review import character_approve, character_submit
@@ -65,6 +66,11 @@ ACCESS = {
     "campaign_house_rules": (GM, "get"),
     "campaign_regenerate_invite": (GM, "post"),
     "campaign_settings": (GM, "post"),
+    "npc_new": (GM, "get"),
+    "npc_show": (GM, "post"),
+    "npc_copies": (GM, "post"),
+    "npc_archive": (GM, "post"),
+    "npc_restore": (GM, "post"),
     "campaign_history": (GM, "get"),
     "membership_remove": (GM, "post"),
     "campaign_catalog": (MEMBER, "get"),  # players read it; only the GM edits (issue 12)
@@ -265,6 +271,10 @@ def world(db):
     token, _ = api_token_create(user=users["owner"], name="walk")
     thread = comment_thread_start(character=character, actor=users["gm"], body="Walk with me")
     design = designed_ruleset_save(owner=users["gm"], file=blank_ruleset_file()).ruleset
+    npc, archived_npc = (
+        npc_create(campaign=campaign, actor=users["gm"], name=name) for name in ("NPC", "Gone")
+    )
+    character_archive(character=archived_npc, actor=users["gm"])
     args = {
         "ruleset_design": [design.pk],
         "ruleset_design_section": [design.pk, "ladder"],
@@ -278,6 +288,11 @@ def world(db):
         "campaign_house_rules": [campaign.pk],
         "campaign_regenerate_invite": [campaign.pk],
         "campaign_settings": [campaign.pk],
+        "npc_new": [campaign.pk],
+        "npc_show": [npc.pk],
+        "npc_copies": [npc.pk],
+        "npc_archive": [npc.pk],
+        "npc_restore": [archived_npc.pk],
         "campaign_webhook": [campaign.pk],
         "campaign_webhook_revoke": [campaign.pk],
         "campaign_history": [campaign.pk],
@@ -565,6 +580,11 @@ TAKES_POST = {
     "party_npc_roll": NPC_ROLLER,
     "party_group_roll": NPC_ROLLER,
     "party_reaction_roll": NPC_ROLLER,
+    "npc_new": "the new NPC's form on its own page",
+    "npc_show": "the campaign page's NPC list",
+    "npc_copies": "the campaign page's NPC list",
+    "npc_archive": "the campaign page's NPC list",
+    "npc_restore": "the campaign page's NPC list",
     "character_archive": KEEP,
     "character_restore": KEEP,
     "character_duplicate": KEEP,
