@@ -550,7 +550,6 @@ ACTION_TITLES = {
     "character_archived": pgettext_lazy("audit event", "character archived"),
     "npc_made": pgettext_lazy("audit event", "NPC made"),
     "npc_shown": pgettext_lazy("audit event", "NPC shown to the players"),
-    "npc_group_changed": pgettext_lazy("audit event", "NPC group changed"),
     "character_restored": pgettext_lazy("audit event", "character restored"),
     "details_changed": pgettext_lazy("audit event", "details changed"),
     "trait_added": pgettext_lazy("audit event", "trait added"),
