@@ -349,3 +349,24 @@ def test_the_campaign_page_lists_npcs_for_the_gm(gwen, gm, campaign):
     page = gwen.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
     assert 'id="npcs"' in page and "Pirates" in page and "group of 3" in page
     assert reverse("npc_new", args=[campaign.pk]) in page
+
+
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        ("fr", ("Créer un PNJ", "Les joueurs voient", "groupe de 3", "Membre 2")),
+        ("es", ("Crear un PNJ", "Los jugadores ven", "grupo de 3", "Miembro 2")),
+        ("de", ("NSC erstellen", "Spieler sehen", "Gruppe von 3", "Mitglied 2")),
+    ],
+)
+def test_the_npc_pages_speak_the_gms_language(gwen, gm, campaign, language, words):
+    legendary_npc(campaign, gm, name="Pirates", group_size=3)
+    gwen.cookies["django_language"] = language
+    pages = "".join(
+        gwen.get(reverse(name, args=[campaign.pk])).content.decode()
+        for name in ("campaign_detail", "npc_new", "campaign_party")
+    )
+    for word in words:
+        assert word in pages, word
+    for english in ("Make an NPC", "Players see", "group of 3", "Member 2", "How many in"):
+        assert english not in pages, english
