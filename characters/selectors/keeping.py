@@ -16,7 +16,8 @@ NO_CAMPAIGN = "none"
 
 
 def table_characters(user, *, q="", state="", campaign="", sort=""):
-    characters = Character.objects.owned_by(user).select_related("campaign")
+    # A GM's NPCs are listed on their campaign's page, not among their own characters.
+    characters = Character.objects.owned_by(user).players().select_related("campaign")
     if q:
         characters = characters.filter(name__icontains=q)
     if state:
@@ -31,6 +32,7 @@ def table_characters(user, *, q="", state="", campaign="", sort=""):
 def archived_characters(user):
     return (
         Character.all_objects.filter(owner=user, archived_at__isnull=False, deleted_at__isnull=True)
+        .players()  # an archived NPC is restored from its campaign's page
         .select_related("campaign")
         .order_by("-archived_at", "pk")
     )

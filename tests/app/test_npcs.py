@@ -370,3 +370,10 @@ def test_the_npc_pages_speak_the_gms_language(gwen, gm, campaign, language, word
         assert word in pages, word
     for english in ("Make an NPC", "Players see", "group of 3", "Member 2", "How many in"):
         assert english not in pages, english
+
+
+def test_the_gms_table_lists_their_characters_not_their_npcs(gwen, gm, campaign):
+    legendary_npc(campaign, gm)
+    build(gm, campaign, "Gwen's own")
+    table = gwen.get(reverse("dashboard")).content.decode()
+    assert "Gwen&#x27;s own" in table and SECRET not in table
