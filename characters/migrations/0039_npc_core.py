@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("characters", "0037_npcs"),
+        ("characters", "0038_user_sessions"),
     ]
 
     operations = [
