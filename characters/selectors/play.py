@@ -242,7 +242,7 @@ class AtTable:
         """The track as the page draws it: each level with its boxes, marked or open."""
         return self.track_rows(self.marks)
 
-    @property
+    @cached_property
     def members(self) -> list["GroupMember"]:
         """A group NPC's other members, each with its own track (the first's is `rows`)."""
         return [

@@ -342,3 +342,25 @@ class TestSeverity:
         ]
         # The worst wound marked counts, whatever lies below it.
         assert play.severity(track, blows(track, unhurt, SCRATCH, NEAR_DEATH)) == play.GRAVEST
+
+
+class TestGroupTracks:
+    """Issue 43: three pirates made as one NPC, a Mudge wound track each (4.55)."""
+
+    def test_each_other_member_has_a_track_of_its_own(self):
+        track = mudge_track()
+        members = play.fit_group(track, [], 3)
+        assert members == (play.empty_marks(track), play.empty_marks(track))
+        hurt = play.mark_box(track, members[1], 1)
+        assert play.wound_penalty(track, hurt) == -1  # Mudge 4.55: Hurt, -1
+        assert play.fit_group(track, [[], [list(b) for b in hurt]], 3)[1] == hurt
+
+    def test_stored_tracks_fit_the_group_as_it_is_now(self):
+        track = mudge_track()
+        scratched = [[0], [], [], [], []]
+        # A group grown from 2 to 4: the new members are unhurt; shrunk to 2: the rest go.
+        grown = play.fit_group(track, [scratched], 4)
+        assert len(grown) == 3 and grown[0][0] == (0,) and grown[1] == play.empty_marks(track)
+        assert len(play.fit_group(track, [scratched, scratched, scratched], 2)) == 1
+        assert play.fit_group(track, "not a list", 2) == (play.empty_marks(track),)
+        assert play.fit_group(track, [], 1) == ()
