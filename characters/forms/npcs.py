@@ -35,6 +35,11 @@ class NpcForm(forms.Form):
         initial=1,
         help_text=_("More than 1: a crew made as one NPC, with a wound track for each."),
     )
+    budget = forms.BooleanField(
+        label=_("Price it against the creation budget"),
+        required=False,
+        help_text=_("Left unticked, the NPC has only the traits that matter: no budget."),
+    )
     template = forms.ChoiceField(label=_("Template"), required=False)
     source = forms.ModelChoiceField(
         label=_("Character to copy"), queryset=None, required=False, empty_label="—"

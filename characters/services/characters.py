@@ -71,9 +71,11 @@ def character_create(
     ruleset: str | None = None,
     concept: str = "",
     group_size: int | None = None,
+    npc_budget: bool = False,
 ) -> Character:
     """A new draft with every attribute of its ruleset (or campaign list) at its default.
-    With a `group_size`, an NPC of its campaign's GM (services.npcs)."""
+    With a `group_size`, an NPC of its campaign's GM (services.npcs), priced against the
+    creation budget only with `npc_budget`."""
     if campaign is not None:
         if not campaign.has_member(owner):
             raise ServiceError(_("Join the campaign before making a character in it."))
@@ -95,6 +97,7 @@ def character_create(
         player=owner.get_username(),
         is_npc=is_npc,
         group_size=group_size or 1,
+        npc_budget=is_npc and npc_budget,
     )
     Trait.objects.bulk_create(
         Trait(
@@ -111,7 +114,11 @@ def character_create(
         actor=owner,
         action="character_created",
         after={"name": name, "ruleset": ruleset}
-        | ({"npc": {"group_size": character.group_size}} if is_npc else {}),
+        | (
+            {"npc": {"group_size": character.group_size, "budget": character.npc_budget}}
+            if is_npc
+            else {}
+        ),
     )
     return character
 

@@ -46,13 +46,22 @@ def _check_group(group_size: int) -> None:
 
 @transaction.atomic
 def npc_create(
-    *, campaign: Campaign, actor, name: str, group_size: int = 1, template: str = ""
+    *,
+    campaign: Campaign,
+    actor,
+    name: str,
+    group_size: int = 1,
+    template: str = "",
+    budget: bool = False,
 ) -> Character:
     """A blank NPC (its ruleset's attributes at their default), raised to a template's
-    minimums when the GM picks one (Mudge 6.4, the builder's template picker)."""
+    minimums when the GM picks one (Mudge 6.4, the builder's template picker); priced
+    against the creation budget only when the GM asks (`budget`)."""
     _check_gm(campaign, actor)
     _check_group(group_size)
-    npc = character_create(owner=actor, name=name, campaign=campaign, group_size=group_size)
+    npc = character_create(
+        owner=actor, name=name, campaign=campaign, group_size=group_size, npc_budget=budget
+    )
     if template:
         character_apply_template(character=npc, actor=actor, expected_version=None, slug=template)
         npc.refresh_from_db()
@@ -61,10 +70,17 @@ def npc_create(
 
 @transaction.atomic
 def npc_copy(
-    *, campaign: Campaign, actor, source: Character, name: str = "", group_size: int = 1
+    *,
+    campaign: Campaign,
+    actor,
+    source: Character,
+    name: str = "",
+    group_size: int = 1,
+    budget: bool | None = None,
 ) -> Character:
     """An NPC holding any character of the campaign as it stands (a player's too: the GM
-    sees every one), under a name of its own."""
+    sees every one), under a name of its own; `budget` None keeps the source's (an NPC's
+    own, or none for a player's character)."""
     _check_gm(campaign, actor)
     _check_group(group_size)
     if source.campaign_id != campaign.pk:
@@ -79,7 +95,10 @@ def npc_copy(
         name=name,
         player="",
         advancement=None,  # the NPC starts as the build stands, with no ledger of its own
-        npc=Npc(group_size=group_size, budget=value.npc.budget if value.npc else False),
+        npc=Npc(
+            group_size=group_size,
+            budget=bool(value.npc and value.npc.budget) if budget is None else budget,
+        ),
     )
     npc = create_from_rules(owner=actor, value=value, campaign=campaign)
     record_event(

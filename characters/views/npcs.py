@@ -49,16 +49,27 @@ def npc_new(request, pk):
 
 def _make(campaign, actor, data):
     how, name, group_size = data["how"], data["name"], data["group_size"]
+    budget = data["budget"]
     if how == COPY:
         return npcs.npc_copy(
-            campaign=campaign, actor=actor, source=data["source"], name=name, group_size=group_size
+            campaign=campaign,
+            actor=actor,
+            source=data["source"],
+            name=name,
+            group_size=group_size,
+            budget=budget,
         )
     if how == FILE:
         npc, _imported = npcs.npc_import(campaign=campaign, actor=actor, text=data["content"])
         return npc
     template = data["template"] if how == TEMPLATE else ""
     return npcs.npc_create(
-        campaign=campaign, actor=actor, name=name, group_size=group_size, template=template
+        campaign=campaign,
+        actor=actor,
+        name=name,
+        group_size=group_size,
+        template=template,
+        budget=budget,
     )
 
 
