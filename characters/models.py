@@ -994,14 +994,23 @@ class PlayEvent(models.Model):
         ordering = ["created_at", "id"]
 
 
+# A line of the dice log the players may not read: the GM's secret (`gm_only`), or one naming
+# an NPC the GM has not revealed.
+HIDDEN_FROM_PLAYERS = Q(gm_only=True) | Q(
+    character__is_npc=True, character__npc_shown=NpcShown.HIDDEN
+)
+
+
 class DiceRollQuerySet(models.QuerySet):
     def seen_by(self, user):
         """The lines `user` (a user or their id) may read of a log they read: all of them
-        for the campaign's GM;
-        for anyone else, none the GM keeps (`gm_only`) and none naming an NPC the GM has
-        not revealed."""
-        hidden_npc = Q(character__is_npc=True, character__npc_shown=NpcShown.HIDDEN)
-        return self.filter(Q(campaign__gm=user) | (Q(gm_only=False) & ~hidden_npc))
+        for the campaign's GM; for anyone else, none HIDDEN_FROM_PLAYERS."""
+        return self.filter(Q(campaign__gm=user) | ~HIDDEN_FROM_PLAYERS)
+
+    def shown_to_players(self):
+        """The lines every player of the campaign may read: what may leave the site for
+        the table's channel (services.webhooks)."""
+        return self.exclude(HIDDEN_FROM_PLAYERS)
 
 
 class DiceRoll(models.Model):

@@ -129,6 +129,8 @@ def webhook_queue(roll: DiceRoll) -> WebhookDelivery | None:
     webhook = CampaignWebhook.objects.filter(campaign_id=roll.campaign_id).first()
     if webhook is None:
         return None
+    if not DiceRoll.objects.filter(pk=roll.pk).shown_to_players().exists():
+        return None  # the table's channel is the players': never the GM's secrets
     delivery = WebhookDelivery.objects.create(
         webhook=webhook, roll=roll, payload=roll_payload(roll, webhook.site_url)
     )

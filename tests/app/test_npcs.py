@@ -13,13 +13,22 @@ from django.urls import reverse
 
 from characters.adapters import character_to_rules, exported_file
 from characters.errors import NotAllowed, ServiceError
-from characters.models import Character, CharacterEvent, DiceRoll, NpcShown, PlayState, Trait
+from characters.models import (
+    CampaignWebhook,
+    Character,
+    CharacterEvent,
+    DiceRoll,
+    NpcShown,
+    PlayState,
+    Trait,
+)
 from characters.selectors.play import party_fingerprint
 from characters.services import npcs
 from characters.services.api_tokens import api_token_create
 from characters.services.character_files import character_import
 from characters.services.review import character_submit
 from characters.services.rows import trait_add
+from characters.services.webhooks import webhook_queue
 from rules.ladder import LEGENDARY
 from rules.report import build_report
 from rules.rulesets import BUILTIN
@@ -389,3 +398,22 @@ def test_the_gms_table_lists_their_characters_not_their_npcs(gwen, gm, campaign)
     build(gm, campaign, "Gwen's own")
     table = gwen.get(reverse("dashboard")).content.decode()
     assert "Gwen&#x27;s own" in table and SECRET not in table
+
+
+def test_a_hidden_npcs_roll_never_goes_to_the_tables_webhook(gm, campaign, tess):
+    CampaignWebhook.objects.create(
+        campaign=campaign, url="https://example.org/hook", site_url="https://x/", created_by=gm
+    )
+    npc = legendary_npc(campaign, gm)
+
+    def rolled(character, **flags):
+        line = DiceRoll.objects.create(
+            campaign=campaign, character=character, roller=gm, kind="roll", subject="x", **flags
+        )
+        return webhook_queue(line)
+
+    assert rolled(npc) is None  # hidden
+    assert rolled(tess, gm_only=True) is None  # the GM's secret (Fudge 1995 4.9)
+    assert rolled(tess) is not None
+    npcs.npc_show(npc=npc, actor=gm, shown=NpcShown.NAME)
+    assert rolled(npc) is not None
