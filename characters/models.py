@@ -1002,14 +1002,9 @@ HIDDEN_FROM_PLAYERS = Q(gm_only=True) | Q(
 
 
 class DiceRollQuerySet(models.QuerySet):
-    def seen_by(self, user):
-        """The lines `user` (a user or their id) may read of a log they read: all of them
-        for the campaign's GM; for anyone else, none HIDDEN_FROM_PLAYERS."""
-        return self.filter(Q(campaign__gm=user) | ~HIDDEN_FROM_PLAYERS)
-
     def shown_to_players(self):
-        """The lines every player of the campaign may read: what may leave the site for
-        the table's channel (services.webhooks)."""
+        """The lines every player of the campaign may read (selectors.play.visible_log), and
+        what may leave the site for the table's channel (services.webhooks)."""
         return self.exclude(HIDDEN_FROM_PLAYERS)
 
 

@@ -10,7 +10,7 @@ from characters.rules_content import rules_name
 from rules.templates import templates_for
 
 
-def campaign_npcs(campaign: Campaign) -> list[Character]:
+def campaign_npc_list(campaign: Campaign) -> list[Character]:
     """The campaign's NPCs, for its GM: current ones first, then the archived (restored at
     will, as any character)."""
     return list(

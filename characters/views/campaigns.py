@@ -44,7 +44,7 @@ from characters.selectors.campaigns import (
     house_rules_preview,
     newer_ruleset_version,
 )
-from characters.selectors.npcs import campaign_npcs, npcs_named_to
+from characters.selectors.npcs import campaign_npc_list, npcs_named_to
 from characters.selectors.rulesets import summarize_ruleset
 from characters.services import campaigns as services
 from characters.services import webhooks
@@ -215,7 +215,7 @@ def campaign_detail(request, pk):
         )
         context["webhook"] = campaign_webhook_of(campaign)
         context["webhook_form"] = WebhookForm()
-        context["npcs"] = campaign_npcs(campaign)
+        context["npcs"] = campaign_npc_list(campaign)
         context["shown_choices"] = NpcShown.choices
     else:
         context["shown_npcs"] = npcs_named_to(campaign)

@@ -14,7 +14,7 @@ from characters.errors import ServiceError
 from characters.forms.npcs import COPY, FILE, TEMPLATE, NpcCopiesForm, NpcForm, NpcShownForm
 from characters.models import NpcShown
 from characters.selectors.access import campaign_for_gm
-from characters.selectors.npcs import campaign_npcs, npc_for_gm, npc_form_choices
+from characters.selectors.npcs import campaign_npc_list, npc_for_gm, npc_form_choices
 from characters.services import keeping, npcs
 from characters.views.htmx import fragments, news, refused
 
@@ -144,7 +144,11 @@ def _write(request, npc, write, said):
         return redirect(npcs_url(campaign))
     section = render_to_string(
         f"{DETAIL}#npcs",
-        {"campaign": campaign, "npcs": campaign_npcs(campaign), "shown_choices": NpcShown.choices},
+        {
+            "campaign": campaign,
+            "npcs": campaign_npc_list(campaign),
+            "shown_choices": NpcShown.choices,
+        },
         request,
     )
     return fragments(section, news(request, said))
