@@ -47,6 +47,7 @@ from characters.selectors.advancement import (
     spend_to_take_back,
     with_requests,
 )
+from characters.selectors.plans import next_offer, plan_choices, priced_plan
 from characters.selectors.review_rows import target_said
 from characters.wording import SPEAKER, said
 from rules.character import PERSONALITY_QUESTIONS
@@ -711,6 +712,8 @@ def advancement_context(character: Character, user) -> dict:
         )
         for kind in learnable_kinds(ruleset)
     ]
+    plan, plan_rows = priced_plan(character, available, ruleset)
+    is_owner = character.owner_id == user.pk
     points = None
     if ruleset.system == LEVELS:
         points = Points(
@@ -743,6 +746,10 @@ def advancement_context(character: Character, user) -> dict:
         "difficulties": DIFFICULTY_CHOICES if ruleset.skill_difficulties else (),
         "ledger": list(character.ledger.select_related("actor").order_by("-created_at", "-id")),
         "points": points,
+        "plan": plan,
+        "plan_rows": plan_rows,
+        "plan_offer": next_offer(character, plan) if is_owner else None,
+        "plan_choices": plan_choices(character, ruleset) if is_owner else None,
         "party_size": Character.objects.filter(
             campaign_id=character.campaign_id, state=Character.State.APPROVED
         ).count()
