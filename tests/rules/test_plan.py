@@ -154,17 +154,25 @@ class TestFile:
         empty = read_character({**data, "plan": []}).character
         assert write_character(empty)["plan"] == []
 
-    @pytest.mark.parametrize(
-        ("step", "where"),
-        [
-            ({"what": "teleport"}, "plan[0].what"),
-            ({"what": "raise", "list": "gifts", "name": "X", "to": "Good"}, "plan[0].list"),
-            ({"what": "raise", "list": "skills", "name": "X", "to": "Goood"}, "plan[0].to"),
-            ({"what": "raise", "list": "skills", "name": "", "to": "Good"}, "plan[0].name"),
-            ({"what": "meta_point", "to": 0}, "plan[0].to"),
-            ({"what": "gift", "name": "X", "cost": 3}, "plan[0].cost"),
-        ],
-    )
+    BAD_STEPS = [
+        ({"what": "teleport"}, "plan[0].what"),
+        ({"what": "raise", "list": "gifts", "name": "X", "to": "Good"}, "plan[0].list"),
+        ({"what": "raise", "list": "skills", "name": "X", "to": "Goood"}, "plan[0].to"),
+        ({"what": "raise", "list": "skills", "name": "", "to": "Good"}, "plan[0].name"),
+        ({"what": "raise", "list": "skills", "name": "X"}, "plan[0].to"),
+        (
+            {"what": "raise", "list": "skills", "name": "X", "to": "Good", "difficulty": "hard"},
+            "plan[0].difficulty",
+        ),
+        ({"what": "learn", "list": "attributes", "name": "X", "to": "Good"}, "plan[0].list"),
+        ({"what": "meta_point", "to": 0}, "plan[0].to"),
+        ({"what": "meta_point", "to": True}, "plan[0].to"),
+        ({"what": "gift", "name": "X", "cost": 3}, "plan[0].cost"),
+        ({"what": "gift"}, "plan[0].name"),
+        ("raise Climbing", "plan[0]"),
+    ]
+
+    @pytest.mark.parametrize(("step", "where"), BAD_STEPS)
     def test_a_bad_step_says_where(self, step, where):
         data = json.loads((SAMPLES / "brogo.json").read_text())
         with pytest.raises(CharacterFileError) as error:
