@@ -359,9 +359,10 @@ def write_steps(steps, ladder: Ladder = STANDARD) -> list[dict]:
 
 def step_phrase(step: Step, ladder: Ladder) -> Phrase:
     """What a step intends, in words: "Climbing to Great"."""
-    if step.what in (RAISE, LEARN):
-        template = "{name} to {level}" if step.what == RAISE else "learn {name} to {level}"
-        return say(template, name=step.name, level=Level(step.level, ladder))
+    if step.what == RAISE:
+        return say("{name} to {level}", name=step.name, level=Level(step.level, ladder))
+    if step.what == LEARN:
+        return say("learn {name} to {level}", name=step.name, level=Level(step.level, ladder))
     if step.what == GIFT:
         return say("the gift {name}", name=step.name)
     if step.what == POWER:

@@ -113,11 +113,11 @@ def test_the_next_step_is_offered_and_bought_through_the_spend_flow(in_play, log
     client = login(player)
     add(client, character, CLIMBING_TO_GREAT)
     add(client, character, {"what": "gift", "name": "Danger Sense"})
-    assert "Buy the next level" not in text(page(client, character))  # 0 XP: nothing offered
+    assert "Next spend" not in text(page(client, character))  # 0 XP: nothing offered
     experience_award(character=character, actor=gm, amount=3, reason="Session 1")
     shown = text(page(client, character))
     assert "Next in the plan: Climbing to Great." in shown
-    assert "Buy the next level: 2 XP" in shown
+    assert "Next spend: 2 XP" in shown
     offered = _offered_form(page(client, character).content.decode())
     assert offered["what"] == "raise" and "confirmed" not in offered
     # The offer goes to the spend flow's confirmation first: nothing is bought yet.
@@ -131,7 +131,7 @@ def test_the_next_step_is_offered_and_bought_through_the_spend_flow(in_play, log
     assert trait(character, "Climbing").level == GOOD
     # 1 XP left; Good->Great is 4 XP: the step waits, 3 more needed.
     shown = text(page(client, character))
-    assert "Buy the next level" not in shown and "3 XP more needed" in shown
+    assert "Next spend" not in shown and "3 XP more needed" in shown
     experience_award(character=character, actor=gm, amount=3, reason="Session 2")
     offered = _offered_form(page(client, character).content.decode())
     client.post(reverse("advancement_spend", args=[character.pk]), {**offered, "confirmed": "1"})
