@@ -18,7 +18,7 @@ from rules.character import Character
 from rules.json_files import CharacterFileError
 from rules.ladder import ABYSMAL, STANDARD, Ladder, LevelError
 from rules.rulesets import DIFFICULTIES, LEVELS, Ruleset
-from rules.words import Level, Phrase, say
+from rules.words import Level, Name, Phrase, say
 
 RAISE, LEARN, GIFT, POWER, BUY_OFF_FAULT, META_POINT = (
     "raise",
@@ -213,13 +213,16 @@ class _State:
                     raise _Unplannable(
                         say(
                             "{name} has no level to raise: a superpower is bought whole, as a gift",
-                            name=step.name,
+                            name=Name(step.name),
                         )
                     )
                 return start, self._raises(kind, start, step.level, first=RAISE)
             if step.what == RAISE:
                 raise _Unplannable(
-                    say("{name} is not on the character: plan to learn it first", name=step.name)
+                    say(
+                        "{name} is not on the character: plan to learn it first",
+                        name=Name(step.name),
+                    )
                 )
             if not learnable(ruleset, step.list):
                 raise _Unplannable(
@@ -360,13 +363,13 @@ def write_steps(steps, ladder: Ladder = STANDARD) -> list[dict]:
 def step_phrase(step: Step, ladder: Ladder) -> Phrase:
     """What a step intends, in words: "Climbing to Great"."""
     if step.what == RAISE:
-        return say("{name} to {level}", name=step.name, level=Level(step.level, ladder))
+        return say("{name} to {level}", name=Name(step.name), level=Level(step.level, ladder))
     if step.what == LEARN:
-        return say("learn {name} to {level}", name=step.name, level=Level(step.level, ladder))
+        return say("learn {name} to {level}", name=Name(step.name), level=Level(step.level, ladder))
     if step.what == GIFT:
-        return say("the gift {name}", name=step.name)
+        return say("the gift {name}", name=Name(step.name))
     if step.what == POWER:
-        return say("the power {name}", name=step.name)
+        return say("the power {name}", name=Name(step.name))
     if step.what == BUY_OFF_FAULT:
-        return say("buy off {name}", name=step.name)
+        return say("buy off {name}", name=Name(step.name))
     return say("hold {count} points", count=step.level)

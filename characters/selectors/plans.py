@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from characters import vocabulary
 from characters.adapters import character_to_rules, plan_steps, ruleset_for
 from characters.models import Character, Trait
+from characters.rules_content import rules_name
 from characters.selectors.advancement import pending_spends
 from characters.wording import SPEAKER, said
 from rules.advancement import learnable
@@ -126,12 +127,12 @@ def plan_choices(character: Character, ruleset: Ruleset) -> dict:
     top = ruleset.ladder.top_word_level + 3
     return {
         "raisable": [
-            (f"{LIST_KINDS_BACK[t.kind]}:{t.name}", t.name)
+            (f"{LIST_KINDS_BACK[t.kind]}:{t.name}", rules_name(t.name))
             for t in traits
             if t.kind in (Trait.Kind.ATTRIBUTE, Trait.Kind.SKILL)
             or (t.kind == Trait.Kind.POWER and (t.level is not None or ruleset.system != LEVELS))
         ],
-        "faults": [t.name for t in traits if t.kind == Trait.Kind.FAULT],
+        "faults": [(t.name, rules_name(t.name)) for t in traits if t.kind == Trait.Kind.FAULT],
         "levels": [
             (level, SPEAKER.level(Level(level, ruleset.ladder)))
             for level in range(top, bottom - 1, -1)
