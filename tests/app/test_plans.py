@@ -189,7 +189,7 @@ def test_the_plan_travels_in_the_file(in_play, login, player, tmp_path):  # noqa
     assert response.status_code == 302
     copy = Character.objects.get(pk=resolve(response.url).kwargs["pk"])
     again = json.loads(client.get(reverse("character_export", args=[copy.pk])).content)
-    assert again["plan"] == exported["plan"]
+    assert again == exported  # the whole file, plan and all
     character.refresh_from_db()
     assert copy.experience_plan == character.experience_plan
     path = Path(tmp_path) / "planned.json"
