@@ -52,6 +52,8 @@ from characters.selectors.review_rows import target_said
 from characters.wording import SPEAKER, said
 from rules.character import PERSONALITY_QUESTIONS
 from rules.diff import ADDED, CHANGED, REMOVED, Change, diff_files
+from rules.json_files import CharacterFileError
+from rules.plan import read_steps, step_phrase
 from rules.recorded import phrase_of
 from rules.report import Report, build_report
 from rules.rule_names import in_words
@@ -576,6 +578,9 @@ ACTION_TITLES = {
     "spend_refused": pgettext_lazy("audit event", "spend refused"),
     "spend_withdrawn": pgettext_lazy("audit event", "spend withdrawn"),
     "spend_taken_back": pgettext_lazy("audit event", "spend taken back"),
+    "plan_step_added": pgettext_lazy("audit event", "step added to the plan"),
+    "plan_step_removed": pgettext_lazy("audit event", "step removed from the plan"),
+    "plan_step_moved": pgettext_lazy("audit event", "plan reordered"),
     "meta_points_spent": pgettext_lazy("audit event", "meta points spent"),
     "meta_points_granted": pgettext_lazy("audit event", "meta points granted"),
     "fudge_points_converted": pgettext_lazy("audit event", "fudge points converted"),
@@ -622,6 +627,8 @@ FIELD_WORDS = {
     "sha256": pgettext_lazy("audit field", "SHA-256"),
     "defined_in_play": pgettext_lazy("audit field", "defined in play"),
     "origins": pgettext_lazy("audit field", "sites"),  # that may frame a shared sheet
+    "plan": pgettext_lazy("audit field", "plan"),
+    "step": pgettext_lazy("audit field", "step"),
 }
 
 
@@ -646,6 +653,12 @@ def _shown(key, value, ruleset: Ruleset) -> str:
         return vocabulary.term(value.replace("_", " "), "difficulty")
     if key == "sha256":
         return f"{value[:12]}…"  # the audit page's diff checks the whole digest
+    if key in ("plan", "step"):  # an experience plan's steps (services.plans), in words
+        try:
+            steps = read_steps(value if key == "plan" else [value])
+        except CharacterFileError:
+            return str(value)
+        return " · ".join(said(step_phrase(step, ruleset.ladder)) for step in steps) or "—"
     if key == "ruleset":
         return _ruleset_shown(value, ruleset)
     if key == "template" and isinstance(value, str):  # its name, as the event's reason says it

@@ -74,6 +74,9 @@ def test_steps_are_added_priced_reordered_and_removed_by_the_player(in_play, log
         "plan_step_moved",
         "plan_step_removed",
     ]
+    audit = text(client.get(reverse("character_audit", args=[character.pk])))
+    assert "Step added to the plan" in audit and "Plan reordered" in audit
+    assert "Step Climbing to Great" in audit  # the step in words, not its JSON
     # The plan changed nothing else: Climbing is still Fair, nothing was spent.
     assert trait(character, "Climbing").level == FAIR
     assert not character.ledger.filter(amount__lt=0).exists()
