@@ -132,47 +132,49 @@ def test_house_ruled_costs_reprice_the_plan():
     assert plan.total == 15
 
 
-class TestFile:
-    STEPS = [
-        {"what": "raise", "list": "skills", "name": "Elvish", "to": "Great"},
-        {"what": "learn", "list": "skills", "name": "Sailing", "to": "Good", "difficulty": "hard"},
-        {"what": "gift", "name": "Danger Sense"},
-        {"what": "buy_off_fault", "name": "Curious"},
-        {"what": "meta_point", "to": 4},
-    ]
+# A plan of every kind of step, and steps the reader refuses with where.
+PLAN_STEPS = [
+    {"what": "raise", "list": "skills", "name": "Elvish", "to": "Great"},
+    {"what": "learn", "list": "skills", "name": "Sailing", "to": "Good", "difficulty": "hard"},
+    {"what": "gift", "name": "Danger Sense"},
+    {"what": "buy_off_fault", "name": "Curious"},
+    {"what": "meta_point", "to": 4},
+]
 
+BAD_PLAN_STEPS = [
+    ({"what": "teleport"}, "plan[0].what"),
+    ({"what": "raise", "list": "gifts", "name": "X", "to": "Good"}, "plan[0].list"),
+    ({"what": "raise", "list": "skills", "name": "X", "to": "Goood"}, "plan[0].to"),
+    ({"what": "raise", "list": "skills", "name": "", "to": "Good"}, "plan[0].name"),
+    ({"what": "raise", "list": "skills", "name": "X"}, "plan[0].to"),
+    (
+        {"what": "raise", "list": "skills", "name": "X", "to": "Good", "difficulty": "hard"},
+        "plan[0].difficulty",
+    ),
+    ({"what": "learn", "list": "attributes", "name": "X", "to": "Good"}, "plan[0].list"),
+    ({"what": "meta_point", "to": 0}, "plan[0].to"),
+    ({"what": "meta_point", "to": True}, "plan[0].to"),
+    ({"what": "gift", "name": "X", "cost": 3}, "plan[0].cost"),
+    ({"what": "gift"}, "plan[0].name"),
+    ("raise Climbing", "plan[0]"),
+]
+
+
+class TestFile:
     def test_steps_round_trip(self):
-        assert write_steps(read_steps(self.STEPS)) == self.STEPS
+        assert write_steps(read_steps(PLAN_STEPS)) == PLAN_STEPS
 
     def test_the_plan_travels_in_the_file_and_a_file_without_one_is_unchanged(self):
         data = json.loads((SAMPLES / "brogo.json").read_text())
         assert "plan" not in write_character(read_character(data).character)
-        planned = {**data, "plan": self.STEPS}
+        planned = {**data, "plan": PLAN_STEPS}
         character = read_character(planned).character
         assert character.plan[0] == Step(RAISE, "Elvish", "skills", GREAT)
-        assert write_character(character)["plan"] == self.STEPS
+        assert write_character(character)["plan"] == PLAN_STEPS
         empty = read_character({**data, "plan": []}).character
         assert write_character(empty)["plan"] == []
 
-    BAD_STEPS = [
-        ({"what": "teleport"}, "plan[0].what"),
-        ({"what": "raise", "list": "gifts", "name": "X", "to": "Good"}, "plan[0].list"),
-        ({"what": "raise", "list": "skills", "name": "X", "to": "Goood"}, "plan[0].to"),
-        ({"what": "raise", "list": "skills", "name": "", "to": "Good"}, "plan[0].name"),
-        ({"what": "raise", "list": "skills", "name": "X"}, "plan[0].to"),
-        (
-            {"what": "raise", "list": "skills", "name": "X", "to": "Good", "difficulty": "hard"},
-            "plan[0].difficulty",
-        ),
-        ({"what": "learn", "list": "attributes", "name": "X", "to": "Good"}, "plan[0].list"),
-        ({"what": "meta_point", "to": 0}, "plan[0].to"),
-        ({"what": "meta_point", "to": True}, "plan[0].to"),
-        ({"what": "gift", "name": "X", "cost": 3}, "plan[0].cost"),
-        ({"what": "gift"}, "plan[0].name"),
-        ("raise Climbing", "plan[0]"),
-    ]
-
-    @pytest.mark.parametrize(("step", "where"), BAD_STEPS)
+    @pytest.mark.parametrize(("step", "where"), BAD_PLAN_STEPS)
     def test_a_bad_step_says_where(self, step, where):
         data = json.loads((SAMPLES / "brogo.json").read_text())
         with pytest.raises(CharacterFileError) as error:
