@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('characters', '0038_user_sessions'),
+        ('characters', '0040_offline_rolls'),
     ]
 
     operations = [
