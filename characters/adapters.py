@@ -56,6 +56,7 @@ from rules.house_rules import (
     json_number,
 )
 from rules.ladder import STANDARD, Ladder, LevelError, level_name, parse_level
+from rules.plan import read_steps
 from rules.recorded import phrase_data
 from rules.ruleset_file import read_ruleset
 from rules.rulesets import BUILTIN, FUDGE_BASICS, LEVELS, Ruleset, Terms
@@ -324,6 +325,7 @@ def character_to_rules(character: Character) -> rc.Character:
         advancement=advancement_of(character),
         notes=character.notes,
         personality=dict(character.personality or {}),
+        plan=plan_steps(character) or None,
         foundry_ids=dict(character.foundry_ids or {}),
         foundry_kept=dict(character.foundry_kept or {}),
         npc=(
@@ -332,6 +334,11 @@ def character_to_rules(character: Character) -> rc.Character:
             else None
         ),
     )
+
+
+def plan_steps(character: Character) -> tuple:
+    """The character's experience plan as engine steps (rules.plan.Step)."""
+    return read_steps(character.experience_plan or [])
 
 
 # How a ledger row marks tokens carried from creation (MicroFudged): an award that is not.

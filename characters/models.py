@@ -308,6 +308,9 @@ class Character(models.Model):
     foundry_kept = models.JSONField(default=dict, blank=True)
     notes = models.TextField(blank=True, max_length=20_000)
     personality = models.JSONField(default=dict, blank=True)
+    # The player's experience plan (rules.plan): its steps as the character file writes them,
+    # levels in the standard ladder's words. Priced when read; never changes the character.
+    experience_plan = models.JSONField(default=list, blank=True)
     state = models.CharField(max_length=20, choices=State.choices, default=State.DRAFT)
     # A non-player character: the GM's own (its owner is the campaign's GM), never in the
     # players' approval queue, and shown to the players only as far as `npc_shown` says.

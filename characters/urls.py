@@ -38,6 +38,7 @@ urlpatterns += [
         name="campaign_ruleset_move",
     ),
     path("campaigns/<int:pk>/", campaigns.campaign_detail, name="campaign_detail"),
+    path("campaigns/<int:pk>/plans/", campaigns.campaign_plans, name="campaign_plans"),
     path(
         "campaigns/<int:pk>/house-rules/",
         campaigns.house_rules_edit,
@@ -195,6 +196,19 @@ urlpatterns += [
         "characters/<int:pk>/advancement/spends/<int:entry_pk>/withdraw/",
         advancement.spend_withdraw,
         name="spend_withdraw",
+    ),
+    path("characters/<int:pk>/plan/add/", advancement.plan_step_add, name="plan_step_add"),
+    path(
+        "characters/<int:pk>/plan/move/",
+        advancement.plan_step_change,
+        {"action": "move"},
+        name="plan_step_move",
+    ),
+    path(
+        "characters/<int:pk>/plan/remove/",
+        advancement.plan_step_change,
+        {"action": "remove"},
+        name="plan_step_remove",
     ),
     path("characters/<int:pk>/points/spend/", advancement.points_spend, name="points_spend"),
     path("characters/<int:pk>/points/grant/", advancement.points_grant, name="points_grant"),

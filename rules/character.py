@@ -115,6 +115,8 @@ class Character:
     advancement: tuple | None = None
     notes: str = ""
     personality: dict[str, str] = field(default_factory=dict)
+    # The player's experience plan (rules.plan.Step, in order), or None: the file has none.
+    plan: tuple | None = None
     # The Foundry ids of the actor, its attribute set and its trait ladder ({"actor": ...,
     # "attributeset": ..., "traitladder": ...})
     foundry_ids: dict = field(default_factory=dict, compare=False)

@@ -26,6 +26,7 @@ from rules.character import (
 from rules.house_rules import HouseRuleError, apply_house_rules, json_number
 from rules.json_files import CharacterFileError, load_json
 from rules.ladder import STANDARD, Ladder, LevelError
+from rules.plan import read_steps, write_steps
 from rules.ruleset_file import RulesetFileError, read_ruleset, ruleset_to_json
 from rules.rulesets import BUILTIN, DIFFICULTIES, Ruleset
 from rules.text import first_text_problem
@@ -72,6 +73,7 @@ TOP_LEVEL_KEYS = (
     "notes",
     "personality",
     "npc",
+    "plan",
 )
 NPC_KEYS = ("group_size", "budget")
 MAX_GROUP = 50  # members of a group made as one NPC
@@ -221,6 +223,8 @@ class _Reader:
             notes=self.text(obj.get("notes", ""), "notes", MAX_TEXT),
             personality=self.personality(obj.get("personality", {})),
             npc=self.npc(obj.get("npc")),
+            # None when the file has none, so a file without one is written back without one.
+            plan=None if obj.get("plan") is None else read_steps(obj["plan"], self.ladder),
         )
 
     def object(self, value, where, known):
@@ -589,6 +593,8 @@ def write_character(character: Character, ladder: Ladder = STANDARD) -> dict:
         at = [key for key, _ in ordered].index("experience") + 1
         ordered.insert(at, ("advancement", [write_entry(e, ladder) for e in character.advancement]))
         data = dict(ordered)
+    if character.plan is not None:
+        data["plan"] = write_steps(character.plan, ladder)
     return data
 
 

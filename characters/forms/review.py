@@ -9,9 +9,10 @@ from characters.adapters import trait_target
 from characters.errors import ServiceError
 from characters.forms.builder import VersionedForm
 from characters.forms.fields import NameField
-from characters.models import DIFFICULTY_CHOICES
+from characters.models import DIFFICULTY_CHOICES, LEVEL_MAX, LEVEL_MIN
 from characters.selectors.advancement import LEARN_LISTS, MAX_AWARD, SPENDS
 from characters.selectors.review_rows import equipment_target
+from rules import plan
 
 APPROVE, REQUEST_CHANGES = "approve", "request_changes"
 COMMENT_MAX = 5000
@@ -120,3 +121,50 @@ class PointsForm(VersionedForm):
 
 class RefuseForm(forms.Form):
     reason = forms.CharField(max_length=500, strip=True)
+
+
+class PlanStepForm(VersionedForm):
+    """A step added to the experience plan (rules.plan.Step). Each kind of step has its own
+    small form on the page; they all post here, `what` saying which."""
+
+    what = forms.ChoiceField(choices=[(w, w) for w in plan.WHATS])
+    trait = forms.CharField(max_length=120, required=False)  # "skills:Climbing"
+    name = NameField(max_length=plan.MAX_NAME, required=False)
+    list = forms.ChoiceField(choices=[(n, n) for n in plan.LEARN_LISTS], required=False)
+    to = forms.IntegerField(min_value=LEVEL_MIN, max_value=LEVEL_MAX, required=False)
+    difficulty = forms.ChoiceField(choices=[("", ""), *DIFFICULTY_CHOICES], required=False)
+    count = forms.IntegerField(min_value=1, max_value=100, required=False)
+
+    def clean(self):
+        data = super().clean()
+        what = data.get("what")
+        if what == plan.META_POINT:
+            if not data.get("count"):
+                self.add_error("count", _("Say how many points the character should hold."))
+        elif what == plan.RAISE:
+            list_name, _sep, name = (data.get("trait") or "").partition(":")
+            if list_name not in plan.RAISE_LISTS or not name.strip():
+                self.add_error("trait", _("Choose the trait to raise."))
+            data["list"], data["name"] = list_name, name.strip()
+        elif what and not data.get("name"):
+            self.add_error("name", _("Name what the step adds or buys off."))
+        if what in (plan.RAISE, plan.LEARN) and data.get("to") is None:
+            self.add_error("to", _("Choose the level to reach."))
+        if what == plan.LEARN and not data.get("list"):
+            data["list"] = "skills"
+        return data
+
+    def step(self) -> plan.Step:
+        data = self.cleaned_data
+        what = data["what"]
+        if what == plan.META_POINT:
+            return plan.Step(what, level=data["count"])
+        if what in (plan.GIFT, plan.POWER, plan.BUY_OFF_FAULT):
+            return plan.Step(what, data["name"])
+        difficulty = (data.get("difficulty") or None) if what == plan.LEARN else None
+        return plan.Step(what, data["name"], data["list"], data["to"], difficulty)
+
+
+class PlanMoveForm(VersionedForm):
+    index = forms.IntegerField(min_value=0, max_value=plan.MAX_STEPS)
+    offset = forms.TypedChoiceField(choices=[("-1", "-1"), ("1", "1")], coerce=int, required=False)

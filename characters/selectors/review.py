@@ -47,10 +47,13 @@ from characters.selectors.advancement import (
     spend_to_take_back,
     with_requests,
 )
+from characters.selectors.plans import next_offer, plan_choices, priced_plan
 from characters.selectors.review_rows import target_said
 from characters.wording import SPEAKER, said
 from rules.character import PERSONALITY_QUESTIONS
 from rules.diff import ADDED, CHANGED, REMOVED, Change, diff_files
+from rules.json_files import CharacterFileError
+from rules.plan import read_steps, step_phrase
 from rules.recorded import phrase_of
 from rules.report import Report, build_report
 from rules.rule_names import in_words
@@ -578,6 +581,9 @@ ACTION_TITLES = {
     "spend_refused": pgettext_lazy("audit event", "spend refused"),
     "spend_withdrawn": pgettext_lazy("audit event", "spend withdrawn"),
     "spend_taken_back": pgettext_lazy("audit event", "spend taken back"),
+    "plan_step_added": pgettext_lazy("audit event", "step added to the plan"),
+    "plan_step_removed": pgettext_lazy("audit event", "step removed from the plan"),
+    "plan_step_moved": pgettext_lazy("audit event", "plan reordered"),
     "meta_points_spent": pgettext_lazy("audit event", "meta points spent"),
     "meta_points_granted": pgettext_lazy("audit event", "meta points granted"),
     "fudge_points_converted": pgettext_lazy("audit event", "fudge points converted"),
@@ -624,6 +630,8 @@ FIELD_WORDS = {
     "sha256": pgettext_lazy("audit field", "SHA-256"),
     "defined_in_play": pgettext_lazy("audit field", "defined in play"),
     "origins": pgettext_lazy("audit field", "sites"),  # that may frame a shared sheet
+    "plan": pgettext_lazy("audit field", "plan"),
+    "step": pgettext_lazy("audit field", "step"),
 }
 
 
@@ -648,6 +656,12 @@ def _shown(key, value, ruleset: Ruleset) -> str:
         return vocabulary.term(value.replace("_", " "), "difficulty")
     if key == "sha256":
         return f"{value[:12]}…"  # the audit page's diff checks the whole digest
+    if key in ("plan", "step"):  # an experience plan's steps (services.plans), in words
+        try:
+            steps = read_steps(value if key == "plan" else [value])
+        except CharacterFileError:
+            return str(value)
+        return " · ".join(said(step_phrase(step, ruleset.ladder)) for step in steps) or "—"
     if key == "ruleset":
         return _ruleset_shown(value, ruleset)
     if key == "template" and isinstance(value, str):  # its name, as the event's reason says it
@@ -714,6 +728,8 @@ def advancement_context(character: Character, user) -> dict:
         )
         for kind in learnable_kinds(ruleset)
     ]
+    plan, plan_rows = priced_plan(character, available, ruleset)
+    is_owner = character.owner_id == user.pk
     points = None
     if ruleset.system == LEVELS:
         points = Points(
@@ -746,6 +762,10 @@ def advancement_context(character: Character, user) -> dict:
         "difficulties": DIFFICULTY_CHOICES if ruleset.skill_difficulties else (),
         "ledger": list(character.ledger.select_related("actor").order_by("-created_at", "-id")),
         "points": points,
+        "plan": plan,
+        "plan_rows": plan_rows,
+        "plan_offer": next_offer(character, plan) if is_owner else None,
+        "plan_choices": plan_choices(character, ruleset) if is_owner else None,
         "party_size": Character.objects.filter(
             campaign_id=character.campaign_id, state=Character.State.APPROVED
         ).count()

@@ -19,6 +19,7 @@ from characters.errors import Locked, ServiceError
 from characters.models import Campaign, CatalogEntry, Character, Equipment, ExperienceEntry, Trait
 from characters.services.audit import commit_change, lock_character, record_event
 from characters.services.history import snapshot
+from rules.plan import write_steps
 from rules.rulesets import BUILTIN
 
 
@@ -149,6 +150,7 @@ def create_from_rules(*, owner, value, campaign: Campaign | None) -> Character:
         experience=value.experience,
         notes=value.notes,
         personality=value.personality,
+        experience_plan=write_steps(value.plan or ()),
         foundry_ids=value.foundry_ids,
         foundry_kept=value.foundry_kept,
     )

@@ -21,11 +21,19 @@ from django.views.decorators.http import require_POST, require_safe
 from characters.adapters import ruleset_for
 from characters.errors import ServiceError
 from characters.forms.builder import VersionedForm
-from characters.forms.review import AwardForm, PointsForm, RefuseForm, SpendForm
+from characters.forms.review import (
+    AwardForm,
+    PlanMoveForm,
+    PlanStepForm,
+    PointsForm,
+    RefuseForm,
+    SpendForm,
+)
 from characters.models import DecisionToken
 from characters.recorded import ledger_reason_said
 from characters.selectors.access import character_for_owner, character_for_viewer, is_gm_of
 from characters.selectors.advancement import amount_said, quote_spend
+from characters.selectors.plans import plan_step_said
 from characters.selectors.review import (
     advancement_context,
     character_for_gm,
@@ -33,6 +41,7 @@ from characters.selectors.review import (
     spend_label,
 )
 from characters.services import advancement as services
+from characters.services import plans
 from characters.services.decisions import decision_once
 from characters.views.htmx import (
     fragments,
@@ -227,6 +236,54 @@ def _points(request, character, service, *, decision=False):
             name=locked.name, count=locked.meta_points
         ),
     )
+
+
+@require_POST
+def plan_step_add(request, pk):
+    """A step added to the plan: priced at once on the panel, bought later, one spend at a
+    time, through advancement_spend."""
+    character = character_for_owner(request.user, pk)
+    form = PlanStepForm(request.POST)
+    if not form.is_valid():
+        errors = [e for field_errors in form.errors.values() for e in field_errors]
+        return _invalid(request, character, errors[0] if errors else _("Choose a step to plan."))
+    step = form.step()
+    write = partial(
+        plans.plan_step_add,
+        character=character,
+        actor=request.user,
+        expected_version=form.cleaned_data["version"],
+        step=step,
+    )
+    return _write(
+        request,
+        character,
+        write,
+        lambda locked: _("Planned: {step}.").format(step=plan_step_said(step, character)),
+    )
+
+
+@require_POST
+def plan_step_change(request, pk, action):
+    """A step moved up or down (`offset` -1 or 1) or removed."""
+    character = character_for_owner(request.user, pk)
+    form = PlanMoveForm(request.POST)
+    if not form.is_valid():
+        return _invalid(request, character, _("Reload the page and try again."))
+    data = form.cleaned_data
+    common = {
+        "character": character,
+        "actor": request.user,
+        "expected_version": data["version"],
+        "index": data["index"],
+    }
+    if action == "remove":
+        write = partial(plans.plan_step_remove, **common)
+        said = _("Removed from the plan.")
+    else:
+        write = partial(plans.plan_step_move, **common, offset=data["offset"] or 1)
+        said = _("The plan is reordered.")
+    return _write(request, character, write, lambda locked: said)
 
 
 def _once(request, write, kind, target):

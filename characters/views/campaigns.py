@@ -45,6 +45,7 @@ from characters.selectors.campaigns import (
     newer_ruleset_version,
 )
 from characters.selectors.npcs import campaign_npc_list, npcs_named_to
+from characters.selectors.plans import party_plans
 from characters.selectors.rulesets import summarize_ruleset
 from characters.services import campaigns as services
 from characters.services import webhooks
@@ -687,3 +688,16 @@ def _entry_form(campaign, entry, data=None) -> CatalogEntryForm:
 def _catalog_url(campaign, *, anchor, edit=None) -> str:
     query = f"?edit={edit}" if edit is not None else ""
     return f"{reverse('campaign_catalog', args=[campaign.pk])}{query}#{anchor}"
+
+
+@require_safe
+def campaign_plans(request, pk):
+    """The GM's compact list of the party's experience plans: each step priced now, read
+    only (a plan is its player's own)."""
+    campaign = campaign_for_gm(request.user, pk)
+    context = {
+        "campaign": campaign,
+        "unit": campaign_ruleset(campaign).advancement.unit,
+        "plans": party_plans(campaign),
+    }
+    return render(request, "campaigns/plans.html", context)

@@ -27,6 +27,7 @@ from tests.rules.test_charfile import (
     minimal,
     mutated_files,
 )
+from tests.rules.test_plan import BAD_PLAN_STEPS, PLAN_STEPS
 from tests.support.schemas import CHARACTER_FILE, CHARACTER_FILE_SCHEMA
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -278,3 +279,26 @@ class TestADesignedLadder:
             ("house_rules", "skill_caps"),
             ("skills", 0, "level"),
         }
+
+
+class TestPlan:
+    """The optional experience plan (character-file.md, The plan; rules.plan)."""
+
+    def test_a_plan_of_every_kind_of_step_validates(self):
+        data = {**sample("brogo"), "plan": PLAN_STEPS}
+        read_character(data)
+        assert errors(data) == []
+
+    @pytest.mark.parametrize(("step", "where"), BAD_PLAN_STEPS)
+    def test_a_step_the_reader_refuses_the_schema_refuses(self, step, where):
+        data = {**sample("brogo"), "plan": [step]}
+        with pytest.raises(CharacterFileError):
+            read_character(data)
+        assert errors(data), f"the schema takes the step the reader refuses at {where}"
+
+    def test_more_steps_than_a_plan_holds(self):
+        step = {"what": "gift", "name": "Luck"}
+        data = {**sample("brogo"), "plan": [step] * 101}
+        with pytest.raises(CharacterFileError):
+            read_character(data)
+        assert errors(data)

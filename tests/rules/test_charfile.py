@@ -174,8 +174,9 @@ class TestWriting:
         assert data["equipment"] == [{"name": "Mail", "kind": "armour", "armour": 2}]
         assert "meta_points" not in data  # None: the ruleset's starting number
         # No ledger: no advancement key (spec, "Advancement" is optional).
-        # ruleset_file only where a designed ruleset goes with the file (rules.ruleset_file).
-        unwritten = ("meta_points", "advancement", "ruleset_file", "npc")  # npc: NPCs only
+        # ruleset_file only where a designed ruleset goes with the file (rules.ruleset_file);
+        # npc only for NPCs; no plan key without a plan (rules.plan, optional).
+        unwritten = ("meta_points", "advancement", "ruleset_file", "npc", "plan")
         assert list(data) == [k for k in TOP_LEVEL_KEYS if k not in unwritten]
 
 
