@@ -43,7 +43,8 @@ SHEET_TARGET, MAXIMAL_TARGET, KEPT_TARGET = 0.08, 1.0, 0.010
 PACK_CHARACTERS = 50
 PACK_PEAK_TARGET_MIB, DOWNLOAD_GROWTH_TARGET_MIB, DOWNLOADS = 300, 50, 5
 PASSWORD = "bench-password-123"
-WORKER = [sys.executable, "manage.py", "db_worker"]
+# The pack queue's worker, as `make run` starts it (settings.TASKS: packs have their own queue).
+WORKER = [sys.executable, "manage.py", "db_worker", "--queue-name", "packs"]
 
 
 def median_seconds(render, runs=RUNS) -> float:
@@ -164,15 +165,17 @@ def database_part():
     from django.test import Client
     from django.urls import reverse
 
-    gm, campaign, brogo = _seed()
+    gm, campaign = _seed()
     client = Client()
     client.login(username=gm.username, password=PASSWORD)
-    url = reverse("character_sheet_pdf", args=[brogo.pk])
+    # An approved sheet: a draft's changes with every edit and is never kept.
+    kept_one = campaign.characters.order_by("pk").first()
+    url = reverse("character_sheet_pdf", args=[kept_one.pk])
     first = time.perf_counter()
     client.get(url)
     rendered = time.perf_counter() - first
     kept = median_seconds(lambda: client.get(url), runs=50)
-    print("Kept sheets (Django test client, the GM downloading Brogo again)")
+    print("Kept sheets (Django test client, the GM downloading an approved sheet again)")
     print(f"  first download (rendered)  {rendered:7.3f} s")
     print(f"  kept download, median      {kept * 1000:7.2f} ms  target {KEPT_TARGET * 1000:.0f} ms")
     sys.stdout.flush()
@@ -218,9 +221,8 @@ def largest_files(count: int) -> list[str]:
 
 
 def _seed():
-    """A GM with Brogo of his own, and a Mudge campaign of PACK_CHARACTERS of the largest
-    characters, imported, submitted and approved through the services, as at a real
-    table."""
+    """A GM and a Mudge campaign of PACK_CHARACTERS of the largest characters, imported,
+    submitted and approved through the services, as at a real table."""
     from django.contrib.auth import get_user_model
 
     from characters.services.campaigns import campaign_create
@@ -228,7 +230,6 @@ def _seed():
     from characters.services.review import character_approve, character_submit
 
     gm = get_user_model().objects.create_user("bench-gm", password=PASSWORD)
-    brogo, _ = character_import(owner=gm, text=(SAMPLES / "brogo.json").read_text())
     campaign = campaign_create(gm=gm, name="Bench", base_ruleset="mudge")
     for text in largest_files(PACK_CHARACTERS):
         character, _ = character_import(owner=gm, text=text, campaign=campaign)
@@ -236,7 +237,7 @@ def _seed():
         character_approve(
             character=character, actor=gm, expected_version=None, override_reason="bench"
         )
-    return gm, campaign, brogo
+    return gm, campaign
 
 
 def _pack_run(client, campaign):
