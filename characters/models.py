@@ -125,8 +125,10 @@ class RulesetVersion(models.Model):
 class NpcRollMethod(models.TextChoices):
     FOUR_DF = "4df", pgettext_lazy("NPC roll method", "4dF, as for the players")
     ONE_D6 = "1d6", pgettext_lazy("NPC roll method", "1d6 (Fudge 4.5)")
-    ONE_DF = "1df", pgettext_lazy("NPC roll method", "1dF (Mudge 4.33)")
-    TWO_DF = "2df", pgettext_lazy("NPC roll method", "2dF (Mudge 4.33)")
+    # Mudge 3.5 and 4.33 say these two and "no roll"; a label names no ruleset, since the
+    # choice is offered under every ruleset (a Fudge Basics page never says "Mudge").
+    ONE_DF = "1df", pgettext_lazy("NPC roll method", "1dF")
+    TWO_DF = "2df", pgettext_lazy("NPC roll method", "2dF")
     NO_ROLL = "no-roll", pgettext_lazy("NPC roll method", "No roll: the level is the difficulty")
 
 

@@ -668,8 +668,8 @@ class CampaignSettingsForm(forms.Form):
         choices=NpcRollMethod.choices,
         required=False,  # left out (an older form): as it is
         help_text=_(
-            "Fudge 4.5: 1d6, the listed level on 2 to 5; Mudge 3.5: 1dF or 2dF; Mudge 4.33: "
-            "no roll at all (the NPC's level is the difficulty)."
+            "1d6 (Fudge 4.5): the listed level on 2 to 5, worse on 1, better on 6. 1dF or "
+            "2dF: added to the listed level. No roll: the NPC's level is the difficulty."
         ),
     )
     npc_damage_thresholds = forms.BooleanField(

@@ -82,7 +82,7 @@ def test_no_roll_and_fudge_dice(campaign, gm, pirates):
     entry = npc_rolls.npc_roll(character=molly, actor=gm, trait="Sword", randbelow=dice(2, 1))
     assert (entry.dice, entry.result, entry.detail["section"]) == ([1, 0], GOOD, "Mudge 3.5")
     page = _log_page_as(gm, campaign)
-    assert "Sword Fair by 2dF (Mudge 4.33): rolled +1 → Good" in page
+    assert "Sword Fair by 2dF: rolled +1 → Good" in page
     assert "Sword Fair: no roll (Mudge 4.33) → Fair" in page
 
 

@@ -72,6 +72,7 @@ ACCESS = {
     "npc_archive": (GM, "post"),
     "npc_restore": (GM, "post"),
     "campaign_history": (GM, "get"),
+    "campaign_plans": (GM, "get"),  # a plan is its player's own: the GM reads the party's
     "membership_remove": (GM, "post"),
     "campaign_catalog": (MEMBER, "get"),  # players read it; only the GM edits (issue 12)
     "catalog_entry_add": (GM, "post"),
@@ -109,6 +110,9 @@ ACCESS = {
     "advancement_spend": (VIEWER, "post"),
     "points_spend": (OWNER, "post"),
     "spend_take_back": (OWNER, "post"),
+    "plan_step_add": (OWNER, "post"),
+    "plan_step_move": (OWNER, "post"),
+    "plan_step_remove": (OWNER, "post"),
     "spend_withdraw": (OWNER, "post"),
     "points_convert": (OWNER, "post"),
     # interop
@@ -296,6 +300,7 @@ def world(db):
         "campaign_webhook": [campaign.pk],
         "campaign_webhook_revoke": [campaign.pk],
         "campaign_history": [campaign.pk],
+        "campaign_plans": [campaign.pk],
         "campaign_catalog": [campaign.pk],
         "membership_remove": [campaign.pk, other.pk],
         "catalog_entry_add": [campaign.pk, "skill"],
@@ -503,6 +508,7 @@ PLAY = "a change at the table, from the play page's buttons (htmx)"
 ADVANCE = "experience: a request, an award or the GM's answer, from the advancement page"
 KEEP = "archive, restore or copy: a button with its confirmation"
 THREAD = "a message or a thread's state, from the thread's form"
+PLAN = "the player's experience plan: a step added, moved or removed, from its panel"
 NPC_ROLLER = "a GM's roll for NPCs, from the party view's NPC roller (htmx)"
 CATALOGUE = "the GM's catalogue editor: a row added, saved or removed"
 TAKES_POST = {
@@ -562,6 +568,9 @@ TAKES_POST = {
     "spend_accept": ADVANCE,
     "spend_refuse": ADVANCE,
     "spend_take_back": ADVANCE,
+    "plan_step_add": PLAN,
+    "plan_step_move": PLAN,
+    "plan_step_remove": PLAN,
     "spend_withdraw": ADVANCE,
     "points_spend": ADVANCE,
     "points_grant": ADVANCE,
