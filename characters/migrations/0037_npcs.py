@@ -23,9 +23,9 @@ class Migration(migrations.Migration):
                 choices=[
                     ("4df", "4dF, as for the players"),
                     ("1d6", "1d6 (Fudge 4.5)"),
-                    ("1df", "1dF (Mudge 4.33)"),
-                    ("2df", "2dF (Mudge 4.33)"),
-                    ("none", "No roll: the level is the difficulty"),
+                    ("1df", "1dF"),
+                    ("2df", "2dF"),
+                    ("no-roll", "No roll: the level is the difficulty"),
                 ],
                 default="4df",
                 max_length=10,

@@ -3,14 +3,6 @@
 from django.db import migrations, models
 
 
-def no_roll_renamed(apps, schema_editor):
-    """0037 called "no roll" "none", a word pages also say for "nothing": "no-roll" now."""
-    apps.get_model("characters", "Campaign").objects.filter(npc_roll_method="none").update(
-        npc_roll_method="no-roll"
-    )
-    apps.get_model("characters", "DiceRoll").objects.filter(method="none").update(method="no-roll")
-
-
 class Migration(migrations.Migration):
     dependencies = [
         ("characters", "0038_user_sessions"),
@@ -21,21 +13,6 @@ class Migration(migrations.Migration):
             model_name="diceroll",
             name="detail",
             field=models.JSONField(blank=True, default=dict),
-        ),
-        migrations.AlterField(
-            model_name="campaign",
-            name="npc_roll_method",
-            field=models.CharField(
-                choices=[
-                    ("4df", "4dF, as for the players"),
-                    ("1d6", "1d6 (Fudge 4.5)"),
-                    ("1df", "1dF"),
-                    ("2df", "2dF"),
-                    ("no-roll", "No roll: the level is the difficulty"),
-                ],
-                default="4df",
-                max_length=10,
-            ),
         ),
         migrations.AlterField(
             model_name="diceroll",
@@ -50,5 +27,4 @@ class Migration(migrations.Migration):
                 max_length=10,
             ),
         ),
-        migrations.RunPython(no_roll_renamed, migrations.RunPython.noop),
     ]
