@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 
 from characters.errors import NotAllowed, ServiceError
 from characters.models import Campaign, Character, DiceRoll, NpcShown
-from characters.selectors.play import at_table, rollable_traits
+from characters.selectors.play import at_table
+from characters.services.play import trait_level, trait_roll_line
 from characters.services.webhooks import webhook_queue
-from characters.sheets import sheet_for_character
 from rules import npc, play
 
 Randbelow = Callable[[int], int]
@@ -38,23 +38,6 @@ def _check_npc(campaign: Campaign, character: Character) -> None:
                 name=character.name, campaign=campaign.name
             )
         )
-
-
-def _level(character: Character, trait: str) -> int:
-    """The level of the character's trait as the sheet lists it ("" for a plain roll from
-    Fair); a trait the character lacks is refused by name."""
-    if not trait:
-        return 0
-    sheet = sheet_for_character(character, with_ledger=False)
-    ruleset = at_table(character).ruleset
-    levels = {t.name: t.level for t in rollable_traits(sheet, 0, ruleset)}
-    if trait not in levels:
-        raise ServiceError(
-            _("{name} has no trait {trait} with a level to roll.").format(
-                name=character.name, trait=repr(trait)
-            )
-        )
-    return levels[trait]
 
 
 def _hidden(character: Character) -> bool:
@@ -79,24 +62,18 @@ def npc_roll(
         raise ServiceError(_("{name} is in no campaign.").format(name=character.name))
     _check_gm(campaign, actor)
     _check_npc(campaign, character)
-    level = _level(character, trait)
     table = at_table(character)
+    level = trait_level(table, trait)
     method = campaign.npc_roll_method
     effective = level + table.penalty + modifier
     roll = npc.roll_npc(method, effective, randbelow)
-    worst = table.worst
-    entry = DiceRoll(
-        campaign=campaign,
-        character=character,
-        roller=actor,
-        kind=DiceRoll.Kind.ROLL,
-        subject=character.name,
+    entry = trait_roll_line(
+        table,
+        actor=actor,
         trait=trait,
         level=level,
-        penalty=table.penalty,
-        penalty_reason=worst.name if worst and table.penalty else "",
         modifier=modifier,
-        dice=list(roll.dice),
+        dice=roll.dice,
         result=roll.result,
         against=against,
         method=method,
@@ -134,16 +111,17 @@ def npc_group_roll(
     listed = []
     for character, trait in foes:
         _check_npc(campaign, character)
-        penalty = at_table(character).penalty
-        listed.append((character, trait, _level(character, trait), penalty))
+        table = at_table(character)
+        listed.append((character, trait, trait_level(table, trait), table.penalty))
     if pc.is_npc or pc.campaign_id != campaign.pk:
         raise ServiceError(
             _("{name} is not a player character of {campaign}.").format(
                 name=pc.name, campaign=campaign.name
             )
         )
-    pc_level = _level(pc, pc_trait)
-    pc_wounds = at_table(pc).penalty
+    pc_table = at_table(pc)
+    pc_level = trait_level(pc_table, pc_trait)
+    pc_wounds = pc_table.penalty
     method = campaign.npc_roll_method
     roll = npc.roll_group(
         method,

@@ -314,21 +314,62 @@ def dice_roll(
             ).format(campaign=character.campaign.name)
         )
     table = at_table(character, play_state_of(character))
-    ruleset = table.ruleset
-    sheet = sheet_for_character(character, with_ledger=False)
-    levels = {t.name: t.level for t in rollable_traits(sheet, 0, ruleset)}
-    if trait and trait not in levels:
-        raise ServiceError(
-            _("{name} has no trait {trait} with a level to roll.").format(
-                name=character.name, trait=repr(trait)
-            )
-        )
-    level = levels.get(trait, FAIR)
+    level = trait_level(table, trait)
     effective = level + table.penalty + modifier
     dice = offline.dice if offline else play.roll_fudge_dice(randbelow)
-    result = effective + sum(dice)
+    entry = trait_roll_line(
+        table,
+        actor=actor,
+        trait=trait,
+        level=level,
+        modifier=modifier,
+        dice=dice,
+        result=effective + sum(dice),
+        against=against,
+        rolled_offline_at=offline.rolled_at if offline else None,
+    )
+    if against is not None:
+        entry.chance = int(play.chance_to_reach(effective, against) * 81)
+    if weapon:
+        _damage(entry, table, weapon, defence)
+    entry.save()
+    webhook_queue(entry)  # posted later by the task queue, never while the player waits
+    return entry
+
+
+def trait_level(table: AtTable, trait: str) -> int:
+    """The level of the character's trait as its sheet lists it (Fair for "", a plain roll);
+    a trait the character lacks is refused by name."""
+    if not trait:
+        return FAIR
+    sheet = sheet_for_character(table.character, with_ledger=False)
+    levels = {t.name: t.level for t in rollable_traits(sheet, 0, table.ruleset)}
+    if trait not in levels:
+        raise ServiceError(
+            _("{name} has no trait {trait} with a level to roll.").format(
+                name=table.character.name, trait=repr(trait)
+            )
+        )
+    return levels[trait]
+
+
+def trait_roll_line(
+    table: AtTable,
+    *,
+    actor,
+    trait: str,
+    level: int,
+    modifier: int,
+    dice,
+    result: int,
+    against: int | None,
+    **fields,
+) -> DiceRoll:
+    """The log line of a roll of the character's trait, with the wound penalty its table
+    gives (unsaved: the caller adds what its roll has more, then saves it)."""
     worst = table.worst
-    entry = DiceRoll(
+    character = table.character
+    return DiceRoll(
         campaign_id=character.campaign_id,
         character=character,
         roller=actor,
@@ -342,15 +383,8 @@ def dice_roll(
         dice=list(dice),
         result=result,
         against=against,
-        rolled_offline_at=offline.rolled_at if offline else None,
+        **fields,
     )
-    if against is not None:
-        entry.chance = int(play.chance_to_reach(effective, against) * 81)
-    if weapon:
-        _damage(entry, table, weapon, defence)
-    entry.save()
-    webhook_queue(entry)  # posted later by the task queue, never while the player waits
-    return entry
 
 
 def _damage(entry: DiceRoll, table: AtTable, weapon: str, defence: int | None) -> None:
