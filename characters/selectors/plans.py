@@ -8,7 +8,6 @@ from characters import vocabulary
 from characters.adapters import character_to_rules, plan_steps, ruleset_for
 from characters.models import Character, Trait
 from characters.rules_content import rules_name
-from characters.selectors.advancement import pending_spends
 from characters.wording import SPEAKER, said
 from rules.advancement import learnable
 from rules.ladder import ABYSMAL, TERRIBLE
@@ -174,7 +173,8 @@ def party_plans(campaign) -> list[tuple[Character, list[PlanRow], int]]:
     )
     listed = []
     for character in party:
-        held = -sum(entry.amount for entry, _ in pending_spends(character))
+        # From the prefetched ledger: pending_spends would ask again, once a character.
+        held = -sum(entry.amount for entry in character.ledger.all() if entry.pending)
         available = character.experience - held
         _plan, rows = priced_plan(character, available)
         listed.append((character, rows, available))
