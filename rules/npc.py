@@ -23,6 +23,8 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from rules.play import roll_fudge_dice
+
 Randbelow = Callable[[int], int]
 
 FOUR_DF, ONE_D6, ONE_DF, TWO_DF, NO_ROLL = "4df", "1d6", "1df", "2df", "no-roll"
@@ -110,7 +112,7 @@ def roll_npc(method: str, level: int, randbelow: Randbelow = secrets.randbelow) 
         return read_npc_roll(method, level, dice)
     if method not in FUDGE_DICE:
         raise NpcRuleError(f"no NPC roll method {method!r}: use one of {', '.join(METHODS)}")
-    return read_npc_roll(method, level, [randbelow(3) - 1 for _ in range(FUDGE_DICE[method])])
+    return read_npc_roll(method, level, list(roll_fudge_dice(randbelow, FUDGE_DICE[method])))
 
 
 def _check_d6(face: int) -> None:
@@ -207,7 +209,7 @@ def roll_group(
     if method == ONE_D6:
         dice = [roll_npc(ONE_D6, 0, randbelow).dice for _ in foes]
     elif method in FUDGE_DICE:
-        dice = [randbelow(3) - 1 for _ in range(FUDGE_DICE[method])]
+        dice = list(roll_fudge_dice(randbelow, FUDGE_DICE[method]))
     else:
         raise NpcRuleError(f"no NPC roll method {method!r}: use one of {', '.join(METHODS)}")
     return group_roll(method, foes, pc_level, dice)
@@ -284,7 +286,7 @@ def read_reaction(dice: Sequence[int], modifiers: Sequence[tuple[str, int]] = ()
 def roll_reaction(
     modifiers: Sequence[tuple[str, int]] = (), randbelow: Randbelow = secrets.randbelow
 ) -> Reaction:
-    return read_reaction([randbelow(3) - 1 for _ in range(4)], modifiers)
+    return read_reaction(list(roll_fudge_dice(randbelow)), modifiers)
 
 
 # -- damage threshold ---------------------------------------------------------------------------

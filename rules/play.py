@@ -357,10 +357,13 @@ def potentials(character: Character, ruleset: Ruleset) -> tuple[tuple[str, int],
 # -- rolling -----------------------------------------------------------------------------------
 
 
-def roll_fudge_dice(randbelow: Callable[[int], int] = secrets.randbelow) -> tuple[int, ...]:
-    """4dF from the operating system's randomness: each die -1, 0 or +1, equally likely
-    (two faces each). The fourth is Mudge's damage die (3.22)."""
-    return tuple(randbelow(3) - 1 for _ in range(4))
+def roll_fudge_dice(
+    randbelow: Callable[[int], int] = secrets.randbelow, count: int = 4
+) -> tuple[int, ...]:
+    """`count` Fudge dice (4dF unless said) from the operating system's randomness: each die
+    -1, 0 or +1, equally likely (two faces each). A 4dF's fourth is Mudge's damage die
+    (3.22); an NPC may roll 1dF or 2dF (rules.npc)."""
+    return tuple(randbelow(3) - 1 for _ in range(count))
 
 
 def chance_to_reach(effective: int, against: int) -> Fraction:
