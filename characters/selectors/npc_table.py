@@ -93,15 +93,14 @@ def pc_of(campaign: Campaign, pk: int) -> Character:
     return get_object_or_404(campaign_pcs(campaign), pk=pk)
 
 
-def npc_table_context(campaign: Campaign, members) -> dict:
-    """What the party view's NPC roller offers: each NPC's traits and those of the party's
-    `members` (selectors.play.party_context's), the levels a roll may be against, and the
-    campaign's method; a fixed number of queries however many NPCs."""
-    npcs = list(campaign_npcs(campaign))
+def npc_table_context(campaign: Campaign, party: dict) -> dict:
+    """What the party view's NPC roller offers: the traits of the NPCs and of the party,
+    as selectors.play.party_context read them (with their sheets and tables), the levels a
+    roll may be against, and the campaign's method. No query of its own."""
     return {
-        "npcs": npcs,
-        "npc_traits": trait_choices(npcs),
-        "pc_traits": party_trait_choices(m for m in members if not m.table.character.is_npc),
+        "npcs": [member.table.character for member in party["npc_members"]],
+        "npc_traits": party_trait_choices(party["npc_members"]),
+        "pc_traits": party_trait_choices(party["members"]),
         "npc_against": against_choices(campaign_ruleset(campaign)),
         "npc_method": campaign.get_npc_roll_method_display(),
         "reaction_rows": range(1, REACTION_ROWS + 1),

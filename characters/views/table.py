@@ -56,7 +56,7 @@ def campaign_party(request, pk):
 
 def _party(campaign) -> dict:
     context = party_context(campaign)
-    return {**context, **npc_table_context(campaign, context["members"])}
+    return {**context, **npc_table_context(campaign, context)}
 
 
 @require_safe
