@@ -134,8 +134,13 @@ def english_runs(runs, language: str, allowed) -> list[str]:
     return [
         run
         for run in runs
-        if is_english(run, language) and is_english(stripped(run, allowed), language)
+        if not ADDRESS.fullmatch(run.strip())  # a link to copy: its random token is no word
+        and is_english(run, language)
+        and is_english(stripped(run, allowed), language)
     ]
+
+
+ADDRESS = re.compile(r"https?://\S+")
 
 
 def stripped(run: str, allowed) -> str:
