@@ -20,7 +20,18 @@ from django.utils.translation import gettext, gettext_noop, ngettext, pgettext
 
 from characters import vocabulary
 from characters.rules_content import rules_name
-from rules.words import ENGLISH, Level, Name, Noun, Phrase, Term, Thousands, number_text, say_in
+from rules.words import (
+    ENGLISH,
+    GameWords,
+    Level,
+    Name,
+    Noun,
+    Phrase,
+    Term,
+    Thousands,
+    number_text,
+    say_in,
+)
 
 
 class Speaker:
@@ -52,6 +63,9 @@ class Speaker:
 
     def name(self, value: Name) -> str:
         return rules_name(value.text)
+
+    def game_words(self, value: GameWords) -> str:
+        return value.in_language(translation.get_language() or "en")
 
     def noun(self, value: Noun) -> str:
         if value.article and value.count == 1:

@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from rules.catalog import Catalog, Template
 from rules.catalogues import fudge_basics, microfudged, mudge
+from rules.game_parts import Derived, Prerequisite, Tracker
 from rules.ladder import (
     ABYSMAL,
     FAIR,
@@ -257,6 +258,10 @@ class Ruleset:
         default_factory=lambda: dict(MUDGE_SKILL_DEFAULT)
     )
     difficulty_costs: dict[str, int] = field(default_factory=lambda: dict(MUDGE_SKILL_FAIR_COST))
+    # What a GM's game adds beyond numbers (rules.game_parts); the built-ins have none.
+    derived: tuple[Derived, ...] = ()
+    trackers: tuple[Tracker, ...] = ()
+    prerequisites: tuple[Prerequisite, ...] = ()
 
     def word(self, level: int) -> str:
         """A level in this ruleset's ladder words: 'Good', 'Legendary+2'."""

@@ -100,6 +100,24 @@ class Name:
         return self.text
 
 
+@dataclass(frozen=True)
+class GameWords:
+    """Words a GM wrote for their game (a prerequisite's message), with the GM's own
+    translations, (language code, text): said in the reader's language where the GM gave
+    it, as written otherwise."""
+
+    text: str
+    translations: tuple[tuple[str, str], ...] = ()
+
+    def __str__(self) -> str:
+        return self.text
+
+    def in_language(self, language: str) -> str:
+        """The GM's words for `language` ("fr", "fr-ca" reads "fr"), else as written."""
+        own = dict(self.translations)
+        return own.get(language) or own.get(language.split("-")[0]) or self.text
+
+
 class Thousands(int):
     """A whole number written with its thousands grouped, as a long text's length is said:
     "20,001" in English, "20 001" in French."""
@@ -154,6 +172,9 @@ class English:
     def name(self, value: Name) -> str:
         return value.text
 
+    def game_words(self, value: GameWords) -> str:
+        return value.in_language("en")
+
 
 ENGLISH = English()
 
@@ -179,6 +200,8 @@ def _value(value, speaker) -> str:
         return speaker.noun(value)
     if isinstance(value, Name):
         return speaker.name(value)
+    if isinstance(value, GameWords):
+        return speaker.game_words(value)
     if isinstance(value, int | Fraction | float) and not isinstance(value, bool):
         return speaker.number(value)
     if isinstance(value, tuple):  # a list of values: "2 Superb of 1, 3 Great of 2"

@@ -5,11 +5,13 @@ import dataclasses
 
 from rules import ledger
 from rules.character import Character
+from rules.derived import derived_values, values_by_key
+from rules.prerequisites import broken_prerequisites
 from rules.report.issues import Issue, Report
 from rules.report.levels import LevelsPricing
 from rules.report.tokens import TokensPricing
 from rules.rulesets import LEVELS, Ruleset
-from rules.words import Phrase, say, say_plural
+from rules.words import GameWords, Phrase, say, say_plural
 
 # What an NPC built without a budget is not held to (Character.without_budget): the budget's
 # verdicts and the creation limits that share the budget out (caps, counts, lowered skills,
@@ -44,6 +46,7 @@ def build_report(character: Character, ruleset: Ruleset, ignored_fields=()) -> R
         report.errors = [i for i in report.errors if i.code not in BUDGET_CODES]
         report.warnings = [i for i in report.warnings if i.code not in BUDGET_CODES]
         report.trades = []
+    _check_game_parts(report, character, ruleset)
     for path in ignored_fields:
         report.warnings.append(
             Issue(
@@ -209,3 +212,24 @@ def ruleset_attributes(character: Character, ruleset: Ruleset) -> list[tuple[str
         if character.has_gift(gift)
     ]
     return attributes + list(r.extra_attributes)
+
+
+def _check_game_parts(report: Report, character: Character, ruleset: Ruleset) -> None:
+    """A designed game's derived values on the report, and its prerequisites checked on the
+    character as it stands (an NPC too: they are the game's rules, not its budget)."""
+    report.derived = derived_values(ruleset, character)
+    for broken in broken_prerequisites(
+        character, ruleset.prerequisites, values_by_key(report.derived)
+    ):
+        prerequisite = broken.prerequisite
+        report.errors.append(
+            Issue(
+                "prerequisite_unmet",
+                say(
+                    "{message}", message=GameWords(prerequisite.message, prerequisite.translations)
+                ),
+                prerequisite.section or ruleset.section("prerequisites"),
+                trait=broken.trait,
+                where=broken.where,
+            )
+        )

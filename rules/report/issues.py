@@ -48,6 +48,8 @@ class Report:
     costs: dict[str, list[int | Fraction]] = field(default_factory=dict)
     # With an experience ledger: awarded, spent and unspent (rules.ledger.Summary)
     advancement: ledger.Summary | None = None
+    # A designed game's derived values for the character (rules.derived.DerivedValue)
+    derived: list = field(default_factory=list)
 
     @property
     def valid(self) -> bool:
@@ -56,16 +58,20 @@ class Report:
     def to_json(self, speaker=ENGLISH) -> dict:
         """The build report (spec: character-file.md); `speaker` says the issues' messages,
         English unless the adapter layer passes another language's (characters/wording.py)."""
-        return {
-            "valid": self.valid,
-            "ruleset": self.ruleset,
-            "unit": self.unit,
-            "pools": {
-                pool: {key: json_number(v) for key, v in numbers.items()}
-                for pool, numbers in self.pools.items()
-            },
-            "balance": json_number(self.balance),
-            "trades": [t.to_json() for t in self.trades],
-            "errors": [e.to_json(speaker) for e in self.errors],
-            "warnings": [w.to_json(speaker) for w in self.warnings],
-        } | ({"advancement": self.advancement.to_json()} if self.advancement else {})
+        return (
+            {
+                "valid": self.valid,
+                "ruleset": self.ruleset,
+                "unit": self.unit,
+                "pools": {
+                    pool: {key: json_number(v) for key, v in numbers.items()}
+                    for pool, numbers in self.pools.items()
+                },
+                "balance": json_number(self.balance),
+                "trades": [t.to_json() for t in self.trades],
+                "errors": [e.to_json(speaker) for e in self.errors],
+                "warnings": [w.to_json(speaker) for w in self.warnings],
+            }
+            | ({"advancement": self.advancement.to_json()} if self.advancement else {})
+            | ({"derived": {d.derived.key: d.value for d in self.derived}} if self.derived else {})
+        )

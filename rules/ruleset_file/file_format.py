@@ -5,6 +5,12 @@ from rules.rulesets import DIFFICULTIES, LEVELS, TOKENS
 from rules.words import Phrase, say
 
 FORMAT = "fairsheet.ruleset/1"
+# Format 2 is format 1 with what a GM adds beyond numbers (PARTS_KEYS): a file with none of
+# them is written as format 1, so every file format 1's readers read still reads the same,
+# and one with them is refused by those readers rather than read without its prerequisites.
+FORMAT_2 = "fairsheet.ruleset/2"
+FORMATS = (FORMAT, FORMAT_2)
+PARTS_KEYS = ("derived", "trackers", "prerequisites")
 SYSTEMS = (LEVELS, TOKENS)
 UNITS = {LEVELS: "skill level", TOKENS: "token"}
 # How skills are priced: "flat" from a default (Fudge Basics), "by_difficulty" from Mudge
@@ -57,6 +63,7 @@ TOP_KEYS = (
     "catalogue",
     "templates",
     "sections",
+    *PARTS_KEYS,
 )
 
 

@@ -10,15 +10,18 @@ from rules.ladder import STANDARD, Ladder
 from rules.ruleset_file.file_format import (
     DESIGN_NUMBERS,
     FORMAT,
+    FORMAT_2,
+    FORMATS,
     LADDER_RULES,
     NOT_A_LEVEL,
+    PARTS_KEYS,
     SYSTEMS,
     TOP_KEYS,
     UNITS,
     RulesetFileError,
 )
 from rules.ruleset_file.game import GameSections
-from rules.ruleset_file.lists import ListSections
+from rules.ruleset_file.game_parts import GamePartSections
 from rules.ruleset_file.play import PlaySections
 from rules.ruleset_file.shapes import Refused
 from rules.rulesets import LEVELS, Ruleset, Terms
@@ -57,18 +60,29 @@ def ruleset_problems(data) -> list[tuple[str, str]]:
     return []
 
 
-class Reader(GameSections, PlaySections, ListSections):
+class Reader(GameSections, PlaySections, GamePartSections):
     def ruleset(self, data) -> Ruleset | None:
         try:
             obj = self.object(data, "", TOP_KEYS)
         except Refused:
             return None
         fmt = obj.get("format")
-        if fmt != FORMAT:
+        if fmt not in FORMATS:
             self.problems.append(
                 (
                     "format",
-                    say("must be {format}, not {value}", format=repr(FORMAT), value=repr(fmt)),
+                    say("must be {format}, not {value}", format=repr(FORMAT_2), value=repr(fmt)),
+                )
+            )
+        elif fmt == FORMAT and any(key in obj for key in PARTS_KEYS):
+            self.problems.append(
+                (
+                    "format",
+                    say(
+                        "must be {format} for a game with derived values, trackers or "
+                        "prerequisites",
+                        format=repr(FORMAT_2),
+                    ),
                 )
             )
         slug = self.field(self.slug, obj.get("slug"), "slug", fallback="ruleset")
@@ -90,6 +104,9 @@ class Reader(GameSections, PlaySections, ListSections):
         templates = self.field(self.templates, obj.get("templates", []), fallback=())
         sections = self.field(self.sections, obj.get("sections"), fallback={"creation": ""})
         design = self.field(self.design_numbers, obj.get("numbers"), fallback={})
+        derived = self.field(self.derived_list, obj.get("derived", []), fallback=())
+        trackers = self.field(self.trackers, obj.get("trackers", []), fallback=())
+        prerequisites = self.field(self.prerequisites, obj.get("prerequisites", []), fallback=())
         skeleton = dataclasses.replace(
             _NOTHING_SET,
             slug=slug,
@@ -103,6 +120,9 @@ class Reader(GameSections, PlaySections, ListSections):
             templates=templates,
             sections=sections,
             advancement=advancement,
+            derived=derived,
+            trackers=trackers,
+            prerequisites=prerequisites,
             **attributes,
             **skills,
             **powers,
@@ -168,6 +188,7 @@ class Reader(GameSections, PlaySections, ListSections):
             self.problems.append(
                 ("skills.cost", say("must be 1 in the levels system: a skill level is the unit"))
             )
+        self.check_game_parts(r)
 
 
 def _lenient_ladder(value) -> Ladder:

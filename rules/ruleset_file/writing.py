@@ -9,7 +9,7 @@ from fractions import Fraction
 from rules.catalog import Catalog, Template
 from rules.house_rules import json_number
 from rules.ladder import Ladder, LevelError
-from rules.ruleset_file.file_format import FORMAT, NUMBER_KEYS
+from rules.ruleset_file.file_format import FORMAT, FORMAT_2, NUMBER_KEYS
 from rules.ruleset_file.reading import Reader
 from rules.ruleset_file.shapes import Refused
 from rules.rulesets import DIFFICULTIES, FUDGE_BASICS, TOKENS, Advancement, Ruleset, Terms
@@ -25,8 +25,8 @@ def ruleset_to_json(r: Ruleset) -> dict:
         must_spend_and_save=r.must_spend_and_save,
         power_default=word(r.power_default),
     )
-    return {
-        "format": FORMAT,
+    data = {
+        "format": FORMAT_2 if r.derived or r.trackers or r.prerequisites else FORMAT,
         "slug": r.slug,
         "name": r.name,
         "description": r.description,
@@ -77,6 +77,13 @@ def ruleset_to_json(r: Ruleset) -> dict:
         "templates": [_template_to_json(t) for t in r.templates],
         "sections": dict(r.sections),
     }
+    if data["format"] == FORMAT_2:
+        data.update(
+            derived=[_derived_to_json(d) for d in r.derived],
+            trackers=[_tracker_to_json(t) for t in r.trackers],
+            prerequisites=[_prerequisite_to_json(p, word) for p in r.prerequisites],
+        )
+    return data
 
 
 def blank_ruleset_file() -> dict:
@@ -285,3 +292,50 @@ def _template_to_json(t: Template) -> dict:
     for key in ("recommended_gifts", "required_gifts", "required_faults", "notes"):
         out[key] = list(out[key])
     return out
+
+
+def _derived_to_json(d) -> dict:
+    row = {"key": d.key, "name": d.name, "formula": d.formula}
+    if d.note:
+        row["note"] = d.note
+    if d.translations:
+        row["translations"] = _translations_to_json(d.translations)
+    return row
+
+
+def _tracker_to_json(t) -> dict:
+    row = {
+        "key": t.key,
+        "name": t.name,
+        "kind": t.kind,
+        "size": t.size,
+        "start": t.start,
+        "changed_by": t.changed_by,
+        "resets_on_rest": t.resets_on_rest,
+    }
+    if t.note:
+        row["note"] = t.note
+    if t.translations:
+        row["translations"] = _translations_to_json(t.translations)
+    return row
+
+
+def _prerequisite_to_json(p, word) -> dict:
+    row = {"key": p.key, "message": p.message}
+    if p.guards:
+        row["guards"] = list(p.guards)
+    if p.guards_kind:
+        row["guards_kind"] = p.guards_kind
+    if p.needs:
+        row["needs"] = p.needs
+    if p.at_least is not None:
+        row["at_least"] = word(p.at_least)
+    if p.at_least_derived:
+        row["at_least_derived"] = p.at_least_derived
+    if p.at_most is not None:
+        row["at_most"] = p.at_most
+    if p.section:
+        row["section"] = p.section
+    if p.translations:
+        row["translations"] = {language: {"message": m} for language, m in p.translations}
+    return row
