@@ -2,9 +2,11 @@
 docs/ruleset-file.md, "prerequisites"): each guarded trait the character has that lacks what
 it needs, or the traits past a group's "at most", said in the GM's own words."""
 
+import dataclasses
 from dataclasses import dataclass
 
-from rules.character import Character
+from rules.character import Character, Gift, Power, Trait
+from rules.derived import derived_values, values_by_key
 from rules.game_parts import Prerequisite
 
 # The lists of a character a prerequisite may guard or need, as the report's `where` names
@@ -74,3 +76,44 @@ def _met(character: Character, prerequisite: Prerequisite, derived: dict) -> boo
         return True
     levels = [getattr(item, "level", None) for item in found]
     return any(level is not None and level >= threshold for level in levels)
+
+
+def check(character: Character, ruleset) -> list[Broken]:
+    """Every prerequisite of `ruleset` that `character` breaks."""
+    if not ruleset.prerequisites:
+        return []
+    derived = values_by_key(derived_values(ruleset, character))
+    return broken_prerequisites(character, ruleset.prerequisites, derived)
+
+
+def broken_by(before: Character, after: Character, ruleset) -> list[Broken]:
+    """What a change (an experience spend) would break: the prerequisites `after` breaks
+    that `before` did not. A build the GM approved broken stays as approved."""
+    already = {(b.prerequisite.key, b.trait.casefold()) for b in check(before, ruleset)}
+    return [
+        b for b in check(after, ruleset) if (b.prerequisite.key, b.trait.casefold()) not in already
+    ]
+
+
+def with_spend(
+    character: Character,
+    *,
+    list_name: str,
+    name: str,
+    level: int | None = None,
+    power_kind: str = "",
+    removed: bool = False,
+) -> Character:
+    """`character` after a spend: the trait `name` of `list_name` raised or learned at
+    `level`, added (a gift, a power), or `removed` (a fault bought off)."""
+    items = getattr(character, list_name)
+    kept = tuple(i for i in items if i.name.casefold() != name.casefold())
+    if removed:
+        return dataclasses.replace(character, **{list_name: kept})
+    if list_name == "gifts":
+        item = Gift(name)
+    elif list_name == "powers":
+        item = Power(name, power_kind, level)
+    else:
+        item = Trait(name, level if level is not None else 0)
+    return dataclasses.replace(character, **{list_name: (*kept, item)})

@@ -10,7 +10,7 @@ from django.utils.translation import get_language, npgettext
 from django.utils.translation import gettext as _
 
 from characters import recorded, vocabulary
-from characters.adapters import ledger_rows_read, trait_target
+from characters.adapters import TRAIT_LISTS, character_to_rules, ledger_rows_read, trait_target
 from characters.errors import ServiceError
 from characters.models import (
     LEVEL_MAX,
@@ -32,10 +32,11 @@ from rules.advancement import (
 )
 from rules.ladder import ABYSMAL
 from rules.ledger import unit_of
+from rules.prerequisites import broken_by, with_spend
 from rules.recorded import phrase_data, phrase_of
 from rules.report import Report
 from rules.rulesets import LEVELS, Ruleset
-from rules.words import Level, Name, Noun, Phrase, Term, say
+from rules.words import GameWords, Level, Name, Noun, Phrase, Term, say
 
 RAISE, LEARN, GIFT, POWER, BUY_OFF_FAULT, META_POINT = (
     "raise",
@@ -113,6 +114,7 @@ def quote_spend(
     priced = price_spend(
         character, ruleset, what=what, trait=trait, name=name, kind=kind, difficulty=difficulty
     )
+    _check_prerequisites(character, ruleset, priced, trait)
     pending = pending_spends(character)
     if priced.target and any(spec["target"] == priced.target for _, spec in pending):
         raise ServiceError(
@@ -150,6 +152,37 @@ def quote_spend(
             )
         )
     return Quote(priced, request=True)
+
+
+def _check_prerequisites(character: Character, ruleset: Ruleset, priced: Priced, trait) -> None:
+    """ServiceError with the GM's own words when the spend would break one of the game's
+    prerequisites (docs/ruleset-file.md, "prerequisites"): advancement keeps them as
+    creation does."""
+    if not ruleset.prerequisites or priced.what == META_POINT:
+        return
+    before = character_to_rules(character)
+    if priced.what in (RAISE, BUY_OFF_FAULT):
+        change = {"list_name": TRAIT_LISTS[trait.kind], "name": trait.name}
+    elif priced.what == LEARN:
+        change = {"list_name": LEARN_LISTS[priced.kind], "name": priced.name}
+    else:
+        change = {"list_name": "gifts" if priced.what == GIFT else "powers", "name": priced.name}
+    after = with_spend(
+        before,
+        **change,
+        level=None if priced.from_level is None else priced.from_level + 1,
+        power_kind="superpower" if priced.what == POWER else ruleset.power_kinds[0],
+        removed=priced.what == BUY_OFF_FAULT,
+    )
+    broken = broken_by(before, after, ruleset)
+    if broken:
+        first = broken[0].prerequisite
+        message = said(say("{message}", message=GameWords(first.message, first.translations)))
+        raise ServiceError(
+            _("{message} ({section})").format(
+                message=message, section=first.section or ruleset.section("prerequisites")
+            )
+        )
 
 
 def spend_phrase(spec: dict) -> Phrase | str:

@@ -177,6 +177,8 @@ def _move_levels(out: dict, mover: _LevelMover) -> None:
     for template in out.get("templates") or ():
         mover.move_values(template, "minimum_attributes")
         mover.move_values(template, "minimum_skills")
+    for prerequisite in out.get("prerequisites") or ():
+        mover.move(prerequisite, "at_least")
 
 
 def dumps_ruleset(r: Ruleset) -> str:
