@@ -149,3 +149,31 @@ def test_the_schema_takes_the_game_and_refuses_its_parts_in_format_1():
     both = game_file()
     both["prerequisites"][2]["needs"] = "Magery"  # "at most" and "needs" together
     assert not schema.is_valid(both)
+
+
+def test_the_api_reads_the_character_with_its_game_and_checks_it(on_the_game, player):
+    """A campaign character read through the API carries its game (format 2), and that file
+    checks with the same derived values and prerequisites, wherever it goes next."""
+    character = character_create(owner=player, name="Morwen", campaign=on_the_game)
+    add(character, player, Trait.Kind.POWER, "Fireball", 0, power_kind="spell")
+    character.traits.filter(name="Constitution").update(level=1)  # a draft: no record kept
+    _, token = api_token_create(user=player, name="sheet script")
+    api = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
+    read = api.get(reverse("api:character", args=[character.pk]))
+    assert read.status_code == 200, read.content
+    carried = read.json()["ruleset_file"]
+    assert carried["format"] == "fairsheet.ruleset/2"
+    assert [p["key"] for p in carried["prerequisites"]] == [
+        "spells-need-magery",
+        "sword-mastery",
+        "one-backer",
+    ]
+    checked = api.post(
+        reverse("character_check"), read.content, content_type="application/json"
+    ).json()
+    assert checked["derived"] == {"body_odf": 0, "body_ddf": 1, "ddf_in_scale_mail": 5}
+    # Mudge 2.5's own rule, then the GM's words for the same need.
+    assert [(e["code"], e["trait"]) for e in checked["errors"]] == [
+        ("power_requires_gift", "Fireball"),
+        ("prerequisite_unmet", "Fireball"),
+    ]
