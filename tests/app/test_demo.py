@@ -36,8 +36,9 @@ def test_loading_twice_changes_nothing():
     load_demo()
     assert row_counts() == first
     assert first["auth.User"] == 3
-    assert first["characters.Campaign"] == 2
-    assert first["characters.Character"] == 5
+    assert first["characters.Campaign"] == 3
+    assert first["characters.Character"] == 6
+    assert first["characters.RulesetVersion"] == 1
 
 
 def test_it_names_the_address_make_run_serves():
@@ -60,6 +61,7 @@ def test_demo_table_members_and_owners():
         "James Stoddard": "player2",
         "Jim Bones": "player1",
         "Lisa Benny": "player2",
+        "Morwen of the Marches": "player1",
     }
     assert set(mudge.characters.values_list("name", flat=True)) == {
         "Brogo the Scout",
@@ -67,7 +69,7 @@ def test_demo_table_members_and_owners():
         "James Stoddard",
     }
     assert get_user_model().objects.get(username="player1").check_password("fairsheet-demo")
-    assert Membership.objects.count() == 4  # two players in each of two campaigns
+    assert Membership.objects.count() == 5  # two players in each of two campaigns, one in the third
 
 
 def test_brogo_is_imported_whole(sample_file):
@@ -96,4 +98,22 @@ def test_production_settings_refuse_without_force(settings):
         load_demo()
     assert not Campaign.objects.exists()
     load_demo("--force")
-    assert Campaign.objects.count() == 2
+    assert Campaign.objects.count() == 3
+
+
+def test_the_demo_game_is_the_gms_own_with_its_parts():
+    """The third campaign runs docs/examples' Swords and sorcery, designed by the demo GM:
+    Morwen's sheet has its derived values, and her Sword Mastery meets its prerequisite."""
+    from characters.adapters import character_to_rules, ruleset_for
+    from rules.report import build_report
+
+    load_demo()
+    campaign = Campaign.objects.get(name="Swords and sorcery")
+    assert campaign.ruleset_version.ruleset.owner.username == "gm"
+    assert list(campaign.memberships.values_list("user__username", flat=True)) == ["player1"]
+    morwen = campaign.characters.get()
+    ruleset = ruleset_for(morwen)
+    assert [t.name for t in ruleset.trackers] == ["Luck", "Grit", "Doom"]
+    report = build_report(character_to_rules(morwen), ruleset)
+    assert report.to_json()["derived"] == {"body_odf": 1, "body_ddf": 1, "ddf_in_scale_mail": 5}
+    assert not [e for e in report.errors if e.code == "prerequisite_unmet"]

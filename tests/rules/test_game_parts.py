@@ -3,6 +3,8 @@ read from the file, checked, worked out and reported, with Mudge 4.55's own exam
 (Leroy against Theodora) as the numbers a formula must give."""
 
 import copy
+import json
+from pathlib import Path
 
 import pytest
 
@@ -18,69 +20,14 @@ from rules.words import ENGLISH, GameWords, say_in
 
 
 def game_file() -> dict:
-    """Mudge with the parts of issue 42's game: damage factors as derived values (Mudge
-    4.55), a Luck tracker, a Magery prerequisite in English and French, Sword Mastery at
-    Sword Great, and at most one of Patron and Ally."""
-    data = ruleset_to_json(MUDGE)
-    data.update(format="fairsheet.ruleset/2", slug="swords-and-sorcery", name="Swords and sorcery")
-    data["catalogue"]["skills"].append({"name": "Sword", "difficulty": "average"})
-    data["catalogue"]["gifts"].append({"name": "Sword Mastery", "cost": 1})
-    data["derived"] = [
-        {"key": "body_odf", "name": "Body ODF", "formula": 'level("Strength") + scale_strength'},
-        {"key": "body_ddf", "name": "Body DDF", "formula": 'level("Constitution") + scale_mass'},
-        {
-            "key": "ddf_in_scale_mail",
-            "name": "DDF in scale mail",
-            "formula": "body_ddf + 4",
-            "translations": {"fr": {"name": "FDD en armure d'écailles"}},
-        },
-    ]
-    data["trackers"] = [
-        {
-            "key": "luck",
-            "name": "Luck",
-            "kind": "count",
-            "size": 5,
-            "start": 3,
-            "changed_by": "player",
-            "resets_on_rest": False,
-        },
-        {
-            "key": "grit",
-            "name": "Grit",
-            "kind": "boxes",
-            "size": 6,
-            "start": "ddf_in_scale_mail",
-            "changed_by": "gm",
-            "resets_on_rest": True,
-        },
-    ]
-    data["prerequisites"] = [
-        {
-            "key": "spells-need-magery",
-            "message": "Spells need the Magery gift.",
-            "guards_kind": "spell",
-            "needs": "Magery",
-            "section": "Mudge 2.5",
-            "translations": {"fr": {"message": "Les sorts demandent le don Magie."}},
-        },
-        {
-            "key": "sword-mastery",
-            "message": "Sword Mastery needs Sword at Great.",
-            "guards": ["Sword Mastery"],
-            "needs": "Sword",
-            "at_least": "Great",
-        },
-        {
-            "key": "one-backer",
-            "message": "At most one of Patron and Ally.",
-            "guards": ["Patron", "Ally"],
-            "at_most": 1,
-        },
-    ]
-    return data
+    """docs/examples' Swords and sorcery: Mudge with issue 42's parts. Its damage factors
+    are derived values (Mudge 4.55), Luck a tracker, Magery for spells and Sword Mastery
+    at Sword Great prerequisites in the GM's words (English, French, Spanish, German), and
+    at most one of Patron and Ally."""
+    return json.loads(EXAMPLE.read_text(encoding="utf-8"))
 
 
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs/examples/swords-and-sorcery.ruleset.json"
 GAME = read_ruleset(game_file())
 LEROY = Character(
     ruleset="mudge",
@@ -280,7 +227,9 @@ def test_the_file_reads_back_as_written():
     assert again == ruleset_to_json(GAME)
     assert again["format"] == "fairsheet.ruleset/2"
     assert again["prerequisites"][0]["translations"] == {
-        "fr": {"message": "Les sorts demandent le don Magie."}
+        "fr": {"message": "Les sorts demandent le don Magie."},
+        "es": {"message": "Los hechizos requieren el don Magia."},
+        "de": {"message": "Zauber erfordern die Gabe Magie."},
     }
 
 
@@ -292,11 +241,12 @@ def test_a_game_without_parts_is_still_format_1(slug):
 
 
 def test_trackers_start_from_their_number_or_derived_value():
-    luck, grit = GAME.trackers
+    luck, grit, doom = GAME.trackers
     assert tracker_start(luck, values(LEROY)) == 3
     assert tracker_start(grit, values(LEROY)) == 5  # Leroy's DDF in scale mail
     big = {"ddf_in_scale_mail": 40}
     assert tracker_start(grit, big) == 6  # no more than its boxes
+    assert (doom.kind, doom.size, doom.changed_by, tracker_start(doom, {})) == ("clock", 4, "gm", 0)
 
 
 def test_prerequisites_in_the_report_say_the_gms_words():
@@ -319,7 +269,7 @@ def test_prerequisites_in_the_report_say_the_gms_words():
     assert isinstance(french, GameWords)
     assert french.in_language("fr") == "Les sorts demandent le don Magie."
     assert french.in_language("fr-ca") == "Les sorts demandent le don Magie."
-    assert french.in_language("es") == "Spells need the Magery gift."
+    assert french.in_language("pt-br") == "Spells need the Magery gift."  # none given
     assert report.to_json()["derived"] == {"body_odf": 1, "body_ddf": 1, "ddf_in_scale_mail": 5}
 
 

@@ -1,8 +1,10 @@
-"""`python manage.py load_demo`: a GM, two players and two campaigns to try Fairsheet with.
+"""`python manage.py load_demo`: a GM, two players and three campaigns to try Fairsheet with.
 
 The Mudge campaign holds the three sample characters of Mudge 6.3, the MicroFudged DIP
-campaign the two of the DIP rules; every character comes in through the same import as a
-player's file. Loading again adds only what is missing, so `make run` calls it every time.
+campaign the two of the DIP rules, and the third runs the GM's own game, docs/examples'
+Swords and sorcery (derived values, trackers, prerequisites: docs/ruleset-file.md), with
+one character; every character comes in through the same import as a player's file.
+Loading again adds only what is missing, so `make run` calls it every time.
 """
 
 import json
@@ -18,10 +20,12 @@ import rules
 from characters.models import Campaign, Character
 from characters.services.campaigns import campaign_create, campaign_join
 from characters.services.character_files import character_import
+from characters.services.rulesets import designed_ruleset_save
 
 PASSWORD = "fairsheet-demo"
 GM, PLAYERS = "gm", ("player1", "player2")
 SAMPLES = Path(rules.__file__).parent / "samples"
+EXAMPLES = Path(settings.BASE_DIR) / "docs" / "examples"
 URL = "http://127.0.0.1:8000/"  # runserver's; `make run` passes the one it serves
 
 
@@ -31,6 +35,7 @@ class DemoCampaign:
     ruleset: str
     characters: dict[str, str]  # sample file stem -> the player who owns it
     house_rules: dict = field(default_factory=dict)
+    game: str = ""  # a ruleset file of docs/examples the GM designed, for `ruleset`
 
 
 CAMPAIGNS = (
@@ -45,6 +50,12 @@ CAMPAIGNS = (
         characters={"jim-bones": "player1", "lisa-benny": "player2"},
         # The DIP samples are built at the lowest power level, 6 tokens.
         house_rules={"tokens": 6},
+    ),
+    DemoCampaign(
+        name="Swords and sorcery",
+        ruleset="swords-and-sorcery",
+        characters={"morwen": "player1"},
+        game="swords-and-sorcery.ruleset.json",
     ),
 )
 
@@ -87,6 +98,10 @@ class Command(BaseCommand):
         """The demo campaign, its players and its characters; returns how many characters
         were added."""
         campaign = Campaign.objects.filter(gm=users[GM], name=demo.name).first()
+        if campaign is None and demo.game:
+            file = json.loads((EXAMPLES / demo.game).read_text(encoding="utf-8"))
+            version = designed_ruleset_save(owner=users[GM], file=file, note="The demo's game")
+            campaign = campaign_create(gm=users[GM], name=demo.name, ruleset_version=version)
         if campaign is None:
             campaign = campaign_create(
                 gm=users[GM],
@@ -99,7 +114,8 @@ class Command(BaseCommand):
                 campaign_join(user=users[username], code=campaign.invite_code)
         added = 0
         for stem, username in demo.characters.items():
-            text = (SAMPLES / f"{stem}.json").read_text(encoding="utf-8")
+            folder, suffix = (EXAMPLES, ".character.json") if demo.game else (SAMPLES, ".json")
+            text = (folder / f"{stem}{suffix}").read_text(encoding="utf-8")
             owner = users[username]
             name = json.loads(text)["name"]
             if not Character.objects.filter(campaign=campaign, owner=owner, name=name).exists():
