@@ -324,8 +324,8 @@ def said_change(
         if change.label == "scale":
             name = _detail_word(change.name)
         old, new = change.old, change.new
-        if change.label == "ruleset":
-            old, new = vocabulary.term(old, "ruleset"), vocabulary.term(new, "ruleset")
+        if change.label == "ruleset":  # a ruleset by its name, a GM's game too
+            old, new = (_ruleset_shown(v, ruleset) if v else v for v in (old, new))
     else:
         what = _list_word(change.section, change.label, ruleset)
         # The file names rules content by its English key; a built-in name is said in the

@@ -7,13 +7,14 @@ from django.utils.translation import gettext_noop
 from characters.forms.designer.base import RowForm, Rows, Section
 from characters.forms.designer.fields import (
     DIFFICULTY_CHOICES,
+    POWER_KIND_CHOICES,
     TranslationsField,
     _number_of,
     amount,
     number,
     text,
 )
-from characters.models import Equipment, PowerKind
+from characters.models import Equipment
 from rules.catalog import POWER_DETAILS
 
 
@@ -94,7 +95,7 @@ POWER_DETAIL_LABELS = {
 
 class PowerRow(RowForm):
     name = text(_("Name"))
-    kind = forms.ChoiceField(label=_("Kind"), choices=PowerKind.choices)
+    kind = forms.ChoiceField(label=_("Kind"), choices=POWER_KIND_CHOICES)
     difficulty = forms.ChoiceField(
         label=_("Difficulty"), choices=[("", _("None")), *DIFFICULTY_CHOICES], required=False
     )

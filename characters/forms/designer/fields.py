@@ -25,6 +25,13 @@ POWER_KINDS = {
     PowerKind.SUPERPOWER: _("Superpowers"),
     PowerKind.FIELD: _("Fields of power"),
 }
+# A power's kind in a row of the sample powers, one of them in words.
+POWER_KIND_CHOICES = [
+    (PowerKind.SPELL, _("Spell")),
+    (PowerKind.PSI, _("Psionic power")),
+    (PowerKind.SUPERPOWER, _("Superpower")),
+    (PowerKind.FIELD, _("Field of power")),
+]
 # Each kind's checkbox, a sentence of its own (a language may not lower-case a title).
 POWER_KINDS_USED = {
     PowerKind.SPELL: _("The game has spells"),
