@@ -119,7 +119,9 @@ class RulesetVersion(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.ruleset.name}, version {self.number}"
+        return gettext("{name}, version {number}").format(
+            name=self.ruleset.name, number=self.number
+        )
 
 
 class NpcRollMethod(models.TextChoices):
@@ -368,6 +370,9 @@ class Character(models.Model):
         return self.name
 
     def get_ruleset_display(self) -> str:
+        if self.ruleset not in BUILTIN and self.campaign_id is not None:
+            # A GM's own game, by the name its GM gave it (a campaign's version of it).
+            return self.campaign.ruleset_version.ruleset.name
         return ruleset_name(self.ruleset)
 
     @cached_property

@@ -75,6 +75,7 @@ def _dashboard(request, join_form, *, status=200):
         "archived_count": len(archived) + len(archived_run),
         "gm_campaigns": Campaign.objects.run_by(user)
         .current()
+        .select_related("ruleset_version__ruleset")
         .annotate(
             player_count=Count("memberships", distinct=True),
             waiting_count=Count(
@@ -85,7 +86,9 @@ def _dashboard(request, join_form, *, status=200):
                 "characters__ledger", filter=Q(characters__ledger__pending=True), distinct=True
             ),
         ),
-        "player_campaigns": Campaign.objects.played_by(user).current().select_related("gm"),
+        "player_campaigns": Campaign.objects.played_by(user)
+        .current()
+        .select_related("gm", "ruleset_version__ruleset"),
         "characters": table_characters(user, **table_form.filters()),
     }
     return render(request, "dashboard.html", context, status=status)
