@@ -15,7 +15,7 @@ from rules.game_parts import (
     Prerequisite,
     Tracker,
 )
-from rules.ruleset_file.lists import LANGUAGE_CODE, ListSections
+from rules.ruleset_file.lists import ListSections
 from rules.rulesets import Ruleset
 from rules.words import say
 
@@ -55,20 +55,23 @@ class GamePartSections(ListSections):
         super().__init__()
         self.at: dict[str, list[int]] = {"derived": [], "trackers": [], "prerequisites": []}
 
+    def parts(self, value, list_name: str, read) -> tuple:
+        """A list of the game's parts, each entry read by `read`, each key once."""
+        rows = self.list(value, list_name, limit=MAX_PARTS)
+        out = [
+            self.field(read, row, f"{list_name}[{i}]", fallback=None) for i, row in enumerate(rows)
+        ]
+        self.unique([entry.key if entry else "" for entry in out], list_name, ".key")
+        # Where each entry the reader kept stands in the file, for the problems found later.
+        self.at[list_name] = [i for i, entry in enumerate(out) if entry]
+        return tuple(entry for entry in out if entry)
+
     def where(self, list_name: str, index: int) -> str:
         """The file's path of the `index`th entry the reader kept of `list_name`."""
         return f"{list_name}[{self.at[list_name][index]}]"
 
     def derived_list(self, value) -> tuple[Derived, ...]:
-        rows = self.list(value, "derived", limit=MAX_PARTS)
-        out = tuple(
-            self.field(self.derived_entry, row, f"derived[{i}]", fallback=None)
-            for i, row in enumerate(rows)
-        )
-        self.unique([d.key if d else "" for d in out], "derived", ".key")
-        # Where each entry the reader kept stands in the file, for the problems found later.
-        self.at["derived"] = [i for i, d in enumerate(out) if d]
-        return tuple(d for d in out if d)
+        return self.parts(value, "derived", self.derived_entry)
 
     def derived_entry(self, value, where) -> Derived:
         obj = self.object(value, where, DERIVED_FIELDS)
@@ -89,15 +92,7 @@ class GamePartSections(ListSections):
         )
 
     def trackers(self, value) -> tuple[Tracker, ...]:
-        rows = self.list(value, "trackers", limit=MAX_PARTS)
-        out = tuple(
-            self.field(self.tracker, row, f"trackers[{i}]", fallback=None)
-            for i, row in enumerate(rows)
-        )
-        self.unique([t.key if t else "" for t in out], "trackers", ".key")
-        # Where each entry the reader kept stands in the file, for the problems found later.
-        self.at["trackers"] = [i for i, t in enumerate(out) if t]
-        return tuple(t for t in out if t)
+        return self.parts(value, "trackers", self.tracker)
 
     def tracker(self, value, where) -> Tracker:
         obj = self.object(value, where, TRACKER_FIELDS)
@@ -123,15 +118,7 @@ class GamePartSections(ListSections):
         )
 
     def prerequisites(self, value) -> tuple[Prerequisite, ...]:
-        rows = self.list(value, "prerequisites", limit=MAX_PARTS)
-        out = tuple(
-            self.field(self.prerequisite, row, f"prerequisites[{i}]", fallback=None)
-            for i, row in enumerate(rows)
-        )
-        self.unique([p.key if p else "" for p in out], "prerequisites", ".key")
-        # Where each entry the reader kept stands in the file, for the problems found later.
-        self.at["prerequisites"] = [i for i, p in enumerate(out) if p]
-        return tuple(p for p in out if p)
+        return self.parts(value, "prerequisites", self.prerequisite)
 
     def prerequisite(self, value, where) -> Prerequisite:
         obj = self.object(value, where, PREREQUISITE_FIELDS)
@@ -181,11 +168,7 @@ class GamePartSections(ListSections):
         """A prerequisite's message in other languages: {"fr": {"message": ...}}."""
         rows = []
         for language, words in self.object(value, where).items():
-            if not LANGUAGE_CODE.fullmatch(language):
-                self.refuse(
-                    f"{where}.{language}",
-                    say("is not a language code: write one as fr, es or de"),
-                )
+            self.language(language, f"{where}.{language}")
             said = self.object(words, f"{where}.{language}", ("message",))
             rows.append(
                 (

@@ -71,15 +71,15 @@ class ListSections(Shapes):
             },
         )
 
+    def language(self, code, where) -> None:
+        if not LANGUAGE_CODE.fullmatch(code):
+            self.refuse(where, say("is not a language code: write one as fr, es or de"))
+
     def translations(self, value, where) -> Translations:
         """An entry's own words in other languages: {"fr": {"name": ..., "note": ...}}."""
         rows = []
         for language, words in self.object(value, where).items():
-            if not LANGUAGE_CODE.fullmatch(language):
-                self.refuse(
-                    f"{where}.{language}",
-                    say("is not a language code: write one as fr, es or de"),
-                )
+            self.language(language, f"{where}.{language}")
             said = self.object(words, f"{where}.{language}", ("name", "note"))
             name = said.get("name", "")
             rows.append(
