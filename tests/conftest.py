@@ -24,6 +24,9 @@ pytest_plugins = ["tests.support.browser"]
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "rules" / "samples"
 LOGIN_KEYS = ("USER", "PASSWORD")
+# As config/settings.py lists them, before _fast_password_hasher puts a fast one first: what a
+# server started as its own process checks passwords with.
+PRODUCTION_HASHERS = list(settings.PASSWORD_HASHERS)
 
 
 def pytest_configure(config):
@@ -63,6 +66,17 @@ def _files_in_a_temporary_folder(tmp_path_factory):
     ):
         environment.setenv("FAIRSHEET_FILES_DIR", str(folder))
         yield folder
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hasher():
+    """Passwords hashed in microseconds: production's PBKDF2 costs about a second of CPU for
+    every user made with a password and every sign-in, and the suite makes hundreds. The
+    production hashers stay behind it, so a hash made by them (a server started as its own
+    process, with the real settings) is still checked. No test is about the hash's cost."""
+    fast = ["django.contrib.auth.hashers.MD5PasswordHasher", *PRODUCTION_HASHERS]
+    with override_settings(PASSWORD_HASHERS=fast):
+        yield
 
 
 @pytest.fixture

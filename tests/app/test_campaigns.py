@@ -19,12 +19,7 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 # The fixtures the campaign history tests share (a star import of this list, never of the
 # tests, which would run twice).
-__all__ = ["campaign", "fast_hasher", "gm", "outsider", "player"]
-
-
-@pytest.fixture(autouse=True)
-def fast_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+__all__ = ["campaign", "gm", "outsider", "player"]
 
 
 @pytest.fixture

@@ -15,7 +15,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def development_settings(settings):
     settings.DEBUG = True  # as under `make run`; pytest-django runs tests with DEBUG off
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def load_demo(*args) -> str:

@@ -68,7 +68,6 @@ def words_of(response) -> str:
 @pytest.fixture
 def demo(settings):
     settings.DEBUG = True  # load_demo is for development
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     call_command("load_demo", stdout=StringIO())
     settings.DEBUG = False  # the pages as served, a 404 included
     brogo = Character.objects.get(name="Brogo the Scout")

@@ -15,11 +15,6 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-test-password"
 
 
-@pytest.fixture(autouse=True)
-def fast_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def alice():
     return get_user_model().objects.create_user("alice", password=PASSWORD)

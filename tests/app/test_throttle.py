@@ -15,11 +15,6 @@ PASSWORD = "pw-gm-12345"  # builder_fixtures' gm
 START = 1_800_000_000.0  # 2027-01-15 08:00:00 UTC
 
 
-@pytest.fixture(autouse=True)
-def fast_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def clock(monkeypatch):
     """The throttles' clock, at START, moved on with clock.now += seconds."""

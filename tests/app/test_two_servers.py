@@ -20,7 +20,7 @@ import pytest
 from django.db import connection
 
 from characters.models import Character, Trait
-from tests.conftest import ROOT
+from tests.conftest import PRODUCTION_HASHERS, ROOT
 from tests.support.builder_fixtures import *  # noqa: F403
 
 pytestmark = [
@@ -46,6 +46,12 @@ def database_url() -> str:
         ":" + urllib.parse.quote(s["PASSWORD"]) if s["PASSWORD"] else ""
     )
     return f"postgres://{login}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+@pytest.fixture(autouse=True)
+def production_hasher(settings):
+    """The users' passwords hashed as the servers, with the real settings, check them."""
+    settings.PASSWORD_HASHERS = PRODUCTION_HASHERS
 
 
 @pytest.fixture

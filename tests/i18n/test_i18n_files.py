@@ -196,8 +196,7 @@ def test_a_refused_token_is_said_in_spanish(db):
     assert answer.json()["error"].startswith("El token de API es incorrecto o ha sido revocado")
 
 
-def test_a_429_page_in_spanish(gm, monkeypatch, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def test_a_429_page_in_spanish(gm, monkeypatch):
     monkeypatch.setattr(throttle, "clock", lambda: 1_800_000_000.0)
     client = Client(HTTP_ACCEPT_LANGUAGE="es")
     for _ in range(10):
