@@ -32,6 +32,7 @@ def test_a_token_from_the_account_page(open_page, pip, monkeypatch):
     monkeypatch.setattr(api_tokens.secrets, "token_urlsafe", lambda n: "Ab_" * 14 + "x")
     page = open_page(PHONE)
     log_in(page, "pip", PASSWORD)
+    page.goto("/table/")
     page.get_by_role("link", name="Account").click()
     page.get_by_label("What will use it").fill("folder checker")
     page.get_by_role("button", name="Create a token").click()

@@ -50,6 +50,7 @@ def phone(browser, live_server, tmp_path):
         viewport=PHONE,
         base_url=live_server.url,
     )
+    context.site_url = live_server.url  # where log_in's session cookie belongs
     context.route("**/*", route)
     context.set_default_timeout(10_000)
     yield context.pages[0] if context.pages else context.new_page()

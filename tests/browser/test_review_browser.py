@@ -14,7 +14,13 @@ from characters.services.characters import character_create
 from characters.services.review import character_submit
 from characters.services.rows import trait_add
 from rules.ladder import FAIR, GREAT, SUPERB
-from tests.support.browser import DESKTOP, PHONE, fits_the_screen, log_in
+from tests.support.browser import (
+    DESKTOP,
+    PHONE,
+    fits_the_screen,
+    log_in,
+    log_in_with_the_form,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "correct-horse-battery"
@@ -57,7 +63,8 @@ def test_submit_review_fix_approve_then_advance(open_page, brogo):
 
     console_errors = []
     player = watch_console(open_page(PHONE), console_errors)
-    log_in(player, "pip", PASSWORD)
+    # The one journey that signs in through the form, on a phone (the others set the cookie).
+    log_in_with_the_form(player, "pip", PASSWORD)
     player.goto(builder)
     player.get_by_role("button", name="Submit for review").click()
     expect(player.locator(panel_state)).to_have_text("Submitted")

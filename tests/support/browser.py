@@ -57,6 +57,7 @@ def open_page(browser, live_server):
 
     def open_page(viewport=DESKTOP):
         context = browser.new_context(viewport=viewport, base_url=live_server.url)
+        context.site_url = live_server.url  # where log_in's session cookie belongs
         context.route("**/*", route)
         context.set_default_timeout(10_000)
         contexts.append(context)
@@ -69,6 +70,22 @@ def open_page(browser, live_server):
 
 
 def log_in(page, username, password):
+    """Signed in as the log-in form signs one in (the password checked, Django's login(), a
+    session row), its session cookie set in the page's browser context directly: no form page
+    to load, post and follow to the table. The form itself, in a browser, is
+    log_in_with_the_form's, which one journey keeps using."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    assert client.login(username=username, password=password), f"{username} cannot log in"
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies(
+        [{"name": cookie.key, "value": cookie.value, "url": page.context.site_url}]
+    )
+
+
+def log_in_with_the_form(page, username, password):
     page.goto("/accounts/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
