@@ -200,6 +200,46 @@ def alter_append_only_triggers(action: str) -> None:
 FLUSH_AS_OWNER: set[str] = set()  # the test whose flush runs as the owner, if any
 
 
+# -- a flush that deletes rows rather than truncating tables ----------------------------------
+
+# The rows post_migrate writes back after every flush (each model's content type and
+# permissions): kept, they are not deleted and written again after every transactional test.
+KEPT_THROUGH_A_FLUSH = frozenset({"django_content_type", "auth_permission"})
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _flush_by_deleting():
+    """The end-of-test flush of transactional and live-server tests DELETEs rows rather than
+    TRUNCATE every table: PostgreSQL's TRUNCATE makes each of the forty-odd tables anew on
+    disk (most of such a test's teardown) for the few rows a test leaves. The audit
+    trail's rows go first: characters_character_keep_recorded refuses to delete a character
+    they name (their own triggers are off for the flush: audit_trail_flushable). Foreign keys
+    are checked when the flush's transaction ends. A flush that asks for more (sequences
+    reset, CASCADE) is Django's own."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    truncate = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if reset_sequences or allow_cascade:
+            return truncate(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        emptied = sorted(
+            set(tables) - KEPT_THROUGH_A_FLUSH, key=lambda t: t not in APPEND_ONLY_TABLES
+        )
+        return ["SET CONSTRAINTS ALL DEFERRED"] + [
+            f"DELETE FROM {self.quote_name(table)}" for table in emptied
+        ]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(DatabaseOperations, "sql_flush", sql_flush)
+        yield
+
+
 def hand_back_after_flush() -> None:
     """After a flush that ran as the owner: triggers on, the runtime role connects again."""
     if FLUSH_AS_OWNER:
