@@ -130,8 +130,8 @@ def test_the_rules_page_reads_in_spanish(client):
 
 
 def test_a_sample_powers_and_an_items_kind_are_the_games_words_in_french(gm, design):
-    """A power's kind is the word the builder, the catalogue and the sheet say ("sort"), not
-    its section's title ("Sorts"); an item's is the capitalised word of a choice."""
+    """A power's kind is the word the builder's choice says ("Sort"), not its section's title
+    ("Sorts"); an item's is the capitalised word of a choice."""
     client = client_for(gm)
 
     def options(section, select_id):
@@ -140,10 +140,10 @@ def test_a_sample_powers_and_an_items_kind_are_the_games_words_in_french(gm, des
         return re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', select.group(1))
 
     assert options("power-list", "id_powers-0-kind") == [
-        ("spell", "sort"),
-        ("psi", "psi"),
-        ("superpower", "superpouvoir"),
-        ("field", "domaine"),
+        ("spell", "Sort"),
+        ("psi", "Psi"),
+        ("superpower", "Superpouvoir"),
+        ("field", "Domaine"),
     ]
     assert options("equipment", "id_equipment-0-kind") == [
         ("weapon", "Arme"),

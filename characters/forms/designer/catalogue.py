@@ -7,11 +7,11 @@ from django.utils.translation import gettext_noop
 from characters.forms.designer.base import RowForm, Rows, Section
 from characters.forms.designer.fields import (
     DIFFICULTY_CHOICES,
-    POWER_KIND_CHOICES,
     TranslationsField,
     _number_of,
     amount,
     number,
+    power_kind_choices,
     text,
 )
 from characters.models import Equipment
@@ -95,7 +95,7 @@ POWER_DETAIL_LABELS = {
 
 class PowerRow(RowForm):
     name = text(_("Name"))
-    kind = forms.ChoiceField(label=_("Kind"), choices=POWER_KIND_CHOICES)
+    kind = forms.ChoiceField(label=_("Kind"), choices=power_kind_choices)
     difficulty = forms.ChoiceField(
         label=_("Difficulty"), choices=[("", _("None")), *DIFFICULTY_CHOICES], required=False
     )

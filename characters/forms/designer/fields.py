@@ -9,7 +9,7 @@ from django.utils.functional import lazy
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from characters import knobs
+from characters import knobs, vocabulary
 from characters.forms.fields import AmountField
 from characters.models import PowerKind
 from characters.vocabulary import TERMS
@@ -25,13 +25,13 @@ POWER_KINDS = {
     PowerKind.SUPERPOWER: _("Superpowers"),
     PowerKind.FIELD: _("Fields of power"),
 }
-# A power's kind in a row of the sample powers, one of them in words.
-POWER_KIND_CHOICES = [
-    (PowerKind.SPELL, _("Spell")),
-    (PowerKind.PSI, _("Psionic power")),
-    (PowerKind.SUPERPOWER, _("Superpower")),
-    (PowerKind.FIELD, _("Field of power")),
-]
+
+
+def power_kind_choices() -> list[tuple[str, str]]:
+    """A power's kind in a row of the sample powers, as the builder says it ("Sort")."""
+    return [(kind, vocabulary.label(kind, "power kind")) for kind in PowerKind.values]
+
+
 # Each kind's checkbox, a sentence of its own (a language may not lower-case a title).
 POWER_KINDS_USED = {
     PowerKind.SPELL: _("The game has spells"),
