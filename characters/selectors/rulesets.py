@@ -13,12 +13,14 @@ from characters.sheets import build_sheet
 from characters.wording import SPEAKER, said
 from rules import tables
 from rules.character import Character, Fault, Gift, Trait
+from rules.derived import DerivedValue
+from rules.game_parts import Derived
 from rules.house_rules import json_number
 from rules.ladder import LevelError
 from rules.report import build_report
 from rules.rulesets import BUILTIN, LEVELS, Ruleset, skill_default
 from rules.trades import amount_phrase
-from rules.words import Level, Noun, plural_count
+from rules.words import GameWords, Level, Noun, plural_count
 
 
 @dataclass(frozen=True)
@@ -259,6 +261,8 @@ class DesignPreview:
     unit: str  # the balance's unit, for its count: "skill levels", "tokens"
     attributes: list[tuple[str, str, str]]  # (name, level, rating)
     skills: list[tuple[str, str, str]]
+    # The game's derived values for the sample: (name, its value or why it has none)
+    derived: list[tuple[str, str]] = dataclasses.field(default_factory=list)
 
 
 def sample_character(ruleset: Ruleset) -> Character:
@@ -304,7 +308,18 @@ def design_preview(ruleset: Ruleset) -> DesignPreview:
         SPEAKER.noun(unit),
         rows(sheet.attributes),
         rows(sheet.skills),
+        [(_own_name(v.derived), _derived_value(v)) for v in built.derived],
     )
+
+
+def _own_name(derived: Derived) -> str:
+    """A derived value's name in the reader's language, where the GM gave it one."""
+    own = tuple((language, name) for language, name, _note in derived.translations if name)
+    return SPEAKER.game_words(GameWords(derived.name, own))
+
+
+def _derived_value(value: DerivedValue) -> str:
+    return _number(value.value) if value.problem is None else said(value.problem)
 
 
 def _level_word(word: str, ruleset: Ruleset) -> str:

@@ -18,6 +18,7 @@ from characters.forms.designer.catalogue import (
 )
 from characters.forms.designer.game import GameSection, LadderSection, NumbersSection
 from characters.forms.designer.harm import HarmSection
+from characters.forms.designer.parts import DerivedSection, PrerequisitesSection, TrackersSection
 from characters.forms.designer.paths import SECTIONS, SEPARATOR, describe, plain
 from characters.forms.designer.sources import SourcesSection
 from characters.forms.designer.templates import TemplatesSection
@@ -46,6 +47,9 @@ SECTIONS.update(
             EquipmentListSection,
             PowerListSection,
             TemplatesSection,
+            DerivedSection,
+            TrackersSection,
+            PrerequisitesSection,
             SourcesSection,
         )
     }

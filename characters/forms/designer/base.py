@@ -59,13 +59,19 @@ class Rows:
 
 
 class RowForm(forms.Form):
-    """One row. Level fields take the game's ladder words."""
+    """One row. Level fields take the game's ladder words; a row may take other choices from
+    the game (`for_game`)."""
 
-    def __init__(self, *args, ladder: Ladder, **kwargs):
+    def __init__(self, *args, ladder: Ladder, ruleset: Ruleset | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
             if getattr(field, "none", None) is not None:
                 field.choices = level_choices(ladder, field.none)
+        if ruleset is not None:
+            self.for_game(ruleset)
+
+    def for_game(self, ruleset: Ruleset) -> None:
+        """The row's choices that are the game's own (its kinds of power, its values)."""
 
 
 class RowFormSet(forms.BaseFormSet):
@@ -107,6 +113,7 @@ class Section(forms.Form):
         self, data=None, *, file: dict, ruleset: Ruleset, version: int = 0, new_row: str = ""
     ):
         self.source = file
+        self.typed = file  # the file with the section as typed, once `file()` has made it
         self.ruleset = ruleset
         self.by_key: dict[tuple[str, str], str] = {}  # (prefix, level word) -> field
         self.add_fields()
@@ -129,7 +136,7 @@ class Section(forms.Form):
                 data,
                 initial=rows.get(part.name, []),
                 prefix=part.name,
-                form_kwargs={"ladder": self.ladder},
+                form_kwargs={"ladder": self.ladder, "ruleset": self.ruleset},
             )
             for part in self.parts
             if isinstance(part, Rows)
@@ -215,7 +222,8 @@ class Section(forms.Form):
         self.is_valid()
         values = {**self.initial, **self.cleaned_data}
         rows = {name: _rows_typed(formset) for name, formset in self.rowsets.items()}
-        return self.write(copy.deepcopy(self.source), values, rows)
+        self.typed = self.write(copy.deepcopy(self.source), values, rows)
+        return self.typed
 
     # -- problems --
 
@@ -265,15 +273,26 @@ class Section(forms.Form):
         """Each of the reader's problems beside the field it is about; one of another
         section in `elsewhere`, named by that section's title and the field's label."""
         spots = self.spots()
+        keys = self.own_names()
         for where, message in problems:
             spot, match = _best(spots, where)
             if spot is None:
                 self.elsewhere.append(
-                    (describe(where), sentence(plain(said(message))), section_of(where))
+                    (describe(where), sentence(plain(said(message), keys)), section_of(where))
                 )
                 continue
             start = _item(match.group("rest"), self.field_at(spot))
-            self.place(spot, match, sentence(start + plain(said(message))))
+            self.place(spot, match, sentence(start + plain(said(message), keys)))
+
+    def own_names(self) -> frozenset[str]:
+        """The GM's own keys in the design (its derived values'), which a message quotes as
+        typed: never read as a field of the file."""
+        derived = self.typed.get("derived") if isinstance(self.typed, dict) else None
+        return frozenset(
+            entry["key"]
+            for entry in (derived if isinstance(derived, list) else [])
+            if isinstance(entry, dict) and isinstance(entry.get("key"), str)
+        )
 
     def place(self, spot: Spot, match: re.Match, message: str) -> None:
         key = match.groupdict().get("key")

@@ -57,15 +57,23 @@ def sentence(message: str) -> str:
     return message[:1].upper() + message[1:] + ("" if message.endswith((".", "?", "!")) else ".")
 
 
-def plain(message: str) -> str:
+def plain(message: str, keys=frozenset()) -> str:
     """The reader's message in a GM's words: a field it names by its key in the file
-    ("meta_points_max") is named by its label here."""
+    ("meta_points_max") is named by its label here. What the GM typed stays as typed: a
+    value the message quotes ('damage_capacity', « damage_capacity »), and the GM's own
+    `keys` (a loop's path)."""
 
     def label(match):
         word = match.group()
+        if not word[0].isalpha() or word in keys:
+            return word
         return f"“{key_labels()[word]}”" if word in key_labels() else word.replace("_", " ")
 
-    return re.sub(r"\b[a-z]+(?:_[a-z]+)+\b", label, message)
+    return re.sub(QUOTED + r"|\b[a-z]+(?:_[a-z]+)+\b", label, message)
+
+
+# A value the reader quotes, one word, as each language quotes it: 'key', « key », „key“.
+QUOTED = "'[^'\\s]+'|«\\s?[^»\\s]+\\s?»|„[^“\\s]+“"
 
 
 @cache
@@ -137,6 +145,9 @@ FILE_PARTS = {
     "advancement": "advancement",
     "templates": "templates",
     "sections": "sources",
+    "derived": "derived",
+    "trackers": "trackers",
+    "prerequisites": "prerequisites",
 }
 PART_TITLES = {
     "catalogue": _("The lists"),

@@ -1,0 +1,405 @@
+"""What a GM adds to a game beyond numbers (docs/ruleset-file.md, "derived", "trackers",
+"prerequisites"): its derived values, its trackers and its prerequisites, a section each.
+
+A file with any of them is format 2; one with none is written as format 1, as it always was,
+so a game that adds none is saved as it was."""
+
+import json
+import re
+
+from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
+
+from characters.forms.campaigns import translated_languages
+from characters.forms.designer.base import RowForm, Rows, Section
+from characters.forms.designer.fields import POWER_KINDS, level, lines, number, text, yes
+from rules.ruleset_file.file_format import FORMAT, FORMAT_2, PARTS_KEYS
+
+# A name or message may be given in each of the site's languages other than English.
+OTHER_LANGUAGES = translated_languages()
+NAME_IN = _("Name in {language}")
+MESSAGE_IN = _("Message in {language}")
+NAME_IN_HELP = _("Optional: what the sheet says to a player reading in that language.")
+MESSAGE_IN_HELP = _("Optional: what a player reading in that language is told.")
+KEY_HELP = _("Lowercase letters, digits and underscores, starting with a letter: damage_capacity.")
+PART_KEY_HELP = _("Lowercase letters, digits, hyphens and underscores: luck, spells-need-magery.")
+TRACKER_KINDS = [
+    ("boxes", _("Boxes to tick")),
+    ("count", _("A count up to a maximum")),
+    ("clock", _("A clock of segments")),
+]
+CHANGED_BY = [("player", _("The player (and the GM)")), ("gm", _("The GM only"))]
+WHOLE = re.compile(r"[+-]?\d{1,9}")
+
+
+class KeptTranslations(forms.CharField):
+    """The entry's translations as the file has them (notes, languages the site has no
+    field for), carried with the row so that a row moved by Add or Remove keeps its own;
+    the visible fields for the site's languages are written over them."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self):
+        super().__init__(required=False)
+
+    def prepare_value(self, value):
+        return json.dumps(value, ensure_ascii=False) if isinstance(value, dict) else value
+
+    def to_python(self, value):
+        if isinstance(value, dict):
+            return value
+        try:
+            kept = json.loads(value or "{}")
+        except ValueError:
+            return {}
+        return kept if isinstance(kept, dict) else {}
+
+
+def _in_languages(field, label, help_text) -> dict:
+    return {
+        f"{field}_{code}": text(format_lazy(label, language=language), help_text)
+        for code, language in OTHER_LANGUAGES
+    }
+
+
+def _add_after(form: type, after: str, fields: dict) -> None:
+    """`fields` added to a row's form right after its field `after`."""
+    names = list(form.base_fields)
+    at = names.index(after) + 1
+    ordered = [*names[:at], *fields, *names[at:]]
+    everything = {**form.base_fields, **fields}
+    form.base_fields = {name: everything[name] for name in ordered}
+    form.declared_fields = dict(form.base_fields)
+
+
+def _language_paths(field: str, key: str) -> dict:
+    return {f"{field}_{code}": f"translations.{code}.{key}" for code, _name in OTHER_LANGUAGES}
+
+
+def _read_languages(row: dict, field: str, key: str) -> dict:
+    """The row's fields for the site's languages, from the entry's translations."""
+    translations = row.get("translations")
+    translations = translations if isinstance(translations, dict) else {}
+    out = {}
+    for code, _name in OTHER_LANGUAGES:
+        words = translations.get(code)
+        out[f"{field}_{code}"] = words.get(key, "") if isinstance(words, dict) else ""
+    return {**out, "translations": translations}
+
+
+def _written_languages(row: dict, field: str, key: str) -> dict:
+    """The entry's translations: those kept with the row, each site language's as typed."""
+    kept = row.get("translations") or {}
+    translations = {code: dict(words) for code, words in kept.items() if isinstance(words, dict)}
+    for code, _name in OTHER_LANGUAGES:
+        typed = (row.get(f"{field}_{code}") or "").strip()
+        words = translations.setdefault(code, {})
+        if typed:
+            words[key] = typed
+        else:
+            words.pop(key, None)
+    return {code: words for code, words in translations.items() if words}
+
+
+def _typed(value) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _with_format(file: dict) -> dict:
+    """Format 2 when the file has any of the game's own parts, else format 1 without them."""
+    for key in PARTS_KEYS:
+        if not file.get(key):
+            file.pop(key, None)
+    file["format"] = FORMAT_2 if any(key in file for key in PARTS_KEYS) else FORMAT
+    return file
+
+
+class DerivedRow(RowForm):
+    key = text(_("Key"), KEY_HELP, limit=40)
+    name = text(_("Name"), _("What the sheet calls it: Damage capacity."))
+    formula = text(
+        _("Formula"),
+        _(
+            'Numbers, + - * / //, brackets; level("Name") a trait\'s level, has("Name") 1 if '
+            "the character has it; min, max, abs, floor, ceil; scale_strength, scale_mass; "
+            "other values' keys. Rounded down."
+        ),
+        limit=500,
+    )
+    note = text(_("Note"), _("Optional: a line for the sheet."), limit=2000)
+    translations = KeptTranslations()
+
+
+_add_after(DerivedRow, "note", _in_languages("name", NAME_IN, NAME_IN_HELP))
+
+
+class DerivedSection(Section):
+    key = "derived"
+    title = gettext_noop("Derived values")
+    intro = gettext_noop(
+        "Numbers worked out from a character's traits and shown on the sheet, such as a "
+        "damage capacity from Constitution and the Strength scale. A tracker may start at "
+        "one, and a prerequisite may need one."
+    )
+    parts = (
+        Rows(
+            "derived",
+            _("Derived values"),
+            _(
+                "Each key once. A formula may read the values above or below it, but never "
+                "itself through them."
+            ),
+            DerivedRow,
+            "derived",
+            {
+                "key": "key",
+                "name": "name",
+                "formula": "formula",
+                "note": "note",
+                **_language_paths("name", "name"),
+            },
+            _("Add a derived value"),
+            _("Derived value {n}"),
+        ),
+    )
+
+    def read(self, file):
+        rows = [
+            {**entry, **_read_languages(entry, "name", "name")}
+            for entry in file.get("derived", [])
+            if isinstance(entry, dict)
+        ]
+        return {}, {"derived": rows}
+
+    def write(self, file, v, rows):
+        entries = []
+        for row in rows["derived"]:
+            entry = {
+                "key": _typed(row["key"]),
+                "name": _typed(row["name"]),
+                "formula": _typed(row["formula"]),
+            }
+            if _typed(row["note"]):
+                entry["note"] = _typed(row["note"])
+            translations = _written_languages(row, "name", "name")
+            if translations:
+                entry["translations"] = translations
+            entries.append(entry)
+        file["derived"] = entries
+        return _with_format(file)
+
+
+class TrackerRow(RowForm):
+    key = text(_("Key"), PART_KEY_HELP, limit=40)
+    name = text(_("Name"), _("What the sheet calls it: Luck, Sanity, Doom."))
+    kind = forms.ChoiceField(
+        label=_("Kind"),
+        help_text=_("Boxes the player ticks, a number up to a maximum, or a clock that fills."),
+        choices=TRACKER_KINDS,
+        initial="count",
+    )
+    size = number(
+        _("Size"), _("How many boxes, the count's maximum, the clock's segments: 1 to 100.")
+    )
+    start = text(
+        _("Start"),
+        _("A number, or a derived value's key: where a new character's tracker starts."),
+        limit=40,
+    )
+    changed_by = forms.ChoiceField(
+        label=_("Changed in play by"),
+        help_text=_("Who may change it on the play page."),
+        choices=CHANGED_BY,
+        initial="player",
+    )
+    resets_on_rest = yes(_("Back to its start after a rest"), _("Untick for one that stays."))
+    note = text(_("Note"), _("Optional: a line for the sheet."), limit=2000)
+    translations = KeptTranslations()
+
+
+_add_after(TrackerRow, "note", _in_languages("name", NAME_IN, NAME_IN_HELP))
+
+
+class TrackersSection(Section):
+    key = "trackers"
+    title = gettext_noop("Trackers")
+    intro = gettext_noop(
+        "Pools and tracks of the game's own, such as Luck points, Sanity or a clock: on the "
+        "sheet, and changed on the play page."
+    )
+    parts = (
+        Rows(
+            "trackers",
+            _("Trackers"),
+            _("Each key once. The start is at most the size."),
+            TrackerRow,
+            "trackers",
+            {
+                "key": "key",
+                "name": "name",
+                "kind": "kind",
+                "size": "size",
+                "start": "start",
+                "changed_by": "changed_by",
+                "resets_on_rest": "resets_on_rest",
+                "note": "note",
+                **_language_paths("name", "name"),
+            },
+            _("Add a tracker"),
+            _("Tracker {n}"),
+        ),
+    )
+
+    def read(self, file):
+        rows = []
+        for entry in file.get("trackers", []):
+            if isinstance(entry, dict):
+                start = entry.get("start", "")
+                rows.append(
+                    {**entry, "start": str(start), **_read_languages(entry, "name", "name")}
+                )
+        return {}, {"trackers": rows}
+
+    def write(self, file, v, rows):
+        entries = []
+        for row in rows["trackers"]:
+            entry = {
+                "key": _typed(row["key"]),
+                "name": _typed(row["name"]),
+                "kind": row["kind"] or "count",
+            }
+            if row["size"] is not None:
+                entry["size"] = row["size"]
+            start = _typed(row["start"])
+            if start:
+                entry["start"] = int(start) if WHOLE.fullmatch(start) else start
+            entry["changed_by"] = row["changed_by"] or "player"
+            entry["resets_on_rest"] = bool(row["resets_on_rest"])
+            if _typed(row["note"]):
+                entry["note"] = _typed(row["note"])
+            translations = _written_languages(row, "name", "name")
+            if translations:
+                entry["translations"] = translations
+            entries.append(entry)
+        file["trackers"] = entries
+        return _with_format(file)
+
+
+class PrerequisiteRow(RowForm):
+    key = text(_("Key"), PART_KEY_HELP, limit=40)
+    guards = lines(
+        _("What it guards"),
+        _("Gifts, skills, powers or attributes, by name: one a line or with commas between."),
+        item=_("Name"),
+    )
+    guards_kind = forms.ChoiceField(
+        label=_("Or every power of a kind"),
+        help_text=_("Optional: every spell, say, as well as the names above."),
+        required=False,
+    )
+    needs = text(
+        _("What it needs"),
+        _("The trait or gift a character must have: Magery. Empty with “At most”."),
+    )
+    at_least = level(_("At least"), _("Optional: the level the trait needs."), none=_("Any level"))
+    at_least_derived = forms.ChoiceField(
+        label=_("Or at least a derived value"),
+        help_text=_("Optional: the trait's level must reach that value."),
+        required=False,
+    )
+    at_most = number(
+        _("At most"),
+        _("Optional, instead of what it needs: how many of the guarded a character may take."),
+    )
+    message = text(
+        _("Message"),
+        _("What the player is told when it is broken: Spells need the Magery gift."),
+        limit=300,
+    )
+    section = text(_("Rule section"), _("Optional: the game's section it cites."), limit=200)
+    translations = KeptTranslations()
+
+    def for_game(self, ruleset):
+        self.fields["guards_kind"].choices = [
+            ("", _("None")),
+            *((kind, POWER_KINDS.get(kind, kind)) for kind in ruleset.power_kinds),
+        ]
+        self.fields["at_least_derived"].choices = [
+            ("", _("None")),
+            *((d.key, f"{d.name} ({d.key})") for d in ruleset.derived),
+        ]
+
+
+_add_after(PrerequisiteRow, "message", _in_languages("message", MESSAGE_IN, MESSAGE_IN_HELP))
+
+
+class PrerequisitesSection(Section):
+    key = "prerequisites"
+    title = gettext_noop("Prerequisites")
+    intro = gettext_noop(
+        "What a trait needs, in your own words: spells need Magery, Sword Mastery needs Sword "
+        "at Great, at most one patron. A character who breaks one is told your message."
+    )
+    parts = (
+        Rows(
+            "prerequisites",
+            _("Prerequisites"),
+            _(
+                "Each key once. It guards traits by name or a kind of power, and needs a trait "
+                "(at a level, or at a derived value) or limits how many may be taken."
+            ),
+            PrerequisiteRow,
+            "prerequisites",
+            {
+                "key": "key",
+                "guards": "guards",
+                "guards_kind": "guards_kind",
+                "needs": "needs",
+                "at_least": "at_least",
+                "at_least_derived": "at_least_derived",
+                "at_most": "at_most",
+                "message": "message",
+                **_language_paths("message", "message"),
+                "section": "section",
+            },
+            _("Add a prerequisite"),
+            _("Prerequisite {n}"),
+        ),
+    )
+
+    def read(self, file):
+        rows = []
+        for entry in file.get("prerequisites", []):
+            if isinstance(entry, dict):
+                guards = entry.get("guards", [])
+                rows.append(
+                    {
+                        **entry,
+                        "guards": "\n".join(g for g in guards if isinstance(g, str))
+                        if isinstance(guards, list)
+                        else "",
+                        **_read_languages(entry, "message", "message"),
+                    }
+                )
+        return {}, {"prerequisites": rows}
+
+    def write(self, file, v, rows):
+        entries = []
+        for row in rows["prerequisites"]:
+            entry = {"key": _typed(row["key"]), "message": _typed(row["message"])}
+            guards = [name.strip() for name in re.split(r"[,\n]", row["guards"] or "")]
+            if any(guards):
+                entry["guards"] = [name for name in guards if name]
+            for name in ("guards_kind", "needs", "at_least", "at_least_derived", "section"):
+                if _typed(row[name]):
+                    entry[name] = _typed(row[name])
+            if row["at_most"] is not None:
+                entry["at_most"] = row["at_most"]
+            translations = _written_languages(row, "message", "message")
+            if translations:
+                entry["translations"] = translations
+            entries.append(entry)
+        file["prerequisites"] = entries
+        return _with_format(file)
