@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rules.formula import SCALE_NAMES, FormulaError, evaluate, parse_formula
+from rules.formula import FormulaError, evaluate, parse_formula
 from rules.game_parts import Derived
 from rules.rulesets import skill_default
 from rules.words import Phrase, say
@@ -120,9 +120,10 @@ class CharacterScope:
     def has(self, name: str) -> bool:
         return name.casefold() in self.names
 
+    def scale(self, kind: str) -> int:
+        return getattr(self.character, f"scale_{kind}")
+
     def value(self, name: str) -> Fraction:
-        if name in SCALE_NAMES:
-            return Fraction(getattr(self.character, name))
         value = self.values.get(name)
         if value is None:
             raise FormulaError(say("reads {key}, which cannot be worked out", key=name))

@@ -1,5 +1,5 @@
 """A derived value's formula (docs/ruleset-file.md, "derived"): a small expression language a
-GM writes in the designer, such as `level("Constitution") + scale_strength + 3`.
+GM writes in the designer, such as `level("Constitution") + scale("Strength") + 3`.
 
 It is parsed with Python's own parser and then every node is checked against a short list
 of what is allowed (whole and decimal numbers, + - * / //, brackets, a few functions, the
@@ -18,20 +18,20 @@ from rules.words import Phrase, say
 
 MAX_LENGTH = 200
 MAX_VALUE = 1_000_000
-# The names a formula may use besides derived values' keys: the character's Scale (Mudge
-# 2.34), in steps of Strength and of Mass.
-SCALE_NAMES = ("scale_strength", "scale_mass")
+# What scale() takes: the character's Scale (Mudge 2.34), of Strength or of Mass.
+SCALES = ("strength", "mass")
 # function -> (fewest arguments, most): level and has take one name, in quotes.
 FUNCTIONS = {
     "level": (1, 1),  # a trait's level, Fair 0: an attribute, skill or power
     "has": (1, 1),  # 1 when the character has the gift, fault, skill or power, else 0
+    "scale": (1, 1),  # the character's Scale: scale("Strength"), scale("Mass")
     "min": (2, 10),
     "max": (2, 10),
     "abs": (1, 1),
     "floor": (1, 1),
     "ceil": (1, 1),
 }
-NAME_FUNCTIONS = ("level", "has")
+NAME_FUNCTIONS = ("level", "has", "scale")
 _OPERATORS = {
     ast.Add: lambda a, b: a + b,
     ast.Sub: lambda a, b: a - b,
@@ -105,8 +105,7 @@ def _check(node, keys: set, traits: set) -> None:
         _check(node.operand, keys, traits)
         return
     if isinstance(node, ast.Name):
-        if node.id not in SCALE_NAMES:
-            keys.add(node.id)
+        keys.add(node.id)
         return
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         _check_call(node, keys, traits)
@@ -145,6 +144,10 @@ def _check_call(node: ast.Call, keys: set, traits: set) -> None:
             raise FormulaError(
                 say('{name}() takes a name in quotes: {name}("Strength")', name=name)
             )
+        if name == "scale":
+            if arg.value.strip().casefold() not in SCALES:
+                raise FormulaError(say('scale() takes "Strength" or "Mass"'))
+            return
         traits.add(arg.value.strip())
         return
     for arg in node.args:
@@ -162,8 +165,12 @@ class Scope(Protocol):
 
     def has(self, name: str) -> bool: ...
 
+    def scale(self, kind: str) -> int:
+        """The character's Scale of "strength" or "mass"."""
+        ...
+
     def value(self, name: str) -> Fraction:
-        """A derived value's key or a Scale name."""
+        """A derived value's key."""
         ...
 
 
@@ -199,6 +206,8 @@ def _call(node: ast.Call, scope: Scope) -> Fraction:
         return Fraction(scope.level(node.args[0].value.strip()))
     if name == "has":
         return Fraction(int(scope.has(node.args[0].value.strip())))
+    if name == "scale":
+        return Fraction(scope.scale(node.args[0].value.strip().casefold()))
     values = [_value(arg, scope) for arg in node.args]
     if name == "min":
         return min(values)

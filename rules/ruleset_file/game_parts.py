@@ -6,7 +6,7 @@ import re
 
 from rules.character import Character
 from rules.derived import CharacterScope, reading_order
-from rules.formula import FUNCTIONS, SCALE_NAMES, FormulaError, evaluate, parse_formula
+from rules.formula import FUNCTIONS, FormulaError, evaluate, parse_formula
 from rules.game_parts import (
     CHANGED_BY,
     MAX_TRACKER_SIZE,
@@ -76,7 +76,7 @@ class GamePartSections(ListSections):
     def derived_entry(self, value, where) -> Derived:
         obj = self.object(value, where, DERIVED_FIELDS)
         key = self.key(obj.get("key"), f"{where}.key", DERIVED_KEY)
-        if key in FUNCTIONS or key in SCALE_NAMES:
+        if key in FUNCTIONS:
             self.refuse(f"{where}.key", say("'{key}' is a name formulas use already", key=key))
         formula = self.text(obj.get("formula"), f"{where}.formula", required=True)
         try:

@@ -28,7 +28,7 @@ FRENCH = {"HTTP_ACCEPT_LANGUAGE": "fr"}
 DAMAGE_CAPACITY = {
     "key": "damage_capacity",
     "name": "Damage capacity",
-    "formula": 'level("Constitution") + scale_strength + 3',
+    "formula": 'level("Constitution") + scale("Strength") + 3',
     "translations": {"fr": {"name": "Capacité de dégâts"}},
 }
 LUCK = {
@@ -147,9 +147,9 @@ def test_a_tracker_may_start_at_a_derived_value_and_a_prerequisite_need_one(gm, 
     data = tracker_row(page(client, design, "trackers"), start="damage_capacity")
     assert save(client, design, "trackers", data).status_code == 302
     data = page(client, design, "prerequisites")
-    # The select offers the game's derived values by name and key.
+    # The select offers the game's derived values by name (their keys are for formulas).
     html = client.get(url(design, "prerequisites")).content.decode()
-    assert '<option value="damage_capacity">Damage capacity (damage_capacity)</option>' in html
+    assert '<option value="damage_capacity">Damage capacity</option>' in html
     data = prerequisite_row(
         data, guards_kind="", guards="Blind Fighting,\nAcrobatics", needs="Dodge"
     )

@@ -359,7 +359,8 @@ class Section(forms.Form):
                     # the GM (a problem, or just added).
                     "tall": len(form.visible_fields()) > 5,
                     "open": (form.is_bound and bool(form.errors)) or form.prefix == self.new_row,
-                    "name": str(form[next(iter(form.fields))].value() or "").strip(),
+                    # A row by its name where it has one (a derived value's, not its key)
+                    "name": str(form[_summary_field(form)].value() or "").strip(),
                 }
                 for index, form in enumerate(formset.forms)
             ],
@@ -448,3 +449,7 @@ def _declare(section: type[Section], fields: dict) -> None:
     """Fields a section has one of for each list, difficulty or kind of power."""
     section.base_fields.update(fields)
     section.declared_fields.update(fields)
+
+
+def _summary_field(form) -> str:
+    return "name" if "name" in form.fields else next(iter(form.fields))

@@ -23,7 +23,10 @@ NAME_IN = _("Name in {language}")
 MESSAGE_IN = _("Message in {language}")
 NAME_IN_HELP = _("Optional: what the sheet says to a player reading in that language.")
 MESSAGE_IN_HELP = _("Optional: what a player reading in that language is told.")
-KEY_HELP = _("Lowercase letters, digits and underscores, starting with a letter: damage_capacity.")
+KEY_HELP = _(
+    "What formulas name it by: lowercase letters, digits and underscores, starting with a "
+    "letter, such as capacity."
+)
 PART_KEY_HELP = _("Lowercase letters, digits, hyphens and underscores: luck, spells-need-magery.")
 TRACKER_KINDS = [
     ("boxes", _("Boxes to tick")),
@@ -123,8 +126,8 @@ class DerivedRow(RowForm):
         _("Formula"),
         _(
             'Numbers, + - * / //, brackets; level("Name") a trait\'s level, has("Name") 1 if '
-            "the character has it; min, max, abs, floor, ceil; scale_strength, scale_mass; "
-            "other values' keys. Rounded down."
+            'the character has it; scale("Strength") or scale("Mass") its Scale; min, max, abs, '
+            "floor, ceil; other values' keys. Rounded down."
         ),
         limit=500,
     )
@@ -328,7 +331,7 @@ class PrerequisiteRow(RowForm):
         ]
         self.fields["at_least_derived"].choices = [
             ("", _("None")),
-            *((d.key, f"{d.name} ({d.key})") for d in ruleset.derived),
+            *((d.key, d.name) for d in ruleset.derived),
         ]
 
 
