@@ -60,12 +60,10 @@ class LibraryEntry:
 def library_entries(*, language: str = "", name: str = "") -> list[LibraryEntry]:
     """The built-in rulesets, then the published games by name, those written in
     `language` whose name has `name` in it when they are given."""
-    builtins = [
-        builtin_entry(slug)
-        for slug in BUILTIN
-        if (not language or language in BUILTIN_LANGUAGES)
-        and (not name or name.casefold() in builtin_entry(slug).name.casefold())
-    ]
+    builtins = []
+    if not language or language in BUILTIN_LANGUAGES:
+        builtins = [builtin_entry(slug) for slug in BUILTIN]
+        builtins = [e for e in builtins if name.casefold() in e.name.casefold()]
     games = PublishedGame.objects.filter(unpublished_at__isnull=True).select_related(
         "publisher", "version"
     )
@@ -73,7 +71,7 @@ def library_entries(*, language: str = "", name: str = "") -> list[LibraryEntry]
         # The list holds JSON strings: a language's code between quotes is one whole item.
         games = games.filter(languages__icontains=f'"{language}"')
     if name:
-        games = games.filter(Q(name__icontains=name))
+        games = games.filter(name__icontains=name)
     return builtins + [published_entry(game) for game in games.order_by("name", "pk")]
 
 

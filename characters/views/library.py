@@ -112,8 +112,10 @@ def _campaign(request, *, published=None, builtin=""):
     """A campaign on a new copy of the game."""
     form = LibraryCampaignForm(request.POST)
     if not form.is_valid():
-        for errors in form.errors.values():
-            messages.error(request, " ".join(errors))
+        for field, errors in form.errors.items():
+            for error in errors:
+                where = form.fields[field].label
+                messages.error(request, _("{where}: {problem}").format(where=where, problem=error))
         return redirect(_entry_url(published, builtin))
     try:
         campaign = services.library_campaign_start(

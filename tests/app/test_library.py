@@ -240,3 +240,16 @@ def test_the_built_ins_are_in_the_library_published_by_fairsheet(outsider):
     assert copied.skill_levels == 45
     design = b.get(reverse("ruleset_design", args=[copy.pk])).content.decode()
     assert "Copied from the library: Mudge, built into Fairsheet." in design
+
+
+def test_a_campaign_without_a_name_is_refused_and_copies_nothing(outsider):
+    b = client_for(outsider)
+    url = reverse("library_builtin_campaign", args=["fudge-basics"])
+    response = b.post(url, {"name": ""}, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("library_builtin", args=["fudge-basics"])
+    assert "Campaign name: This field is required." in response.content.decode()
+    assert not DesignedRuleset.objects.exists() and not Campaign.objects.exists()
+    # A language the site does not have finds what no language finds, and says why.
+    page = b.get(reverse("library"), {"language": "xx"})
+    assert page.status_code == 200
+    assert "Select a valid choice. xx is not one of the available choices." in page.content.decode()
