@@ -87,6 +87,12 @@ class DesignedRuleset(models.Model):
     slug = models.CharField(max_length=40)
     name = models.CharField(max_length=100)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Where a copy taken from the library came from (services.library): the published game,
+    # which stays in the database when its publisher unpublishes it, or a built-in's slug.
+    copied_from = models.ForeignKey(
+        "PublishedGame", on_delete=models.PROTECT, null=True, blank=True, related_name="copies"
+    )
+    copied_from_builtin = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -122,6 +128,53 @@ class RulesetVersion(models.Model):
         return gettext("{name}, version {number}").format(
             name=self.ruleset.name, number=self.number
         )
+
+
+class Licence(models.TextChoices):
+    """What a publisher lets other GMs do with a game in the library."""
+
+    CC_BY = "cc-by-4.0", "CC BY 4.0"
+    CC_BY_SA = "cc-by-sa-4.0", "CC BY-SA 4.0"
+    CC0 = "cc0", "CC0"
+    PLAY_ONLY = "play-only", _("All rights reserved — copies for play only")
+    OWN = "own", _("In my own words")
+
+
+class PublishedGame(models.Model):
+    """A version of a designed game its GM put in the instance's library for other GMs to
+    preview and copy (services.library). Unpublishing hides it; the row stays, so copies
+    taken from it keep saying where they came from."""
+
+    version = models.ForeignKey(
+        RulesetVersion, on_delete=models.PROTECT, related_name="publications"
+    )
+    publisher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="published_games"
+    )
+    name = models.CharField(max_length=100)  # the version's name when it was published
+    description = models.TextField(max_length=2000)
+    # Codes of settings.LANGUAGES the game is written in.
+    languages = models.JSONField(default=list)
+    licence = models.CharField(max_length=20, choices=Licence.choices)
+    licence_own_words = models.CharField(max_length=200, blank=True)  # when licence is OWN
+    published_at = models.DateTimeField(auto_now_add=True)
+    unpublished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def is_published(self) -> bool:
+        return self.unpublished_at is None
+
+    @property
+    def licence_said(self) -> str:
+        if self.licence == Licence.OWN:
+            return self.licence_own_words
+        return str(self.get_licence_display())
 
 
 class NpcRollMethod(models.TextChoices):

@@ -1,6 +1,15 @@
 from django.urls import path
 
-from characters.views import builder, campaigns, dashboard, files, home, notifications, rulesets
+from characters.views import (
+    builder,
+    campaigns,
+    dashboard,
+    files,
+    home,
+    library,
+    notifications,
+    rulesets,
+)
 
 # One block per area; each area's views live in their own module under characters/views/.
 urlpatterns = [
@@ -27,6 +36,32 @@ urlpatterns += [
         name="ruleset_export",
     ),
     path("games/<int:pk>/campaign/", rulesets.design_campaign, name="ruleset_campaign"),
+    path("games/<int:pk>/publish/", library.design_publish, name="ruleset_publish"),
+    # the instance's library of games (characters/views/library.py)
+    path("games/library/", library.library, name="library"),
+    path("games/library/<int:pk>/", library.library_game, name="library_game"),
+    path("games/library/<int:pk>/copy/", library.library_game_copy, name="library_game_copy"),
+    path(
+        "games/library/<int:pk>/campaign/",
+        library.library_game_campaign,
+        name="library_game_campaign",
+    ),
+    path(
+        "games/library/<int:pk>/unpublish/",
+        library.library_game_unpublish,
+        name="library_game_unpublish",
+    ),
+    path("games/library/fairsheet/<slug:slug>/", library.library_builtin, name="library_builtin"),
+    path(
+        "games/library/fairsheet/<slug:slug>/copy/",
+        library.library_builtin_copy,
+        name="library_builtin_copy",
+    ),
+    path(
+        "games/library/fairsheet/<slug:slug>/campaign/",
+        library.library_builtin_campaign,
+        name="library_builtin_campaign",
+    ),
     path(
         "games/<int:pk>/<slug:section>/",
         rulesets.design_section,

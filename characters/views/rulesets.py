@@ -18,6 +18,7 @@ from characters.forms.rulesets import BLANK, DesignImportForm, DesignStartForm
 from characters.models import RulesetVersion
 from characters.selectors.access import campaign_for_gm
 from characters.selectors.campaigns import ruleset_move_preview
+from characters.selectors.library import copy_origin, live_publications_of
 from characters.selectors.rulesets import design_preview, designed_for_owner, designed_rulesets_of
 from characters.services import campaigns as campaign_services
 from characters.services import rulesets as services
@@ -115,6 +116,8 @@ def design_edit(request, pk):
         "sections": SECTIONS.values(),
         "preview": design_preview(services.checked_ruleset(latest.file)),
         "campaign_form": CampaignForm(prefix="campaign"),
+        "origin": copy_origin(designed),
+        "publications": live_publications_of(designed),
     }
     return render(request, DESIGN_PAGE, context)
 

@@ -24,6 +24,7 @@ from characters.services.advancement import experience_award, experience_spend
 from characters.services.api_tokens import api_token_create
 from characters.services.characters import character_create
 from characters.services.keeping import campaign_archive, character_archive
+from characters.services.library import published_game_publish
 from characters.services.npcs import npc_create
 from characters.services.portraits import portrait_set
 from characters.services.printing import pack_storage
@@ -155,6 +156,17 @@ ACCESS = {
     "ruleset_campaign": (GM, "post"),
     "campaign_ruleset_move": (GM, "get"),
     "ruleset_file_schema": (PUBLIC, "get"),
+    # the instance's library of games (issue 42): every signed-in GM browses, previews and
+    # copies; only its publisher publishes a game or takes it out
+    "ruleset_publish": (GM, "get"),
+    "library": (USER, "get"),
+    "library_game": (USER, "get"),
+    "library_game_copy": (USER, "post"),
+    "library_game_campaign": (USER, "post"),
+    "library_game_unpublish": (GM, "post"),
+    "library_builtin": (USER, "get"),
+    "library_builtin_copy": (USER, "post"),
+    "library_builtin_campaign": (USER, "post"),
     # keeping characters (issue 26): each on a character or campaign of its own (world)
     "character_archive": (OWNER, "post"),
     "character_restore": (OWNER, "post"),
@@ -275,6 +287,13 @@ def world(db):
     token, _ = api_token_create(user=users["owner"], name="walk")
     thread = comment_thread_start(character=character, actor=users["gm"], body="Walk with me")
     design = designed_ruleset_save(owner=users["gm"], file=blank_ruleset_file()).ruleset
+    published = published_game_publish(
+        publisher=users["gm"],
+        version=design.latest,
+        description="A walk",
+        languages=["en-gb"],
+        licence="cc0",
+    )
     npc, archived_npc = (
         npc_create(campaign=campaign, actor=users["gm"], name=name) for name in ("NPC", "Gone")
     )
@@ -284,6 +303,20 @@ def world(db):
         "ruleset_design_section": [design.pk, "ladder"],
         "ruleset_export": [design.pk, 1],
         "ruleset_campaign": [design.pk],
+        "ruleset_publish": [design.pk],
+        **{
+            name: [published.pk]
+            for name in (
+                "library_game",
+                "library_game_copy",
+                "library_game_campaign",
+                "library_game_unpublish",
+            )
+        },
+        **{
+            name: ["mudge"]
+            for name in ("library_builtin", "library_builtin_copy", "library_builtin_campaign")
+        },
         "campaign_ruleset_move": [campaign.pk, 1],
         "api_token_revoke": [token.pk],
         "ruleset": ["mudge"],
@@ -511,6 +544,7 @@ THREAD = "a message or a thread's state, from the thread's form"
 PLAN = "the player's experience plan: a step added, moved or removed, from its panel"
 NPC_ROLLER = "a GM's roll for NPCs, from the party view's NPC roller (htmx)"
 CATALOGUE = "the GM's catalogue editor: a row added, saved or removed"
+LIBRARY = "a library game's page: Start from this, or Start a campaign with it"
 TAKES_POST = {
     # a page and its own form, on the same address
     "login": "the sign-in form (throttled)",
@@ -545,6 +579,12 @@ TAKES_POST = {
     "catalog_entry_add": CATALOGUE,
     "catalog_entry_remove": CATALOGUE,
     "ruleset_campaign": "the game's form that starts a campaign with it",
+    "ruleset_publish": "the form that puts a version of the game in the library",
+    "library_game_copy": LIBRARY,
+    "library_game_campaign": LIBRARY,
+    "library_game_unpublish": "the game's Take it out of the library button",
+    "library_builtin_copy": LIBRARY,
+    "library_builtin_campaign": LIBRARY,
     "details_update": BUILD_EDIT,
     "personality_update": BUILD_EDIT,
     "template_apply": BUILD_EDIT,

@@ -29,7 +29,9 @@ from characters.models import (
     Campaign,
     Character,
     DesignedRuleset,
+    Licence,
     Membership,
+    PublishedGame,
     RulesetVersion,
     ShareLink,
     Trait,
@@ -40,6 +42,7 @@ from characters.selectors.advancement import GIFT, LEARN, RAISE
 from characters.services.advancement import experience_award, experience_spend, spend_accept
 from characters.services.campaigns import campaign_create
 from characters.services.characters import character_create
+from characters.services.library import published_game_publish
 from characters.services.review import character_approve, character_submit
 from characters.services.rows import (
     equipment_add,
@@ -228,6 +231,7 @@ WRITTEN = {
     "auth.User": ("username", "first_name", "last_name"),
     "characters.DesignedRuleset": ("name",),
     "characters.RulesetVersion": ("note",),
+    "characters.PublishedGame": ("name", "description", "licence_own_words"),
     "characters.Campaign": ("name", "house_rules", "invite_code"),  # a code: as it is
     "characters.CatalogEntry": ("name", "note", "details"),
     "characters.Character": ("name", "player", "concept", "race", "notes", "personality"),
@@ -300,6 +304,8 @@ def builtin_names() -> set[str]:
 
 def allowed_english() -> list[str]:
     texts = written_in_database() | builtin_names() | set(PRODUCT)
+    # The Creative Commons licences' names are their own, in every language ("CC BY 4.0").
+    texts |= {label for value, label in Licence.choices if value.startswith("cc")}
     # Each line of a text too (a page shows notes line by line); longest first, so a name
     # inside a longer note goes with the note.
     texts |= {line.strip() for text in list(texts) for line in text.splitlines()}
@@ -332,6 +338,11 @@ def more_pages_of(user) -> list[str]:
     for design in DesignedRuleset.objects.filter(owner=user):
         urls += [f"/games/{design.pk}/", f"/games/{design.pk}/campaign/"]
         urls += [f"/games/{design.pk}/{key}/" for key in SECTIONS]
+        urls += [f"/games/{design.pk}/publish/"]
+    # The library: its list found by a language, each game's page, built-in or published.
+    urls += ["/games/library/", "/games/library/?language=fr&name=a"]
+    urls += [f"/games/library/fairsheet/{slug}/" for slug in BUILTIN]
+    urls += [f"/games/library/{game.pk}/" for game in PublishedGame.objects.all()]
     draft = Character.objects.filter(owner=user, state=Character.State.DRAFT).first()
     if draft is not None:
         urls += [f"/characters/{draft.pk}/delete/"]
@@ -381,8 +392,15 @@ def crawl(client, demo, role: str, language: str) -> list[tuple[str, object]]:
         responses.append(("(no CSRF token) /accounts/login/", strict.post("/accounts/login/")))
         return responses
     user = demo[role]
-    if role == "gm":  # a game of the GM's own design, from nothing
-        designed_ruleset_save(owner=user, file=blank_ruleset_file())
+    if role == "gm":  # a game of the GM's own design, from nothing, in the library
+        version = designed_ruleset_save(owner=user, file=blank_ruleset_file())
+        published_game_publish(
+            publisher=user,
+            version=version,
+            description="A moor of fog",
+            languages=["fr"],
+            licence=Licence.PLAY_ONLY,
+        )
     client.force_login(user)
     choose_language(client, language)  # stored on the account too
     urls = pages_of(user) + more_pages_of(user)
