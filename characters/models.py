@@ -1034,6 +1034,9 @@ class PlayState(models.Model):
     # A group NPC's other members (the second, the third...): each its own track, as
     # `wounds` is the first member's (rules.play.fit_group).
     group_wounds = models.JSONField(default=list, blank=True)
+    # A designed game's trackers (rules.game_parts.Tracker), key -> value; a key not here is
+    # at its start (rules.trackers.tracker_start), which follows the character's build.
+    trackers = models.JSONField(default=dict, blank=True)
     revision = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 

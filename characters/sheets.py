@@ -22,18 +22,23 @@ from characters.audit_chain import stamp_code
 from characters.models import Character as CharacterModel
 from characters.recorded import ledger_reason_said
 from characters.rules_content import rules_name, rules_text
-from characters.wording import SPEAKER
+from characters.wording import SPEAKER, said
 from rules import combat, tables
 from rules.character import PERSONALITY_QUESTIONS, Character, Equipment, Trait
+from rules.derived import DerivedValue, values_by_key
+from rules.game_parts import Tracker
 from rules.house_rules import json_number
 from rules.ladder import TERRIBLE, WORDS, card_rating, signed
 from rules.numbers import number_text
 from rules.report import build_report, power_difficulty, power_potential
 from rules.rulesets import MUDGE_DICE_NOTE, TOKENS, TOKENS_HARM, Ruleset
-from rules.words import Level
+from rules.trackers import tracker_start
+from rules.words import GameWords, Level
 
 DIFFICULTY_MARKS = {"easy": "*", "average": "", "hard": "**", "very_hard": "***"}
 KEY_TRAITS = 3  # on the campaign pack's party summary
+# A count of at most this many is also drawn as boxes to tick; a longer one only as "__ / 40".
+COUNT_BOXES_MAX = 20
 # Facts that change in play, by their key: form fields on paper.
 CONSUMABLE_FACTS = {"experience", "points", "saved_tokens"}
 # The points the built-in rulesets spend in play; a GM's own points stay a plain fact.
@@ -182,6 +187,92 @@ class Consumable:
 
 
 @dataclass(frozen=True)
+class DerivedRow:
+    """A designed game's derived value (rules.derived) for one character, as shown."""
+
+    name: str  # in the reader's language where the GM gave it
+    value: int | None  # None: it cannot be worked out for this character
+    problem: str = ""  # why not, in the reader's language
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class TrackerRow:
+    """A designed game's tracker (rules.game_parts.Tracker) with a value: its start on the
+    sheet and the builder, its current value on the play page."""
+
+    tracker: Tracker
+    name: str  # in the reader's language where the GM gave it
+    note: str
+    start: int
+    value: int
+
+    @property
+    def kind(self) -> str:
+        return self.tracker.kind
+
+    @property
+    def size(self) -> int:
+        return self.tracker.size
+
+    @property
+    def key(self) -> str:
+        return self.tracker.key
+
+    @property
+    def boxes(self) -> list[bool]:
+        """Each box or segment, ticked or not, in order; none for a count too long to draw."""
+        if self.kind == "count" and self.size > COUNT_BOXES_MAX:
+            return []
+        return [n <= self.value for n in range(1, self.size + 1)]
+
+
+def own_words(text: str, translations: tuple[tuple[str, str, str], ...], index: int = 1) -> str:
+    """A GM's name (index 1) or note (index 2) of a tracker or derived value in the reader's
+    language, where the GM gave it; as written otherwise."""
+    own = tuple((entry[0], entry[index]) for entry in translations if entry[index])
+    return SPEAKER.game_words(GameWords(text, own))
+
+
+def own_names(part: Tracker) -> tuple[tuple[str, str], ...]:
+    """(language code, name): the GM's names of a tracker, as GameWords keeps them."""
+    return tuple((language, name) for language, name, _note in part.translations if name)
+
+
+def derived_rows(values: Iterable[DerivedValue]) -> tuple[DerivedRow, ...]:
+    return tuple(
+        DerivedRow(
+            own_words(v.derived.name, v.derived.translations),
+            v.value,
+            said(v.problem) if v.problem else "",
+            own_words(v.derived.note, v.derived.translations, 2),
+        )
+        for v in values
+    )
+
+
+def tracker_rows(
+    trackers: Iterable[Tracker], derived: dict[str, int | None], values: dict | None = None
+) -> tuple[TrackerRow, ...]:
+    """Each tracker with its start for the character and its value in `values` (a play
+    state's, key -> value), its start where `values` has none."""
+    rows = []
+    for tracker in trackers:
+        start = tracker_start(tracker, derived)
+        value = (values or {}).get(tracker.key)
+        rows.append(
+            TrackerRow(
+                tracker,
+                own_words(tracker.name, tracker.translations),
+                own_words(tracker.note, tracker.translations, 2),
+                start,
+                start if not isinstance(value, int) else max(0, min(tracker.size, value)),
+            )
+        )
+    return tuple(rows)
+
+
+@dataclass(frozen=True)
 class Sheet:
     name: str
     player: str
@@ -232,6 +323,9 @@ class Sheet:
     consumables: tuple[Consumable, ...] = ()
     portrait: str = ""  # a data: URL (adapters.portrait_data_url): the PDF fetches nothing
     state: str = states.DRAFT  # where the build stands (a file's: a draft), for its marks
+    # A designed game's derived values and trackers (at their start): none in a built-in.
+    derived: tuple[DerivedRow, ...] = ()
+    trackers: tuple[TrackerRow, ...] = ()
 
     @property
     def fixed_facts(self) -> tuple[tuple[str, str], ...]:
@@ -375,6 +469,8 @@ def build_sheet(
         uncommitted=_uncommitted(character, ruleset),
         consumables=_consumables(keyed_facts, character),
         state=state,
+        derived=derived_rows(report.derived),
+        trackers=tracker_rows(ruleset.trackers, values_by_key(report.derived)),
     )
 
 

@@ -292,6 +292,7 @@ urlpatterns += [
         name="play_condition_remove",
     ),
     path("characters/<int:pk>/play/rest/", play.play_rest, name="play_rest"),
+    path("characters/<int:pk>/play/tracker/", play.play_tracker, name="play_tracker"),
     path("characters/<int:pk>/play/roll/", play.play_roll, name="play_roll"),
     path("campaigns/<int:pk>/party/", table.campaign_party, name="campaign_party"),
     path("campaigns/<int:pk>/party/live/", table.party_live, name="party_live"),

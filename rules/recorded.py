@@ -15,7 +15,7 @@ one in the reader's language, as a level said at the time would be. `phrase_of(p
 from fractions import Fraction
 
 from rules.ladder import Ladder
-from rules.words import Level, Name, Noun, Phrase, Term, Thousands
+from rules.words import GameWords, Level, Name, Noun, Phrase, Term, Thousands
 
 
 def phrase_data(phrase: Phrase) -> dict:
@@ -50,6 +50,8 @@ def _value_data(value):
         }
     if isinstance(value, Name):
         return {"name": value.text}
+    if isinstance(value, GameWords):  # a GM's words keep the GM's translations
+        return {"game_words": value.text, "translations": [list(t) for t in value.translations]}
     if isinstance(value, Thousands):
         return {"thousands": int(value)}
     if isinstance(value, Fraction):
@@ -75,6 +77,9 @@ def _value_of(data):
         return Noun(one, many, data["count"], data["capital"], data["article"])
     if "name" in data:
         return Name(data["name"])
+    if "game_words" in data:
+        translations = tuple((language, text) for language, text in data["translations"])
+        return GameWords(data["game_words"], translations)
     if "thousands" in data:
         return Thousands(data["thousands"])
     if "fraction" in data:

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from characters.models import CONDITION_LENGTH
 from characters.selectors.npc_table import REACTION_ROWS
+from rules.game_parts import MAX_TRACKER_SIZE
 
 MODIFIER_MAX = 10  # a situational modifier beyond this is a different roll
 FACTOR_MAX = 30  # damage factors past Scale 20 giants and Impervious armour (Mudge 4.54)
@@ -41,6 +42,29 @@ class PointsForm(RevisionForm):
 class PotentialForm(RevisionForm):
     power = forms.CharField(label=_("Power"), max_length=100)
     action = forms.ChoiceField(label=_("Action"), choices=[("use", "use"), ("return", "return")])
+
+
+class TrackerForm(RevisionForm):
+    """A designed game's tracker changed: a step (+1 or -1, a count's buttons) or a value
+    (the box or segment clicked: up to it, or, ticked already, back to the one before)."""
+
+    tracker = forms.SlugField(label=_("Tracker"), max_length=100)
+    step = forms.TypedChoiceField(
+        label=_("Step"),
+        choices=[("1", "+1"), ("-1", "-1")],
+        coerce=int,
+        required=False,
+        empty_value=0,
+    )
+    value = forms.IntegerField(
+        label=_("Value"), min_value=0, max_value=MAX_TRACKER_SIZE, required=False
+    )
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("step") and data.get("value") is None:
+            raise forms.ValidationError(_("Choose a step or a value."))
+        return data
 
 
 class ConditionForm(forms.Form):

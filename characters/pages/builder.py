@@ -40,8 +40,10 @@ from characters.rules_content import rules_name
 from characters.selectors.advancement import settled_report
 from characters.selectors.history import history_steps
 from characters.selectors.threads import threads_on
+from characters.sheets import derived_rows, tracker_rows
 from characters.wording import SPEAKER, said
 from rules.character import PERSONALITY_QUESTIONS
+from rules.derived import values_by_key
 from rules.house_rules import json_number
 from rules.report import Report, build_report, scale_phrases
 from rules.rulesets import LEVELS, Ruleset
@@ -160,6 +162,10 @@ def builder_context(
         "verdict": Verdict.of(issues, report),
         "broken_rules": broken_rules(issues, report),
         "scale_notes": scale_phrases(value, ruleset),
+        # A designed game's derived values and trackers at their start, as the report has
+        # worked them out (none in a built-in game).
+        "derived_rows": derived_rows(report.derived),
+        "tracker_rows": tracker_rows(ruleset.trackers, values_by_key(report.derived)),
         # The campaign's GM reading the build: the template panel links the house rules.
         "is_gm": viewer is not None
         and character.campaign is not None

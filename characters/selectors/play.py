@@ -38,16 +38,22 @@ from characters.selectors.access import (
     is_gm_of,
 )
 from characters.sheets import (
+    DerivedRow,
     Sheet,
+    TrackerRow,
     damage_numbers,
+    derived_rows,
     dice_odds,
     factor_word,
     percent,
     sheet_for_character,
+    tracker_rows,
 )
 from characters.wording import SPEAKER, said
 from rules import character as rc
 from rules import combat, play
+from rules.derived import DerivedValue, derived_values, values_by_key
+from rules.game_parts import Tracker
 from rules.ladder import Ladder, signed
 from rules.rulesets import LEVELS, Ruleset
 from rules.words import Level, Phrase, Term, say
@@ -153,6 +159,15 @@ def may_regain(character: Character, user) -> bool:
     if character.campaign_id is None:
         return character.owner_id == user.pk
     return character.campaign.gm_id == user.pk
+
+
+def may_change_tracker(character: Character, user, tracker: Tracker) -> bool:
+    """A tracker the game gives to the players is its player's and the GM's to change; one
+    it gives to the GM, the GM's alone (outside a campaign, where there is no GM, the
+    player's)."""
+    if tracker.changed_by == "gm":
+        return may_regain(character, user)
+    return character.owner_id == user.pk or is_gm_of(character, user)
 
 
 # -- one character at the table ----------------------------------------------------------------
@@ -292,11 +307,30 @@ class AtTable:
         """(field of power, potential, left)."""
         return [(name, most, self.potential_left(name)) for name, most in self.potentials]
 
+    @cached_property
+    def derived(self) -> list[DerivedValue]:
+        """The game's derived values for the character (none in a built-in game)."""
+        return derived_values(self.ruleset, self.rules)
+
+    @cached_property
+    def derived_rows(self) -> tuple[DerivedRow, ...]:
+        return derived_rows(self.derived)
+
+    @cached_property
+    def trackers(self) -> tuple[TrackerRow, ...]:
+        """The game's trackers at their values in play: a tracker never changed (or reset
+        by a rest) is at its start."""
+        if not self.ruleset.trackers:
+            return ()
+        derived = values_by_key(self.derived)
+        return tracker_rows(self.ruleset.trackers, derived, self.state.trackers)
+
     def snapshot(self) -> dict:
         """The play state as the record keeps it, before and after a change."""
         state = self.state
         worst = self.worst
         return {
+            "trackers": {row.key: row.value for row in self.trackers},
             "wounds": [list(boxes) for boxes in self.marks],
             "worst": worst.name if worst else "",
             "points_spent": state.points_spent,
@@ -539,6 +573,8 @@ def status_context(table: AtTable, user) -> dict:
         "not_in_play": "" if in_play(character) else not_in_play(character),
         "is_gm": is_gm_of(character, user),
         "may_regain": may_regain(character, user),
+        # A tracker the game gives to the GM (may_change_tracker) has buttons for these.
+        "changes_gm_trackers": may_regain(character, user),
     }
 
 

@@ -34,6 +34,7 @@ from characters.selectors.play import (
     at_table,
     in_play,
     level_word,
+    may_change_tracker,
     may_regain,
     not_in_play,
     play_state_of,
@@ -42,13 +43,13 @@ from characters.selectors.play import (
     weapons,
 )
 from characters.services.webhooks import webhook_queue
-from characters.sheets import list_noun, sheet_for_character
+from characters.sheets import list_noun, own_names, sheet_for_character
 from characters.vocabulary import term
 from characters.wording import said
 from rules import npc, play
 from rules.ladder import FAIR, POOR, signed
 from rules.recorded import phrase_data
-from rules.words import Phrase, Term, say
+from rules.words import GameWords, Phrase, Term, say
 
 Randbelow = Callable[[int], int]
 
@@ -222,6 +223,51 @@ def play_potential_use(
     return _commit(table, actor, action, potential_used=used, note=note)
 
 
+# -- a designed game's trackers ---------------------------------------------------------------
+
+
+@transaction.atomic
+def play_tracker_change(
+    *,
+    character,
+    actor,
+    expected_revision: int | None,
+    tracker: str,
+    step: int = 0,
+    value: int | None = None,
+) -> Change:
+    """Move a tracker of the character's game by `step`, or to `value` (a box or segment
+    clicked): Luck spent, Sanity ticked, a clock filled. A tracker the game gives to the GM
+    is the GM's alone to change."""
+    table = _lock(character, actor, expected_revision)
+    row = next((r for r in table.trackers if r.key == tracker), None)
+    if row is None:
+        raise ServiceError(
+            _("{ruleset} has no tracker {tracker}.").format(
+                ruleset=term(table.ruleset.name, "ruleset"), tracker=repr(tracker)
+            )
+        )
+    if not may_change_tracker(table.character, actor, row.tracker):
+        raise NotAllowed(_("Only the GM changes {tracker} at the table.").format(tracker=row.name))
+    new = row.value + step if value is None else value
+    if not 0 <= new <= row.size:
+        raise ServiceError(
+            _("{tracker} goes from 0 to {most}: nothing changed.").format(
+                tracker=row.name, most=row.size
+            )
+        )
+    if new == row.value:
+        raise ServiceError(
+            _("{tracker} is already at {value}: nothing changed.").format(
+                tracker=row.name, value=new
+            )
+        )
+    trackers = {**table.state.trackers, row.key: new}
+    name = GameWords(row.tracker.name, own_names(row.tracker))
+    note = say("{tracker}: {old} → {new}", tracker=name, old=row.value, new=new)
+    return _commit(table, actor, "tracker_changed", trackers=trackers, note=note)
+
+
 # -- conditions --------------------------------------------------------------------------------
 
 
@@ -278,6 +324,9 @@ def play_rest(*, character, actor, expected_revision: int | None, rest: str) -> 
     changes = {"wounds": play.rest_marks(table.track, table.marks, chosen)}
     if chosen.potential:
         changes["potential_used"] = {}
+    resets = {row.key for row in table.trackers if row.tracker.resets_on_rest}
+    if resets:  # back to their start: a tracker with no value is at its start
+        changes["trackers"] = {k: v for k, v in table.state.trackers.items() if k not in resets}
     note = say(
         "{rest}: {does} ({section})", rest=chosen.label, does=chosen.does, section=chosen.section
     )

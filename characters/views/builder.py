@@ -468,6 +468,11 @@ def _changed(request, character, shown, changed: Changed):
         render_to_string(f"{PAGE}#{partial}", {**context, "oob": True}, request=request)
         for partial in ("budget_panel", "budget_bar", "undo_edit", *changed.panels)
     ]
+    # A designed game's derived values and trackers follow the build: their panel too.
+    if context["derived_rows"] or context["tracker_rows"]:
+        html.append(
+            render_to_string(f"{PAGE}#game_values", {**context, "oob": True}, request=request)
+        )
     html += _verdict_changes(request, context, shown, context["verdict"], skip=places)
     # What was saved, the rows added, what else the write did (a gift's attribute, Mudge
     # 2.5), and Undo: the answer shows beside the form that sent it, where the player is.

@@ -131,6 +131,20 @@ def play_rest(request, pk):
 
 
 @require_POST
+def play_tracker(request, pk):
+    def call(character, form):
+        data = form.cleaned_data
+        return services.play_tracker_change(
+            **_who(request, character, form),
+            tracker=data["tracker"],
+            step=data["step"] or 0,
+            value=data["value"],
+        )
+
+    return _change(request, pk, forms.TrackerForm, call)
+
+
+@require_POST
 def play_roll(request, pk):
     character = character_for_play(request.user, pk)
     form = forms.RollForm(request.POST)

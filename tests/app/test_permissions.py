@@ -132,6 +132,7 @@ ACCESS = {
     "play_condition_add": (VIEWER, "post"),
     "play_condition_remove": (VIEWER, "post"),
     "play_rest": (VIEWER, "post"),
+    "play_tracker": (VIEWER, "post"),
     "play_roll": (VIEWER, "post"),
     # offline (issue 44): the worker and the offline page hold nobody's data; a play page's
     # manifest and its queue of changes made offline are the play page's.
@@ -623,6 +624,7 @@ TAKES_POST = {
     "play_condition_add": PLAY,
     "play_condition_remove": PLAY,
     "play_rest": PLAY,
+    "play_tracker": PLAY,
     "play_roll": PLAY,
     "play_offline": "the play page's changes made offline, sent back (static/js/offline.js)",
     "party_new_session": "the party view's New session button",
