@@ -34,7 +34,14 @@ def mudge_with_trackers() -> dict:
             "formula": 'level("Constitution") + scale_strength + 3',
             "note": "",
             "translations": {"fr": {"name": "Capacité de dégâts", "note": ""}},
-        }
+        },
+        {
+            # Fine at the defaults (Constitution Fair: 10 / -1), but not for Constitution Good.
+            "key": "grit",
+            "name": "Grit",
+            "formula": '10 / (level("Constitution") - 1)',
+            "note": "",
+        },
     ]
     file["trackers"] = [
         {
@@ -66,6 +73,16 @@ def mudge_with_trackers() -> dict:
             "start": 0,
             "changed_by": "gm",
             "resets_on_rest": False,
+            "note": "",
+        },
+        {
+            "key": "stamina",
+            "name": "Stamina",
+            "kind": "count",
+            "size": 30,
+            "start": "damage_capacity",
+            "changed_by": "player",
+            "resets_on_rest": True,
             "note": "",
         },
     ]
@@ -122,6 +139,8 @@ def test_the_builder_shows_the_derived_value_and_the_trackers_at_their_start(cli
     assert "<bdi>Luck</bdi>: 3 / 5" in html
     assert "<bdi>Sanity</bdi>: 0 of 6 boxes ticked" in html
     assert "<bdi>Doom</bdi>: 0 of 4 segments filled" in html
+    assert "<bdi>Stamina</bdi>: 4 / 30" in html  # it starts at the damage capacity
+    assert "<dt><bdi>Grit</bdi></dt><dd>— <small>divides by zero</small></dd>" in html
     french = page(client, player, reverse("character_builder", args=[vera.pk]), "fr")
     assert "<dt><bdi>Capacité de dégâts</bdi></dt><dd><strong>4</strong></dd>" in french
     assert "<bdi>Chance</bdi>" in french and "0 sur 6 cases cochées" in french
@@ -150,6 +169,9 @@ def test_the_html_sheet_has_the_derived_values_and_boxes_to_tick(client, player,
     assert 'aria-label="6 boxes">☐☐☐☐☐☐</td>' in sanity
     doom = html.split("<bdi>Doom</bdi>", 1)[1].split("</tr>", 1)[0]
     assert 'aria-label="a clock of 4 segments">☐☐☐☐</td>' in doom
+    # A count too long to tick box by box is its number alone.
+    stamina = html.split("<bdi>Stamina</bdi>", 1)[1].split("</tr>", 1)[0]
+    assert '<td>4 / 30</td><td class="boxes"></td>' in stamina
 
 
 def test_the_pdf_prints_them_and_the_fillable_one_has_a_checkbox_a_box(client, player, vera):
@@ -185,8 +207,8 @@ def test_a_player_spends_luck_on_the_play_page_and_it_is_recorded(client, player
     event = PlayEvent.objects.get(character=in_play, action="tracker_changed")
     assert (event.note, event.before, event.after) == (
         "Luck: 3 → 2",
-        {"trackers": {"luck": 3, "sanity": 0, "doom": 0}},
-        {"trackers": {"luck": 2, "sanity": 0, "doom": 0}},
+        {"trackers": {"luck": 3, "sanity": 0, "doom": 0, "stamina": 4}},
+        {"trackers": {"luck": 2, "sanity": 0, "doom": 0, "stamina": 4}},
     )
     # The history says it in the reader's language, with the GM's own name for it.
     french = page(client, player, reverse("character_play", args=[in_play.pk]), "fr")
@@ -250,17 +272,17 @@ def test_out_of_range_and_unknown_trackers_are_refused_saying_why(client, player
 
 
 def test_rest_resets_only_the_trackers_that_reset_on_rest(player, in_play):
-    for tracker, step in (("luck", -1), ("luck", -1), ("sanity", 1)):
+    for tracker, step in (("luck", -1), ("luck", -1), ("sanity", 1), ("stamina", -1)):
         services.play_tracker_change(
             character=in_play, actor=player, expected_revision=None, tracker=tracker, step=step
         )
     state = PlayState.objects.get(character=in_play)
-    assert state.trackers == {"luck": 1, "sanity": 1}
+    assert state.trackers == {"luck": 1, "sanity": 1, "stamina": 3}
     rest = services.play_rest(
         character=in_play, actor=player, expected_revision=state.revision, rest="after-fight"
     )
     values = {row.key: row.value for row in rest.table.trackers}
-    assert values == {"luck": 3, "sanity": 1, "doom": 0}
+    assert values == {"luck": 3, "sanity": 1, "doom": 0, "stamina": 4}
     assert PlayState.objects.get(character=in_play).trackers == {"sanity": 1}
 
 
