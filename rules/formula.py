@@ -9,6 +9,7 @@ within MAX_VALUE, so working one out is a few microseconds whatever the GM write
 """
 
 import ast
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -59,6 +60,10 @@ class Formula:
     traits: frozenset[str]  # the names level() and has() ask about
 
 
+# A game's few formulas are read on every page that shows its derived values, twice each
+# (rules.derived's reading order, then the values): parsed once per process instead. A
+# Formula is never changed once made; a refused text is not kept and raises again.
+@functools.lru_cache(maxsize=1024)
 def parse_formula(text: str) -> Formula:
     """`text` checked, or FormulaError saying what is wrong and where."""
     text = text.strip()
