@@ -6,6 +6,8 @@ out from Constitution and Strength Scale."""
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from characters.models import PlayEvent, PlayState
@@ -304,3 +306,44 @@ def test_the_party_view_shows_each_members_trackers(client, gm, player, in_play)
     )
     live = client.get(reverse("party_live", args=[in_play.campaign_id]), {"fp": seen})
     assert "<strong data-tracker-value>1 / 5</strong>" in live.content.decode()
+
+
+def poll_statements(client, campaign, change) -> tuple[int, str]:
+    """The statements of the GM's party poll answering `change`, and its answer."""
+    party = client.get(reverse("campaign_party", args=[campaign.pk]))
+    seen = re.search(r"\?fp=([\w.\-]+)", party.content.decode()).group(1)
+    change()
+    url = reverse("party_live", args=[campaign.pk]) + "?fp=" + seen
+    with CaptureQueriesContext(connection) as queries:
+        html = client.get(url, **HX).content.decode()
+    return len(queries), html
+
+
+def test_trackers_and_derived_values_add_no_statement_to_the_party_poll(
+    client, gm, player, table, in_play
+):
+    """The values are worked out from the rows the poll reads already, the trackers' from
+    the play state: the poll costs what it costs for the same game without them."""
+    client.force_login(gm)
+    with_trackers, html = poll_statements(
+        client,
+        table,
+        lambda: services.play_tracker_change(
+            character=in_play, actor=player, expected_revision=None, tracker="sanity", value=3
+        ),
+    )
+    assert "<strong data-tracker-value>3 of 6 boxes ticked</strong>" in html
+    plain = mudge_with_trackers()
+    del plain["derived"], plain["trackers"]
+    plain["format"] = "fairsheet.ruleset/1"
+    version = ruleset_services.designed_ruleset_save(owner=gm, file=plain)
+    ruleset_services.campaign_move_ruleset(campaign=table, actor=gm, version=version)
+    without, html = poll_statements(
+        client,
+        table,
+        lambda: services.play_condition_add(
+            character=in_play, actor=player, expected_revision=None, text="shaken"
+        ),
+    )
+    assert "data-tracker" not in html and "shaken" in html
+    assert with_trackers == without
