@@ -33,7 +33,7 @@ def mudge_with_trackers() -> dict:
         {
             "key": "damage_capacity",
             "name": "Damage capacity",
-            "formula": 'level("Constitution") + scale_strength + 3',
+            "formula": 'level("Constitution") + scale("Strength") + 3',
             "note": "",
             "translations": {"fr": {"name": "Capacité de dégâts", "note": ""}},
         },

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('characters', '0042_experience_plan'),
+        ('characters', '0043_library'),
     ]
 
     operations = [
