@@ -269,6 +269,12 @@ class NpcShown(models.TextChoices):
 
 
 class CharacterQuerySet(models.QuerySet):
+    def with_game(self):
+        """Each with its campaign and the version of the game it plays, which the rules
+        of a character are read from (adapters.ruleset_for): a list of characters on a
+        GM's own game reads the game with the list, not once a character."""
+        return self.select_related("campaign__ruleset_version")
+
     def visible_to(self, user):
         """Who may see what: a player their own characters, a GM every character in the
         campaigns they run, nobody anything else. An NPC is its GM's own (services.npcs

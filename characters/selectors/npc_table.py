@@ -21,7 +21,8 @@ def campaign_npcs(campaign: Campaign):
     """The campaign's current NPCs, the GM's own, by name."""
     return (
         Character.objects.filter(campaign=campaign, is_npc=True, archived_at__isnull=True)
-        .select_related("campaign", "play_state")
+        .with_game()
+        .select_related("play_state")
         .prefetch_related(*BUILD_ROWS, *APPROVAL_RECORD)
         .order_by("name", "pk")
     )
@@ -36,7 +37,8 @@ def campaign_pcs(campaign: Campaign):
             state=Character.State.APPROVED,
             archived_at__isnull=True,
         )
-        .select_related("campaign", "play_state")
+        .with_game()
+        .select_related("play_state")
         .prefetch_related(*BUILD_ROWS, *APPROVAL_RECORD)
         .order_by("name", "pk")
     )

@@ -927,7 +927,8 @@ def party_context(
     queries however large the party."""
     characters = (
         _at_the_table(campaign)
-        .select_related("campaign", "owner", "play_state")
+        .with_game()
+        .select_related("owner", "play_state")
         .prefetch_related(*BUILD_ROWS, *(APPROVAL_RECORD if with_sheets else ()))
         .annotate(portrait_sha=Coalesce("portrait__sha256", Value("")))
         .order_by("name", "pk")

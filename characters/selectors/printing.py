@@ -31,7 +31,7 @@ def pack_characters(campaign: Campaign):
     # sheet is laid out, so a pack never holds every picture at once.
     return (
         campaign.characters.filter(state=Character.State.APPROVED, is_npc=False)
-        .select_related("campaign")
+        .with_game()
         .prefetch_related(*SHEET_ROWS)
         .annotate(portrait_sha=Coalesce("portrait__sha256", Value("")))
     )
@@ -41,7 +41,7 @@ def pack_npcs(campaign: Campaign):
     """The GM's current NPCs, which the pack prints on cards after the party's sheets."""
     return (
         campaign.characters.filter(is_npc=True, archived_at__isnull=True)
-        .select_related("campaign")
+        .with_game()
         .prefetch_related(*SHEET_ROWS)
         .order_by("name", "pk")
     )

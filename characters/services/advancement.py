@@ -488,7 +488,8 @@ def experience_award_party(
     # Rows locked in id order, so two awards at once queue instead of deadlocking.
     party = list(
         Character.objects.select_for_update(of=("self",))
-        .select_related("campaign", "owner")  # the owner: each award notifies them
+        .with_game()
+        .select_related("owner")  # the owner: each award notifies them
         .filter(campaign=campaign, state=Character.State.APPROVED)
         .order_by("pk")
     )

@@ -13,7 +13,11 @@ from django.urls import reverse
 
 from characters.models import DiceRoll, PlayState
 from characters.services import play as services
+from characters.services.campaigns import campaign_create
 from characters.services.decisions import decision_token_issue
+from characters.services.rulesets import designed_ruleset_save
+from rules.ruleset_file import ruleset_to_json
+from rules.rulesets import MUDGE
 from tests.support.play_fixtures import *  # noqa: F403
 from tests.support.play_fixtures import approved, build
 
@@ -260,6 +264,29 @@ class TestPolling:
             assert html.count('class="play-status" hx-target="this"') == size
             counts.append(len(queries))
         assert counts == [PARTY_POLL_QUERIES] * 2
+
+    def test_a_gms_own_game_costs_the_party_poll_the_same_for_any_party(self, client, gm):
+        """A campaign on a designed game: each member's campaign brings its game's version
+        with it, so a larger party costs the poll no more statements."""
+        game = {**ruleset_to_json(MUDGE), "slug": "house-mudge", "name": "House Mudge"}
+        version = designed_ruleset_save(owner=gm, file=game)
+        campaign = campaign_create(gm=gm, name="House table", ruleset_version=version)
+        client.force_login(gm)
+        counts, first = [], None
+        for size, joining in ((1, 1), (4, 3)):
+            for n in range(joining):
+                owner = get_user_model().objects.create_user(f"h{size}{n}")
+                campaign.memberships.create(user=owner)
+                hero = approved(build(owner, campaign, f"Hero {size}{n}"), gm)
+                first = first or hero
+            page = client.get(reverse("campaign_party", args=[campaign.pk]))
+            url = reverse("party_live", args=[campaign.pk]) + "?fp=" + fingerprint(page)
+            services.play_points_spend(character=first, actor=first.owner, expected_revision=None)
+            with CaptureQueriesContext(connection) as queries:
+                html = client.get(url, **HX).content.decode()
+            assert html.count('class="play-status" hx-target="this"') == size
+            counts.append(len(queries))
+        assert counts[0] == counts[1], counts
 
     def test_the_log_poll(self, client, other_player, tess, player):
         client.force_login(other_player)
