@@ -77,6 +77,11 @@ def _add_after(form: type, after: str, fields: dict) -> None:
     form.declared_fields = dict(form.base_fields)
 
 
+def _same(*fields: str) -> dict:
+    """Rows' fields that are the entry's keys of the same name."""
+    return {field: field for field in fields}
+
+
 def _language_paths(field: str, key: str) -> dict:
     return {f"{field}_{code}": f"translations.{code}.{key}" for code, _name in OTHER_LANGUAGES}
 
@@ -157,10 +162,7 @@ class DerivedSection(Section):
             DerivedRow,
             "derived",
             {
-                "key": "key",
-                "name": "name",
-                "formula": "formula",
-                "note": "note",
+                **_same("key", "name", "formula", "note"),
                 **_language_paths("name", "name"),
             },
             _("Add a derived value"),
@@ -240,14 +242,9 @@ class TrackersSection(Section):
             TrackerRow,
             "trackers",
             {
-                "key": "key",
-                "name": "name",
-                "kind": "kind",
-                "size": "size",
-                "start": "start",
-                "changed_by": "changed_by",
-                "resets_on_rest": "resets_on_rest",
-                "note": "note",
+                **_same(
+                    "key", "name", "kind", "size", "start", "changed_by", "resets_on_rest", "note"
+                ),
                 **_language_paths("name", "name"),
             },
             _("Add a tracker"),
@@ -356,14 +353,16 @@ class PrerequisitesSection(Section):
             PrerequisiteRow,
             "prerequisites",
             {
-                "key": "key",
-                "guards": "guards",
-                "guards_kind": "guards_kind",
-                "needs": "needs",
-                "at_least": "at_least",
-                "at_least_derived": "at_least_derived",
-                "at_most": "at_most",
-                "message": "message",
+                **_same(
+                    "key",
+                    "guards",
+                    "guards_kind",
+                    "needs",
+                    "at_least",
+                    "at_least_derived",
+                    "at_most",
+                    "message",
+                ),
                 **_language_paths("message", "message"),
                 "section": "section",
             },
