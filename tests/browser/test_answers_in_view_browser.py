@@ -395,7 +395,9 @@ def test_a_new_players_phone_evening(open_page, world, live_server, tmp_path):
     news = page.locator(".messages [role=status]")
     expect(news).to_contain_text("Undone: adding Psionic.")
     expect(news).to_be_in_viewport()
-    assert page.evaluate("scrollY") > 1000
+    # Still down the page once the swap has settled (the page keeps its place after the
+    # rows are swapped in): polled, as a reader would see it, not read mid-swap.
+    page.wait_for_function("scrollY > 1000", timeout=5000)
     assert not covered(page)
 
     # At the table: a trait's roll answers beside the trait; a screen on, by "Changes at
