@@ -32,7 +32,7 @@ from rules.ladder import TERRIBLE, WORDS, card_rating, signed
 from rules.numbers import number_text
 from rules.report import build_report, power_difficulty, power_potential
 from rules.rulesets import MUDGE_DICE_NOTE, TOKENS, TOKENS_HARM, Ruleset
-from rules.trackers import tracker_start
+from rules.trackers import tracker_start, tracker_value
 from rules.words import GameWords, Level
 
 DIFFICULTY_MARKS = {"easy": "*", "average": "", "hard": "**", "very_hard": "***"}
@@ -259,14 +259,13 @@ def tracker_rows(
     rows = []
     for tracker in trackers:
         start = tracker_start(tracker, derived)
-        value = (values or {}).get(tracker.key)
         rows.append(
             TrackerRow(
                 tracker,
                 own_words(tracker.name, tracker.translations),
                 own_words(tracker.note, tracker.translations, 2),
                 start,
-                start if not isinstance(value, int) else max(0, min(tracker.size, value)),
+                tracker_value(tracker, start, values or {}),
             )
         )
     return tuple(rows)

@@ -14,5 +14,13 @@ def tracker_start(tracker: Tracker, derived: dict[str, int | None]) -> int:
     return clamp(tracker, start)
 
 
+def tracker_value(tracker: Tracker, start: int, stored: dict) -> int:
+    """The tracker's value in play from a play state's `stored` values (key -> value): a key
+    not there (never changed, or reset by a rest) is at its start; a value kept from a
+    larger tracker (the GM's game changed since) is brought within its size."""
+    value = stored.get(tracker.key)
+    return start if not isinstance(value, int) else clamp(tracker, value)
+
+
 def clamp(tracker: Tracker, value: int) -> int:
     return max(0, min(tracker.size, value))

@@ -15,7 +15,7 @@ from rules.prerequisites import broken_by, check, with_spend
 from rules.report import build_report
 from rules.ruleset_file import move_to_ladder, read_ruleset, ruleset_problems, ruleset_to_json
 from rules.rulesets import BUILTIN, MUDGE
-from rules.trackers import tracker_start
+from rules.trackers import tracker_start, tracker_value
 from rules.words import ENGLISH, GameWords, say_in
 
 
@@ -252,6 +252,13 @@ def test_trackers_start_from_their_number_or_derived_value():
     big = {"ddf_in_scale_mail": 40}
     assert tracker_start(grit, big) == 6  # no more than its boxes
     assert (doom.kind, doom.size, doom.changed_by, tracker_start(doom, {})) == ("clock", 4, "gm", 0)
+
+
+def test_a_tracker_in_play_is_at_its_start_until_changed_and_within_its_boxes():
+    luck, grit, _doom = GAME.trackers
+    assert tracker_value(luck, 3, {}) == 3  # never changed, or reset by a rest
+    assert tracker_value(luck, 3, {"luck": 0}) == 0  # spent to nothing is not "at its start"
+    assert tracker_value(grit, 5, {"grit": 40}) == 6  # the game made smaller since
 
 
 def test_prerequisites_in_the_report_say_the_gms_words():
