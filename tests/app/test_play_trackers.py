@@ -195,6 +195,7 @@ def test_the_pdf_prints_them_and_the_fillable_one_has_a_checkbox_a_box(client, p
 def test_a_player_spends_luck_on_the_play_page_and_it_is_recorded(client, player, in_play):
     html = page(client, player, reverse("character_play", args=[in_play.pk]))
     assert "<dt><bdi>Damage capacity</bdi></dt><dd><strong>4</strong></dd>" in html
+    assert "<dt><bdi>Grit</bdi></dt><dd>— <small>divides by zero</small></dd>" in html
     assert "<strong data-tracker-value>3 / 5</strong>" in html
     response = client.post(
         reverse("play_tracker", args=[in_play.pk]),
