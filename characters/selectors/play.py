@@ -572,9 +572,8 @@ def status_context(table: AtTable, user) -> dict:
         "in_play": in_play(character),
         "not_in_play": "" if in_play(character) else not_in_play(character),
         "is_gm": is_gm_of(character, user),
+        # Also who changes a tracker the game gives to the GM (may_change_tracker).
         "may_regain": may_regain(character, user),
-        # A tracker the game gives to the GM (may_change_tracker) has buttons for these.
-        "changes_gm_trackers": may_regain(character, user),
     }
 
 
