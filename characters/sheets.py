@@ -252,13 +252,15 @@ def derived_rows(values: Iterable[DerivedValue]) -> tuple[DerivedRow, ...]:
 
 
 def tracker_rows(
-    trackers: Iterable[Tracker], derived: dict[str, int | None], values: dict | None = None
+    trackers: Iterable[Tracker], derived: Iterable[DerivedValue], values: dict | None = None
 ) -> tuple[TrackerRow, ...]:
-    """Each tracker with its start for the character and its value in `values` (a play
-    state's, key -> value), its start where `values` has none."""
+    """Each tracker with its start for the character (from its `derived` values, a report's
+    or a table's) and its value in `values` (a play state's, key -> value), its start where
+    `values` has none."""
+    by_key = values_by_key(derived)
     rows = []
     for tracker in trackers:
-        start = tracker_start(tracker, derived)
+        start = tracker_start(tracker, by_key)
         rows.append(
             TrackerRow(
                 tracker,
@@ -469,7 +471,7 @@ def build_sheet(
         consumables=_consumables(keyed_facts, character),
         state=state,
         derived=derived_rows(report.derived),
-        trackers=tracker_rows(ruleset.trackers, values_by_key(report.derived)),
+        trackers=tracker_rows(ruleset.trackers, report.derived),
     )
 
 

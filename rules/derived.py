@@ -8,6 +8,7 @@ reader refuses a loop, so they are worked out in an order where each comes after
 reads."""
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -82,7 +83,7 @@ def derived_values(ruleset, character) -> list[DerivedValue]:
     return [found[d.key] for d in ruleset.derived]
 
 
-def values_by_key(values: list[DerivedValue]) -> dict[str, int | None]:
+def values_by_key(values: Iterable[DerivedValue]) -> dict[str, int | None]:
     return {v.derived.key: v.value for v in values}
 
 

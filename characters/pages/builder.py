@@ -43,7 +43,6 @@ from characters.selectors.threads import threads_on
 from characters.sheets import derived_rows, tracker_rows
 from characters.wording import SPEAKER, said
 from rules.character import PERSONALITY_QUESTIONS
-from rules.derived import values_by_key
 from rules.house_rules import json_number
 from rules.report import Report, build_report, scale_phrases
 from rules.rulesets import LEVELS, Ruleset
@@ -165,7 +164,7 @@ def builder_context(
         # A designed game's derived values and trackers at their start, as the report has
         # worked them out (none in a built-in game).
         "derived_rows": derived_rows(report.derived),
-        "tracker_rows": tracker_rows(ruleset.trackers, values_by_key(report.derived)),
+        "tracker_rows": tracker_rows(ruleset.trackers, report.derived),
         # The campaign's GM reading the build: the template panel links the house rules.
         "is_gm": viewer is not None
         and character.campaign is not None

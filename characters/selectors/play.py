@@ -52,7 +52,7 @@ from characters.sheets import (
 from characters.wording import SPEAKER, said
 from rules import character as rc
 from rules import combat, play
-from rules.derived import DerivedValue, derived_values, values_by_key
+from rules.derived import DerivedValue, derived_values
 from rules.game_parts import Tracker
 from rules.ladder import Ladder, signed
 from rules.rulesets import LEVELS, Ruleset
@@ -322,8 +322,7 @@ class AtTable:
         by a rest) is at its start."""
         if not self.ruleset.trackers:
             return ()
-        derived = values_by_key(self.derived)
-        return tracker_rows(self.ruleset.trackers, derived, self.state.trackers)
+        return tracker_rows(self.ruleset.trackers, self.derived, self.state.trackers)
 
     def snapshot(self) -> dict:
         """The play state as the record keeps it, before and after a change."""
