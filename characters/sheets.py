@@ -26,14 +26,14 @@ from characters.wording import SPEAKER, said
 from rules import combat, tables
 from rules.character import PERSONALITY_QUESTIONS, Character, Equipment, Trait
 from rules.derived import DerivedValue, values_by_key
-from rules.game_parts import Tracker
+from rules.game_parts import Tracker, Translations, part_words
 from rules.house_rules import json_number
 from rules.ladder import TERRIBLE, WORDS, card_rating, signed
 from rules.numbers import number_text
 from rules.report import build_report, power_difficulty, power_potential
 from rules.rulesets import MUDGE_DICE_NOTE, TOKENS, TOKENS_HARM, Ruleset
 from rules.trackers import tracker_start, tracker_value
-from rules.words import GameWords, Level
+from rules.words import Level
 
 DIFFICULTY_MARKS = {"easy": "*", "average": "", "hard": "**", "very_hard": "***"}
 KEY_TRAITS = 3  # on the campaign pack's party summary
@@ -227,16 +227,10 @@ class TrackerRow:
         return [n <= self.value for n in range(1, self.size + 1)]
 
 
-def own_words(text: str, translations: tuple[tuple[str, str, str], ...], index: int = 1) -> str:
+def own_words(text: str, translations: Translations, index: int = 1) -> str:
     """A GM's name (index 1) or note (index 2) of a tracker or derived value in the reader's
     language, where the GM gave it; as written otherwise."""
-    own = tuple((entry[0], entry[index]) for entry in translations if entry[index])
-    return SPEAKER.game_words(GameWords(text, own))
-
-
-def own_names(part: Tracker) -> tuple[tuple[str, str], ...]:
-    """(language code, name): the GM's names of a tracker, as GameWords keeps them."""
-    return tuple((language, name) for language, name, _note in part.translations if name)
+    return SPEAKER.game_words(part_words(text, translations, index))
 
 
 def derived_rows(values: Iterable[DerivedValue]) -> tuple[DerivedRow, ...]:

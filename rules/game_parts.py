@@ -5,12 +5,22 @@ where each tracker starts."""
 
 from dataclasses import dataclass
 
+from rules.words import GameWords
+
 # (language code, name, note): an entry's own words in another language, as the catalogue's.
 Translations = tuple[tuple[str, str, str], ...]
 
 TRACKER_KINDS = ("boxes", "count", "clock")  # boxes to tick, a count to a maximum, a clock
 CHANGED_BY = ("player", "gm")  # who may change a tracker in play (the GM always may)
 MAX_TRACKER_SIZE = 100
+
+
+def part_words(text: str, translations: Translations, index: int = 1) -> GameWords:
+    """A derived value's or tracker's name (index 1) or note (index 2) with the GM's words
+    for it in other languages, as GameWords says them in the reader's."""
+    return GameWords(
+        text, tuple((entry[0], entry[index]) for entry in translations if entry[index])
+    )
 
 
 @dataclass(frozen=True)

@@ -14,13 +14,13 @@ from characters.wording import SPEAKER, said
 from rules import tables
 from rules.character import Character, Fault, Gift, Trait
 from rules.derived import DerivedValue
-from rules.game_parts import Derived
+from rules.game_parts import Derived, part_words
 from rules.house_rules import json_number
 from rules.ladder import LevelError
 from rules.report import build_report
 from rules.rulesets import BUILTIN, LEVELS, Ruleset, skill_default
 from rules.trades import amount_phrase
-from rules.words import GameWords, Level, Noun, plural_count
+from rules.words import Level, Noun, plural_count
 
 
 @dataclass(frozen=True)
@@ -314,8 +314,7 @@ def design_preview(ruleset: Ruleset) -> DesignPreview:
 
 def _own_name(derived: Derived) -> str:
     """A derived value's name in the reader's language, where the GM gave it one."""
-    own = tuple((language, name) for language, name, _note in derived.translations if name)
-    return SPEAKER.game_words(GameWords(derived.name, own))
+    return SPEAKER.game_words(part_words(derived.name, derived.translations))
 
 
 def _derived_value(value: DerivedValue) -> str:

@@ -43,13 +43,14 @@ from characters.selectors.play import (
     weapons,
 )
 from characters.services.webhooks import webhook_queue
-from characters.sheets import list_noun, own_names, sheet_for_character
+from characters.sheets import list_noun, sheet_for_character
 from characters.vocabulary import term
 from characters.wording import said
 from rules import npc, play
+from rules.game_parts import part_words
 from rules.ladder import FAIR, POOR, signed
 from rules.recorded import phrase_data
-from rules.words import GameWords, Phrase, Term, say
+from rules.words import Phrase, Term, say
 
 Randbelow = Callable[[int], int]
 
@@ -263,7 +264,7 @@ def play_tracker_change(
             )
         )
     trackers = {**table.state.trackers, row.key: new}
-    name = GameWords(row.tracker.name, own_names(row.tracker))
+    name = part_words(row.tracker.name, row.tracker.translations)
     note = say("{tracker}: {old} → {new}", tracker=name, old=row.value, new=new)
     return _commit(table, actor, "tracker_changed", trackers=trackers, note=note)
 
