@@ -137,7 +137,7 @@ def play_tracker(request, pk):
         return services.play_tracker_change(
             **_who(request, character, form),
             tracker=data["tracker"],
-            step=data["step"] or 0,
+            step=data["step"],
             value=data["value"],
         )
 
