@@ -91,6 +91,14 @@ def mudge_with_trackers() -> dict:
     return file
 
 
+def mudge_without_them() -> dict:
+    """The same game with neither derived values nor trackers: what a page costs without."""
+    plain = mudge_with_trackers()
+    del plain["derived"], plain["trackers"]
+    plain["format"] = "fairsheet.ruleset/1"
+    return plain
+
+
 @pytest.fixture
 def gm():
     return user("gm")
@@ -334,10 +342,7 @@ def test_trackers_and_derived_values_add_no_statement_to_the_party_poll(
         ),
     )
     assert "<strong data-tracker-value>3 of 6 boxes ticked</strong>" in html
-    plain = mudge_with_trackers()
-    del plain["derived"], plain["trackers"]
-    plain["format"] = "fairsheet.ruleset/1"
-    version = ruleset_services.designed_ruleset_save(owner=gm, file=plain)
+    version = ruleset_services.designed_ruleset_save(owner=gm, file=mudge_without_them())
     ruleset_services.campaign_move_ruleset(campaign=table, actor=gm, version=version)
     without, html = poll_statements(
         client,
@@ -348,3 +353,32 @@ def test_trackers_and_derived_values_add_no_statement_to_the_party_poll(
     )
     assert "data-tracker" not in html and "shaken" in html
     assert with_trackers == without
+
+
+def page_statements(client, url) -> int:
+    client.get(url)  # the page read once first: what a first read caches is not counted
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+def test_trackers_and_derived_values_add_no_statement_to_the_play_page_or_the_builder(
+    client, gm, player, table, vera
+):
+    """The play page's values come from the play state it reads already, the builder's from
+    the report it builds already: each page costs what it costs for the same game without
+    them."""
+    approved(vera, gm)
+    client.force_login(player)
+    builder = reverse("character_builder", args=[vera.pk])
+    play = reverse("character_play", args=[vera.pk])
+    with_trackers = page_statements(client, builder)
+    with_trackers_in_play = page_statements(client, play)
+    assert "data-tracker-value" in client.get(play).content.decode()
+    assert 'id="game-values"' in client.get(builder).content.decode()
+    version = ruleset_services.designed_ruleset_save(owner=gm, file=mudge_without_them())
+    ruleset_services.campaign_move_ruleset(campaign=table, actor=gm, version=version)
+    assert "data-tracker-value" not in client.get(play).content.decode()
+    assert 'id="game-values"' not in client.get(builder).content.decode()
+    assert page_statements(client, play) == with_trackers_in_play
+    assert page_statements(client, builder) == with_trackers
