@@ -1041,7 +1041,7 @@ class PlayState(models.Model):
     # `wounds` is the first member's (rules.play.fit_group).
     group_wounds = models.JSONField(default=list, blank=True)
     # A designed game's trackers (rules.game_parts.Tracker), key -> value; a key not here is
-    # at its start (rules.trackers.tracker_start), which follows the character's build.
+    # at its start (rules.trackers.tracker_value), which follows the character's build.
     trackers = models.JSONField(default=dict, blank=True)
     revision = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
