@@ -7,6 +7,8 @@ the copy stays. The four built-in rulesets are in the library too, published by 
 import dataclasses
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from characters.adapters import base_ruleset, ruleset_for
@@ -253,3 +255,22 @@ def test_a_campaign_without_a_name_is_refused_and_copies_nothing(outsider):
     page = b.get(reverse("library"), {"language": "xx"})
     assert page.status_code == 200
     assert "Select a valid choice. xx is not one of the available choices." in page.content.decode()
+
+
+def test_the_library_reads_its_games_in_one_statement_however_many(gm, outsider):
+    """Each entry shows its publisher and version number: read with the games, not once an
+    entry (the session, the user and the games: three statements for one game as for five)."""
+    b = client_for(outsider)
+    counts = []
+    for number in range(1, 6):
+        file = moor()
+        file.update(slug=f"moor-{number}", name=f"Moor {number}")
+        version = ruleset_services.designed_ruleset_save(owner=gm, file=file, note="first cut")
+        services.published_game_publish(
+            publisher=gm, version=version, description="Fog.", languages=["fr"], licence="cc0"
+        )
+        with CaptureQueriesContext(connection) as statements:
+            page = b.get(reverse("library")).content.decode()
+        assert page.count("Published by <bdi>gm</bdi>, version 1") == number
+        counts.append(len(statements))
+    assert counts == [3] * 5
