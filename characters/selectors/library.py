@@ -102,6 +102,13 @@ def published_entry(game: PublishedGame) -> LibraryEntry:
     )
 
 
+def library_entry_for(user, *, pk=None, slug=None) -> LibraryEntry:
+    """The entry at a library address: a published game's (`pk`) or a built-in's (`slug`)."""
+    if slug is None:
+        return published_entry(published_game_for(user, pk))
+    return builtin_entry(builtin_for_library(slug))
+
+
 def published_game_for(user, pk) -> PublishedGame:
     """A game in the library, or one `user` published and took out of it; a 404 for anyone
     else's unpublished game."""
