@@ -274,3 +274,29 @@ def test_the_library_reads_its_games_in_one_statement_however_many(gm, outsider)
         assert page.count("Published by <bdi>gm</bdi>, version 1") == number
         counts.append(len(statements))
     assert counts == [3] * 5
+
+
+def test_lists_name_each_campaigns_game_with_the_list(gm, player):
+    """A player in campaigns on copies of GMs' games: the new-character page names each
+    campaign's game, the dashboard each character's, read with the list, whether one
+    campaign or four (four statements, eight)."""
+    p = client_for(player)
+    name = "Fudge objective creation (Fudge Basics)"  # the copy's own name, its file's
+    counts = []
+    for number in range(1, 5):
+        campaign = services.library_campaign_start(
+            gm=gm, name=f"Heath {number}", builtin="fudge-basics"
+        )
+        p.post(reverse("campaign_join", args=[campaign.invite_code]))
+        p.post(reverse("character_new"), {"name": f"Reed {number}", "campaign": campaign.pk})
+        statements = []
+        for page, shown in (
+            ("character_new", f"Heath {number} — {name}, version 1"),
+            ("dashboard", f"<bdi>Heath {number}</bdi> · {name}</small>"),
+        ):
+            with CaptureQueriesContext(connection) as read:
+                content = p.get(reverse(page)).content.decode()
+            assert shown in content
+            statements.append(len(read))
+        counts.append(statements)
+    assert counts == [[4, 8]] * 4
