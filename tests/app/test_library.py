@@ -300,3 +300,20 @@ def test_lists_name_each_campaigns_game_with_the_list(gm, player):
             statements.append(len(read))
         counts.append(statements)
     assert counts == [[4, 8]] * 4
+
+
+def test_a_published_file_that_no_longer_reads_is_refused_and_copies_nothing(
+    gm, outsider, version_one
+):
+    published = services.published_game_publish(
+        publisher=gm, version=version_one, description="Moor", languages=["fr"], licence="cc0"
+    )
+    # A version written before the reader learned to refuse what it now refuses.
+    broken = {**version_one.file, "numbers": {**version_one.file["numbers"], "skill_levels": -3}}
+    type(version_one).objects.filter(pk=version_one.pk).update(file=broken)
+    b = client_for(outsider)
+    response = b.post(reverse("library_game_copy", args=[published.pk]))
+    assert response["Location"] == reverse("library_game", args=[published.pk])
+    assert not DesignedRuleset.objects.filter(owner=outsider).exists()
+    said = b.get(reverse("library")).content.decode()  # the refusal, on the next page
+    assert "numbers.skill_levels: cannot be negative (-3)" in said
