@@ -317,3 +317,19 @@ def test_a_published_file_that_no_longer_reads_is_refused_and_copies_nothing(
     assert not DesignedRuleset.objects.filter(owner=outsider).exists()
     said = b.get(reverse("library")).content.decode()  # the refusal, on the next page
     assert "numbers.skill_levels: cannot be negative (-3)" in said
+
+
+def test_a_games_page_and_its_campaigns_say_its_rules_at_a_glance(outsider):
+    """Mudge 1.6: 45 skill levels, 6 attribute levels, 2 free gifts; at most 2 Superb
+    skills. The library's page and a campaign on a copy say them alike."""
+    b = client_for(outsider)
+    campaign = services.library_campaign_start(gm=outsider, name="Marsh", builtin="mudge")
+    for url in (
+        reverse("library_builtin", args=["mudge"]),
+        reverse("campaign_detail", args=[campaign.pk]),
+    ):
+        page = b.get(url).content.decode()
+        assert "<dt>Skill levels</dt><dd>45</dd>" in page
+        assert "<dt>Attribute levels</dt><dd>6</dd>" in page
+        assert "<h3>Caps and bounds</h3>" in page
+        assert "<dt>Skills</dt><dd>at most 2 Superb, 4 Great</dd>" in page
