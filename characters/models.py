@@ -75,6 +75,13 @@ class CampaignQuerySet(models.QuerySet):
     def archived(self):
         return self.filter(archived_at__isnull=False)
 
+    def with_game(self):
+        """Each with the version of the GM's own game it plays and that game, whose name
+        get_base_ruleset_display says: a list of campaigns reads them with the list. The
+        version's file, the whole game, is left unread: its rules are read once a process
+        (adapters.version_ruleset), and each row would parse it again."""
+        return self.select_related("ruleset_version__ruleset").defer("ruleset_version__file")
+
 
 class DesignedRuleset(models.Model):
     """A GM's own game (docs/ruleset-file.md), kept as numbered versions: each save of the
@@ -270,10 +277,14 @@ class NpcShown(models.TextChoices):
 
 class CharacterQuerySet(models.QuerySet):
     def with_game(self):
-        """Each with its campaign and the version of the game it plays, which the rules
-        of a character are read from (adapters.ruleset_for): a list of characters on a
-        GM's own game reads the game with the list, not once a character."""
-        return self.select_related("campaign__ruleset_version")
+        """Each with its campaign, the version of the game it plays, which the rules of a
+        character are read from (adapters.ruleset_for), and that game, whose name
+        get_ruleset_display says: a list of characters on a GM's own game reads them with
+        the list, not once a character. The version's file is left unread, as
+        CampaignQuerySet.with_game leaves it."""
+        return self.select_related("campaign__ruleset_version__ruleset").defer(
+            "campaign__ruleset_version__file"
+        )
 
     def visible_to(self, user):
         """Who may see what: a player their own characters, a GM every character in the

@@ -39,11 +39,11 @@ urlpatterns += [
     path("games/<int:pk>/publish/", library.design_publish, name="ruleset_publish"),
     # the instance's library of games (characters/views/library.py)
     path("games/library/", library.library, name="library"),
-    path("games/library/<int:pk>/", library.library_game, name="library_game"),
-    path("games/library/<int:pk>/copy/", library.library_game_copy, name="library_game_copy"),
+    path("games/library/<int:pk>/", library.library_entry, name="library_game"),
+    path("games/library/<int:pk>/copy/", library.library_copy, name="library_game_copy"),
     path(
         "games/library/<int:pk>/campaign/",
-        library.library_game_campaign,
+        library.library_campaign,
         name="library_game_campaign",
     ),
     path(
@@ -51,15 +51,15 @@ urlpatterns += [
         library.library_game_unpublish,
         name="library_game_unpublish",
     ),
-    path("games/library/fairsheet/<slug:slug>/", library.library_builtin, name="library_builtin"),
+    path("games/library/fairsheet/<slug:slug>/", library.library_entry, name="library_builtin"),
     path(
         "games/library/fairsheet/<slug:slug>/copy/",
-        library.library_builtin_copy,
+        library.library_copy,
         name="library_builtin_copy",
     ),
     path(
         "games/library/fairsheet/<slug:slug>/campaign/",
-        library.library_builtin_campaign,
+        library.library_campaign,
         name="library_builtin_campaign",
     ),
     path(

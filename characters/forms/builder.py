@@ -415,6 +415,7 @@ class NewCharacterForm(forms.Form):
 
     def __init__(self, *args, campaigns, **kwargs):
         super().__init__(*args, **kwargs)
+        campaigns = campaigns.with_game()  # each option names its campaign's game
         field = self.fields["campaign"]
         field.queryset = campaigns
         field.label_from_instance = lambda c: _("{campaign} — {ruleset}").format(

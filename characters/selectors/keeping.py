@@ -17,11 +17,7 @@ NO_CAMPAIGN = "none"
 
 def table_characters(user, *, q="", state="", campaign="", sort=""):
     # A GM's NPCs are listed on their campaign's page, not among their own characters.
-    characters = (
-        Character.objects.owned_by(user)
-        .players()
-        .select_related("campaign__ruleset_version__ruleset")
-    )
+    characters = Character.objects.owned_by(user).players().with_game()
     if q:
         characters = characters.filter(name__icontains=q)
     if state:

@@ -12,7 +12,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from characters import vocabulary
 from characters.models import PublishedGame
-from characters.selectors.rulesets import summarize_ruleset
+from characters.selectors.rulesets import rules_in_a_line
 from rules.rulesets import BUILTIN
 
 PUBLISHER = "Fairsheet"
@@ -80,7 +80,7 @@ def builtin_entry(slug: str) -> LibraryEntry:
     return LibraryEntry(
         name=vocabulary.term(ruleset.name, "ruleset"),
         publisher=PUBLISHER,
-        description=summarize_ruleset(ruleset).summary,
+        description=rules_in_a_line(ruleset),
         languages=_language_names(BUILTIN_LANGUAGES),
         licence=str(BUILTIN_LICENCES[slug]),
         version=None,
@@ -100,6 +100,13 @@ def published_entry(game: PublishedGame) -> LibraryEntry:
         url=reverse("library_game", args=[game.pk]),
         published=game,
     )
+
+
+def library_entry_for(user, *, pk=None, slug=None) -> LibraryEntry:
+    """The entry at a library address: a published game's (`pk`) or a built-in's (`slug`)."""
+    if slug is None:
+        return published_entry(published_game_for(user, pk))
+    return builtin_entry(builtin_for_library(slug))
 
 
 def published_game_for(user, pk) -> PublishedGame:

@@ -165,8 +165,7 @@ def summarize_ruleset(r: Ruleset) -> RulesetSummary:
     return RulesetSummary(
         slug=r.slug,
         name=vocabulary.term(r.name, "ruleset"),
-        summary=pgettext("list separator", "; ").join(said(p) for p in tables.rules_summary(r))
-        + ".",
+        summary=rules_in_a_line(r),
         ruleset=r,
         budgets=describe_budgets(r),
         caps=describe_caps(r),
@@ -188,6 +187,11 @@ def summarize_ruleset(r: Ruleset) -> RulesetSummary:
             vocabulary.term(terms.gm, "game master"),
         ),
     )
+
+
+def rules_in_a_line(r: Ruleset) -> str:
+    """The ruleset's rules at a glance, in one sentence of the reader's language."""
+    return pgettext("list separator", "; ").join(said(p) for p in tables.rules_summary(r)) + "."
 
 
 def _noun(noun: Noun, capital: bool = False) -> str:

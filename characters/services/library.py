@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from characters.errors import ServiceError
 from characters.models import Campaign, DesignedRuleset, Licence, PublishedGame, RulesetVersion
 from characters.services.campaigns import campaign_create
-from characters.services.rulesets import checked_ruleset, designed_ruleset_save
+from characters.services.rulesets import designed_ruleset_save
 from rules.ruleset_file import ruleset_to_json
 from rules.rulesets import BUILTIN
 
@@ -98,7 +98,7 @@ def designed_ruleset_copy_from_library(
     else:
         raise ServiceError(_("This game is not in the library."))
     file["slug"] = _free_slug(owner, file["slug"])
-    checked_ruleset(file)  # a file that no longer reads is refused before anything is saved
+    # A file that no longer reads is refused there, before anything is saved.
     version = designed_ruleset_save(owner=owner, file=file, note=note)
     designed = version.ruleset
     designed.copied_from = published

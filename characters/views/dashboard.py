@@ -75,7 +75,7 @@ def _dashboard(request, join_form, *, status=200):
         "archived_count": len(archived) + len(archived_run),
         "gm_campaigns": Campaign.objects.run_by(user)
         .current()
-        .select_related("ruleset_version__ruleset")
+        .with_game()
         .annotate(
             player_count=Count("memberships", distinct=True),
             waiting_count=Count(
@@ -88,7 +88,8 @@ def _dashboard(request, join_form, *, status=200):
         ),
         "player_campaigns": Campaign.objects.played_by(user)
         .current()
-        .select_related("gm", "ruleset_version__ruleset"),
+        .with_game()
+        .select_related("gm"),
         "characters": table_characters(user, **table_form.filters()),
     }
     return render(request, "dashboard.html", context, status=status)

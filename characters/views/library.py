@@ -11,13 +11,7 @@ from characters.adapters import version_ruleset
 from characters.errors import HouseRulesRefused, RulesetRefused, ServiceError
 from characters.forms.library import LibraryCampaignForm, LibrarySearchForm, PublishForm
 from characters.models import PublishedGame
-from characters.selectors.library import (
-    builtin_entry,
-    builtin_for_library,
-    library_entries,
-    published_entry,
-    published_game_for,
-)
+from characters.selectors.library import library_entries, library_entry_for
 from characters.selectors.rulesets import design_preview, designed_for_owner, summarize_ruleset
 from characters.services import library as services
 from characters.views.methods import page_with_form
@@ -44,23 +38,20 @@ def library(request):
     return render(request, LIBRARY_PAGE, context)
 
 
-@require_safe
-def library_game(request, pk):
-    game = published_game_for(request.user, pk)
-    return _entry_page(
-        request, published_entry(game), version_ruleset(game.version.pk, game.version.created_at)
-    )
+# A published game's address gives its `pk`, a built-in's its `slug`: each view below
+# serves both (characters/urls.py).
 
 
 @require_safe
-def library_builtin(request, slug):
-    slug = builtin_for_library(slug)
-    return _entry_page(request, builtin_entry(slug), BUILTIN[slug])
-
-
-def _entry_page(request, entry, ruleset):
+def library_entry(request, pk=None, slug=None):
     """A game's page: what it is, its rules at a glance, a sample character priced under it
     and its sheet, and the buttons that copy it."""
+    entry = library_entry_for(request.user, pk=pk, slug=slug)
+    if entry.published is None:
+        ruleset = BUILTIN[entry.builtin]
+    else:
+        version = entry.published.version
+        ruleset = version_ruleset(version.pk, version.created_at)
     context = {
         "entry": entry,
         "summary": summarize_ruleset(ruleset),
@@ -73,24 +64,16 @@ def _entry_page(request, entry, ruleset):
 
 
 @require_POST
-def library_game_copy(request, pk):
-    return _copy(request, published=published_game_for(request.user, pk))
-
-
-@require_POST
-def library_builtin_copy(request, slug):
-    return _copy(request, builtin=builtin_for_library(slug))
-
-
-def _copy(request, *, published=None, builtin=""):
+def library_copy(request, pk=None, slug=None):
     """A copy of the game, the GM's own from now on: its design page."""
+    entry = library_entry_for(request.user, pk=pk, slug=slug)
     try:
         version = services.designed_ruleset_copy_from_library(
-            owner=request.user, published=published, builtin=builtin
+            owner=request.user, published=entry.published, builtin=entry.builtin
         )
     except ServiceError as error:
         messages.error(request, _refusal(error))
-        return redirect(_entry_url(published, builtin))
+        return redirect(entry.url)
     messages.success(
         request,
         _("{name} is yours: change it section by section.").format(name=version.ruleset.name),
@@ -99,34 +82,26 @@ def _copy(request, *, published=None, builtin=""):
 
 
 @require_POST
-def library_game_campaign(request, pk):
-    return _campaign(request, published=published_game_for(request.user, pk))
-
-
-@require_POST
-def library_builtin_campaign(request, slug):
-    return _campaign(request, builtin=builtin_for_library(slug))
-
-
-def _campaign(request, *, published=None, builtin=""):
+def library_campaign(request, pk=None, slug=None):
     """A campaign on a new copy of the game."""
+    entry = library_entry_for(request.user, pk=pk, slug=slug)
     form = LibraryCampaignForm(request.POST)
     if not form.is_valid():
         for field, errors in form.errors.items():
             for error in errors:
                 where = form.fields[field].label
                 messages.error(request, _("{where}: {problem}").format(where=where, problem=error))
-        return redirect(_entry_url(published, builtin))
+        return redirect(entry.url)
     try:
         campaign = services.library_campaign_start(
             gm=request.user,
             name=form.cleaned_data["name"],
-            published=published,
-            builtin=builtin,
+            published=entry.published,
+            builtin=entry.builtin,
         )
     except (ServiceError, HouseRulesRefused) as error:
         messages.error(request, _refusal(error))
-        return redirect(_entry_url(published, builtin))
+        return redirect(entry.url)
     messages.success(
         request,
         _("{name} is ready. Invite your players with the link below.").format(name=campaign.name),
@@ -182,12 +157,6 @@ def design_publish(request, pk):
         status = 400
     context = {"designed": designed, "form": form}
     return render(request, PUBLISH_PAGE, context, status=status)
-
-
-def _entry_url(published, builtin):
-    if published is not None:
-        return published_entry(published).url
-    return builtin_entry(builtin).url
 
 
 def _refusal(error) -> str:

@@ -7,6 +7,8 @@ the copy stays. The four built-in rulesets are in the library too, published by 
 import dataclasses
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from characters.adapters import base_ruleset, ruleset_for
@@ -253,3 +255,81 @@ def test_a_campaign_without_a_name_is_refused_and_copies_nothing(outsider):
     page = b.get(reverse("library"), {"language": "xx"})
     assert page.status_code == 200
     assert "Select a valid choice. xx is not one of the available choices." in page.content.decode()
+
+
+def test_the_library_reads_its_games_in_one_statement_however_many(gm, outsider):
+    """Each entry shows its publisher and version number: read with the games, not once an
+    entry (the session, the user and the games: three statements for one game as for five)."""
+    b = client_for(outsider)
+    counts = []
+    for number in range(1, 6):
+        file = moor()
+        file.update(slug=f"moor-{number}", name=f"Moor {number}")
+        version = ruleset_services.designed_ruleset_save(owner=gm, file=file, note="first cut")
+        services.published_game_publish(
+            publisher=gm, version=version, description="Fog.", languages=["fr"], licence="cc0"
+        )
+        with CaptureQueriesContext(connection) as statements:
+            page = b.get(reverse("library")).content.decode()
+        assert page.count("Published by <bdi>gm</bdi>, version 1") == number
+        counts.append(len(statements))
+    assert counts == [3] * 5
+
+
+def test_lists_name_each_campaigns_game_with_the_list(gm, player):
+    """A player in campaigns on copies of GMs' games: the new-character page names each
+    campaign's game, the dashboard each character's, read with the list, whether one
+    campaign or four (four statements, eight)."""
+    p = client_for(player)
+    name = "Fudge objective creation (Fudge Basics)"  # the copy's own name, its file's
+    counts = []
+    for number in range(1, 5):
+        campaign = services.library_campaign_start(
+            gm=gm, name=f"Heath {number}", builtin="fudge-basics"
+        )
+        p.post(reverse("campaign_join", args=[campaign.invite_code]))
+        p.post(reverse("character_new"), {"name": f"Reed {number}", "campaign": campaign.pk})
+        statements = []
+        for page, shown in (
+            ("character_new", f"Heath {number} — {name}, version 1"),
+            ("dashboard", f"<bdi>Heath {number}</bdi> · {name}</small>"),
+        ):
+            with CaptureQueriesContext(connection) as read:
+                content = p.get(reverse(page)).content.decode()
+            assert shown in content
+            statements.append(len(read))
+        counts.append(statements)
+    assert counts == [[4, 8]] * 4
+
+
+def test_a_published_file_that_no_longer_reads_is_refused_and_copies_nothing(
+    gm, outsider, version_one
+):
+    published = services.published_game_publish(
+        publisher=gm, version=version_one, description="Moor", languages=["fr"], licence="cc0"
+    )
+    # A version written before the reader learned to refuse what it now refuses.
+    broken = {**version_one.file, "numbers": {**version_one.file["numbers"], "skill_levels": -3}}
+    type(version_one).objects.filter(pk=version_one.pk).update(file=broken)
+    b = client_for(outsider)
+    response = b.post(reverse("library_game_copy", args=[published.pk]))
+    assert response["Location"] == reverse("library_game", args=[published.pk])
+    assert not DesignedRuleset.objects.filter(owner=outsider).exists()
+    said = b.get(reverse("library")).content.decode()  # the refusal, on the next page
+    assert "numbers.skill_levels: cannot be negative (-3)" in said
+
+
+def test_a_games_page_and_its_campaigns_say_its_rules_at_a_glance(outsider):
+    """Mudge 1.6: 45 skill levels, 6 attribute levels, 2 free gifts; at most 2 Superb
+    skills. The library's page and a campaign on a copy say them alike."""
+    b = client_for(outsider)
+    campaign = services.library_campaign_start(gm=outsider, name="Marsh", builtin="mudge")
+    for url in (
+        reverse("library_builtin", args=["mudge"]),
+        reverse("campaign_detail", args=[campaign.pk]),
+    ):
+        page = b.get(url).content.decode()
+        assert "<dt>Skill levels</dt><dd>45</dd>" in page
+        assert "<dt>Attribute levels</dt><dd>6</dd>" in page
+        assert "<h3>Caps and bounds</h3>" in page
+        assert "<dt>Skills</dt><dd>at most 2 Superb, 4 Great</dd>" in page

@@ -21,6 +21,7 @@ from characters.models import Campaign, Character
 from characters.services.campaigns import campaign_create, campaign_join
 from characters.services.character_files import character_import
 from characters.services.rulesets import designed_ruleset_save
+from rules.rulesets import BUILTIN
 
 PASSWORD = "fairsheet-demo"
 GM, PLAYERS = "gm", ("player1", "player2")
@@ -35,7 +36,12 @@ class DemoCampaign:
     ruleset: str
     characters: dict[str, str]  # sample file stem -> the player who owns it
     house_rules: dict = field(default_factory=dict)
-    game: str = ""  # a ruleset file of docs/examples the GM designed, for `ruleset`
+
+    @property
+    def designed(self) -> bool:
+        """Whether it plays the GM's own game: docs/examples' `<ruleset>.ruleset.json`, its
+        characters beside it as `<stem>.character.json`."""
+        return self.ruleset not in BUILTIN
 
 
 CAMPAIGNS = (
@@ -55,7 +61,6 @@ CAMPAIGNS = (
         name="Swords and sorcery",
         ruleset="swords-and-sorcery",
         characters={"morwen": "player1"},
-        game="swords-and-sorcery.ruleset.json",
     ),
 )
 
@@ -98,23 +103,25 @@ class Command(BaseCommand):
         """The demo campaign, its players and its characters; returns how many characters
         were added."""
         campaign = Campaign.objects.filter(gm=users[GM], name=demo.name).first()
-        if campaign is None and demo.game:
-            file = json.loads((EXAMPLES / demo.game).read_text(encoding="utf-8"))
-            version = designed_ruleset_save(owner=users[GM], file=file, note="The demo's game")
-            campaign = campaign_create(gm=users[GM], name=demo.name, ruleset_version=version)
         if campaign is None:
+            version = None
+            if demo.designed:
+                game = EXAMPLES / f"{demo.ruleset}.ruleset.json"
+                file = json.loads(game.read_text(encoding="utf-8"))
+                version = designed_ruleset_save(owner=users[GM], file=file, note="The demo's game")
             campaign = campaign_create(
                 gm=users[GM],
                 name=demo.name,
                 base_ruleset=demo.ruleset,
                 house_rules=demo.house_rules,
+                ruleset_version=version,
             )
         for username in sorted(set(demo.characters.values())):
             if not campaign.has_member(users[username]):
                 campaign_join(user=users[username], code=campaign.invite_code)
         added = 0
         for stem, username in demo.characters.items():
-            folder, suffix = (EXAMPLES, ".character.json") if demo.game else (SAMPLES, ".json")
+            folder, suffix = (EXAMPLES, ".character.json") if demo.designed else (SAMPLES, ".json")
             text = (folder / f"{stem}{suffix}").read_text(encoding="utf-8")
             owner = users[username]
             name = json.loads(text)["name"]
