@@ -29,11 +29,13 @@ connection right after the flush. Ordinary tests run inside a transaction that i
 back and never meet the triggers' refusal.
 
 SQLite rebuilds a table to alter it (create, copy, drop, rename), and dropping the old
-table drops these triggers: a later migration that alters characters_characterevent must
-install them again (tests/app/test_audit.py checks they exist after every migration).
+table drops these triggers: characters.db_triggers holds their SQL and installs them again
+after every migrate (tests/app/test_protective_triggers.py checks they exist after one).
 """
 
 from django.db import migrations
+
+from characters import db_triggers
 
 TABLE = "characters_characterevent"
 MESSAGE = "the audit trail (characters_characterevent) is append-only"
@@ -63,16 +65,8 @@ INSTALL = {
         FOR EACH STATEMENT EXECUTE FUNCTION characters_characterevent_append_only()
         """,
     ],
-    "sqlite": [
-        f"""
-        CREATE TRIGGER characters_characterevent_no_update BEFORE UPDATE ON {TABLE}
-        BEGIN SELECT RAISE(ABORT, '{MESSAGE}: UPDATE refused'); END
-        """,
-        f"""
-        CREATE TRIGGER characters_characterevent_no_delete BEFORE DELETE ON {TABLE}
-        BEGIN SELECT RAISE(ABORT, '{MESSAGE}: DELETE refused'); END
-        """,
-    ],
+    # SQLite's, with the one post_migrate installs again after a table rebuild.
+    "sqlite": [t.create for t in db_triggers.of_migration("0002_audit_append_only")],
 }
 UNINSTALL = {
     "postgresql": [
@@ -80,10 +74,7 @@ UNINSTALL = {
         f"DROP TRIGGER characters_characterevent_no_change ON {TABLE}",
         "DROP FUNCTION characters_characterevent_append_only()",
     ],
-    "sqlite": [
-        "DROP TRIGGER characters_characterevent_no_delete",
-        "DROP TRIGGER characters_characterevent_no_update",
-    ],
+    "sqlite": [t.drop for t in reversed(db_triggers.of_migration("0002_audit_append_only"))],
 }
 
 

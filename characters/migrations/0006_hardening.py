@@ -3,11 +3,13 @@
 refuses a DELETE of a character row while any event names it, whoever sends it (the ORM, a
 cascade from its campaign or owner, raw SQL as the runtime role). Like the audit trail's own
 triggers (0002) the errors are integrity errors on both databases. SQLite drops a table's
-triggers when a migration rebuilds it: a later migration that alters characters_character
-must install this one again (tests/app/test_db_roles.py checks it is there).
+triggers when a migration rebuilds it: characters.db_triggers holds its SQL and installs it
+again after every migrate (tests/app/test_protective_triggers.py checks it is there).
 """
 
 from django.db import migrations, models
+
+from characters import db_triggers
 
 MESSAGE = "the audit trail names this character: archive it instead of deleting it"
 
@@ -32,20 +34,15 @@ INSTALL = {
         FOR EACH ROW EXECUTE FUNCTION characters_character_keep_recorded()
         """,
     ],
-    "sqlite": [
-        f"""
-        CREATE TRIGGER characters_character_keep_recorded BEFORE DELETE ON characters_character
-        WHEN EXISTS (SELECT 1 FROM characters_characterevent WHERE character_id = OLD.id)
-        BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END
-        """,
-    ],
+    # SQLite's, with the one post_migrate installs again after a table rebuild.
+    "sqlite": [t.create for t in db_triggers.of_migration("0006_hardening")],
 }
 UNINSTALL = {
     "postgresql": [
         "DROP TRIGGER characters_character_keep_recorded ON characters_character",
         "DROP FUNCTION characters_character_keep_recorded()",
     ],
-    "sqlite": ["DROP TRIGGER characters_character_keep_recorded"],
+    "sqlite": [t.drop for t in db_triggers.of_migration("0006_hardening")],
 }
 
 

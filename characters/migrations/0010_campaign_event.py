@@ -4,14 +4,15 @@ test suite uses): triggers refuse every UPDATE and DELETE, and TRUNCATE on Postg
 with integrity errors on both databases. characters.db_roles.APPEND_ONLY_TABLES lists the
 table, so the runtime role gets no UPDATE or DELETE on it and test flushes get past it.
 
-SQLite drops these triggers when it rebuilds the table to alter it: a later migration that
-alters characters_campaignevent must install them again.
+SQLite drops these triggers when it rebuilds the table to alter it: characters.db_triggers
+holds their SQL and installs them again after every migrate.
 """
 
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from characters import db_triggers
 
 TABLE = "characters_campaignevent"
 MESSAGE = "the campaign audit trail (characters_campaignevent) is append-only"
@@ -41,16 +42,8 @@ INSTALL = {
         FOR EACH STATEMENT EXECUTE FUNCTION characters_campaignevent_append_only()
         """,
     ],
-    "sqlite": [
-        f"""
-        CREATE TRIGGER characters_campaignevent_no_update BEFORE UPDATE ON {TABLE}
-        BEGIN SELECT RAISE(ABORT, '{MESSAGE}: UPDATE refused'); END
-        """,
-        f"""
-        CREATE TRIGGER characters_campaignevent_no_delete BEFORE DELETE ON {TABLE}
-        BEGIN SELECT RAISE(ABORT, '{MESSAGE}: DELETE refused'); END
-        """,
-    ],
+    # SQLite's, with the one post_migrate installs again after a table rebuild.
+    "sqlite": [t.create for t in db_triggers.of_migration("0010_campaign_event")],
 }
 UNINSTALL = {
     "postgresql": [
@@ -58,10 +51,7 @@ UNINSTALL = {
         f"DROP TRIGGER characters_campaignevent_no_change ON {TABLE}",
         "DROP FUNCTION characters_campaignevent_append_only()",
     ],
-    "sqlite": [
-        "DROP TRIGGER characters_campaignevent_no_delete",
-        "DROP TRIGGER characters_campaignevent_no_update",
-    ],
+    "sqlite": [t.drop for t in reversed(db_triggers.of_migration("0010_campaign_event"))],
 }
 
 

@@ -14,13 +14,15 @@
 
 PostgreSQL functions name their tables with the schema and run with a fixed search_path, as
 0016's. SQLite rebuilds both event tables to add the columns, which drops their triggers
-(0002, 0006, 0010): they are installed again, as 0016 does.
+(0002, 0006, 0010): they are installed again, as 0016 does. The SQLite triggers' SQL is
+characters.db_triggers', which installs any a later rebuild drops after every migrate.
 """
 
 import importlib
 
 from django.db import migrations, models
 
+from characters import db_triggers
 from characters.audit_chain import event_hash, sign
 
 EVENT_TABLES = ("characters_characterevent", "characters_campaignevent")
@@ -76,25 +78,7 @@ def postgres_install(schema: str) -> list[str]:
 
 
 def sqlite_install() -> list[str]:
-    statements = [
-        f"""
-        CREATE TRIGGER {MESSAGES}_no_update BEFORE UPDATE ON {MESSAGES}
-        BEGIN SELECT RAISE(ABORT, 'thread messages ({MESSAGES}) are append-only'); END
-        """,
-        f"""
-        CREATE TRIGGER {MESSAGES}_no_delete BEFORE DELETE ON {MESSAGES}
-        BEGIN SELECT RAISE(ABORT, 'thread messages ({MESSAGES}) are append-only'); END
-        """,
-    ]
-    for table in FIXED_ID_TABLES:
-        statements.append(
-            f"""
-            CREATE TRIGGER {table}_keep_id BEFORE UPDATE OF id ON {table}
-            WHEN NEW.id IS NOT OLD.id
-            BEGIN SELECT RAISE(ABORT, 'the audit trail names rows of {table} by id'); END
-            """
-        )
-    return statements
+    return [t.create for t in db_triggers.of_migration("0030_audit_mac_and_fixed_ids")]
 
 
 def sign_existing_and_protect(apps, schema_editor):
@@ -144,10 +128,8 @@ def unprotect(apps, schema_editor):
         schema_editor.execute("DROP FUNCTION characters_keep_id()")
         schema_editor.execute(f"DROP FUNCTION {MESSAGES}_append_only()")
     else:
-        for table in FIXED_ID_TABLES:
-            schema_editor.execute(f"DROP TRIGGER {table}_keep_id")
-        schema_editor.execute(f"DROP TRIGGER {MESSAGES}_no_update")
-        schema_editor.execute(f"DROP TRIGGER {MESSAGES}_no_delete")
+        # IF EXISTS: migrating back past 0033 rebuilds characters_character, dropping its own.
+        db_triggers.uninstall(schema_editor, "0030_audit_mac_and_fixed_ids")
 
 
 def drop_keep_recorded_on_sqlite(apps, schema_editor):
