@@ -2,7 +2,7 @@ from django.apps import AppConfig
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import request_started
-from django.db.models.signals import post_delete
+from django.db.models.signals import post_delete, post_migrate, pre_migrate
 
 
 class CharactersConfig(AppConfig):
@@ -11,6 +11,12 @@ class CharactersConfig(AppConfig):
 
     def ready(self):
         checks.register(audit_keys_check)
+        from characters import db_triggers
+
+        # SQLite drops a table's triggers when a migration rebuilds it: every migrate puts
+        # back the protective ones (PostgreSQL keeps them; these do nothing there).
+        pre_migrate.connect(db_triggers.release, sender=self, dispatch_uid="triggers_release")
+        post_migrate.connect(db_triggers.reinstall, sender=self, dispatch_uid="triggers_reinstall")
         from characters.languages import drop_empty_fallbacks
 
         # At each request, not now: the catalogues are read once and kept, and a process

@@ -1,13 +1,25 @@
 """The protective triggers on SQLite, in one place: the migrations that add them (0002, 0006,
-0010, 0030) install these statements.
+0010, 0030) install these statements, and every `manage.py migrate` installs again whichever
+a table rebuild dropped.
 
 SQLite alters most columns by rebuilding the table (create a new one, copy, drop the old,
-rename), and dropping the old table drops its triggers. Each trigger is created IF NOT EXISTS
-and dropped IF EXISTS, so installing one again is safe, and migrating back past a rebuild
-that already dropped one (0030's triggers, past 0033's rebuild of characters_character) no
-longer fails with "no such trigger".
+rename), and dropping the old table drops its triggers: 0033 to 0042 altered
+characters_character and characters_campaign, and a fresh database lost their keep_recorded
+and keep_id triggers without a word. So that no migration has to remember them:
 
-PostgreSQL's triggers stay in the migrations, which also define their functions.
+- post_migrate (`reinstall`): after every migrate (and every flush), each trigger whose
+  migration is applied is created again if it is missing (CREATE TRIGGER IF NOT EXISTS).
+  A trigger is tied to its migration, not to its table, so a database migrated back before
+  0030 does not get 0030's triggers, and going forward again creates them without a clash.
+- pre_migrate (`release`): a trigger that reads another table stops SQLite renaming that
+  table ("error in trigger ...: no such table"), which is the last step of a rebuild: 0016
+  and 0030 dropped characters_character_keep_recorded by hand before rebuilding
+  characters_characterevent. It is dropped before any migration runs and put back after.
+
+PostgreSQL needs none of this: ALTER TABLE keeps a table's triggers (after a fresh migrate,
+pg_trigger holds every trigger 0002 to 0030 created, though 0033 to 0042 altered
+characters_character), and its triggers stay in the migrations, which also define its
+functions. On PostgreSQL these functions do nothing.
 
 Each message begins as its PostgreSQL function's does, so a caller matches one text on
 either database.
@@ -15,6 +27,10 @@ either database.
 
 from dataclasses import dataclass
 
+from django.db import connections
+from django.db.migrations.recorder import MigrationRecorder
+
+APP = "characters"
 APPEND_ONLY = {
     "characters_characterevent": "the audit trail (characters_characterevent) is append-only",
     "characters_campaignevent": (
@@ -99,3 +115,38 @@ def uninstall(schema_editor, migration: str) -> None:
     already dropped are not missed)."""
     for trigger in reversed(of_migration(migration)):
         schema_editor.execute(trigger.drop)
+
+
+def release(*, using: str, plan, **kwargs) -> None:
+    """pre_migrate: drop the triggers that would stop a table rebuild, if anything is to
+    be migrated; `reinstall` puts them back."""
+    connection = connections[using]
+    if connection.vendor != "sqlite" or not plan:
+        return
+    with connection.cursor() as cursor:
+        for trigger in TRIGGERS:
+            if trigger.reads_other_tables:
+                cursor.execute(trigger.drop)
+
+
+def reinstall(*, using: str, verbosity: int = 1, **kwargs) -> list[str]:
+    """post_migrate: create every trigger of an applied migration that is missing, and
+    return their names."""
+    connection = connections[using]
+    if connection.vendor != "sqlite":
+        return []
+    recorded = MigrationRecorder(connection).applied_migrations()
+    applied = {name for app, name in recorded if app == APP}
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        present = {name for (name,) in cursor.fetchall()}
+        missing = [t for t in TRIGGERS if t.migration in applied and t.name not in present]
+        for trigger in missing:
+            cursor.execute(trigger.create)
+    if missing and verbosity >= 2:
+        print(f"  Installed again the SQLite triggers a rebuild dropped: {_names(missing)}")
+    return [trigger.name for trigger in missing]
+
+
+def _names(triggers) -> str:
+    return ", ".join(trigger.name for trigger in triggers)
