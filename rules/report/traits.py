@@ -124,6 +124,9 @@ class TraitChecks:
         )
 
     def duplicates(self, items, list_name):
+        # Nearly every list has none, which one set comprehension says (issue 40).
+        if len({item.name.casefold() for item in items}) == len(items):
+            return
         seen = set()
         for index, item in enumerate(items):
             key = item.name.casefold()
