@@ -244,7 +244,7 @@ class _Reader:
                 key,
                 say("has {count} entries; the most is {most}", count=len(value), most=MAX_ITEMS),
             )
-        return tuple(read_one(item, key, i) for i, item in enumerate(value))
+        return tuple([read_one(item, key, i) for i, item in enumerate(value)])
 
     def rows(self, obj):
         counts = {key: len(obj[key]) for key in ROW_LISTS if isinstance(obj.get(key), list)}

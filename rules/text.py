@@ -6,6 +6,8 @@
   display in another order than it is written: "gnp.exe" showing as "exe.png".
 """
 
+import json
+
 from rules.words import Phrase, say
 
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -42,6 +44,11 @@ def name_problem(text: str) -> Phrase | None:
 def first_text_problem(data) -> tuple[str, Phrase] | None:
     """The first string in parsed JSON that cannot be stored, or a name that cannot be a
     name, as (path, problem); paths read like `skills[2].name`. One pass, any section."""
+    return None if _plainly_storable(data) else _walked_text_problem(data)
+
+
+def _walked_text_problem(data) -> tuple[str, Phrase] | None:
+    """first_text_problem by walking the data, every string and key with its path."""
     stack = [("", None, data)]
     while stack:
         where, key, value = stack.pop()
@@ -62,6 +69,28 @@ def first_text_problem(data) -> tuple[str, Phrase] | None:
             items = [(f"{where}[{i}]", None, item) for i, item in enumerate(value)]
             stack.extend(reversed(items))
     return None
+
+
+def _plainly_storable(data) -> bool:
+    """Whether every string and key in `data` is plainly fine, seen at once in its JSON text
+    (made in C): no NUL (which JSON writes \\u0000), and ASCII, or else UTF-8 (no lone
+    surrogate) with no text-direction control anywhere. Walking the data in Python, and
+    writing the path of every key on the way, was most of reading a character (issue 40):
+    it is now done only when this says "look closer", and finds the problem and its path,
+    or that there is none (a direction control outside a name, "\\u0000" written out)."""
+    try:
+        text = json.dumps(data, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):  # not JSON's values: the walk decides
+        return False
+    if "\\u0000" in text:
+        return False
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return BIDI_CONTROLS.isdisjoint(text)
 
 
 def _printable(key: str) -> str:

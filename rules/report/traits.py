@@ -62,15 +62,20 @@ class TraitChecks:
         (Mudge 1.7) costs nothing here and joins `in_play`."""
         c, r = self.c, self.r
         known = self.attribute_defaults()
+        floor, top, unit = r.creation_min, self.top, r.attribute_cost
         costs = []
         for index, trait in enumerate(c.attributes):
-            default = self.attribute_default(trait, index, known)
+            default = known.get(trait.name.casefold())
+            if default is None:
+                default = self.attribute_default(trait, index, known)
             if trait.defined_in_play:
                 in_play.append(("attributes", index, trait))
                 costs.append(0)
                 continue
-            self.bounds(trait, ("attributes", index), r.creation_min)
-            costs.append((trait.level - default) * r.attribute_cost)
+            level = trait.level
+            if not floor <= level <= top:  # bounds() only when out of them
+                self.bounds(trait, ("attributes", index), floor)
+            costs.append((level - default) * unit)
         self.duplicates(c.attributes, "attributes")
         self.caps(c.attributes, r.attribute_caps, "attributes")
         return costs
@@ -119,6 +124,9 @@ class TraitChecks:
         )
 
     def duplicates(self, items, list_name):
+        # Nearly every list has none, which one set comprehension says (issue 40).
+        if len({item.name.casefold() for item in items}) == len(items):
+            return
         seen = set()
         for index, item in enumerate(items):
             key = item.name.casefold()

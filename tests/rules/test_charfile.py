@@ -27,7 +27,7 @@ from rules.house_rules import apply_house_rules
 from rules.ladder import ABYSMAL, FAIR, GOOD, LEGENDARY, SUPERB, TOP
 from rules.report import build_report
 from rules.rulesets import BUILTIN, DIFFICULTIES
-from rules.text import BIDI_CONTROLS
+from rules.text import BIDI_CONTROLS, _walked_text_problem, first_text_problem
 
 SAMPLES = ("brogo", "dolores", "james", "jim-bones", "lisa-benny")
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "rules" / "samples"
@@ -306,7 +306,47 @@ def test_unreadable_text_names_where(text, where, message):
     assert message in error.message
 
 
+def test_a_direction_control_is_refused_in_a_name_only():
+    assert first_text_problem({"skills": [{"name": "Dolores", "notes": "gnp\u202eexe"}]}) is None
+    where, problem = first_text_problem({"skills": [{"name": "gnp\u202eexe"}]})
+    assert (where, str(problem)) == (
+        "skills[0].name",
+        "contains a text-direction control (U+202E), which can make a name read backwards: "
+        "remove it",
+    )
+
+
+def test_a_backslash_written_out_is_text_and_a_nul_in_a_key_is_not():
+    assert first_text_problem({"notes": "C:\\u0000 and Éowyn"}) is None
+    where, problem = first_text_problem({"personality": {"values": "x", "a\x00b": "y"}})
+    assert where == "personality.a\\u0000b"
+    assert str(problem).startswith("the key contains a NUL character (U+0000)")
+
+
 # -- properties ----------------------------------------------------------------------------
+
+# Strings full of what the text check looks for, and of what only looks like it.
+TRICKY_TEXT = st.lists(
+    st.sampled_from(["a", "é", " ", "\\", "u0000", "\x00", "\ud800", "\udc00", "\u202e"])
+    | st.characters(),
+    max_size=8,
+).map("".join)
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | TRICKY_TEXT,
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(TRICKY_TEXT | st.sampled_from(["name", "notes"]), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=JSON_VALUES)
+def test_the_text_check_finds_what_walking_every_string_finds(data):
+    # first_text_problem walks only data its JSON text says to look closer at (issue 40).
+    assert first_text_problem(data) == _walked_text_problem(data)
+
 
 LEVELS_FROM_ABYSMAL = st.integers(ABYSMAL, TOP)
 # Text as the reader keeps it: stripped, non-empty, storable (no NUL), names without
