@@ -397,6 +397,10 @@ class Character(models.Model):
     npc_budget = models.BooleanField(default=False)
     # Optimistic lock: every write names the version it was made against (two tabs).
     version = models.PositiveIntegerField(default=1)
+    # The record_hash of the newest event on the character's audit trail (services.audit):
+    # the write that locks the row reads it with the version, so linking its event needs no
+    # statement of its own. A head that disagrees with the trail shows as a broken link.
+    audit_head = models.CharField(max_length=64, blank=True, default="", editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     # Deleting a character archives it: the audit trail names it, so the row stays (and the

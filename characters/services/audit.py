@@ -30,9 +30,12 @@ def lock_character(
     asks for this changes the copy it holds and puts it back if the write is refused."""
     locked = Character.objects.select_for_update(of=("self",))
     if in_place:
-        version = locked.values_list("version", flat=True).get(pk=character.pk)
+        version, head = locked.values_list("version", "audit_head").get(pk=character.pk)
         if version == character.version:
             _check_version(character, expected_version)
+            # The trail moves without the version too (a comment, a share link): its head
+            # is taken from the row locked, never from the caller's earlier read.
+            character.audit_head = head
             return character
     locked = locked.select_related("campaign", "owner").get(pk=character.pk)
     _check_version(locked, expected_version)
@@ -66,20 +69,34 @@ def record_event(
     changed the build (adapters.build_sha256). A `reason` the app words is a Phrase, kept
     in English and as a phrase (characters.recorded); `lines`: phrases of `after`'s lines
     by key ("changed": [...]), kept beside the English `after` holds."""
-    reason, phrases = _recorded(reason, lines)
-    event = CharacterEvent(
-        character=character,
+    event = _linked_event(
+        character,
         actor=actor,
         action=action,
         target=target,
         before=before,
         after=after,
-        version=character.version,
         reason=reason,
         build_sha256=build_sha256,
-        phrases=phrases,
+        lines=lines,
     )
-    _append(event, CharacterEvent.objects.filter(character_id=character.pk))
+    Character.objects.filter(pk=character.pk).update(audit_head=character.audit_head)
+    return event
+
+
+def _linked_event(
+    character: Character, *, reason: str | Phrase = "", lines: dict | None = None, **recorded
+) -> CharacterEvent:
+    """The event saved at the head of the character's trail, which moves to it. The head is
+    the one lock_character read with the locked row (the caller holds that lock): writing
+    it back is the caller's (record_event, or commit_change with the version)."""
+    reason, phrases = _recorded(reason, lines)
+    event = CharacterEvent(
+        character=character, version=character.version, reason=reason, phrases=phrases, **recorded
+    )
+    link(event, character.audit_head)
+    event.save(force_insert=True)
+    character.audit_head = event.record_hash
     character.latest_event = event
     return event
 
@@ -94,13 +111,6 @@ def _recorded(reason: str | Phrase, lines: dict | None) -> tuple[str, dict | Non
         phrases["reason"] = phrase_data(reason)
         reason = str(reason)
     return reason, phrases or None
-
-
-def _append(event, chain) -> None:
-    """Link `event` after the newest event of `chain` and save it."""
-    previous = chain.order_by("-id").values_list("record_hash", flat=True).first()
-    link(event, previous or "")
-    event.save(force_insert=True)
 
 
 def record_campaign_event(
@@ -129,7 +139,14 @@ def record_campaign_event(
         reason=reason,
         phrases=phrases,
     )
-    _append(event, CampaignEvent.objects.filter(campaign_id=campaign.pk))
+    previous = (
+        CampaignEvent.objects.filter(campaign_id=campaign.pk)
+        .order_by("-id")
+        .values_list("record_hash", flat=True)
+        .first()
+    )
+    link(event, previous or "")
+    event.save(force_insert=True)
     return event
 
 
@@ -138,9 +155,9 @@ def commit_change(
 ) -> CharacterEvent:
     """How every write to a locked character ends: its version goes up once, saved with the
     fields the write changed, and the event records the version after the change (the one
-    a page loaded now would carry)."""
+    a page loaded now would carry). The row is saved last, with the trail's new head: one
+    statement for the version, the fields and the head."""
     character.version += 1
-    character.save(update_fields=[*fields, "version", "updated_at"])
     history_record(
         character,
         action=action,
@@ -148,7 +165,9 @@ def commit_change(
         before=event.get("before"),
         after=event.get("after"),
     )
-    return record_event(character=character, actor=actor, action=action, **event)
+    recorded = _linked_event(character, actor=actor, action=action, **event)
+    character.save(update_fields=[*fields, "version", "updated_at", "audit_head"])
+    return recorded
 
 
 # -- an approved build changes only through Fairsheet --------------------------------------------

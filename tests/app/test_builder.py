@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from characters.models import CharacterEvent, Trait
+from characters.models import Character, CharacterEvent, Trait
 from rules.ladder import GOOD, SUPERB
 from tests.support.builder_fixtures import *  # noqa: F403
 
@@ -16,11 +16,11 @@ FRESH_MUDGE_BALANCE = 6 * 3 + 45 + 2 * 6
 # A level change: the session with its user (one statement, characters/sessions.py), the
 # character with its traits (its equipment and ledger, which a new draft has none of, are
 # known empty from the character's own query, as is whether its undo history has steps to
-# end), and in the transaction (a savepoint under the test) the lock, the trait, the
-# character, the hash of the event before (the trail is a chain, characters.audit_chain),
-# the event, and the undo history's new step (services.history), which is also what Undo
-# offers.
-EDIT_QUERIES = 11
+# end), and in the transaction (a savepoint under the test) the lock, which also reads the
+# head of the audit trail the event links to (the trail is a chain, characters.audit_chain),
+# the trait, the undo history's new step (services.history, also what Undo offers), the
+# event, and the character's version with the trail's new head.
+EDIT_QUERIES = 10
 # The builder page of a draft in a campaign: the session with its user, the character with
 # its campaign, GM, owner and portrait and whether its lists have rows, its traits, the
 # header's unread notifications, the live share link, the undo history's steps, the threads'
@@ -504,10 +504,16 @@ def test_a_trait_edit_changes_the_callers_copies_only_when_they_are_current(char
     assert attribute(character, "Strength").level == SUPERB
 
 
-def test_locking_a_current_copy_reads_only_its_version(character, player):
+LOCK_READ = (
+    'SELECT "characters_character"."version" AS "version", '
+    '"characters_character"."audit_head" AS "audit_head" FROM'
+)
+
+
+def test_locking_a_current_copy_reads_only_its_version_and_trail_head(character, player):
     """The builder's edit holds the character read at the version it locks: the lock then
-    reads one number, not the row with its campaign and owner again. A copy read before
-    another write is read whole under the lock."""
+    reads the version and the audit trail's head, not the row with its campaign and owner
+    again. A copy read before another write is read whole under the lock."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -522,7 +528,7 @@ def test_locking_a_current_copy_reads_only_its_version(character, player):
     with CaptureQueriesContext(connection) as current:
         trait_update(trait=strength, actor=player, expected_version=1, level=GOOD)
     [lock] = character_reads(current.captured_queries)
-    assert lock.startswith('SELECT "characters_character"."version" AS "version" FROM')
+    assert lock.startswith(LOCK_READ)
 
     stale = character_for_owner(player, character.pk)
     trait_update(trait=strength, actor=player, expected_version=2, level=SUPERB)
@@ -530,7 +536,7 @@ def test_locking_a_current_copy_reads_only_its_version(character, player):
     with CaptureQueriesContext(connection) as older:
         trait_update(trait=dexterity, actor=player, expected_version=None, level=GOOD)
     number, row = character_reads(older.captured_queries)
-    assert number.startswith('SELECT "characters_character"."version" AS "version" FROM')
+    assert number.startswith(LOCK_READ)
     assert '"auth_user"' in row and '"characters_campaign"' in row
 
 
@@ -591,3 +597,24 @@ def test_a_campaigns_ruleset_is_made_once_and_follows_its_changes(character, gm)
     listed = ruleset_for(character_for_owner(character.owner, character.pk))
     assert listed is not ruled and listed.catalog.skill("Juggling") is not None
     assert listed.skill_levels == 40
+
+
+def test_an_edit_links_after_an_event_that_left_the_version_alone(character, player):
+    """A share link is recorded on the trail without a new version: an edit made on a copy
+    read before it still links its event after it, since the lock reads the trail's head
+    with the version (services.audit), and every chain then holds."""
+    from characters.selectors.access import character_for_owner
+    from characters.selectors.integrity import audit_breaks
+    from characters.services.rows import trait_update
+    from characters.services.sharing import share_link_create
+
+    held = character_for_owner(player, character.pk)
+    share_link_create(character=character, actor=player)
+    shared = CharacterEvent.objects.filter(character=character).latest("id")
+    assert Character.objects.get(pk=character.pk).version == held.version  # left alone
+    strength = next(t for t in held.traits.all() if t.name == "Strength")
+    trait_update(trait=strength, actor=player, expected_version=held.version, level=GOOD)
+    edit = CharacterEvent.objects.filter(character=character).latest("id")
+    assert (edit.action, edit.previous_hash) == ("trait_relevelled", shared.record_hash)
+    assert Character.objects.get(pk=character.pk).audit_head == edit.record_hash
+    assert list(audit_breaks()) == []
