@@ -199,7 +199,30 @@ def catalog_note(ruleset: Ruleset, kind: str, name: str) -> str:
 def catalog_datalist(ruleset: Ruleset, kind: str) -> SafeString:
     """The names to suggest for a new row of `kind` (a trait kind or "equipment"), each with
     a hint, as the <option>s of its add form's <datalist>: the ruleset's catalogue (a
-    campaign's own, for a campaign character)."""
+    campaign's own, for a campaign character).
+
+    Kept by the process for the ruleset object and the reader's language: a builder page
+    said some 270 catalogue names and hints again for each of its six lists. The object is
+    the campaign's as it stands (adapters.ruleset_for keeps one per base game, house rules
+    and catalogue version, which the GM's translations follow), so a change is another
+    object and never finds a stale list."""
+    key = (id(ruleset), kind, get_language())
+    kept = _DATALISTS.get(key)
+    if kept is not None and kept[0] is ruleset:
+        return kept[1]
+    said = _catalog_datalist(ruleset, kind)
+    # The ruleset is held with its list, so its id names no other object while kept.
+    _DATALISTS[key] = (ruleset, said)
+    if len(_DATALISTS) > _DATALISTS_KEPT:
+        _DATALISTS.pop(next(iter(_DATALISTS)), None)  # the oldest
+    return said
+
+
+_DATALISTS: dict[tuple[int, str, str], tuple[Ruleset, SafeString]] = {}
+_DATALISTS_KEPT = 512  # six lists of a campaign in four languages: some twenty campaigns
+
+
+def _catalog_datalist(ruleset: Ruleset, kind: str) -> SafeString:
     catalog = ruleset.catalog
     if kind == Trait.Kind.ATTRIBUTE:
         names = ((n, "") for n in ruleset.attribute_names or catalog.attributes)
@@ -216,19 +239,17 @@ def catalog_datalist(ruleset: Ruleset, kind: str) -> SafeString:
     else:
         names = ()
     # Suggested in the reader's language: what is picked is saved by its key (typed_key).
-    return _datalist(tuple((rules_name(name), hint) for name, hint in names))
+    return mark_safe(
+        "".join(
+            f'<option value="{escape(rules_name(name))}">{escape(hint)}</option>'
+            for name, hint in names
+        )
+    )
 
 
 def pick_count(ruleset: Ruleset, kind: str) -> int:
     """How many entries a list's picker offers."""
     return len(catalog_entries(ruleset, kind))
-
-
-@lru_cache(maxsize=256)  # the same catalogue on every page of a campaign
-def _datalist(names: tuple[tuple[str, str], ...]) -> SafeString:
-    return mark_safe(
-        "".join(f'<option value="{escape(name)}">{escape(hint)}</option>' for name, hint in names)
-    )
 
 
 def _cost_label(kind, trait, cost, ruleset) -> str:

@@ -618,3 +618,32 @@ def test_an_edit_links_after_an_event_that_left_the_version_alone(character, pla
     assert (edit.action, edit.previous_hash) == ("trait_relevelled", shared.record_hash)
     assert Character.objects.get(pk=character.pk).audit_head == edit.record_hash
     assert list(audit_breaks()) == []
+
+
+def test_the_add_lists_follow_the_catalogue_and_the_readers_language(
+    character, campaign, gm, player_client
+):
+    """Each add form's suggestions (its <datalist>) are kept by the process for the game as
+    it stands (pages.builder_rows.catalog_datalist): a GM's new entry and its translation are
+    on the next page, in the reader's language, and the other language keeps its own."""
+    from characters.models import CatalogEntry
+    from characters.services.campaigns import catalog_changed, catalog_entry_add
+
+    url = reverse("character_builder", args=[character.pk])
+
+    def skills(language: str) -> list[str]:
+        page = player_client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        datalist = re.search(r'<datalist id="options-skill">(.*?)</datalist>', page).group(1)
+        return re.findall(r'<option value="([^"]+)">', datalist)
+
+    assert ("Acrobatie" in skills("fr"), "Acrobatics" in skills("en")) == (True, True)
+    assert "Juggling" not in skills("en")
+    catalog_entry_add(campaign=campaign, actor=gm, kind="skill", name="Juggling")
+    assert ("Juggling" in skills("fr"), "Juggling" in skills("en")) == (True, True)
+    CatalogEntry.objects.filter(campaign=campaign, name="Juggling").update(
+        translations={"fr": {"name": "Jonglerie"}}
+    )
+    catalog_changed(campaign)
+    french, english = skills("fr"), skills("en")
+    assert "Jonglerie" in french and "Juggling" not in french and "Acrobatie" in french
+    assert "Juggling" in english and "Jonglerie" not in english and "Acrobatics" in english
