@@ -41,11 +41,11 @@ def use_gm_words(loader: Callable[[], GmWords] | None) -> None:
     _gm_words.set(loader)
 
 
-def _said_by_gm(context: str, english: str) -> str | None:
+def _said_by_gm(context: str, english: str, language: str) -> str | None:
     loader = _gm_words.get()
     if loader is None:
         return None
-    return loader().get((context, english), {}).get(_language())
+    return loader().get((context, english), {}).get(language)
 
 
 def rules_name(name: str) -> str:
@@ -53,10 +53,11 @@ def rules_name(name: str) -> str:
     Knowledge (the Shire)" is "Connaissance de la région (the Shire)")."""
     if not name:
         return name
-    own = _said_by_gm(NAME, name)
+    language = _language()
+    own = _said_by_gm(NAME, name, language)
     if own:
         return own
-    catalogue = _catalogue(_language())
+    catalogue = _catalogue(language)
     if catalogue is None:
         return name
     whole = catalogue.get((NAME, name))
@@ -69,10 +70,11 @@ def rules_name(name: str) -> str:
 
 def rules_text(text: str) -> str:
     """A note, a power's line or a template's description in the active language."""
-    own = _said_by_gm(TEXT, text) if text else None
+    language = _language()
+    own = _said_by_gm(TEXT, text, language) if text else None
     if own:
         return own
-    catalogue = _catalogue(_language())
+    catalogue = _catalogue(language)
     if catalogue is None or not text:
         return text
     return catalogue.get((TEXT, text)) or text
