@@ -1,7 +1,8 @@
 """Checks of the record against itself and against the rows it describes (issue 31), for
 `manage.py verify_audit`: every event still hashes to what it recorded, names the hash of
 the event before it and carries a MAC the audit key gives it (characters.audit_chain), and
-the character or campaign it names still exists; a character's trail reaches its version;
+the character or campaign it names still exists; a character's trail reaches its version,
+and its row names the trail's newest event as its head;
 each chain still extends the heads exported earlier (`manage.py audit_heads`); every
 approved character's rows hash to the build its trail records, and its approval's snapshot
 to the SHA-256 its `approved` event recorded. Reads only."""
@@ -40,7 +41,8 @@ def audit_breaks(exported_heads: list[dict] | None = None) -> Iterator[Break]:
     `exported_heads` (chain_heads' output, kept outside the database), every chain that no
     longer extends its head there."""
     characters = {
-        c.pk: c for c in Character.all_objects.only("pk", "name", "version", "campaign_id")
+        c.pk: c
+        for c in Character.all_objects.only("pk", "name", "version", "campaign_id", "audit_head")
     }
     campaigns = {c.pk: c for c in Campaign.objects.only("pk", "name")}
     heads = {}
@@ -53,6 +55,14 @@ def audit_breaks(exported_heads: list[dict] | None = None) -> Iterator[Break]:
                 _character_where(character),
                 f"its version is {character.version} but its trail ends at version "
                 f"{last.version}: the newest events were deleted",
+            )
+        # The head the next write links to (services.audit): one that is not the newest
+        # event's hash would link that write after another event, or after none.
+        elif character.audit_head != (last.record_hash if last is not None else ""):
+            yield Break(
+                _character_where(character),
+                "its trail's head is not its newest event: the next change would be linked "
+                "after the wrong event",
             )
     for event, problem in _chain_breaks(CampaignEvent, {}, campaigns):
         yield Break(_campaign_where(campaigns.get(event.campaign_id), event), problem)

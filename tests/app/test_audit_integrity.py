@@ -297,6 +297,14 @@ def deleted_newest_event(character):
     return [(sql, [event.pk])], f"character {character.pk} (Brogo)", "newest events were deleted"
 
 
+def moved_head(character):
+    """The row's head set back to an older event: the next change would fork the trail."""
+    older = character.events.order_by("id").first()
+    sql = "UPDATE characters_character SET audit_head = %s WHERE id = %s"
+    where = f"character {character.pk} (Brogo)"
+    return [(sql, [older.record_hash, character.pk])], where, "head is not its newest"
+
+
 def edited_campaign_event(character):
     event = CampaignEvent.objects.get(campaign=character.campaign)
     sql = "UPDATE characters_campaignevent SET after = '{\"x\": 1}' WHERE id = %s"
@@ -334,6 +342,7 @@ def tampered_build(character):
         edited_event,
         deleted_event,
         deleted_newest_event,
+        moved_head,
         edited_campaign_event,
         forged_phrase,
         dropped_phrase,
