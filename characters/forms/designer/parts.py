@@ -124,6 +124,57 @@ def _with_format(file: dict) -> dict:
     return file
 
 
+def _if_typed(row: dict, *fields: str) -> dict:
+    """The row's `fields` that were typed, as typed: an entry's optional keys."""
+    return {field: _typed(row[field]) for field in fields if _typed(row[field])}
+
+
+def _part_rows(key: str, translated: str, form: type, fields: tuple, title, help_text, add, row):
+    """A section's list of parts, at the file's `key`: each of `fields` is the row's field
+    of the same name, and the entry's translations of `translated` a field a language."""
+    paths = {**_same(*fields), **_language_paths(translated, translated)}
+    return Rows(key, title, help_text, form, key, paths, add, row)
+
+
+class PartsSection(Section):
+    """One of the game's lists of parts (its key in the file is the section's `key`), a row
+    an entry: a section says how an entry stands in a row (`row_of`) and a row is written back
+    (`entry_of`); the translations of the entry's `translated` are read and written here."""
+
+    translated = "name"
+
+    def read(self, file):
+        rows = [
+            {
+                **entry,
+                **self.row_of(entry),
+                **_read_languages(entry, self.translated, self.translated),
+            }
+            for entry in file.get(self.key, [])
+            if isinstance(entry, dict)
+        ]
+        return {}, {self.key: rows}
+
+    def write(self, file, v, rows):
+        entries = []
+        for row in rows[self.key]:
+            entry = self.entry_of(row)
+            translations = _written_languages(row, self.translated, self.translated)
+            if translations:
+                entry["translations"] = translations
+            entries.append(entry)
+        file[self.key] = entries
+        return _with_format(file)
+
+    def row_of(self, entry: dict) -> dict:
+        """The row's values that are not the entry's own as they stand."""
+        return {}
+
+    def entry_of(self, row: dict) -> dict:
+        """The file's entry for a row, but for its translations."""
+        raise NotImplementedError
+
+
 class DerivedRow(RowForm):
     key = text(_("Key"), KEY_HELP, limit=40)
     name = text(_("Name"), _("What the sheet calls it: Damage capacity."))
@@ -143,8 +194,9 @@ class DerivedRow(RowForm):
 _add_after(DerivedRow, "note", _in_languages("name", NAME_IN, NAME_IN_HELP))
 
 
-class DerivedSection(Section):
+class DerivedSection(PartsSection):
     key = "derived"
+    translated = "name"
     title = gettext_noop("Derived values")
     intro = gettext_noop(
         "Numbers worked out from a character's traits and shown on the sheet, such as a "
@@ -152,48 +204,28 @@ class DerivedSection(Section):
         "one, and a prerequisite may need one."
     )
     parts = (
-        Rows(
-            "derived",
+        _part_rows(
+            key,
+            translated,
+            DerivedRow,
+            ("key", "name", "formula", "note"),
             _("Derived values"),
             _(
                 "Each key once. A formula may read the values above or below it, but never "
                 "itself through them."
             ),
-            DerivedRow,
-            "derived",
-            {
-                **_same("key", "name", "formula", "note"),
-                **_language_paths("name", "name"),
-            },
             _("Add a derived value"),
             _("Derived value {n}"),
         ),
     )
 
-    def read(self, file):
-        rows = [
-            {**entry, **_read_languages(entry, "name", "name")}
-            for entry in file.get("derived", [])
-            if isinstance(entry, dict)
-        ]
-        return {}, {"derived": rows}
-
-    def write(self, file, v, rows):
-        entries = []
-        for row in rows["derived"]:
-            entry = {
-                "key": _typed(row["key"]),
-                "name": _typed(row["name"]),
-                "formula": _typed(row["formula"]),
-            }
-            if _typed(row["note"]):
-                entry["note"] = _typed(row["note"])
-            translations = _written_languages(row, "name", "name")
-            if translations:
-                entry["translations"] = translations
-            entries.append(entry)
-        file["derived"] = entries
-        return _with_format(file)
+    def entry_of(self, row):
+        return {
+            "key": _typed(row["key"]),
+            "name": _typed(row["name"]),
+            "formula": _typed(row["formula"]),
+            **_if_typed(row, "note"),
+        }
 
 
 class TrackerRow(RowForm):
@@ -227,64 +259,45 @@ class TrackerRow(RowForm):
 _add_after(TrackerRow, "note", _in_languages("name", NAME_IN, NAME_IN_HELP))
 
 
-class TrackersSection(Section):
+class TrackersSection(PartsSection):
     key = "trackers"
+    translated = "name"
     title = gettext_noop("Trackers")
     intro = gettext_noop(
         "Pools and tracks of the game's own, such as Luck points, Sanity or a clock: on the "
         "sheet, and changed on the play page."
     )
     parts = (
-        Rows(
-            "trackers",
+        _part_rows(
+            key,
+            translated,
+            TrackerRow,
+            ("key", "name", "kind", "size", "start", "changed_by", "resets_on_rest", "note"),
             _("Trackers"),
             _("Each key once. The start is at most the size."),
-            TrackerRow,
-            "trackers",
-            {
-                **_same(
-                    "key", "name", "kind", "size", "start", "changed_by", "resets_on_rest", "note"
-                ),
-                **_language_paths("name", "name"),
-            },
             _("Add a tracker"),
             _("Tracker {n}"),
         ),
     )
 
-    def read(self, file):
-        rows = []
-        for entry in file.get("trackers", []):
-            if isinstance(entry, dict):
-                start = entry.get("start", "")
-                rows.append(
-                    {**entry, "start": str(start), **_read_languages(entry, "name", "name")}
-                )
-        return {}, {"trackers": rows}
+    def row_of(self, entry):
+        return {"start": str(entry.get("start", ""))}
 
-    def write(self, file, v, rows):
-        entries = []
-        for row in rows["trackers"]:
-            entry = {
-                "key": _typed(row["key"]),
-                "name": _typed(row["name"]),
-                "kind": row["kind"] or "count",
-            }
-            if row["size"] is not None:
-                entry["size"] = row["size"]
-            start = _typed(row["start"])
-            if start:
-                entry["start"] = int(start) if WHOLE.fullmatch(start) else start
-            entry["changed_by"] = row["changed_by"] or "player"
-            entry["resets_on_rest"] = bool(row["resets_on_rest"])
-            if _typed(row["note"]):
-                entry["note"] = _typed(row["note"])
-            translations = _written_languages(row, "name", "name")
-            if translations:
-                entry["translations"] = translations
-            entries.append(entry)
-        file["trackers"] = entries
-        return _with_format(file)
+    def entry_of(self, row):
+        entry = {
+            "key": _typed(row["key"]),
+            "name": _typed(row["name"]),
+            "kind": row["kind"] or "count",
+        }
+        if row["size"] is not None:
+            entry["size"] = row["size"]
+        start = _typed(row["start"])
+        if start:
+            entry["start"] = int(start) if WHOLE.fullmatch(start) else start
+        entry["changed_by"] = row["changed_by"] or "player"
+        entry["resets_on_rest"] = bool(row["resets_on_rest"])
+        entry.update(_if_typed(row, "note"))
+        return entry
 
 
 class PrerequisiteRow(RowForm):
@@ -335,73 +348,54 @@ class PrerequisiteRow(RowForm):
 _add_after(PrerequisiteRow, "message", _in_languages("message", MESSAGE_IN, MESSAGE_IN_HELP))
 
 
-class PrerequisitesSection(Section):
+class PrerequisitesSection(PartsSection):
     key = "prerequisites"
+    translated = "message"
     title = gettext_noop("Prerequisites")
     intro = gettext_noop(
         "What a trait needs, in your own words: spells need Magery, Sword Mastery needs Sword "
         "at Great, at most one patron. A character who breaks one is told your message."
     )
     parts = (
-        Rows(
-            "prerequisites",
+        _part_rows(
+            key,
+            translated,
+            PrerequisiteRow,
+            (
+                "key",
+                "guards",
+                "guards_kind",
+                "needs",
+                "at_least",
+                "at_least_derived",
+                "at_most",
+                "message",
+                "section",
+            ),
             _("Prerequisites"),
             _(
                 "Each key once. It guards traits by name or a kind of power, and needs a trait "
                 "(at a level, or at a derived value) or limits how many may be taken."
             ),
-            PrerequisiteRow,
-            "prerequisites",
-            {
-                **_same(
-                    "key",
-                    "guards",
-                    "guards_kind",
-                    "needs",
-                    "at_least",
-                    "at_least_derived",
-                    "at_most",
-                    "message",
-                ),
-                **_language_paths("message", "message"),
-                "section": "section",
-            },
             _("Add a prerequisite"),
             _("Prerequisite {n}"),
         ),
     )
 
-    def read(self, file):
-        rows = []
-        for entry in file.get("prerequisites", []):
-            if isinstance(entry, dict):
-                guards = entry.get("guards", [])
-                rows.append(
-                    {
-                        **entry,
-                        "guards": "\n".join(g for g in guards if isinstance(g, str))
-                        if isinstance(guards, list)
-                        else "",
-                        **_read_languages(entry, "message", "message"),
-                    }
-                )
-        return {}, {"prerequisites": rows}
+    def row_of(self, entry):
+        guards = entry.get("guards", [])
+        if not isinstance(guards, list):
+            return {"guards": ""}
+        return {"guards": "\n".join(g for g in guards if isinstance(g, str))}
 
-    def write(self, file, v, rows):
-        entries = []
-        for row in rows["prerequisites"]:
-            entry = {"key": _typed(row["key"]), "message": _typed(row["message"])}
-            guards = [name.strip() for name in re.split(r"[,\n]", row["guards"] or "")]
-            if any(guards):
-                entry["guards"] = [name for name in guards if name]
-            for name in ("guards_kind", "needs", "at_least", "at_least_derived", "section"):
-                if _typed(row[name]):
-                    entry[name] = _typed(row[name])
-            if row["at_most"] is not None:
-                entry["at_most"] = row["at_most"]
-            translations = _written_languages(row, "message", "message")
-            if translations:
-                entry["translations"] = translations
-            entries.append(entry)
-        file["prerequisites"] = entries
-        return _with_format(file)
+    def entry_of(self, row):
+        entry = {"key": _typed(row["key"]), "message": _typed(row["message"])}
+        guards = [name.strip() for name in re.split(r"[,\n]", row["guards"] or "")]
+        if any(guards):
+            entry["guards"] = [name for name in guards if name]
+        entry.update(
+            _if_typed(row, "guards_kind", "needs", "at_least", "at_least_derived", "section")
+        )
+        if row["at_most"] is not None:
+            entry["at_most"] = row["at_most"]
+        return entry
