@@ -16,6 +16,7 @@ from characters.forms.campaigns import translated_languages
 from characters.forms.designer.base import RowForm, Rows, Section
 from characters.forms.designer.fields import POWER_KINDS, level, lines, number, text, yes
 from rules.ruleset_file.file_format import FORMAT, FORMAT_2, PARTS_KEYS
+from rules.ruleset_file.game_parts import DERIVED_FIELDS, PREREQUISITE_FIELDS, TRACKER_FIELDS
 
 # A name or message may be given in each of the site's languages other than English.
 OTHER_LANGUAGES = translated_languages()
@@ -130,9 +131,11 @@ def _if_typed(row: dict, *fields: str) -> dict:
 
 
 def _part_rows(key: str, translated: str, form: type, fields: tuple, title, help_text, add, row):
-    """A section's list of parts, at the file's `key`: each of `fields` is the row's field
-    of the same name, and the entry's translations of `translated` a field a language."""
-    paths = {**_same(*fields), **_language_paths(translated, translated)}
+    """A section's list of parts, at the file's `key`: each of the entry's `fields` (those
+    its reader takes) is the row's field of the same name, but for the entry's translations:
+    those of `translated` are a field a language."""
+    same = _same(*(field for field in fields if field != "translations"))
+    paths = {**same, **_language_paths(translated, translated)}
     return Rows(key, title, help_text, form, key, paths, add, row)
 
 
@@ -208,7 +211,7 @@ class DerivedSection(PartsSection):
             key,
             translated,
             DerivedRow,
-            ("key", "name", "formula", "note"),
+            DERIVED_FIELDS,
             _("Derived values"),
             _(
                 "Each key once. A formula may read the values above or below it, but never "
@@ -272,7 +275,7 @@ class TrackersSection(PartsSection):
             key,
             translated,
             TrackerRow,
-            ("key", "name", "kind", "size", "start", "changed_by", "resets_on_rest", "note"),
+            TRACKER_FIELDS,
             _("Trackers"),
             _("Each key once. The start is at most the size."),
             _("Add a tracker"),
@@ -361,17 +364,7 @@ class PrerequisitesSection(PartsSection):
             key,
             translated,
             PrerequisiteRow,
-            (
-                "key",
-                "guards",
-                "guards_kind",
-                "needs",
-                "at_least",
-                "at_least_derived",
-                "at_most",
-                "message",
-                "section",
-            ),
+            PREREQUISITE_FIELDS,
             _("Prerequisites"),
             _(
                 "Each key once. It guards traits by name or a kind of power, and needs a trait "
