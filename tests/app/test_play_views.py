@@ -37,6 +37,18 @@ def fingerprint(page) -> str:
     return re.search(r"\?fp=([\w.\-]+)", page.content.decode()).group(1)
 
 
+def party_poll_statements(client, campaign, changed, size: int) -> int:
+    """The statements the GM's party poll costs to answer a change to `changed`, with the
+    party's `size` characters each in the answer."""
+    page = client.get(reverse("campaign_party", args=[campaign.pk]))
+    url = reverse("party_live", args=[campaign.pk]) + "?fp=" + fingerprint(page)
+    services.play_points_spend(character=changed, actor=changed.owner, expected_revision=None)
+    with CaptureQueriesContext(connection) as queries:
+        html = client.get(url, **HX).content.decode()
+    assert html.count('class="play-status" hx-target="this"') == size
+    return len(queries)
+
+
 class TestThePlayPage:
     def test_it_shows_the_track_the_points_and_the_roller(self, pip, tess):
         page = pip.get(reverse("character_play", args=[tess.pk]))
@@ -256,13 +268,7 @@ class TestPolling:
                 owner = get_user_model().objects.create_user(f"p{n}")
                 campaign.memberships.create(user=owner)
                 approved(build(owner, campaign, f"Hero {n}"), gm)
-            page = client.get(reverse("campaign_party", args=[campaign.pk]))
-            url = reverse("party_live", args=[campaign.pk]) + "?fp=" + fingerprint(page)
-            services.play_points_spend(character=tess, actor=tess.owner, expected_revision=None)
-            with CaptureQueriesContext(connection) as queries:
-                html = client.get(url, **HX).content.decode()
-            assert html.count('class="play-status" hx-target="this"') == size
-            counts.append(len(queries))
+            counts.append(party_poll_statements(client, campaign, tess, size))
         assert counts == [PARTY_POLL_QUERIES] * 2
 
     def test_a_gms_own_game_costs_the_party_poll_the_same_for_any_party(self, client, gm):
@@ -279,13 +285,7 @@ class TestPolling:
                 campaign.memberships.create(user=owner)
                 hero = approved(build(owner, campaign, f"Hero {size}{n}"), gm)
                 first = first or hero
-            page = client.get(reverse("campaign_party", args=[campaign.pk]))
-            url = reverse("party_live", args=[campaign.pk]) + "?fp=" + fingerprint(page)
-            services.play_points_spend(character=first, actor=first.owner, expected_revision=None)
-            with CaptureQueriesContext(connection) as queries:
-                html = client.get(url, **HX).content.decode()
-            assert html.count('class="play-status" hx-target="this"') == size
-            counts.append(len(queries))
+            counts.append(party_poll_statements(client, campaign, first, size))
         assert counts[0] == counts[1], counts
 
     def test_the_log_poll(self, client, other_player, tess, player):
