@@ -78,3 +78,23 @@ def test_one_visitor_never_gets_the_user_of_the_request_before(signed_in):
     stranger = Client()
     response = stranger.get(reverse("account"))
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+
+
+def test_clearsessions_removes_the_expired_sessions_and_keeps_the_live_one(signed_in, alice):
+    """The README's daily `manage.py clearsessions` works on this session store: an expired
+    session goes, the signed-in one stays and still signs its user in."""
+    from datetime import timedelta
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    live = UserSession.objects.get(user=alice)
+    UserSession.objects.create(
+        session_key="x" * 32,
+        session_data="",
+        expire_date=timezone.now() - timedelta(days=1),
+        user=alice,
+    )
+    call_command("clearsessions")
+    assert list(UserSession.objects.values_list("session_key", flat=True)) == [live.session_key]
+    assert signed_in.get(reverse("account")).status_code == 200
