@@ -876,8 +876,13 @@ def approval_stamp(character: CharacterModel, terms=None) -> ApprovalStamp | Non
     )
 
 
-def sheet_for_character(character: CharacterModel, *, with_ledger: bool = True) -> Sheet:
-    """Callers prefetch `traits`, `equipment` and `approvals` (and `ledger` for many)."""
+def sheet_for_character(
+    character: CharacterModel, *, with_ledger: bool = True, with_record: bool = True
+) -> Sheet:
+    """Callers prefetch `traits`, `equipment`, `ledger` and, with the record, `approvals`
+    (selectors.access.APPROVAL_RECORD for many). Without the record, no approval stamp and
+    no portrait: a card that shows the build, its statblock and the portrait by its URL
+    (the party view's) reads neither, nor their rows."""
     ledger = ()
     if with_ledger:
         ledger = [
@@ -888,10 +893,10 @@ def sheet_for_character(character: CharacterModel, *, with_ledger: bool = True) 
     sheet = build_sheet(
         adapters.character_to_rules(character),
         ruleset,
-        approval_stamp(character, ruleset.terms),
+        approval_stamp(character, ruleset.terms) if with_record else None,
         ledger,
         character.state,
     )
-    if not character.portrait_sha:
+    if not with_record or not character.portrait_sha:
         return sheet
     return dataclasses.replace(sheet, portrait=adapters.portrait_data_url(character))

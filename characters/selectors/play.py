@@ -911,6 +911,12 @@ class PartyMember:
     sheet: Sheet | None  # None in a poll's answer, which shows only the status panels
 
 
+def _card_sheet(character: Character) -> Sheet:
+    """A party card's sheet: its key traits, factors and statblock, which show no approval
+    stamp, ledger or portrait (the card draws the portrait by its URL), so none is read."""
+    return sheet_for_character(character, with_ledger=False, with_record=False)
+
+
 def _at_the_table(campaign: Campaign):
     """The party (its approved player characters) and the GM's NPCs, which no one approves."""
     return Character.objects.filter(
@@ -927,13 +933,12 @@ def party_context(
         _at_the_table(campaign)
         .with_game()
         .select_related("owner", "play_state")
-        .prefetch_related(*BUILD_ROWS, *(APPROVAL_RECORD if with_sheets else ()))
+        .prefetch_related(*BUILD_ROWS)
         .annotate(portrait_sha=Coalesce("portrait__sha256", Value("")))
         .order_by("name", "pk")
     )
     at_the_table = [
-        PartyMember(at_table(c), sheet_for_character(c, with_ledger=False) if with_sheets else None)
-        for c in characters
+        PartyMember(at_table(c), _card_sheet(c) if with_sheets else None) for c in characters
     ]
     return {
         "campaign": campaign,
