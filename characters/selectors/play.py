@@ -891,7 +891,8 @@ def _last_roll(character: Character, user) -> int:
 
 def party_fingerprint(campaign: Campaign) -> str:
     """The party's builds (who is in it, their versions), their play states and the log,
-    in two queries: the first part changing means the page itself must be reloaded."""
+    in two queries: the first part changing means the page itself must be reloaded. The
+    poll's; the page works the same string out from what it read (_party_read)."""
     party = _at_the_table(campaign).aggregate(
         count=Count("id"),
         last=Coalesce(Max("id"), 0),
@@ -899,7 +900,27 @@ def party_fingerprint(campaign: Campaign) -> str:
         revisions=Coalesce(Sum("play_state__revision"), 0),
     )
     last_roll = campaign.dice_log.aggregate(last=Coalesce(Max("id"), 0))["last"]
-    return f"{party['count']}-{party['last']}-{party['versions']}.{party['revisions']}.{last_roll}"
+    return _party_said(
+        party["count"], party["last"], party["versions"], party["revisions"], last_roll
+    )
+
+
+def _party_said(count: int, last: int, versions: int, revisions: int, last_roll: int) -> str:
+    return f"{count}-{last}-{versions}.{revisions}.{last_roll}"
+
+
+def _party_read(tables: list[AtTable], log: list[LogLine]) -> str:
+    """party_fingerprint of the characters and the log the party view read, without a
+    query: the same characters (_at_the_table), a play state never saved counting as the
+    aggregate's missing row does (revision 0), and the log newest first, as gm_log reads it."""
+    characters = [table.character for table in tables]
+    return _party_said(
+        len(characters),
+        max((character.pk for character in characters), default=0),
+        sum(character.version for character in characters),
+        sum(table.state.revision for table in tables),
+        log[0].entry.pk if log else 0,
+    )
 
 
 # -- the GM's party view -----------------------------------------------------------------------
@@ -940,6 +961,7 @@ def party_context(
     at_the_table = [
         PartyMember(at_table(c), _card_sheet(c) if with_sheets else None) for c in characters
     ]
+    log = gm_log(campaign)
     return {
         "campaign": campaign,
         "members": [m for m in at_the_table if not m.table.character.is_npc],
@@ -949,7 +971,8 @@ def party_context(
         "waiting": campaign.characters.players().exclude(state=Character.State.APPROVED).count()
         if with_sheets
         else 0,
-        "log": gm_log(campaign),
+        "log": log,
         "log_title": log_title(campaign),
-        "fingerprint": fingerprint or party_fingerprint(campaign),
+        # The poll's own, which it read before deciding to answer; else the page's.
+        "fingerprint": fingerprint or _party_read([m.table for m in at_the_table], log),
     }

@@ -12,6 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from characters.models import DiceRoll, PlayState
+from characters.selectors.play import party_fingerprint
+from characters.services import npc_rolls
 from characters.services import play as services
 from characters.services.campaigns import campaign_create
 from characters.services.decisions import decision_token_issue
@@ -19,7 +21,7 @@ from characters.services.rulesets import designed_ruleset_save
 from rules.ruleset_file import ruleset_to_json
 from rules.rulesets import MUDGE
 from tests.support.play_fixtures import *  # noqa: F403
-from tests.support.play_fixtures import approved, build
+from tests.support.play_fixtures import approved, build, make_npc
 
 HX = {"HTTP_HX_REQUEST": "true"}
 # The party poll's answer when something changed (test_the_party_poll_answers_...).
@@ -241,6 +243,34 @@ class TestPolling:
             html.count('class="play-status" hx-target="this" hx-swap="outerHTML" hx-swap-oob') == 2
         )
         assert "2</strong> meta points in hand" in html
+
+    def test_the_party_page_works_out_the_polls_fingerprint(
+        self, client, gm, campaign, tess, otto, player
+    ):
+        """The page says its fingerprint from the characters and the log it read, the poll
+        asks the database for its own: the same string, so the poll right after the page
+        finds nothing new. Played and unplayed characters, an NPC never played, a draft
+        outside the party, the GM's secret roll in the log."""
+        build(player, campaign, "Sketch")
+        npc = make_npc(campaign, gm, "Bandit", 2)
+        services.play_blow_record(character=tess, actor=gm, damage=5)
+        services.play_points_spend(character=tess, actor=player, expected_revision=None)
+        services.dice_roll(character=tess, actor=player, trait="Climbing")
+        npc_rolls.npc_roll(character=npc, actor=gm, trait="Sword", secret=True)
+        client.force_login(gm)
+        url = reverse("campaign_party", args=[campaign.pk])
+        said = fingerprint(client.get(url))
+        newest = DiceRoll.objects.filter(campaign=campaign).latest("id").pk
+        versions = tess.version + otto.version + npc.version
+        assert said == party_fingerprint(campaign) == f"3-{npc.pk}-{versions}.2.{newest}"
+        live = reverse("party_live", args=[campaign.pk]) + "?fp=" + said
+        assert client.get(live, **HX).status_code == 204
+        # Nothing played and nothing rolled yet: zeros where the aggregates find no row.
+        quiet = campaign_create(gm=gm, name="Quiet table", base_ruleset="mudge")
+        assert fingerprint(client.get(reverse("campaign_party", args=[quiet.pk]))) == (
+            party_fingerprint(quiet)
+        )
+        assert party_fingerprint(quiet) == "0-0-0.0.0"
 
     def test_the_party_poll_answers_a_change_in_a_fixed_number_of_statements(
         self, client, gm, campaign, tess
