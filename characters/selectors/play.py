@@ -367,7 +367,7 @@ def _box_label(name: str, n: int, boxes: int, blow: int, index: int, levels) -> 
 @dataclass(frozen=True)
 class Box:
     marked: bool
-    symbol: str  # "✕", or the first letter of a lesser wound that rolled up ("H")
+    symbol: str  # "✕", or the first letter of a lesser wound that rolled up ("H"); "" open
     label: str
 
 
@@ -377,7 +377,11 @@ class TrackRow:
     name: str
     damage: str
     penalty: str
-    boxes: list[Box]
+    boxes: list[Box]  # the marked first
+
+    @property
+    def has_marks(self) -> bool:
+        return bool(self.boxes) and self.boxes[0].marked
 
 
 def play_state_of(character: Character) -> PlayState:
