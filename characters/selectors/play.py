@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import cached_property
 from string import Formatter
 
-from django.db.models import Count, Exists, Max, Q, Sum, Value
+from django.db.models import Count, Exists, Max, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -112,6 +112,23 @@ def character_for_play(user, pk) -> Character:
 def character_for_poll(user, pk) -> Character:
     """The same, without its rows: what a poll needs to tell whether anything changed."""
     return get_object_or_404(characters_visible_to(user).select_related("play_state"), pk=pk)
+
+
+def campaign_for_party(user, pk) -> Campaign:
+    """The campaign its GM runs (selectors.access.campaign_for_gm), with how many of its
+    player characters wait for an approval, so are not in play (`waiting`), counted in the
+    same statement: the party view says so. The GM's NPCs never wait (in_play)."""
+    waiting = (
+        Character.objects.players()
+        .filter(campaign=OuterRef("pk"))
+        .exclude(state=Character.State.APPROVED)
+        .order_by()
+        .values("campaign")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    campaigns = Campaign.objects.run_by(user).annotate(waiting=Coalesce(Subquery(waiting), 0))
+    return get_object_or_404(campaigns, pk=pk)
 
 
 def campaign_for_log(user, pk) -> Campaign:
@@ -953,7 +970,7 @@ def party_context(
     campaign: Campaign, *, with_sheets: bool = True, fingerprint: str | None = None
 ) -> dict:
     """Every approved character of the campaign at the table, with a fixed number of
-    queries however large the party."""
+    queries however large the party. The whole page's campaign is campaign_for_party's."""
     characters = (
         _at_the_table(campaign)
         .with_game()
@@ -971,10 +988,7 @@ def party_context(
         "members": [m for m in at_the_table if not m.table.character.is_npc],
         # The GM's NPCs beside the party (their rolls: selectors.npc_table's "npcs").
         "npc_members": [m for m in at_the_table if m.table.character.is_npc],
-        # The GM's NPCs never wait for an approval (selectors.play.in_play).
-        "waiting": campaign.characters.players().exclude(state=Character.State.APPROVED).count()
-        if with_sheets
-        else 0,
+        "waiting": campaign.waiting if with_sheets else 0,  # read by campaign_for_party
         "log": log,
         "log_title": log_title(campaign),
         # The poll's own, which it read before deciding to answer; else the page's.
