@@ -160,6 +160,12 @@ class FactorRow:
     total: str  # signed, as the printed sheet writes it: "+1", "0", "-2"
     open_term: str = ""
 
+    @property
+    def short(self) -> str:
+        """The factor without its terms: "Broadsword +3", "Defensive +0 + armour"."""
+        short = f"{self.label} {self.total}"
+        return f"{short} + {self.open_term.lower()}" if self.open_term else short
+
 
 @dataclass(frozen=True)
 class WoundRow:
@@ -338,6 +344,16 @@ class Sheet:
             + [None] * (columns - len(fault_row))
             for gift_row, fault_row in zip_longest(gifts, faults, fillvalue=())
         ] or [[None] * 2 * columns]
+
+    @property
+    def offence_line(self) -> str:
+        """The offensive factors on one line, as the party view's card says them: a line
+        made here rather than by a loop in the template, once a card."""
+        return ", ".join(factor.short for factor in self.offensive)
+
+    @property
+    def defence_line(self) -> str:
+        return ", ".join(factor.short for factor in self.defensive)
 
     @property
     def approval_line(self) -> str:
