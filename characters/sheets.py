@@ -405,12 +405,16 @@ def build_sheet(
     approval: ApprovalStamp | None = None,
     ledger: Iterable[LedgerRow] = (),
     state: str = states.DRAFT,
+    *,
+    with_reference: bool = True,
 ) -> Sheet:
+    """Without the reference (the cost tables the sheet prints under the build), empty
+    tables: for what never shows them (sheet_for_character's card)."""
     tokens = ruleset.system == TOKENS
     terms = ruleset.terms
     report = build_report(character, ruleset)
     factors = combat.damage_factors(character, ruleset)
-    reference_header, reference = _reference(ruleset, tokens)
+    reference_header, reference = _reference(ruleset, tokens) if with_reference else ((), ())
     attributes = _attributes(character, ruleset, tokens)
     skills = tuple(_skill(t, ruleset, tokens) for t in character.skills)
     harm = ruleset.harm
@@ -893,12 +897,12 @@ def approval_stamp(character: CharacterModel, terms=None) -> ApprovalStamp | Non
 
 
 def sheet_for_character(
-    character: CharacterModel, *, with_ledger: bool = True, with_record: bool = True
+    character: CharacterModel, *, with_ledger: bool = True, card: bool = False
 ) -> Sheet:
-    """Callers prefetch `traits`, `equipment`, `ledger` and, with the record, `approvals`
-    (selectors.access.APPROVAL_RECORD for many). Without the record, no approval stamp and
-    no portrait: a card that shows the build, its statblock and the portrait by its URL
-    (the party view's) reads neither, nor their rows."""
+    """Callers prefetch `traits`, `equipment`, `ledger` and, but for a card, `approvals`
+    (selectors.access.APPROVAL_RECORD for many). A card's sheet (the party view's, which
+    shows the build, its statblock and the portrait by its URL) has no approval stamp, no
+    portrait and no reference tables: none is read or worked out."""
     ledger = ()
     if with_ledger:
         ledger = [
@@ -909,10 +913,11 @@ def sheet_for_character(
     sheet = build_sheet(
         adapters.character_to_rules(character),
         ruleset,
-        approval_stamp(character, ruleset.terms) if with_record else None,
+        None if card else approval_stamp(character, ruleset.terms),
         ledger,
         character.state,
+        with_reference=not card,
     )
-    if not with_record or not character.portrait_sha:
+    if card or not character.portrait_sha:
         return sheet
     return dataclasses.replace(sheet, portrait=adapters.portrait_data_url(character))

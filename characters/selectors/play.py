@@ -955,8 +955,9 @@ class PartyMember:
 
 def _card_sheet(character: Character) -> Sheet:
     """A party card's sheet: its key traits, factors and statblock, which show no approval
-    stamp, ledger or portrait (the card draws the portrait by its URL), so none is read."""
-    return sheet_for_character(character, with_ledger=False, with_record=False)
+    stamp, ledger, portrait (the card draws it by its URL) or reference tables, so none is
+    read or worked out."""
+    return sheet_for_character(character, with_ledger=False, card=True)
 
 
 def _at_the_table(campaign: Campaign):
