@@ -4,15 +4,18 @@ changed, a fixed number of queries however large the party)."""
 
 import json
 import re
+import zoneinfo
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.template import Context, Template
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from characters.models import DiceRoll, PlayState
-from characters.selectors.play import party_fingerprint
+from characters.selectors.play import campaign_log, party_fingerprint
 from characters.services import npc_rolls
 from characters.services import play as services
 from characters.services.campaigns import campaign_create
@@ -163,6 +166,36 @@ class TestRolling:
         log = client.get(reverse("character_play", args=[otto.pk])).content.decode()
         assert "Climbing Good +1 situational: rolled" in log
         assert "Against Great:" in log
+
+    @pytest.mark.parametrize("zone", ["UTC", "Pacific/Auckland"])
+    def test_a_log_line_draws_its_dice_and_time_as_the_template_filters_did(
+        self, pip, tess, player, zone
+    ):
+        """The log's line says its dice (Mudge's damage die filled, a 0 blank) and when it
+        was rolled in the reader's time zone, made once in Python, as the template's own
+        tags and date filters said them."""
+        entry = services.dice_roll(
+            character=tess, actor=player, trait="Climbing", randbelow=lambda n: 1
+        )
+        entry.dice = [0, 1, -1, 1]
+        entry.save(update_fields=["dice"])
+        with timezone.override(zoneinfo.ZoneInfo(zone)):
+            [line] = campaign_log(tess.campaign, player)
+            stamp = Template("{{ at|date:'c' }} {{ at|date:'H:i:s' }}").render(
+                Context({"at": entry.created_at})
+            )
+            assert f"{line.rolled_at_iso} {line.rolled_at_time}" == stamp
+        assert [(die.css, die.shown) for die in line.dice] == [
+            ("mini-die", ""),
+            ("mini-die", "+"),
+            ("mini-die", "\u2212"),
+            ("mini-die damage-die", "+"),
+        ]
+        html = pip.get(reverse("character_play", args=[tess.pk])).content.decode()
+        assert (
+            '<span class="mini-die"></span><span class="mini-die">+</span>'
+            '<span class="mini-die">\u2212</span><span class="mini-die damage-die">+</span>'
+        ) in html
 
     def test_the_client_cannot_choose_the_dice(self, pip, tess):
         for _ in range(3):
