@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 from string import Formatter
 
 from django.db.models import Count, Exists, Max, OuterRef, Q, Subquery, Sum, Value
@@ -120,6 +120,13 @@ def campaign_for_party(user, pk) -> Campaign:
     """The campaign its GM runs (selectors.access.campaign_for_gm), with how many of its
     player characters wait for an approval, so are not in play (`waiting`), counted in the
     same statement: the party view says so. The GM's NPCs never wait (in_play)."""
+    return get_object_or_404(_with_waiting().run_by(user), pk=pk)
+
+
+@cache
+def _with_waiting():
+    # Built once: the subquery costs more to build than the statement does to compile.
+    # Each request filters a copy (a queryset is copied, never changed).
     waiting = (
         Character.objects.players()
         .filter(campaign=OuterRef("pk"))
@@ -129,8 +136,7 @@ def campaign_for_party(user, pk) -> Campaign:
         .annotate(count=Count("pk"))
         .values("count")
     )
-    campaigns = Campaign.objects.run_by(user).annotate(waiting=Coalesce(Subquery(waiting), 0))
-    return get_object_or_404(campaigns, pk=pk)
+    return Campaign.objects.annotate(waiting=Coalesce(Subquery(waiting), 0))
 
 
 def campaign_for_log(user, pk) -> Campaign:
