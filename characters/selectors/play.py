@@ -1000,10 +1000,26 @@ def _card_sheet(character: Character) -> Sheet:
     return sheet_for_character(character, with_ledger=False, card=True)
 
 
+# The party (its approved player characters) and the GM's NPCs, which no one approves: the
+# characters the party view shows and its fingerprint counts.
+AT_THE_TABLE = Q(state=Character.State.APPROVED) | Q(is_npc=True)
+
+
 def _at_the_table(campaign: Campaign):
-    """The party (its approved player characters) and the GM's NPCs, which no one approves."""
-    return Character.objects.filter(
-        Q(state=Character.State.APPROVED) | Q(is_npc=True), campaign=campaign
+    return Character.objects.filter(AT_THE_TABLE, campaign=campaign)
+
+
+@cache
+def _party_rows():
+    # Built once, like _with_waiting: each request (a GM's poll every few seconds) filters a
+    # copy by its campaign.
+    return (
+        Character.objects.filter(AT_THE_TABLE)
+        .with_game()
+        .select_related("owner", "play_state")
+        .prefetch_related(*BUILD_ROWS)
+        .annotate(portrait_sha=Coalesce("portrait__sha256", Value("")))
+        .order_by("name", "pk")
     )
 
 
@@ -1012,14 +1028,7 @@ def party_context(
 ) -> dict:
     """Every approved character of the campaign at the table, with a fixed number of
     queries however large the party. The whole page's campaign is campaign_for_party's."""
-    characters = (
-        _at_the_table(campaign)
-        .with_game()
-        .select_related("owner", "play_state")
-        .prefetch_related(*BUILD_ROWS)
-        .annotate(portrait_sha=Coalesce("portrait__sha256", Value("")))
-        .order_by("name", "pk")
-    )
+    characters = _party_rows().filter(campaign=campaign)
     at_the_table = [
         PartyMember(at_table(c), _card_sheet(c) if with_sheets else None) for c in characters
     ]
