@@ -29,6 +29,7 @@ from tests.support.play_fixtures import approved, build, make_npc
 HX = {"HTTP_HX_REQUEST": "true"}
 # The party poll's answer when something changed (test_the_party_poll_answers_...).
 PARTY_POLL_QUERIES = 9
+PARTY_PAGE_QUERIES = 9  # the whole party view (test_queries_do_not_grow_with_the_party)
 HURT = 1
 
 
@@ -230,6 +231,10 @@ class TestThePartyView:
                 assert client.get(url).status_code == 200
             counts.append(len(queries))
         assert counts[0] == counts[1] == counts[2]
+        # The session with its user, the campaign with its waiting count, the characters
+        # with their traits, equipment and ledger, the dice log, the unread notifications,
+        # the new session form's token (the expired ones went with the first page drawn).
+        assert counts[0] == PARTY_PAGE_QUERIES
 
 
 class TestPolling:
