@@ -160,6 +160,12 @@ class FactorRow:
     total: str  # signed, as the printed sheet writes it: "+1", "0", "-2"
     open_term: str = ""
 
+    @property
+    def short(self) -> str:
+        """The factor without its terms: "Broadsword +3", "Defensive +0 + armour"."""
+        short = f"{self.label} {self.total}"
+        return f"{short} + {self.open_term.lower()}" if self.open_term else short
+
 
 @dataclass(frozen=True)
 class WoundRow:
@@ -340,6 +346,16 @@ class Sheet:
         ] or [[None] * 2 * columns]
 
     @property
+    def offence_line(self) -> str:
+        """The offensive factors on one line, as the party view's card says them: a line
+        made here rather than by a loop in the template, once a card."""
+        return ", ".join(factor.short for factor in self.offensive)
+
+    @property
+    def defence_line(self) -> str:
+        return ", ".join(factor.short for factor in self.defensive)
+
+    @property
     def approval_line(self) -> str:
         return self.approval.line if self.approval else states.not_approved(self.state)
 
@@ -389,12 +405,16 @@ def build_sheet(
     approval: ApprovalStamp | None = None,
     ledger: Iterable[LedgerRow] = (),
     state: str = states.DRAFT,
+    *,
+    with_reference: bool = True,
 ) -> Sheet:
+    """Without the reference (the cost tables the sheet prints under the build), empty
+    tables: for what never shows them (sheet_for_character's card)."""
     tokens = ruleset.system == TOKENS
     terms = ruleset.terms
     report = build_report(character, ruleset)
     factors = combat.damage_factors(character, ruleset)
-    reference_header, reference = _reference(ruleset, tokens)
+    reference_header, reference = _reference(ruleset, tokens) if with_reference else ((), ())
     attributes = _attributes(character, ruleset, tokens)
     skills = tuple(_skill(t, ruleset, tokens) for t in character.skills)
     harm = ruleset.harm
@@ -876,8 +896,13 @@ def approval_stamp(character: CharacterModel, terms=None) -> ApprovalStamp | Non
     )
 
 
-def sheet_for_character(character: CharacterModel, *, with_ledger: bool = True) -> Sheet:
-    """Callers prefetch `traits`, `equipment` and `approvals` (and `ledger` for many)."""
+def sheet_for_character(
+    character: CharacterModel, *, with_ledger: bool = True, card: bool = False
+) -> Sheet:
+    """Callers prefetch `traits`, `equipment`, `ledger` and, but for a card, `approvals`
+    (selectors.access.APPROVAL_RECORD for many). A card's sheet (the party view's, which
+    shows the build, its statblock and the portrait by its URL) has no approval stamp, no
+    portrait and no reference tables: none is read or worked out."""
     ledger = ()
     if with_ledger:
         ledger = [
@@ -888,10 +913,11 @@ def sheet_for_character(character: CharacterModel, *, with_ledger: bool = True) 
     sheet = build_sheet(
         adapters.character_to_rules(character),
         ruleset,
-        approval_stamp(character, ruleset.terms),
+        None if card else approval_stamp(character, ruleset.terms),
         ledger,
         character.state,
+        with_reference=not card,
     )
-    if not character.portrait_sha:
+    if card or not character.portrait_sha:
         return sheet
     return dataclasses.replace(sheet, portrait=adapters.portrait_data_url(character))

@@ -8,13 +8,15 @@ everyone else gets a 404."""
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 from string import Formatter
 
-from django.db.models import Count, Exists, Max, Q, Sum, Value
+from django.db.models import Count, Exists, Max, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
@@ -112,6 +114,29 @@ def character_for_play(user, pk) -> Character:
 def character_for_poll(user, pk) -> Character:
     """The same, without its rows: what a poll needs to tell whether anything changed."""
     return get_object_or_404(characters_visible_to(user).select_related("play_state"), pk=pk)
+
+
+def campaign_for_party(user, pk) -> Campaign:
+    """The campaign its GM runs (selectors.access.campaign_for_gm), with how many of its
+    player characters wait for an approval, so are not in play (`waiting`), counted in the
+    same statement: the party view says so. The GM's NPCs never wait (in_play)."""
+    return get_object_or_404(_with_waiting().run_by(user), pk=pk)
+
+
+@cache
+def _with_waiting():
+    # Built once: the subquery costs more to build than the statement does to compile.
+    # Each request filters a copy (a queryset is copied, never changed).
+    waiting = (
+        Character.objects.players()
+        .filter(campaign=OuterRef("pk"))
+        .exclude(state=Character.State.APPROVED)
+        .order_by()
+        .values("campaign")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return Campaign.objects.annotate(waiting=Coalesce(Subquery(waiting), 0))
 
 
 def campaign_for_log(user, pk) -> Campaign:
@@ -367,7 +392,7 @@ def _box_label(name: str, n: int, boxes: int, blow: int, index: int, levels) -> 
 @dataclass(frozen=True)
 class Box:
     marked: bool
-    symbol: str  # "✕", or the first letter of a lesser wound that rolled up ("H")
+    symbol: str  # "✕", or the first letter of a lesser wound that rolled up ("H"); "" open
     label: str
 
 
@@ -377,7 +402,11 @@ class TrackRow:
     name: str
     damage: str
     penalty: str
-    boxes: list[Box]
+    boxes: list[Box]  # the marked first
+
+    @property
+    def has_marks(self) -> bool:
+        return bool(self.boxes) and self.boxes[0].marked
 
 
 def play_state_of(character: Character) -> PlayState:
@@ -603,6 +632,12 @@ def log_title(campaign: Campaign) -> str:
 
 
 @dataclass(frozen=True)
+class Die:
+    css: str  # "mini-die", and "damage-die" for Mudge's (3.22)
+    shown: str  # the face, "" for a 0: a blank die
+
+
+@dataclass(frozen=True)
 class LogLine:
     entry: DiceRoll
     roll: str  # "Climbing Good -1 (Hurt) +1: + 0 - + = +1 -> Great"
@@ -611,6 +646,32 @@ class LogLine:
     faces: tuple[str, ...]
     damage_die: bool  # the last face is Mudge's damage die (3.22)
     damage_die_section: str = ""  # where the ruleset's text says so
+
+    # What the log draws of each line, made here once rather than by the template's tags and
+    # filters a die and a time at a time: the party view and the play page draw thirty lines.
+    @cached_property
+    def dice(self) -> tuple[Die, ...]:
+        last = len(self.faces) - 1
+        return tuple(
+            Die(
+                "mini-die damage-die" if n == last and self.damage_die else "mini-die",
+                "" if face == "0" else face,
+            )
+            for n, face in enumerate(self.faces)
+        )
+
+    @cached_property
+    def rolled_at(self) -> datetime:
+        """When it was rolled, in the reader's time zone (as the date filter says it)."""
+        return timezone.localtime(self.entry.created_at)
+
+    @property
+    def rolled_at_iso(self) -> str:
+        return self.rolled_at.isoformat()  # the date filter's "c"
+
+    @property
+    def rolled_at_time(self) -> str:
+        return self.rolled_at.strftime("%H:%M:%S")  # the date filter's "H:i:s"
 
     @property
     def subject(self) -> str:
@@ -891,7 +952,8 @@ def _last_roll(character: Character, user) -> int:
 
 def party_fingerprint(campaign: Campaign) -> str:
     """The party's builds (who is in it, their versions), their play states and the log,
-    in two queries: the first part changing means the page itself must be reloaded."""
+    in two queries: the first part changing means the page itself must be reloaded. The
+    poll's; the page works the same string out from what it read (_party_read)."""
     party = _at_the_table(campaign).aggregate(
         count=Count("id"),
         last=Coalesce(Max("id"), 0),
@@ -899,7 +961,27 @@ def party_fingerprint(campaign: Campaign) -> str:
         revisions=Coalesce(Sum("play_state__revision"), 0),
     )
     last_roll = campaign.dice_log.aggregate(last=Coalesce(Max("id"), 0))["last"]
-    return f"{party['count']}-{party['last']}-{party['versions']}.{party['revisions']}.{last_roll}"
+    return _party_said(
+        party["count"], party["last"], party["versions"], party["revisions"], last_roll
+    )
+
+
+def _party_said(count: int, last: int, versions: int, revisions: int, last_roll: int) -> str:
+    return f"{count}-{last}-{versions}.{revisions}.{last_roll}"
+
+
+def _party_read(tables: list[AtTable], log: list[LogLine]) -> str:
+    """party_fingerprint of the characters and the log the party view read, without a
+    query: the same characters (_at_the_table), a play state never saved counting as the
+    aggregate's missing row does (revision 0), and the log newest first, as gm_log reads it."""
+    characters = [table.character for table in tables]
+    return _party_said(
+        len(characters),
+        max((character.pk for character in characters), default=0),
+        sum(character.version for character in characters),
+        sum(table.state.revision for table in tables),
+        log[0].entry.pk if log else 0,
+    )
 
 
 # -- the GM's party view -----------------------------------------------------------------------
@@ -911,10 +993,33 @@ class PartyMember:
     sheet: Sheet | None  # None in a poll's answer, which shows only the status panels
 
 
+def _card_sheet(character: Character) -> Sheet:
+    """A party card's sheet: its key traits, factors and statblock, which show no approval
+    stamp, ledger, portrait (the card draws it by its URL) or reference tables, so none is
+    read or worked out."""
+    return sheet_for_character(character, with_ledger=False, card=True)
+
+
+# The party (its approved player characters) and the GM's NPCs, which no one approves: the
+# characters the party view shows and its fingerprint counts.
+AT_THE_TABLE = Q(state=Character.State.APPROVED) | Q(is_npc=True)
+
+
 def _at_the_table(campaign: Campaign):
-    """The party (its approved player characters) and the GM's NPCs, which no one approves."""
-    return Character.objects.filter(
-        Q(state=Character.State.APPROVED) | Q(is_npc=True), campaign=campaign
+    return Character.objects.filter(AT_THE_TABLE, campaign=campaign)
+
+
+@cache
+def _party_rows():
+    # Built once, like _with_waiting: each request (a GM's poll every few seconds) filters a
+    # copy by its campaign.
+    return (
+        Character.objects.filter(AT_THE_TABLE)
+        .with_game()
+        .select_related("owner", "play_state")
+        .prefetch_related(*BUILD_ROWS)
+        .annotate(portrait_sha=Coalesce("portrait__sha256", Value("")))
+        .order_by("name", "pk")
     )
 
 
@@ -922,29 +1027,20 @@ def party_context(
     campaign: Campaign, *, with_sheets: bool = True, fingerprint: str | None = None
 ) -> dict:
     """Every approved character of the campaign at the table, with a fixed number of
-    queries however large the party."""
-    characters = (
-        _at_the_table(campaign)
-        .with_game()
-        .select_related("owner", "play_state")
-        .prefetch_related(*BUILD_ROWS, *(APPROVAL_RECORD if with_sheets else ()))
-        .annotate(portrait_sha=Coalesce("portrait__sha256", Value("")))
-        .order_by("name", "pk")
-    )
+    queries however large the party. The whole page's campaign is campaign_for_party's."""
+    characters = _party_rows().filter(campaign=campaign)
     at_the_table = [
-        PartyMember(at_table(c), sheet_for_character(c, with_ledger=False) if with_sheets else None)
-        for c in characters
+        PartyMember(at_table(c), _card_sheet(c) if with_sheets else None) for c in characters
     ]
+    log = gm_log(campaign)
     return {
         "campaign": campaign,
         "members": [m for m in at_the_table if not m.table.character.is_npc],
         # The GM's NPCs beside the party (their rolls: selectors.npc_table's "npcs").
         "npc_members": [m for m in at_the_table if m.table.character.is_npc],
-        # The GM's NPCs never wait for an approval (selectors.play.in_play).
-        "waiting": campaign.characters.players().exclude(state=Character.State.APPROVED).count()
-        if with_sheets
-        else 0,
-        "log": gm_log(campaign),
+        "waiting": campaign.waiting if with_sheets else 0,  # read by campaign_for_party
+        "log": log,
         "log_title": log_title(campaign),
-        "fingerprint": fingerprint or party_fingerprint(campaign),
+        # The poll's own, which it read before deciding to answer; else the page's.
+        "fingerprint": fingerprint or _party_read([m.table for m in at_the_table], log),
     }

@@ -29,6 +29,7 @@ BOX = "☐"  # an empty wound box, as the sheet prints it
 # What CommonMark (and Discord, which follows it) reads as markup inside a line; a backslash
 # before any of them is a plain character there.
 MARKDOWN_SPECIAL = frozenset("\\`*_~[]<>|#")
+MARKDOWN_ESCAPES = str.maketrans({c: f"\\{c}" for c in MARKDOWN_SPECIAL})
 # BBCode has no escape: a zero-width space after "[" stops "[b]" in a name from being a tag.
 BBCODE_TAG_BREAK = "[\u200b"
 
@@ -55,18 +56,19 @@ class Written:
 def statblock(sheet: Sheet) -> Statblock:
     """The sheet's content as a statblock. Call it while the character's campaign words are
     in use (sheets.sheet_for_character sets them), so a GM's own translations are said."""
+    colon = _colon()
     lists = [
-        (sheet.attributes_title, tuple(_trait(row) for row in sheet.attributes)),
-        (_skills_title(sheet), tuple(_trait(row) for row in sheet.skills)),
+        (sheet.attributes_title, tuple(_trait(row, colon) for row in sheet.attributes)),
+        (_skills_title(sheet), tuple(_trait(row, colon) for row in sheet.skills)),
     ]
     if sheet.gifts_and_faults:
         lists.append((sheet.gifts_title, tuple(_item(item) for item in sheet.gifts)))
         lists.append((sheet.faults_title, tuple(_item(item) for item in sheet.faults)))
-    lists.append((sheet.powers_title, tuple(_trait(row) for row in sheet.powers)))
+    lists.append((sheet.powers_title, tuple(_trait(row, colon) for row in sheet.powers)))
     if sheet.offensive:
         lists.append((_("Offence"), tuple(_factor(f) for f in sheet.offensive)))
         lists.append((_("Defence"), tuple(_factor(f) for f in sheet.defensive)))
-    lists.append((sheet.harm_title, tuple(_wound(w) for w in sheet.wounds)))
+    lists.append((sheet.harm_title, tuple(_wound(w, colon) for w in sheet.wounds)))
     lists.append((_("Equipment and gear"), tuple(_item(item) for item in sheet.equipment)))
     facts = [(_("Player"), sheet.player), (_("Race"), sheet.race), *sheet.facts]
     return Statblock(
@@ -103,11 +105,17 @@ def every_format(block: Statblock) -> tuple[Written, ...]:
 # -- the lines, in plain words ----------------------------------------------------------------
 
 
-def _label_value(label: str, value: str) -> str:
-    return f"{label}{pgettext('label: value', ': ')}{value}"
+def _colon() -> str:
+    """Between a label and its value in the reader's language (": ", " : " in French): said
+    once a statblock or a format, not once a line."""
+    return pgettext("label: value", ": ")
 
 
-def _trait(row: TraitRow) -> str:
+def _label_value(label: str, value: str, colon: str) -> str:
+    return f"{label}{colon}{value}"
+
+
+def _trait(row: TraitRow, colon: str) -> str:
     """ "Climbing: Good +1", "Elvish ** (default): Fair 0", "Escalade : Bon +1"."""
     name = rules_name(row.name)
     if row.mark:
@@ -115,7 +123,7 @@ def _trait(row: TraitRow) -> str:
     if row.note:
         name = f"{name} ({row.note})"
     level = f"{row.level} {row.rating}" if row.level else _("no level")
-    return _label_value(_one_line(name), level)
+    return _label_value(_one_line(name), level, colon)
 
 
 def _skills_title(sheet: Sheet) -> str:
@@ -135,11 +143,11 @@ def _factor(factor) -> str:
     return _one_line(f"{rules_name(factor.label)} {total}")
 
 
-def _wound(wound) -> str:
+def _wound(wound, colon: str) -> str:
     """ "Hurt (-1): 3-4 ☐☐", as the sheet's track reads; a level left with no box (a fault
     took them) says its damage only."""
     name = f"{wound.name} ({wound.penalty})" if wound.penalty else wound.name
-    return _label_value(name, f"{wound.damage} {BOX * len(wound.boxes)}".strip())
+    return _label_value(name, f"{wound.damage} {BOX * len(wound.boxes)}".strip(), colon)
 
 
 def _one_line(text: str) -> str:
@@ -151,35 +159,38 @@ def _one_line(text: str) -> str:
 
 
 def _text_lines(block: Statblock):
+    colon = _colon()
     yield block.name
     if block.concept:
         yield block.concept
     if block.facts:
-        yield FACT_SEPARATOR.join(_label_value(label, value) for label, value in block.facts)
+        facts = (_label_value(label, value, colon) for label, value in block.facts)
+        yield FACT_SEPARATOR.join(facts)
     for title, entries in block.lists:
-        yield _label_value(title, ENTRY_SEPARATOR.join(entries))
+        yield _label_value(title, ENTRY_SEPARATOR.join(entries), colon)
 
 
 def _markdown(text: str) -> str:
-    return "".join(f"\\{c}" if c in MARKDOWN_SPECIAL else c for c in text)
+    return text.translate(MARKDOWN_ESCAPES)
 
 
 def _markdown_lines(block: Statblock):
     """A heading, the concept in italics, then one list item a line: a list keeps its lines
     apart in every Markdown (a plain line break does not, outside Discord)."""
+    colon = _colon()
     yield f"### {_markdown(block.name)}"
     if block.concept:
         yield f"*{_markdown(block.concept)}*"
     yield ""
     if block.facts:
-        facts = (_markdown_label(label, value) for label, value in block.facts)
+        facts = (_markdown_label(label, value, colon) for label, value in block.facts)
         yield f"- {FACT_SEPARATOR.join(facts)}"
     for title, entries in block.lists:
-        yield f"- {_markdown_label(title, ENTRY_SEPARATOR.join(entries))}"
+        yield f"- {_markdown_label(title, ENTRY_SEPARATOR.join(entries), colon)}"
 
 
-def _markdown_label(label: str, value: str) -> str:
-    return f"**{_markdown(label)}**{pgettext('label: value', ': ')}{_markdown(value)}"
+def _markdown_label(label: str, value: str, colon: str) -> str:
+    return f"**{_markdown(label)}**{colon}{_markdown(value)}"
 
 
 def _bbcode(text: str) -> str:
@@ -187,17 +198,19 @@ def _bbcode(text: str) -> str:
 
 
 def _bbcode_lines(block: Statblock):
+    colon = _colon()
     yield f"[b]{_bbcode(block.name)}[/b]"
     if block.concept:
         yield f"[i]{_bbcode(block.concept)}[/i]"
     if block.facts:
-        yield FACT_SEPARATOR.join(_bbcode_label(label, value) for label, value in block.facts)
+        facts = (_bbcode_label(label, value, colon) for label, value in block.facts)
+        yield FACT_SEPARATOR.join(facts)
     for title, entries in block.lists:
-        yield _bbcode_label(title, ENTRY_SEPARATOR.join(entries))
+        yield _bbcode_label(title, ENTRY_SEPARATOR.join(entries), colon)
 
 
-def _bbcode_label(label: str, value: str) -> str:
-    return f"[b]{_bbcode(label)}[/b]{pgettext('label: value', ': ')}{_bbcode(value)}"
+def _bbcode_label(label: str, value: str, colon: str) -> str:
+    return f"[b]{_bbcode(label)}[/b]{colon}{_bbcode(value)}"
 
 
 WRITERS = {TEXT: _text_lines, MARKDOWN: _markdown_lines, BBCODE: _bbcode_lines}

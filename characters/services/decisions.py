@@ -9,6 +9,7 @@ decision rolls its token back with it: the form can be sent again."""
 
 import re
 import secrets
+import time
 from datetime import timedelta
 
 from django.db import transaction
@@ -19,6 +20,7 @@ from characters.errors import DecisionRefused
 from characters.models import DecisionToken
 
 TOKEN_LIFETIME = timedelta(days=1)  # a form left open longer is reloaded to decide
+PRUNE_EVERY = timedelta(minutes=5)  # a process deletes the expired tokens at most this often
 TOKEN_BYTES = 32  # 43 characters once URL-safe
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")  # what a posted token looks like before it is looked up
 
@@ -34,11 +36,24 @@ def decision_token_issue(*, user, kind: str, target: int) -> str:
     return issued.token
 
 
-def decision_tokens_prune() -> None:
-    """Delete the tokens older than TOKEN_LIFETIME, used or not: one statement on the
-    issued_at index, which finds none almost every time. Run once per page that issues
-    tokens (templatetags.decisions), so the table holds about a day of forms drawn."""
+_pruned_at: float | None = None  # time.monotonic() of this process's last prune
+
+
+def decision_tokens_prune() -> bool:
+    """Delete the tokens older than TOKEN_LIFETIME, used or not, unless this process did
+    less than PRUNE_EVERY ago; say whether it did. Run before a page issues its first token
+    (templatetags.decisions): a process that issues tokens prunes at least every
+    PRUNE_EVERY while it does, so the table holds about a day of forms drawn, and a day and
+    PRUNE_EVERY's at most; the pages in between cost no statement for it (the delete, on
+    the issued_at index, finds none almost every time, but is three round trips with its
+    transaction). Several processes each prune on their own clock: the same bound."""
+    global _pruned_at
+    now = time.monotonic()
+    if _pruned_at is not None and now - _pruned_at < PRUNE_EVERY.total_seconds():
+        return False
+    _pruned_at = now
     DecisionToken.objects.filter(issued_at__lt=timezone.now() - TOKEN_LIFETIME).delete()
+    return True
 
 
 @transaction.atomic

@@ -11,10 +11,9 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def decision_token(context, kind: str, target: int):
-    # The expired tokens go once per page drawn, before its first form's token: a page of
-    # many decisions (a pending spend has two) costs one prune, not one per form.
-    if not context.render_context.get("decision_tokens_pruned"):
-        decision_tokens_prune()
-        context.render_context["decision_tokens_pruned"] = True
+    # The expired tokens go before a token is issued, at most once every few minutes a
+    # process (services.decisions.PRUNE_EVERY): almost every page costs its tokens' inserts
+    # alone, and the table stays about a day of forms drawn.
+    decision_tokens_prune()
     token = decision_token_issue(user=context["request"].user, kind=kind, target=target)
     return format_html('<input type="hidden" name="once" value="{}">', token)

@@ -30,6 +30,7 @@ from characters.selectors.npc_table import (
 from characters.selectors.play import (
     LOG_PAGE_LENGTH,
     campaign_for_log,
+    campaign_for_party,
     campaign_log,
     gm_log,
     last_log_line,
@@ -50,7 +51,7 @@ PARTY, LOG = "play/party.html", "play/log.html"
 
 @require_safe
 def campaign_party(request, pk):
-    campaign = campaign_for_gm(request.user, pk)
+    campaign = campaign_for_party(request.user, pk)
     return render(request, PARTY, _party(campaign))
 
 
@@ -72,7 +73,7 @@ def party_live(request, pk):
 
 @require_POST
 def party_new_session(request, pk):
-    campaign = campaign_for_gm(request.user, pk)
+    campaign = campaign_for_party(request.user, pk)
     back = reverse("campaign_party", args=[pk])
     try:
         entry = decision_once(

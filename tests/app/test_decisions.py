@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from characters.models import Approval, DecisionToken, DiceRoll, ExperienceEntry, Membership
 from characters.selectors.advancement import RAISE
+from characters.services import decisions
 from characters.services.advancement import experience_spend
 from characters.services.characters import character_create
 from characters.services.decisions import TOKEN_LIFETIME, decision_token_issue
@@ -253,20 +254,52 @@ def test_a_new_session_answer_brings_a_new_form(table, login):  # noqa: F811
     assert session.made(table) == 2
 
 
-def test_a_page_drawn_deletes_the_expired_tokens_once(table, login):  # noqa: F811
-    """Six forms on the GM's advancement page, one statement for the expired tokens."""
+def expire(token: str) -> None:
+    DecisionToken.objects.filter(token=token).update(
+        issued_at=timezone.now() - TOKEN_LIFETIME - timedelta(seconds=1)
+    )
+
+
+def deletes(client, url) -> list[str]:
+    with CaptureQueriesContext(connection) as drawn:
+        client.get(url)
+    return [q["sql"] for q in drawn.captured_queries if q["sql"].startswith("DELETE")]
+
+
+def test_a_page_drawn_deletes_the_expired_tokens_once(table, login, monkeypatch):  # noqa: F811
+    """Six forms on the GM's advancement page, one statement for the expired tokens (this
+    process has not pruned yet)."""
+    monkeypatch.setattr(decisions, "_pruned_at", None)
     kept, old = (
         decision_token_issue(user=table.gm, kind="award", target=table.hero.pk) for _ in range(2)
     )
-    DecisionToken.objects.filter(token=old).update(
-        issued_at=timezone.now() - TOKEN_LIFETIME - timedelta(seconds=1)
-    )
+    expire(old)
     client = login(table.gm)
-    with CaptureQueriesContext(connection) as drawn:
-        client.get(reverse("character_advancement", args=[table.hero.pk]))
-    pruned = [q for q in drawn.captured_queries if q["sql"].startswith("DELETE")]
-    assert len(pruned) == 1 and "characters_decisiontoken" in pruned[0]["sql"]
+    pruned = deletes(client, reverse("character_advancement", args=[table.hero.pk]))
+    assert len(pruned) == 1 and "characters_decisiontoken" in pruned[0]
     assert DecisionToken.objects.filter(token=kept).exists()
+    assert not DecisionToken.objects.filter(token=old).exists()
+
+
+def test_the_expired_tokens_go_at_most_once_every_few_minutes(
+    table,
+    login,  # noqa: F811
+    monkeypatch,
+):
+    """Pages drawn within PRUNE_EVERY of the process's last prune cost their tokens' inserts
+    alone; the first page after it prunes again, so no token outlives a day by more."""
+    monkeypatch.setattr(decisions, "_pruned_at", None)
+    client = login(table.gm)
+    url = reverse("character_advancement", args=[table.hero.pk])
+    assert len(deletes(client, url)) == 1
+    old = decision_token_issue(user=table.gm, kind="award", target=table.hero.pk)
+    expire(old)
+    assert deletes(client, url) == []
+    assert DecisionToken.objects.filter(token=old).exists()
+    # PRUNE_EVERY later, by this process's clock.
+    later = decisions._pruned_at - decisions.PRUNE_EVERY.total_seconds() - 1
+    monkeypatch.setattr(decisions, "_pruned_at", later)
+    assert len(deletes(client, url)) == 1
     assert not DecisionToken.objects.filter(token=old).exists()
 
 

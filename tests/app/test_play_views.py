@@ -4,14 +4,19 @@ changed, a fixed number of queries however large the party)."""
 
 import json
 import re
+import zoneinfo
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.template import Context, Template
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from characters.models import DiceRoll, PlayState
+from characters.selectors.play import campaign_log, party_fingerprint
+from characters.services import npc_rolls
 from characters.services import play as services
 from characters.services.campaigns import campaign_create
 from characters.services.decisions import decision_token_issue
@@ -19,11 +24,12 @@ from characters.services.rulesets import designed_ruleset_save
 from rules.ruleset_file import ruleset_to_json
 from rules.rulesets import MUDGE
 from tests.support.play_fixtures import *  # noqa: F403
-from tests.support.play_fixtures import approved, build
+from tests.support.play_fixtures import approved, build, make_npc
 
 HX = {"HTTP_HX_REQUEST": "true"}
 # The party poll's answer when something changed (test_the_party_poll_answers_...).
 PARTY_POLL_QUERIES = 9
+PARTY_PAGE_QUERIES = 9  # the whole party view (test_queries_do_not_grow_with_the_party)
 HURT = 1
 
 
@@ -174,6 +180,36 @@ class TestRolling:
         assert "Climbing Good +1 situational: rolled" in log
         assert "Against Great:" in log
 
+    @pytest.mark.parametrize("zone", ["UTC", "Pacific/Auckland"])
+    def test_a_log_line_draws_its_dice_and_time_as_the_template_filters_did(
+        self, pip, tess, player, zone
+    ):
+        """The log's line says its dice (Mudge's damage die filled, a 0 blank) and when it
+        was rolled in the reader's time zone, made once in Python, as the template's own
+        tags and date filters said them."""
+        entry = services.dice_roll(
+            character=tess, actor=player, trait="Climbing", randbelow=lambda n: 1
+        )
+        entry.dice = [0, 1, -1, 1]
+        entry.save(update_fields=["dice"])
+        with timezone.override(zoneinfo.ZoneInfo(zone)):
+            [line] = campaign_log(tess.campaign, player)
+            stamp = Template("{{ at|date:'c' }} {{ at|date:'H:i:s' }}").render(
+                Context({"at": entry.created_at})
+            )
+            assert f"{line.rolled_at_iso} {line.rolled_at_time}" == stamp
+        assert [(die.css, die.shown) for die in line.dice] == [
+            ("mini-die", ""),
+            ("mini-die", "+"),
+            ("mini-die", "\u2212"),
+            ("mini-die damage-die", "+"),
+        ]
+        html = pip.get(reverse("character_play", args=[tess.pk])).content.decode()
+        assert (
+            '<span class="mini-die"></span><span class="mini-die">+</span>'
+            '<span class="mini-die">\u2212</span><span class="mini-die damage-die">+</span>'
+        ) in html
+
     def test_the_client_cannot_choose_the_dice(self, pip, tess):
         for _ in range(3):
             pip.post(reverse("play_roll", args=[tess.pk]), {"dice": "[1,1,1,1]", "result": 8})
@@ -207,6 +243,10 @@ class TestThePartyView:
                 assert client.get(url).status_code == 200
             counts.append(len(queries))
         assert counts[0] == counts[1] == counts[2]
+        # The session with its user, the campaign with its waiting count, the characters
+        # with their traits, equipment and ledger, the dice log, the unread notifications,
+        # the new session form's token (the expired ones went with the first page drawn).
+        assert counts[0] == PARTY_PAGE_QUERIES
 
 
 class TestPolling:
@@ -253,6 +293,34 @@ class TestPolling:
             html.count('class="play-status" hx-target="this" hx-swap="outerHTML" hx-swap-oob') == 2
         )
         assert "2</strong> meta points in hand" in html
+
+    def test_the_party_page_works_out_the_polls_fingerprint(
+        self, client, gm, campaign, tess, otto, player
+    ):
+        """The page says its fingerprint from the characters and the log it read, the poll
+        asks the database for its own: the same string, so the poll right after the page
+        finds nothing new. Played and unplayed characters, an NPC never played, a draft
+        outside the party, the GM's secret roll in the log."""
+        build(player, campaign, "Sketch")
+        npc = make_npc(campaign, gm, "Bandit", 2)
+        services.play_blow_record(character=tess, actor=gm, damage=5)
+        services.play_points_spend(character=tess, actor=player, expected_revision=None)
+        services.dice_roll(character=tess, actor=player, trait="Climbing")
+        npc_rolls.npc_roll(character=npc, actor=gm, trait="Sword", secret=True)
+        client.force_login(gm)
+        url = reverse("campaign_party", args=[campaign.pk])
+        said = fingerprint(client.get(url))
+        newest = DiceRoll.objects.filter(campaign=campaign).latest("id").pk
+        versions = tess.version + otto.version + npc.version
+        assert said == party_fingerprint(campaign) == f"3-{npc.pk}-{versions}.2.{newest}"
+        live = reverse("party_live", args=[campaign.pk]) + "?fp=" + said
+        assert client.get(live, **HX).status_code == 204
+        # Nothing played and nothing rolled yet: zeros where the aggregates find no row.
+        quiet = campaign_create(gm=gm, name="Quiet table", base_ruleset="mudge")
+        assert fingerprint(client.get(reverse("campaign_party", args=[quiet.pk]))) == (
+            party_fingerprint(quiet)
+        )
+        assert party_fingerprint(quiet) == "0-0-0.0.0"
 
     def test_the_party_poll_answers_a_change_in_a_fixed_number_of_statements(
         self, client, gm, campaign, tess
