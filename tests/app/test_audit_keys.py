@@ -150,13 +150,18 @@ FORGED_MACS = [
 
 def forge(character, mac, **fields) -> CharacterEvent:
     """An event INSERTed by the runtime role after the character's last one, its hashes
-    recomputed as audit_chain does, its MAC made by `mac`."""
+    recomputed as audit_chain does, its MAC made by `mac`, and the row's trail head moved
+    to it (the role may update characters: the head is no defence, the key is)."""
     before = CharacterEvent.objects.filter(character=character).latest("id")
     event = CharacterEvent(character=character, **fields)
     event.previous_hash = before.record_hash
     event.record_hash = event_hash(event, before.record_hash)
     mac(event, before)
     event.save(force_insert=True)
+    run(
+        "UPDATE characters_character SET audit_head = %s WHERE id = %s",
+        [event.record_hash, character.pk],
+    )
     return event
 
 
@@ -367,11 +372,15 @@ def campaign_chain_cut_short(character, campaign):
 
 
 def character_chain_cut_short(character, campaign):
-    """The character's newest event deleted and its version put back to match."""
-    event = CharacterEvent.objects.filter(character=character).latest("id")
+    """The character's newest event deleted and its version and trail head put back to
+    match."""
+    event, before = CharacterEvent.objects.filter(character=character).order_by("-id")[:2]
     return [
         ("DELETE FROM characters_characterevent WHERE id = %s", [event.pk]),
-        ("UPDATE characters_character SET version = version - 1 WHERE id = %s", [character.pk]),
+        (
+            "UPDATE characters_character SET version = version - 1, audit_head = %s WHERE id = %s",
+            [before.record_hash, character.pk],
+        ),
     ], f"character {character.pk}, event {event.pk}"
 
 
