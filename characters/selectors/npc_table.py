@@ -97,7 +97,7 @@ def pc_of(campaign: Campaign, pk: int) -> Character:
 
 def npc_table_context(campaign: Campaign, party: dict) -> dict:
     """What the party view's NPC roller offers: the traits of the NPCs and of the party,
-    as selectors.play.party_context read them (with their sheets and tables), the levels a
+    as selectors.party.party_context read them (with their sheets and tables), the levels a
     roll may be against, and the campaign's method. No query of its own."""
     return {
         "npcs": [member.table.character for member in party["npc_members"]],

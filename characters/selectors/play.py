@@ -1,6 +1,6 @@
 """Reads for play at the table (docs/play.md): a character's play state read through the
-rules (rules.play), the play page, the GM's party view and the dice log, each with a fixed
-number of queries, and the cheap fingerprints the live pages poll.
+rules (rules.play), the play page and the dice log, each with a fixed number of queries,
+and the cheap fingerprints the live pages poll (the GM's party view: selectors.party).
 
 Who may see what follows characters.selectors: a character's play page is for its player
 and its campaign's GM, the party view for the GM, a campaign's dice log for its members;
@@ -10,10 +10,10 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
-from functools import cache, cached_property
+from functools import cached_property
 from string import Formatter
 
-from django.db.models import Count, Exists, Max, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import Exists, Max
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -114,29 +114,6 @@ def character_for_play(user, pk) -> Character:
 def character_for_poll(user, pk) -> Character:
     """The same, without its rows: what a poll needs to tell whether anything changed."""
     return get_object_or_404(characters_visible_to(user).select_related("play_state"), pk=pk)
-
-
-def campaign_for_party(user, pk) -> Campaign:
-    """The campaign its GM runs (selectors.access.campaign_for_gm), with how many of its
-    player characters wait for an approval, so are not in play (`waiting`), counted in the
-    same statement: the party view says so. The GM's NPCs never wait (in_play)."""
-    return get_object_or_404(_with_waiting().run_by(user), pk=pk)
-
-
-@cache
-def _with_waiting():
-    # Built once: the subquery costs more to build than the statement does to compile.
-    # Each request filters a copy (a queryset is copied, never changed).
-    waiting = (
-        Character.objects.players()
-        .filter(campaign=OuterRef("pk"))
-        .exclude(state=Character.State.APPROVED)
-        .order_by()
-        .values("campaign")
-        .annotate(count=Count("pk"))
-        .values("count")
-    )
-    return Campaign.objects.annotate(waiting=Coalesce(Subquery(waiting), 0))
 
 
 def campaign_for_log(user, pk) -> Campaign:
@@ -948,99 +925,3 @@ def _last_roll(character: Character, user) -> int:
             member = Membership.objects.filter(campaign_id=character.campaign_id, user=user)
             entries = visible_log(entries.filter(Exists(member)), character.campaign, user)
     return entries.aggregate(last=Coalesce(Max("id"), 0))["last"]
-
-
-def party_fingerprint(campaign: Campaign) -> str:
-    """The party's builds (who is in it, their versions), their play states and the log,
-    in two queries: the first part changing means the page itself must be reloaded. The
-    poll's; the page works the same string out from what it read (_party_read)."""
-    party = _at_the_table(campaign).aggregate(
-        count=Count("id"),
-        last=Coalesce(Max("id"), 0),
-        versions=Coalesce(Sum("version"), 0),
-        revisions=Coalesce(Sum("play_state__revision"), 0),
-    )
-    last_roll = campaign.dice_log.aggregate(last=Coalesce(Max("id"), 0))["last"]
-    return _party_said(
-        party["count"], party["last"], party["versions"], party["revisions"], last_roll
-    )
-
-
-def _party_said(count: int, last: int, versions: int, revisions: int, last_roll: int) -> str:
-    return f"{count}-{last}-{versions}.{revisions}.{last_roll}"
-
-
-def _party_read(tables: list[AtTable], log: list[LogLine]) -> str:
-    """party_fingerprint of the characters and the log the party view read, without a
-    query: the same characters (_at_the_table), a play state never saved counting as the
-    aggregate's missing row does (revision 0), and the log newest first, as gm_log reads it."""
-    characters = [table.character for table in tables]
-    return _party_said(
-        len(characters),
-        max((character.pk for character in characters), default=0),
-        sum(character.version for character in characters),
-        sum(table.state.revision for table in tables),
-        log[0].entry.pk if log else 0,
-    )
-
-
-# -- the GM's party view -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PartyMember:
-    table: AtTable
-    sheet: Sheet | None  # None in a poll's answer, which shows only the status panels
-
-
-def _card_sheet(character: Character) -> Sheet:
-    """A party card's sheet: its key traits, factors and statblock, which show no approval
-    stamp, ledger, portrait (the card draws it by its URL) or reference tables, so none is
-    read or worked out."""
-    return sheet_for_character(character, with_ledger=False, card=True)
-
-
-# The party (its approved player characters) and the GM's NPCs, which no one approves: the
-# characters the party view shows and its fingerprint counts.
-AT_THE_TABLE = Q(state=Character.State.APPROVED) | Q(is_npc=True)
-
-
-def _at_the_table(campaign: Campaign):
-    return Character.objects.filter(AT_THE_TABLE, campaign=campaign)
-
-
-@cache
-def _party_rows():
-    # Built once, like _with_waiting: each request (a GM's poll every few seconds) filters a
-    # copy by its campaign.
-    return (
-        Character.objects.filter(AT_THE_TABLE)
-        .with_game()
-        .select_related("owner", "play_state")
-        .prefetch_related(*BUILD_ROWS)
-        .annotate(portrait_sha=Coalesce("portrait__sha256", Value("")))
-        .order_by("name", "pk")
-    )
-
-
-def party_context(
-    campaign: Campaign, *, with_sheets: bool = True, fingerprint: str | None = None
-) -> dict:
-    """Every approved character of the campaign at the table, with a fixed number of
-    queries however large the party. The whole page's campaign is campaign_for_party's."""
-    characters = _party_rows().filter(campaign=campaign)
-    at_the_table = [
-        PartyMember(at_table(c), _card_sheet(c) if with_sheets else None) for c in characters
-    ]
-    log = gm_log(campaign)
-    return {
-        "campaign": campaign,
-        "members": [m for m in at_the_table if not m.table.character.is_npc],
-        # The GM's NPCs beside the party (their rolls: selectors.npc_table's "npcs").
-        "npc_members": [m for m in at_the_table if m.table.character.is_npc],
-        "waiting": campaign.waiting if with_sheets else 0,  # read by campaign_for_party
-        "log": log,
-        "log_title": log_title(campaign),
-        # The poll's own, which it read before deciding to answer; else the page's.
-        "fingerprint": fingerprint or _party_read([m.table for m in at_the_table], log),
-    }

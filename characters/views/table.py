@@ -27,18 +27,16 @@ from characters.selectors.npc_table import (
     split_choice,
     trait_choices,
 )
+from characters.selectors.party import campaign_for_party, party_context, party_fingerprint
 from characters.selectors.play import (
     LOG_PAGE_LENGTH,
     campaign_for_log,
-    campaign_for_party,
     campaign_log,
     gm_log,
     last_log_line,
     log_lines,
     log_subject,
     log_title,
-    party_context,
-    party_fingerprint,
 )
 from characters.services import npc_rolls
 from characters.services.decisions import decision_once

@@ -22,7 +22,7 @@ from characters.models import (
     PlayState,
     Trait,
 )
-from characters.selectors.play import party_fingerprint
+from characters.selectors.party import party_fingerprint
 from characters.services import npcs
 from characters.services.api_tokens import api_token_create
 from characters.services.character_files import character_import

@@ -15,7 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from characters.models import DiceRoll, PlayState
-from characters.selectors.play import campaign_log, party_fingerprint
+from characters.selectors.party import party_fingerprint
+from characters.selectors.play import campaign_log
 from characters.services import npc_rolls
 from characters.services import play as services
 from characters.services.campaigns import campaign_create

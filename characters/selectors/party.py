@@ -1,0 +1,133 @@
+"""The GM's party view: every character at the table with its status panel and card, the
+campaign's log beside them, and the fingerprint its poll compares (views.table)."""
+
+from dataclasses import dataclass
+from functools import cache
+
+from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+from django.shortcuts import get_object_or_404
+
+from characters.models import Campaign, Character
+from characters.selectors.access import BUILD_ROWS
+from characters.selectors.play import AtTable, LogLine, at_table, gm_log, log_title
+from characters.sheets import Sheet, sheet_for_character
+
+
+def campaign_for_party(user, pk) -> Campaign:
+    """The campaign its GM runs (selectors.access.campaign_for_gm), with how many of its
+    player characters wait for an approval, so are not in play (`waiting`), counted in the
+    same statement: the party view says so. The GM's NPCs never wait (in_play)."""
+    return get_object_or_404(_with_waiting().run_by(user), pk=pk)
+
+
+@cache
+def _with_waiting():
+    # Built once: the subquery costs more to build than the statement does to compile.
+    # Each request filters a copy (a queryset is copied, never changed).
+    waiting = (
+        Character.objects.players()
+        .filter(campaign=OuterRef("pk"))
+        .exclude(state=Character.State.APPROVED)
+        .order_by()
+        .values("campaign")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return Campaign.objects.annotate(waiting=Coalesce(Subquery(waiting), 0))
+
+
+def party_fingerprint(campaign: Campaign) -> str:
+    """The party's builds (who is in it, their versions), their play states and the log,
+    in two queries: the first part changing means the page itself must be reloaded. The
+    poll's; the page works the same string out from what it read (_party_read)."""
+    party = _at_the_table(campaign).aggregate(
+        count=Count("id"),
+        last=Coalesce(Max("id"), 0),
+        versions=Coalesce(Sum("version"), 0),
+        revisions=Coalesce(Sum("play_state__revision"), 0),
+    )
+    last_roll = campaign.dice_log.aggregate(last=Coalesce(Max("id"), 0))["last"]
+    return _party_said(
+        party["count"], party["last"], party["versions"], party["revisions"], last_roll
+    )
+
+
+def _party_said(count: int, last: int, versions: int, revisions: int, last_roll: int) -> str:
+    return f"{count}-{last}-{versions}.{revisions}.{last_roll}"
+
+
+def _party_read(tables: list[AtTable], log: list[LogLine]) -> str:
+    """party_fingerprint of the characters and the log the party view read, without a
+    query: the same characters (_at_the_table), a play state never saved counting as the
+    aggregate's missing row does (revision 0), and the log newest first, as gm_log reads it."""
+    characters = [table.character for table in tables]
+    return _party_said(
+        len(characters),
+        max((character.pk for character in characters), default=0),
+        sum(character.version for character in characters),
+        sum(table.state.revision for table in tables),
+        log[0].entry.pk if log else 0,
+    )
+
+
+# -- the GM's party view -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PartyMember:
+    table: AtTable
+    sheet: Sheet | None  # None in a poll's answer, which shows only the status panels
+
+
+def _card_sheet(character: Character) -> Sheet:
+    """A party card's sheet: its key traits, factors and statblock, which show no approval
+    stamp, ledger, portrait (the card draws it by its URL) or reference tables, so none is
+    read or worked out."""
+    return sheet_for_character(character, with_ledger=False, card=True)
+
+
+# The party (its approved player characters) and the GM's NPCs, which no one approves: the
+# characters the party view shows and its fingerprint counts.
+AT_THE_TABLE = Q(state=Character.State.APPROVED) | Q(is_npc=True)
+
+
+def _at_the_table(campaign: Campaign):
+    return Character.objects.filter(AT_THE_TABLE, campaign=campaign)
+
+
+@cache
+def _party_rows():
+    # Built once, like _with_waiting: each request (a GM's poll every few seconds) filters a
+    # copy by its campaign.
+    return (
+        Character.objects.filter(AT_THE_TABLE)
+        .with_game()
+        .select_related("owner", "play_state")
+        .prefetch_related(*BUILD_ROWS)
+        .annotate(portrait_sha=Coalesce("portrait__sha256", Value("")))
+        .order_by("name", "pk")
+    )
+
+
+def party_context(
+    campaign: Campaign, *, with_sheets: bool = True, fingerprint: str | None = None
+) -> dict:
+    """Every approved character of the campaign at the table, with a fixed number of
+    queries however large the party. The whole page's campaign is campaign_for_party's."""
+    characters = _party_rows().filter(campaign=campaign)
+    at_the_table = [
+        PartyMember(at_table(c), _card_sheet(c) if with_sheets else None) for c in characters
+    ]
+    log = gm_log(campaign)
+    return {
+        "campaign": campaign,
+        "members": [m for m in at_the_table if not m.table.character.is_npc],
+        # The GM's NPCs beside the party (their rolls: selectors.npc_table's "npcs").
+        "npc_members": [m for m in at_the_table if m.table.character.is_npc],
+        "waiting": campaign.waiting if with_sheets else 0,  # read by campaign_for_party
+        "log": log,
+        "log_title": log_title(campaign),
+        # The poll's own, which it read before deciding to answer; else the page's.
+        "fingerprint": fingerprint or _party_read([m.table for m in at_the_table], log),
+    }
