@@ -1,15 +1,23 @@
-"""`{% track_rows rows %}`: a harm track's levels drawn in Python, as play/play.html's
-track_rows partial drew them (selectors.play.TrackRow). Every card of the GM's party view
-and every play page draws five rows of boxes a track: through the template engine each box
-cost a dozen lookups and tags, the largest part of a card. The same HTML, every value
-escaped as the template escaped it."""
+"""`{% track_rows rows %}` and `{% rest_forms %}`: a harm track's levels and the rests
+drawn in Python, as play/play.html drew them (selectors.play.TrackRow, rules.play.Rest).
+Every card of the GM's party view and every play page draws five rows of boxes a track and
+a form a rest: through the template engine each box cost a dozen lookups and tags, the
+largest part of a card. The same HTML, every value escaped as the template escaped it."""
 
 from html import escape
 
 from django import template
+from django.template.defaultfilters import capfirst
+from django.template.defaulttags import CsrfTokenNode
+from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from characters.wording import said
 
 register = template.Library()
+
+_CSRF = CsrfTokenNode()
 
 
 @register.simple_tag
@@ -42,3 +50,34 @@ def _box(box, index: int) -> str:
         f'<button type="submit" name="box" value="mark:{index}" class="box" '
         f'aria-pressed="false" aria-label="{label}"></button>'
     )
+
+
+@register.simple_tag(takes_context=True)
+def rest_forms(context) -> SafeString:
+    """The rests a character may take (rules.play.rests), each a form asking before it
+    posts, as the play page's template drew them: two a card on the party view."""
+    table, character = context["table"], context["character"]
+    url = escape(reverse("play_rest", args=[character.pk]))
+    hidden = f'<input type="hidden" name="revision" value="{table.state.revision}">'
+    if context.get("on_party"):
+        hidden += '<input type="hidden" name="back" value="party">'
+    csrf = _CSRF.render(context)
+    forms = []
+    for rest in table.rests:
+        label, does = said(rest.label), said(rest.does)
+        # As {% blocktranslate %} says them: the words escaped, the translation as it is.
+        confirm = _("%(rest)s: %(does)s?") % {"rest": escape(label), "does": escape(does)}
+        done = _("%(does)s (%(section)s).") % {
+            "does": escape(capfirst(does)),
+            "section": escape(rest.section),
+        }
+        forms.append(
+            f'\n    <form method="post" action="{url}" hx-post="{url}" hx-confirm="{confirm}" '
+            'class="rest-row">\n'
+            f"      {csrf}{hidden}\n"
+            f'      <button type="submit" name="rest" value="{escape(rest.key)}" '
+            f'class="secondary">{escape(label)}</button>\n'
+            f"      <small>{done}</small>\n"
+            "    </form>\n    "
+        )
+    return mark_safe("".join(forms))
