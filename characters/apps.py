@@ -26,15 +26,19 @@ class CharactersConfig(AppConfig):
             drop_empty_fallbacks, weak=False, dispatch_uid="drop_empty_fallbacks"
         )
         from characters.models import PackJob
-        from characters.services.printing import pack_file_delete
 
         # However a pack is deleted (pruned, or with its campaign), its file goes too.
         post_delete.connect(
-            lambda instance, **_: pack_file_delete(job=instance),
-            sender=PackJob,
-            weak=False,
-            dispatch_uid="pack_file_delete",
+            _pack_file_delete, sender=PackJob, weak=False, dispatch_uid="pack_file_delete"
         )
+
+
+def _pack_file_delete(instance, **_):
+    # Imported here, not at start-up: the printing services bring WeasyPrint, half a second
+    # of every `manage.py` command's start (check_character's among them) for no pack.
+    from characters.services.printing import pack_file_delete
+
+    pack_file_delete(job=instance)
 
 
 def audit_keys_check(app_configs, **kwargs):
