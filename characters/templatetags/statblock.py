@@ -1,7 +1,12 @@
 """A sheet's statblock in each format, where a page shows many sheets (the party view):
-`{% load statblock %}` then `{% with statblock_formats=sheet|statblock_formats %}`."""
+`{% load statblock %}` then `{% with statblock_formats=sheet|statblock_formats %}`; and
+`{% statblock_boxes %}`, each format's box drawn in Python (sheets/statblock.html)."""
+
+from html import escape
 
 from django import template
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from characters.selectors.statblock import every_format, statblock
 
@@ -12,3 +17,32 @@ register = template.Library()
 def statblock_formats(sheet):
     """characters.selectors.statblock's three formats of a sheet built for the page."""
     return every_format(statblock(sheet))
+
+
+@register.simple_tag(takes_context=True)
+def statblock_boxes(context) -> SafeString:
+    """Each format of `statblock_formats` in a read-only box with its label and Copy button,
+    as sheets/statblock.html's loop drew them; `statblock_key` tells one character's boxes
+    from another's. Three a card, six cards on the party view: through the template engine
+    the boxes cost more than the statblock's own text."""
+    key = context.get("statblock_key", "")
+    copied, failed, copy = (
+        escape(_("Copied")),
+        escape(_("Select the text and copy it.")),
+        escape(_("Copy")),
+    )
+    boxes = []
+    for written in context.get("statblock_formats", ()):
+        box = escape(f"statblock-{key}-{written.format}")
+        boxes.append(
+            '\n  <div class="statblock-format">\n'
+            f'    <label for="{box}" id="{box}-label">{escape(str(written.label))}</label>\n'
+            f'    <textarea id="{box}" rows="6" readonly spellcheck="false">'
+            f"{escape(written.text)}</textarea>\n"
+            f'    <p class="statblock-copy"><button type="button" class="small secondary" '
+            f'data-copy="{box}" data-said-copied="{copied}" data-said-failed="{failed}" '
+            f'aria-describedby="{box}-label" hidden>{copy}</button> '
+            '<span role="status" data-copy-status></span></p>\n'
+            "  </div>\n  "
+        )
+    return mark_safe("".join(boxes))
