@@ -333,3 +333,5 @@ def test_a_games_page_and_its_campaigns_say_its_rules_at_a_glance(outsider):
         assert "<dt>Attribute levels</dt><dd>6</dd>" in page
         assert "<h3>Caps and bounds</h3>" in page
         assert "<dt>Skills</dt><dd>at most 2 Superb, 4 Great</dd>" in page
+        # A built-in's rules in a line are said once, where its rules at a glance begin.
+        assert page.count("45 skill levels, skills priced by difficulty") == 1
