@@ -100,21 +100,15 @@ TRIGGERS: tuple[Trigger, ...] = (
 )
 
 
-def of_migration(migration: str) -> list[Trigger]:
-    return [trigger for trigger in TRIGGERS if trigger.migration == migration]
+def creates(migration: str) -> list[str]:
+    """The statements creating the triggers `migration` adds (those still there stay)."""
+    return [trigger.create for trigger in TRIGGERS if trigger.migration == migration]
 
 
-def install(schema_editor, migration: str) -> None:
-    """For the migration that adds them: create its triggers (those still there stay)."""
-    for trigger in of_migration(migration):
-        schema_editor.execute(trigger.create)
-
-
-def uninstall(schema_editor, migration: str) -> None:
-    """For the migration that adds them, unapplied: drop its triggers (those a rebuild
-    already dropped are not missed)."""
-    for trigger in reversed(of_migration(migration)):
-        schema_editor.execute(trigger.drop)
+def drops(migration: str) -> list[str]:
+    """The statements dropping them, newest first, for the migration unapplied (those a
+    rebuild already dropped are not missed)."""
+    return [trigger.drop for trigger in reversed(TRIGGERS) if trigger.migration == migration]
 
 
 def release(*, using: str, plan, **kwargs) -> None:

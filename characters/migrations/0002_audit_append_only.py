@@ -66,7 +66,7 @@ INSTALL = {
         """,
     ],
     # SQLite's, with the one post_migrate installs again after a table rebuild.
-    "sqlite": [t.create for t in db_triggers.of_migration("0002_audit_append_only")],
+    "sqlite": db_triggers.creates("0002_audit_append_only"),
 }
 UNINSTALL = {
     "postgresql": [
@@ -74,7 +74,7 @@ UNINSTALL = {
         f"DROP TRIGGER characters_characterevent_no_change ON {TABLE}",
         "DROP FUNCTION characters_characterevent_append_only()",
     ],
-    "sqlite": [t.drop for t in reversed(db_triggers.of_migration("0002_audit_append_only"))],
+    "sqlite": db_triggers.drops("0002_audit_append_only"),
 }
 
 

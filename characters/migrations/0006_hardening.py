@@ -35,14 +35,14 @@ INSTALL = {
         """,
     ],
     # SQLite's, with the one post_migrate installs again after a table rebuild.
-    "sqlite": [t.create for t in db_triggers.of_migration("0006_hardening")],
+    "sqlite": db_triggers.creates("0006_hardening"),
 }
 UNINSTALL = {
     "postgresql": [
         "DROP TRIGGER characters_character_keep_recorded ON characters_character",
         "DROP FUNCTION characters_character_keep_recorded()",
     ],
-    "sqlite": [t.drop for t in db_triggers.of_migration("0006_hardening")],
+    "sqlite": db_triggers.drops("0006_hardening"),
 }
 
 

@@ -43,7 +43,7 @@ INSTALL = {
         """,
     ],
     # SQLite's, with the one post_migrate installs again after a table rebuild.
-    "sqlite": [t.create for t in db_triggers.of_migration("0010_campaign_event")],
+    "sqlite": db_triggers.creates("0010_campaign_event"),
 }
 UNINSTALL = {
     "postgresql": [
@@ -51,7 +51,7 @@ UNINSTALL = {
         f"DROP TRIGGER characters_campaignevent_no_change ON {TABLE}",
         "DROP FUNCTION characters_campaignevent_append_only()",
     ],
-    "sqlite": [t.drop for t in reversed(db_triggers.of_migration("0010_campaign_event"))],
+    "sqlite": db_triggers.drops("0010_campaign_event"),
 }
 
 

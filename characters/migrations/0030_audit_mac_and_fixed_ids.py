@@ -78,7 +78,7 @@ def postgres_install(schema: str) -> list[str]:
 
 
 def sqlite_install() -> list[str]:
-    return [t.create for t in db_triggers.of_migration("0030_audit_mac_and_fixed_ids")]
+    return db_triggers.creates("0030_audit_mac_and_fixed_ids")
 
 
 def sign_existing_and_protect(apps, schema_editor):
@@ -129,7 +129,8 @@ def unprotect(apps, schema_editor):
         schema_editor.execute(f"DROP FUNCTION {MESSAGES}_append_only()")
     else:
         # IF EXISTS: migrating back past 0033 rebuilds characters_character, dropping its own.
-        db_triggers.uninstall(schema_editor, "0030_audit_mac_and_fixed_ids")
+        for statement in db_triggers.drops("0030_audit_mac_and_fixed_ids"):
+            schema_editor.execute(statement)
 
 
 def drop_keep_recorded_on_sqlite(apps, schema_editor):

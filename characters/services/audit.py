@@ -64,8 +64,12 @@ def record_event(
     build_sha256: str = "",
     lines: dict | None = None,
 ) -> CharacterEvent:
-    """One event on the character's trail; the caller holds the character's row lock
-    (lock_character). `build_sha256`: an approved build's digest after this change, when it
+    """One event on the character's trail, for a write that leaves the version alone (a
+    comment, a share link) or a character created in this transaction; a write that moves
+    the version ends with commit_change instead. The caller holds the row lock and passes
+    the copy lock_character gave (or the new row): its `audit_head` is the head the event
+    links after, and the new head is written back here, one UPDATE of its own.
+    `build_sha256`: an approved build's digest after this change, when it
     changed the build (adapters.build_sha256). A `reason` the app words is a Phrase, kept
     in English and as a phrase (characters.recorded); `lines`: phrases of `after`'s lines
     by key ("changed": [...]), kept beside the English `after` holds."""
@@ -87,9 +91,10 @@ def record_event(
 def _linked_event(
     character: Character, *, reason: str | Phrase = "", lines: dict | None = None, **recorded
 ) -> CharacterEvent:
-    """The event saved at the head of the character's trail, which moves to it. The head is
-    the one lock_character read with the locked row (the caller holds that lock): writing
-    it back is the caller's (record_event, or commit_change with the version)."""
+    """The event saved at the head of the character's trail, linked after
+    `character.audit_head` (read by lock_character under the lock), which then names it on
+    the copy only: saving the row's head is the caller's (record_event alone,
+    commit_change with the version)."""
     reason, phrases = _recorded(reason, lines)
     event = CharacterEvent(
         character=character, version=character.version, reason=reason, phrases=phrases, **recorded
