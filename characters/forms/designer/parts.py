@@ -15,7 +15,7 @@ from django.utils.translation import gettext_noop
 from characters.forms.campaigns import translated_languages
 from characters.forms.designer.base import RowForm, Rows, Section
 from characters.forms.designer.fields import POWER_KINDS, level, lines, number, text, yes
-from rules.ruleset_file.file_format import FORMAT, FORMAT_2, PARTS_KEYS
+from rules.ruleset_file.file_format import PARTS_KEYS, format_for
 from rules.ruleset_file.game_parts import DERIVED_FIELDS, PREREQUISITE_FIELDS, TRACKER_FIELDS
 
 # A name or message may be given in each of the site's languages other than English.
@@ -117,11 +117,11 @@ def _typed(value) -> str:
 
 
 def _with_format(file: dict) -> dict:
-    """Format 2 when the file has any of the game's own parts, else format 1 without them."""
+    """The file without its empty parts, in the format the writer gives it (`format_for`)."""
     for key in PARTS_KEYS:
         if not file.get(key):
             file.pop(key, None)
-    file["format"] = FORMAT_2 if any(key in file for key in PARTS_KEYS) else FORMAT
+    file["format"] = format_for(file)
     return file
 
 
