@@ -280,7 +280,7 @@ class LevelsPricing(TraitChecks):
                     power.name,
                     where,
                 )
-            difficulty = power.difficulty or POWER_DIFFICULTY
+            difficulty = power_difficulty(power)
             if difficulty not in ("hard", "very_hard"):
                 self.error(
                     "difficulty_not_allowed",

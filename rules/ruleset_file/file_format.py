@@ -76,3 +76,9 @@ class RulesetFileError(ValueError):
         self.phrases = problems
         self.problems = [(w, str(m)) for w, m in problems]
         super().__init__("; ".join(f"{w}: {m}" if w else m for w, m in self.problems))
+
+
+def format_for(file: dict) -> str:
+    """The format a file is written as: format 2 when it has any of the game's own parts
+    (PARTS_KEYS, not empty), else format 1. The writer and the designer both ask here."""
+    return FORMAT_2 if any(file.get(key) for key in PARTS_KEYS) else FORMAT

@@ -9,7 +9,7 @@ from fractions import Fraction
 from rules.catalog import Catalog, Template
 from rules.house_rules import json_number
 from rules.ladder import Ladder, LevelError
-from rules.ruleset_file.file_format import FORMAT, FORMAT_2, NUMBER_KEYS
+from rules.ruleset_file.file_format import FORMAT_2, NUMBER_KEYS, format_for
 from rules.ruleset_file.reading import Reader
 from rules.ruleset_file.shapes import Refused
 from rules.rulesets import DIFFICULTIES, FUDGE_BASICS, TOKENS, Advancement, Ruleset, Terms
@@ -25,8 +25,13 @@ def ruleset_to_json(r: Ruleset) -> dict:
         must_spend_and_save=r.must_spend_and_save,
         power_default=word(r.power_default),
     )
+    parts = {
+        "derived": [_derived_to_json(d) for d in r.derived],
+        "trackers": [_tracker_to_json(t) for t in r.trackers],
+        "prerequisites": [_prerequisite_to_json(p, word) for p in r.prerequisites],
+    }
     data = {
-        "format": FORMAT_2 if r.derived or r.trackers or r.prerequisites else FORMAT,
+        "format": format_for(parts),
         "slug": r.slug,
         "name": r.name,
         "description": r.description,
@@ -78,11 +83,7 @@ def ruleset_to_json(r: Ruleset) -> dict:
         "sections": dict(r.sections),
     }
     if data["format"] == FORMAT_2:
-        data.update(
-            derived=[_derived_to_json(d) for d in r.derived],
-            trackers=[_tracker_to_json(t) for t in r.trackers],
-            prerequisites=[_prerequisite_to_json(p, word) for p in r.prerequisites],
-        )
+        data.update(parts)
     return data
 
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_noop
 from characters.forms.campaigns import translated_languages
 from characters.forms.designer.base import RowForm, Rows, Section
 from characters.forms.designer.fields import POWER_KINDS, level, lines, number, text, yes
-from rules.ruleset_file.file_format import FORMAT, FORMAT_2, PARTS_KEYS
+from rules.ruleset_file.file_format import PARTS_KEYS, format_for
 from rules.ruleset_file.game_parts import DERIVED_FIELDS, PREREQUISITE_FIELDS, TRACKER_FIELDS
 
 # A name or message may be given in each of the site's languages other than English.
@@ -78,27 +78,23 @@ def _add_after(form: type, after: str, fields: dict) -> None:
     form.declared_fields = dict(form.base_fields)
 
 
-def _same(*fields: str) -> dict:
-    """Rows' fields that are the entry's keys of the same name."""
-    return {field: field for field in fields}
+def _language_paths(field: str) -> dict:
+    return {f"{field}_{code}": f"translations.{code}.{field}" for code, _name in OTHER_LANGUAGES}
 
 
-def _language_paths(field: str, key: str) -> dict:
-    return {f"{field}_{code}": f"translations.{code}.{key}" for code, _name in OTHER_LANGUAGES}
-
-
-def _read_languages(row: dict, field: str, key: str) -> dict:
-    """The row's fields for the site's languages, from the entry's translations."""
+def _read_languages(row: dict, field: str) -> dict:
+    """The row's fields for the site's languages (`field`_fr...), from the entry's
+    translations of its `field`."""
     translations = row.get("translations")
     translations = translations if isinstance(translations, dict) else {}
     out = {}
     for code, _name in OTHER_LANGUAGES:
         words = translations.get(code)
-        out[f"{field}_{code}"] = words.get(key, "") if isinstance(words, dict) else ""
+        out[f"{field}_{code}"] = words.get(field, "") if isinstance(words, dict) else ""
     return {**out, "translations": translations}
 
 
-def _written_languages(row: dict, field: str, key: str) -> dict:
+def _written_languages(row: dict, field: str) -> dict:
     """The entry's translations: those kept with the row, each site language's as typed."""
     kept = row.get("translations") or {}
     translations = {code: dict(words) for code, words in kept.items() if isinstance(words, dict)}
@@ -106,9 +102,9 @@ def _written_languages(row: dict, field: str, key: str) -> dict:
         typed = (row.get(f"{field}_{code}") or "").strip()
         words = translations.setdefault(code, {})
         if typed:
-            words[key] = typed
+            words[field] = typed
         else:
-            words.pop(key, None)
+            words.pop(field, None)
     return {code: words for code, words in translations.items() if words}
 
 
@@ -117,11 +113,11 @@ def _typed(value) -> str:
 
 
 def _with_format(file: dict) -> dict:
-    """Format 2 when the file has any of the game's own parts, else format 1 without them."""
+    """The file without its empty parts, in the format the writer gives it (`format_for`)."""
     for key in PARTS_KEYS:
         if not file.get(key):
             file.pop(key, None)
-    file["format"] = FORMAT_2 if any(key in file for key in PARTS_KEYS) else FORMAT
+    file["format"] = format_for(file)
     return file
 
 
@@ -134,8 +130,8 @@ def _part_rows(key: str, translated: str, form: type, fields: tuple, title, help
     """A section's list of parts, at the file's `key`: each of the entry's `fields` (those
     its reader takes) is the row's field of the same name, but for the entry's translations:
     those of `translated` are a field a language."""
-    same = _same(*(field for field in fields if field != "translations"))
-    paths = {**same, **_language_paths(translated, translated)}
+    same = {field: field for field in fields if field != "translations"}
+    paths = {**same, **_language_paths(translated)}
     return Rows(key, title, help_text, form, key, paths, add, row)
 
 
@@ -151,7 +147,7 @@ class PartsSection(Section):
             {
                 **entry,
                 **self.row_of(entry),
-                **_read_languages(entry, self.translated, self.translated),
+                **_read_languages(entry, self.translated),
             }
             for entry in file.get(self.key, [])
             if isinstance(entry, dict)
@@ -162,7 +158,7 @@ class PartsSection(Section):
         entries = []
         for row in rows[self.key]:
             entry = self.entry_of(row)
-            translations = _written_languages(row, self.translated, self.translated)
+            translations = _written_languages(row, self.translated)
             if translations:
                 entry["translations"] = translations
             entries.append(entry)
