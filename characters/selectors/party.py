@@ -87,6 +87,11 @@ def _card_sheet(character: Character) -> Sheet:
     return sheet_for_character(character, with_ledger=False, card=True)
 
 
+def _member(character: Character) -> PartyMember:
+    sheet = _card_sheet(character)
+    return PartyMember(at_table(character, sheet=sheet), sheet)
+
+
 # The party (its approved player characters) and the GM's NPCs, which no one approves: the
 # characters the party view shows and its fingerprint counts.
 AT_THE_TABLE = Q(state=Character.State.APPROVED) | Q(is_npc=True)
@@ -117,7 +122,7 @@ def party_context(
     queries however large the party. The whole page's campaign is campaign_for_party's."""
     characters = _party_rows().filter(campaign=campaign)
     at_the_table = [
-        PartyMember(at_table(c), _card_sheet(c) if with_sheets else None) for c in characters
+        _member(c) if with_sheets else PartyMember(at_table(c), None) for c in characters
     ]
     log = gm_log(campaign)
     return {

@@ -6,6 +6,7 @@ Who may see what follows characters.selectors: a character's play page is for it
 and its campaign's GM, the party view for the GM, a campaign's dice log for its members;
 everyone else gets a 404."""
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -58,6 +59,7 @@ from rules.derived import DerivedValue, derived_values
 from rules.game_parts import Tracker
 from rules.ladder import Ladder, signed
 from rules.rulesets import LEVELS, Ruleset
+from rules.trackers import tracker_value
 from rules.words import Level, Phrase, Term, say
 
 LOG_LENGTH = 30  # lines of the dice log on the play and party pages
@@ -195,6 +197,9 @@ class AtTable:
     potentials: tuple[tuple[str, int], ...]
     # A group NPC's other members' marks (rules.play.fit_group): () for anyone else.
     group_marks: tuple[play.Marks, ...] = ()
+    # The page's sheet of the same character, when it builds one (the play page, a party
+    # card): its derived values and tracker starts, worked out once for both.
+    sheet: Sheet | None = None
 
     @cached_property
     def penalty(self) -> int:
@@ -316,6 +321,8 @@ class AtTable:
 
     @cached_property
     def derived_rows(self) -> tuple[DerivedRow, ...]:
+        if self.sheet is not None:
+            return self.sheet.derived
         return derived_rows(self.derived)
 
     @cached_property
@@ -324,6 +331,13 @@ class AtTable:
         by a rest) is at its start."""
         if not self.ruleset.trackers:
             return ()
+        if self.sheet is not None:  # its rows are at their start
+            return tuple(
+                dataclasses.replace(
+                    row, value=tracker_value(row.tracker, row.start, self.state.trackers)
+                )
+                for row in self.sheet.trackers
+            )
         return tracker_rows(self.ruleset.trackers, self.derived, self.state.trackers)
 
     def snapshot(self) -> dict:
@@ -394,8 +408,11 @@ def play_state_of(character: Character) -> PlayState:
         return PlayState(character=character)
 
 
-def at_table(character: Character, state: PlayState | None = None) -> AtTable:
-    """Callers prefetch `traits` and `equipment`."""
+def at_table(
+    character: Character, state: PlayState | None = None, *, sheet: Sheet | None = None
+) -> AtTable:
+    """Callers prefetch `traits` and `equipment`; a page that shows the character's `sheet`
+    too passes it (AtTable.sheet)."""
     state = state or play_state_of(character)
     ruleset = ruleset_for(character)
     value = character_to_rules(character)
@@ -410,6 +427,7 @@ def at_table(character: Character, state: PlayState | None = None) -> AtTable:
         pool=play.table_pool(value, ruleset),
         potentials=play.potentials(value, ruleset),
         group_marks=play.fit_group(track, state.group_wounds, character.group_size),
+        sheet=sheet,
     )
 
 
@@ -456,8 +474,8 @@ def weapons(table: AtTable) -> tuple[tuple[str, int], ...]:
 def play_context(character: Character, user, *, fingerprint: str | None = None) -> dict:
     """Everything the play page shows. Callers pass character_for_play's character, and
     the fingerprint when a poll has just read it."""
-    table = at_table(character)
     sheet = sheet_for_character(character, with_ledger=False)
+    table = at_table(character, sheet=sheet)
     return {
         **status_context(table, user),
         "sheet": sheet,

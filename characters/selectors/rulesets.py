@@ -9,12 +9,11 @@ from django.utils.translation import gettext, pgettext
 
 from characters import knobs, vocabulary
 from characters.models import DesignedRuleset
-from characters.sheets import build_sheet
+from characters.sheets import build_sheet, own_words
 from characters.wording import SPEAKER, said
 from rules import tables
 from rules.character import Character, Fault, Gift, Trait
 from rules.derived import DerivedValue
-from rules.game_parts import Derived, part_words
 from rules.house_rules import json_number
 from rules.ladder import LevelError
 from rules.report import build_report
@@ -312,13 +311,11 @@ def design_preview(ruleset: Ruleset) -> DesignPreview:
         SPEAKER.noun(unit),
         rows(sheet.attributes),
         rows(sheet.skills),
-        [(_own_name(v.derived), _derived_value(v)) for v in built.derived],
+        [
+            (own_words(v.derived.name, v.derived.translations), _derived_value(v))
+            for v in built.derived
+        ],
     )
-
-
-def _own_name(derived: Derived) -> str:
-    """A derived value's name in the reader's language, where the GM gave it one."""
-    return SPEAKER.game_words(part_words(derived.name, derived.translations))
 
 
 def _derived_value(value: DerivedValue) -> str:

@@ -39,9 +39,9 @@ def decision_token_issue(*, user, kind: str, target: int) -> str:
 _pruned_at: float | None = None  # time.monotonic() of this process's last prune
 
 
-def decision_tokens_prune() -> bool:
+def decision_tokens_prune() -> None:
     """Delete the tokens older than TOKEN_LIFETIME, used or not, unless this process did
-    less than PRUNE_EVERY ago; say whether it did. Run before a page issues its first token
+    less than PRUNE_EVERY ago. Run before a page issues its first token
     (templatetags.decisions): a process that issues tokens prunes at least every
     PRUNE_EVERY while it does, so the table holds about a day of forms drawn, and a day and
     PRUNE_EVERY's at most; the pages in between cost no statement for it (the delete, on
@@ -50,10 +50,9 @@ def decision_tokens_prune() -> bool:
     global _pruned_at
     now = time.monotonic()
     if _pruned_at is not None and now - _pruned_at < PRUNE_EVERY.total_seconds():
-        return False
+        return
     _pruned_at = now
     DecisionToken.objects.filter(issued_at__lt=timezone.now() - TOKEN_LIFETIME).delete()
-    return True
 
 
 @transaction.atomic

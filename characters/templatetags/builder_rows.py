@@ -6,10 +6,8 @@ and the page's context, as the row's template did. Its words are gettext's, in t
 language, with named placeholders (docs/translations.md)."""
 
 from functools import lru_cache
-from html import escape
 
 from django import template
-from django.template.defaulttags import CsrfTokenNode
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
@@ -17,18 +15,10 @@ from django.utils.translation import gettext as _
 
 from characters.pages.picker import said_details
 from characters.rules_content import rules_name
+from characters.templatetags.drawn import CSRF, e
 from characters.wording import said
 
 register = template.Library()
-
-_CSRF = CsrfTokenNode()
-
-
-def e(value) -> str:
-    """conditional_escape without its wrapper for lazy text, some ten times a row."""
-    if hasattr(value, "__html__"):
-        return value.__html__()
-    return escape(str(value))
 
 
 @lru_cache(maxsize=8)
@@ -135,7 +125,7 @@ def trait_row(context) -> SafeString:
         f'      action="{update}"\n'
         f'      hx-post="{update}" hx-trigger="change, submit"\n'
         '      hx-target="this" hx-swap="outerHTML">\n'
-        f"{_CSRF.render(context)}\n{form['version']}\n"
+        f"{CSRF.render(context)}\n{form['version']}\n"
         '<div class="trait-fields">\n'
         + "\n".join(fields)
         + "\n</div>\n"
@@ -256,7 +246,7 @@ def equipment_row(context) -> SafeString:
         f'      action="{update}"\n'
         f'      hx-post="{update}" hx-trigger="change, submit"\n'
         '      hx-target="this" hx-swap="outerHTML">\n'
-        f"{_CSRF.render(context)}\n{form['version']}\n"
+        f"{CSRF.render(context)}\n{form['version']}\n"
         '<div class="trait-fields">\n'
         f'<label class="trait-name"><span class="visually-hidden">{words["name"]}</span>'
         f"{form['name']}</label>\n"

@@ -2,13 +2,12 @@
 `{% load statblock %}` then `{% with statblock_formats=sheet|statblock_formats %}`; and
 `{% statblock_boxes %}`, each format's box drawn in Python (sheets/statblock.html)."""
 
-from html import escape
-
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from characters.selectors.statblock import every_format, statblock
+from characters.templatetags.drawn import e
 
 register = template.Library()
 
@@ -27,18 +26,18 @@ def statblock_boxes(context) -> SafeString:
     the boxes cost more than the statblock's own text."""
     key = context.get("statblock_key", "")
     copied, failed, copy = (
-        escape(_("Copied")),
-        escape(_("Select the text and copy it.")),
-        escape(_("Copy")),
+        e(_("Copied")),
+        e(_("Select the text and copy it.")),
+        e(_("Copy")),
     )
     boxes = []
     for written in context.get("statblock_formats", ()):
-        box = escape(f"statblock-{key}-{written.format}")
+        box = e(f"statblock-{key}-{written.format}")
         boxes.append(
             '\n  <div class="statblock-format">\n'
-            f'    <label for="{box}" id="{box}-label">{escape(str(written.label))}</label>\n'
+            f'    <label for="{box}" id="{box}-label">{e(written.label)}</label>\n'
             f'    <textarea id="{box}" rows="6" readonly spellcheck="false">'
-            f"{escape(written.text)}</textarea>\n"
+            f"{e(written.text)}</textarea>\n"
             f'    <p class="statblock-copy"><button type="button" class="small secondary" '
             f'data-copy="{box}" data-said-copied="{copied}" data-said-failed="{failed}" '
             f'aria-describedby="{box}-label" hidden>{copy}</button> '
