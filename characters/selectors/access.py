@@ -12,9 +12,12 @@ from characters.models import (
     Campaign,
     Character,
     CharacterEvent,
+    CommentThread,
     Equipment,
     ExperienceEntry,
     Membership,
+    ReviewComment,
+    ShareLink,
 )
 from characters.selectors.history import history_to_prune
 
@@ -36,6 +39,15 @@ BUILD_ROWS = ("traits", "equipment", "ledger")
 # equipment): the builder's character query says whether it has any, and an empty list is
 # then known without a query of its own (with_build_rows).
 OFTEN_EMPTY = {"equipment": Equipment, "ledger": ExperienceEntry}
+# What a character's pages show that most characters have none of (a draft has no review
+# comment, no share link, no thread): the viewed character's query says whether it has any,
+# and the page then reads none of them (with_shown_rows). A draft's builder page read three
+# statements that found nothing.
+SHOWN_IF_ANY = {
+    "comments": ReviewComment.objects.all(),
+    "live_share_link": ShareLink.objects.filter(revoked_at__isnull=True),
+    "threads": CommentThread.objects.all(),
+}
 # A sheet's approval stamp: the approvals, the `approved` events they are checked against
 # (sheets.approval_stamp) and the events recording the build's digest (adapters.
 # build_changed), newest first, in three queries however many characters; whole events, so
@@ -61,7 +73,7 @@ def characters_visible_to(user):
 
 
 def character_for_viewer(user, pk):
-    return with_build_rows(get_object_or_404(_viewed().visible_to(user), pk=pk))
+    return with_shown_rows(with_build_rows(get_object_or_404(_viewed().visible_to(user), pk=pk)))
 
 
 def character_for_owner(user, pk):
@@ -78,7 +90,11 @@ def _viewed():
     # (models.Character.portrait_sha would read it alone): one row at most, a unique join.
     return _holding_rows(
         Character.objects.select_related("campaign__gm", "owner").annotate(
-            portrait_sha=Coalesce("portrait__sha256", Value(""))
+            portrait_sha=Coalesce("portrait__sha256", Value("")),
+            **{
+                f"has_{name}": _compiled_once(Exists(rows.filter(character=OuterRef("pk"))))
+                for name, rows in SHOWN_IF_ANY.items()
+            },
         )
     )
 
@@ -126,6 +142,18 @@ def with_build_rows(character: Character) -> Character:
         else:
             rows._result_cache = []  # known empty: not even compiled
         cache[name] = rows
+    return character
+
+
+def with_shown_rows(character: Character) -> Character:
+    """`character` (read through _viewed) knowing what it has none of (SHOWN_IF_ANY): its
+    latest review comments and its live share link are known without a statement, as read
+    then (models.Character keeps each once read); selectors.threads.threads_on reads
+    `has_threads` itself."""
+    if not character.has_comments:
+        character.__dict__["latest_comments"] = []
+    if not character.has_live_share_link:
+        character.__dict__["live_share_link"] = None
     return character
 
 

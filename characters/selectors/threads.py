@@ -93,6 +93,8 @@ def threads_on(character: Character, ruleset: Ruleset) -> Threads:
     gm_word = ruleset.terms.gm
     if character.campaign_id is None:
         return Threads(gm_word=gm_word)
+    if not getattr(character, "has_threads", True):  # read saying so (access.with_shown_rows)
+        return Threads([], character.campaign.gm_id, gm_word)
     messages = (
         ThreadMessage.objects.filter(thread__character=character)
         .select_related("thread__resolved_by", "author")

@@ -6,7 +6,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from characters.models import Character, CharacterEvent, Trait
+from characters.models import Character, CharacterEvent, ReviewComment, Trait
+from characters.services.sharing import share_link_create
+from characters.services.threads import comment_thread_start
 from rules.ladder import GOOD, SUPERB
 from tests.support.builder_fixtures import *  # noqa: F403
 
@@ -22,10 +24,10 @@ FRESH_MUDGE_BALANCE = 6 * 3 + 45 + 2 * 6
 # event, and the character's version with the trail's new head.
 EDIT_QUERIES = 10
 # The builder page of a draft in a campaign: the session with its user, the character with
-# its campaign, GM, owner and portrait and whether its lists have rows, its traits, the
-# header's unread notifications, the live share link, the undo history's steps, the threads'
-# messages and the latest review's comments (none yet).
-PAGE_QUERIES = 8
+# its campaign, GM, owner and portrait and whether it has rows in its lists, review comments,
+# a live share link and threads (none of the last three yet: not read), its traits, the
+# header's unread notifications and the undo history's steps.
+PAGE_QUERIES = 5
 
 
 def attribute(character, name):
@@ -274,6 +276,40 @@ def test_builder_query_count_does_not_grow_with_traits(
     with django_assert_max_num_queries(len(few)) as many:
         assert player_client.get(url).status_code == 200
     assert len(many) == len(few) == PAGE_QUERIES
+
+
+# What a draft seldom has, each made as its writer makes it, and what the page then shows of
+# it: read only once there is some (selectors.access.SHOWN_IF_ANY), one statement each.
+SELDOM_HAD = {
+    "review comment": lambda character, gm: (
+        ReviewComment.objects.create(
+            character=character,
+            author=gm,
+            body="Lower Climbing, please.",
+            version=character.version,
+        ).body
+    ),
+    "share link": lambda character, gm: (
+        share_link_create(character=character, actor=character.owner).token
+    ),
+    "thread": lambda character, gm: (
+        comment_thread_start(character=character, actor=gm, body="Who taught Brogo to climb?")
+        .messages.get()
+        .body
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", SELDOM_HAD)
+def test_what_a_draft_seldom_has_is_read_once_it_has_some(
+    kind, player_client, character, gm, django_assert_num_queries
+):
+    url = reverse("character_builder", args=[character.pk])
+    player_client.get(url)
+    shown = SELDOM_HAD[kind](character, gm)
+    with django_assert_num_queries(PAGE_QUERIES + 1):
+        html = player_client.get(url).content.decode()
+    assert shown in html
 
 
 # -- undo and redo: the builder's history, each step a new recorded change (issues 12, 24) -----
