@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from characters.pages.picker import said_details
 from characters.rules_content import rules_name
-from characters.templatetags.drawn import CSRF, e
+from characters.templatetags.drawn import csrf_input, e
 from characters.wording import said
 
 register = template.Library()
@@ -125,7 +125,7 @@ def trait_row(context) -> SafeString:
         f'      action="{update}"\n'
         f'      hx-post="{update}" hx-trigger="change, submit"\n'
         '      hx-target="this" hx-swap="outerHTML">\n'
-        f"{CSRF.render(context)}\n{form['version']}\n"
+        f"{csrf_input(context)}\n{form['version']}\n"
         '<div class="trait-fields">\n'
         + "\n".join(fields)
         + "\n</div>\n"
@@ -246,7 +246,7 @@ def equipment_row(context) -> SafeString:
         f'      action="{update}"\n'
         f'      hx-post="{update}" hx-trigger="change, submit"\n'
         '      hx-target="this" hx-swap="outerHTML">\n'
-        f"{CSRF.render(context)}\n{form['version']}\n"
+        f"{csrf_input(context)}\n{form['version']}\n"
         '<div class="trait-fields">\n'
         f'<label class="trait-name"><span class="visually-hidden">{words["name"]}</span>'
         f"{form['name']}</label>\n"

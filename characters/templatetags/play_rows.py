@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from characters.templatetags.drawn import CSRF, e
+from characters.templatetags.drawn import csrf_input, e
 from characters.wording import said
 
 register = template.Library()
@@ -57,7 +57,7 @@ def rest_forms(context) -> SafeString:
     hidden = f'<input type="hidden" name="revision" value="{table.state.revision}">'
     if context.get("on_party"):
         hidden += '<input type="hidden" name="back" value="party">'
-    csrf = CSRF.render(context)
+    csrf = csrf_input(context)
     forms = []
     for rest in table.rests:
         label, does = said(rest.label), said(rest.does)
