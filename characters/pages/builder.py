@@ -2,12 +2,13 @@
 template panel and the forms of the whole character. One pass over prefetched rows: the
 query count does not grow with the number of traits."""
 
+import threading
 from dataclasses import dataclass
 from functools import partial
 
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from characters import vocabulary
 from characters.adapters import (
@@ -102,7 +103,35 @@ def balance_label(balance, ruleset: Ruleset) -> str:
     return said(amount_phrase(balance, pool, ruleset.terms))
 
 
+# The verdict each page and edit answer drew last, by character, version, rules and language:
+# an edit compares the verdict after it against the one the page shows (shown_verdict), and
+# pricing the build as it stood before the edit was a second pricing a request (issue 40).
+# Whatever a verdict reads moves the character's version (every write does) or is another
+# ruleset (adapters.ruleset_for keeps one per house rules and catalogue): the entry holds its
+# ruleset, so that ruleset's id is not another's while the entry lives. created_at tells a
+# character from one that had its id before (a rolled-back test's, on SQLite).
+_DRAWN_VERDICTS: dict[tuple, tuple[Ruleset, Verdict]] = {}
+DRAWN_VERDICTS_KEPT = 512  # characters being edited at once, in one process
+_drawn_lock = threading.Lock()
+
+
+def _verdict_key(character: Character, ruleset: Ruleset) -> tuple:
+    return (character.pk, character.created_at, character.version, id(ruleset), get_language())
+
+
+def _keep_drawn(character: Character, ruleset: Ruleset, verdict: Verdict) -> None:
+    with _drawn_lock:
+        if len(_DRAWN_VERDICTS) >= DRAWN_VERDICTS_KEPT:
+            del _DRAWN_VERDICTS[next(iter(_DRAWN_VERDICTS))]  # the oldest
+        _DRAWN_VERDICTS[_verdict_key(character, ruleset)] = (ruleset, verdict)
+
+
 def shown_verdict(character: Character) -> Verdict:
+    """The verdict the page shows of the character as it is: the one drawn at this
+    version, else worked out again."""
+    drawn = _DRAWN_VERDICTS.get(_verdict_key(character, ruleset_for(character)))
+    if drawn is not None:
+        return drawn[1]
     _, _, report = _priced(character)
     return Verdict.of(issues_by_trait(traits_by_kind(character), report), report)
 
@@ -122,6 +151,8 @@ def builder_context(
     by_kind = traits_by_kind(character)
     issues = issues_by_trait(by_kind, report)
     gift_names = frozenset(g.name.casefold() for g in value.gifts)
+    verdict = Verdict.of(issues, report)
+    _keep_drawn(character, ruleset, verdict)
     return {
         "character": character,
         "ruleset": ruleset,
@@ -158,7 +189,7 @@ def builder_context(
         "approval_override": SimpleLazyObject(partial(approval_override, character, ruleset)),
         "uncommitted": uncommitted_slots(character, ruleset, viewer, forms.get("uncommitted")),
         "balance_label": balance_label(report.balance, ruleset),
-        "verdict": Verdict.of(issues, report),
+        "verdict": verdict,
         "broken_rules": broken_rules(issues, report),
         "scale_notes": scale_phrases(value, ruleset),
         # A designed game's derived values and trackers at their start, as the report has

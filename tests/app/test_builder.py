@@ -10,6 +10,7 @@ from characters.models import Character, CharacterEvent, ReviewComment, Trait
 from characters.services.sharing import share_link_create
 from characters.services.threads import comment_thread_start
 from rules.ladder import GOOD, SUPERB
+from rules.report import build_report
 from tests.support.builder_fixtures import *  # noqa: F403
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -463,6 +464,28 @@ def test_an_edit_sends_the_marks_of_only_the_rows_it_changed(player_client, char
     swapped = f'<div id="issues-trait-{dexterity.pk}" class="row-issues" hx-swap-oob="true"></div>'
     assert swapped in mended
     assert 'id="review-verdict"' in mended
+
+
+@pytest.mark.parametrize("drawn_before", [True, False], ids=["page drawn", "drawn elsewhere"])
+def test_an_edit_prices_the_build_once_after_the_page_it_answers(
+    drawn_before, player_client, character, monkeypatch
+):
+    """The verdict the page drew is the one the edit compares against: the edit prices the
+    build after it only. Where this process did not draw it (another worker drew the page),
+    the edit prices the build as it was too, and the answer is the same."""
+    from characters.pages import builder as page
+
+    url = reverse("character_builder", args=[character.pk])
+    strength = attribute(character, "Strength")
+    player_client.get(url)
+    if not drawn_before:
+        monkeypatch.setattr(page, "_DRAWN_VERDICTS", {})
+    priced = []
+    monkeypatch.setattr(page, "build_report", lambda *a: priced.append(a) or build_report(*a))
+    raised = post_trait(player_client, character, strength, level=GOOD)
+    assert len(priced) == (1 if drawn_before else 2)
+    # Mudge 1.61: Good costs 1 attribute level, worth 3 skill levels (1.64).
+    assert f"{FRESH_MUDGE_BALANCE - 3} skill levels" in raised.content.decode()
 
 
 def test_a_trait_edit_makes_a_fixed_number_of_queries(
