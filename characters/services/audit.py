@@ -7,6 +7,9 @@ Each trail is a hash chain (characters.audit_chain): an event is linked to the o
 in its chain as it is written, under the lock of its character's or campaign's row, so two
 writers never link to the same event."""
 
+from functools import cache
+
+from django.db import DEFAULT_DB_ALIAS, connection
 from django.utils.translation import gettext as _
 
 from characters.adapters import build_sha256, character_to_rules, recorded_build_sha256
@@ -30,7 +33,12 @@ def lock_character(
     asks for this changes the copy it holds and puts it back if the write is refused."""
     locked = Character.objects.select_for_update(of=("self",))
     if in_place:
-        version, head = locked.values_list("version", "audit_head").get(pk=character.pk)
+        with connection.cursor() as cursor:
+            cursor.execute(_version_lock_sql(), [character.pk])
+            row = cursor.fetchone()
+        if row is None:  # archived or gone since the caller read it, as .get() would say
+            raise Character.DoesNotExist(f"Character {character.pk} is not there to lock.")
+        version, head = row
         if version == character.version:
             _check_version(character, expected_version)
             # The trail moves without the version too (a comment, a share link): its head
@@ -40,6 +48,23 @@ def lock_character(
     locked = locked.select_related("campaign", "owner").get(pk=character.pk)
     _check_version(locked, expected_version)
     return locked
+
+
+@cache
+def _version_lock_sql() -> str:
+    """The in-place lock's statement, a character's version and trail head read under its
+    row lock, as the ORM compiles it for this database, compiled once per process: every
+    builder edit takes it, and compiling it cost as much as running it (0.55 ms of 1.2).
+    Compiled on the first lock, inside its transaction, as a lock must be."""
+    query = (
+        Character.objects.select_for_update(of=("self",))
+        .filter(pk=0)
+        .values_list("version", "audit_head")
+        .query
+    )
+    sql, params = query.get_compiler(using=DEFAULT_DB_ALIAS).as_sql()
+    assert params == (0,), params  # the character's id is its one parameter
+    return sql
 
 
 def _check_version(locked: Character, expected_version: int | None) -> None:
