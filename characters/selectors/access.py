@@ -78,8 +78,11 @@ def character_for_viewer(user, pk):
 
 def character_for_owner(user, pk):
     """The user's own character, with what pricing it reads and whether its next edit ends
-    steps of its undo history (selectors.history.history_to_prune)."""
-    return with_build_rows(get_object_or_404(_owned().owned_by(user), pk=pk))
+    steps of its undo history (selectors.history.history_to_prune). Its owner is `user`,
+    the request's: not read again with it."""
+    character = get_object_or_404(_owned().owned_by(user), pk=pk)
+    character.owner = user
+    return with_build_rows(character)
 
 
 # The builder's two reads, each built once: their annotations cost as much to build as the
@@ -102,7 +105,7 @@ def _viewed():
 @cache
 def _owned():
     return _holding_rows(
-        Character.objects.select_related("campaign", "owner").annotate(
+        Character.objects.select_related("campaign").annotate(
             history_to_prune=_compiled_once(history_to_prune())
         )
     )
