@@ -466,7 +466,7 @@ def _changed(request, character, shown, changed: Changed):
     html = [_fragment(request, context, place) for place in places]
     html += [
         render_to_string(f"{PAGE}#{partial}", {**context, "oob": True}, request=request)
-        for partial in ("budget_panel", "budget_bar", "undo_edit", *changed.panels)
+        for partial in ("edit_panels", *changed.panels)
     ]
     # A designed game's derived values and trackers follow the build: their panel too.
     if context["derived_rows"] or context["tracker_rows"]:
