@@ -31,7 +31,6 @@ def lock_character(
     when it was read at the version now locked: every write moves the version, so it is the
     committed row, prefetched rows and all, and the lock reads one number. A caller that
     asks for this changes the copy it holds and puts it back if the write is refused."""
-    locked = Character.objects.select_for_update(of=("self",))
     if in_place:
         with connection.cursor() as cursor:
             cursor.execute(_version_lock_sql(), [character.pk])
@@ -45,7 +44,11 @@ def lock_character(
             # is taken from the row locked, never from the caller's earlier read.
             character.audit_head = head
             return character
-    locked = locked.select_related("campaign", "owner").get(pk=character.pk)
+    locked = (
+        Character.objects.select_for_update(of=("self",))
+        .select_related("campaign", "owner")
+        .get(pk=character.pk)
+    )
     _check_version(locked, expected_version)
     return locked
 
