@@ -6,15 +6,15 @@ from html import escape
 
 from django.template.defaulttags import CsrfTokenNode
 
-CSRF = CsrfTokenNode()
+_CSRF_TOKEN = CsrfTokenNode()  # {% csrf_token %}
 
 
 def csrf_input(context) -> str:
     """{% csrf_token %}'s hidden input, drawn once a render: the request's token is one
     value, and a page of sixty rows drew the same input sixty times."""
-    drawn = context.render_context.get(CSRF)
+    drawn = context.render_context.get(_CSRF_TOKEN)
     if drawn is None:
-        drawn = context.render_context[CSRF] = CSRF.render(context)
+        drawn = context.render_context[_CSRF_TOKEN] = _CSRF_TOKEN.render(context)
     return drawn
 
 
