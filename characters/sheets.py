@@ -897,12 +897,18 @@ def approval_stamp(character: CharacterModel, terms=None) -> ApprovalStamp | Non
 
 
 def sheet_for_character(
-    character: CharacterModel, *, with_ledger: bool = True, card: bool = False
+    character: CharacterModel,
+    *,
+    with_ledger: bool = True,
+    card: bool = False,
+    rules: Character | None = None,
 ) -> Sheet:
     """Callers prefetch `traits`, `equipment`, `ledger` and, but for a card, `approvals`
     (selectors.access.APPROVAL_RECORD for many). A card's sheet (the party view's, which
     shows the build, its statblock and the portrait by its URL) has no approval stamp, no
-    portrait and no reference tables: none is read or worked out."""
+    portrait and no reference tables: none is read or worked out. A page that reads the
+    character at the table too (selectors.play.at_table) passes the engine's form of it,
+    `rules`, converted once for both."""
     ledger = ()
     if with_ledger:
         ledger = [
@@ -911,7 +917,7 @@ def sheet_for_character(
         ]
     ruleset = adapters.ruleset_for(character)
     sheet = build_sheet(
-        adapters.character_to_rules(character),
+        adapters.character_to_rules(character) if rules is None else rules,
         ruleset,
         None if card else approval_stamp(character, ruleset.terms),
         ledger,
