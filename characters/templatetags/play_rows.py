@@ -1,10 +1,11 @@
 """The status panel of play/play.html drawn in Python: `{% wounds_and_points %}` (how bad
 it is, the harm tracks with their boxes, the points and field-of-power potential),
 `{% conditions_list %}` and `{% rest_forms %}` (selectors.play.AtTable, TrackRow,
-rules.play.Rest). Every card of the GM's party view and every play page draws one: through
-the template engine each box cost a dozen lookups and tags, and each form its URL, token,
-hidden fields and sentences, most of a card. The same HTML, every value escaped as the
-template escaped it, each sentence said with the template's own msgid."""
+rules.play.Rest), and the forms beside it, `{% play_inputs %}`. Every card of the GM's party
+view and every play page draws them: through the template engine each box cost a dozen
+lookups and tags, and each form its URL, token, hidden fields and sentences, most of a card.
+The same HTML, every value escaped as the template escaped it, each sentence said with the
+template's own msgid."""
 
 from django import template
 from django.template.defaultfilters import capfirst
@@ -265,4 +266,46 @@ def conditions_list(context) -> SafeString:
         f'    <p class="track-title">{_("Conditions")}</p>\n'
         f'    <ul class="conditions">\n      {"".join(items)}\n    </ul>\n'
         "  </div>"
+    )
+
+
+@register.simple_tag(takes_context=True)
+def play_inputs(context) -> SafeString:
+    """The forms to add a condition and to mark a blow, beside the status panel."""
+    table, character = context["table"], context["character"]
+    pk = character.pk
+    hidden = csrf_input(context)
+    if context.get("on_party"):
+        hidden += '<input type="hidden" name="back" value="party">'
+    condition_url = e(reverse("play_condition_add", args=[pk]))
+    blow_url = e(reverse("play_blow", args=[pk]))
+    swap = f'hx-target="#play-status-{pk}" hx-swap="outerHTML" class="inline-form"'
+    blow = _("Mark a blow of (%(counted)s)") % {"counted": e(table.damage_label)}
+    lands = _(
+        "It lands where the rules put it: the next open box up when its own are full (%(section)s)."
+    ) % {"section": e(table.track.section)}
+    return mark_safe(
+        '<div class="play-inputs">\n'
+        f'  <form method="post" action="{condition_url}" hx-post="{condition_url}" {swap} '
+        'data-reset-on-success data-offline="condition_add">\n'
+        f"    {hidden}\n"
+        f'    <label for="condition-{pk}">{_("Add a condition")}</label>\n'
+        '    <span class="inline-fields">\n'
+        f'      <input type="text" id="condition-{pk}" name="text" maxlength="60" required '
+        f'placeholder="{_("stunned, -1 until healed")}">\n'
+        f'      <button type="submit" class="secondary">{_("Add")}</button>\n'
+        "    </span>\n"
+        "  </form>\n"
+        f'  <form method="post" action="{blow_url}" hx-post="{blow_url}" {swap} '
+        "data-reset-on-success>\n"
+        f"    {hidden}\n"
+        f'    <label for="blow-{pk}">{blow}</label>\n'
+        '    <span class="inline-fields">\n'
+        f'      <input type="number" id="blow-{pk}" name="damage" min="-30" max="60" required '
+        'inputmode="numeric">\n'
+        f'      <button type="submit" class="secondary">{_("Mark")}</button>\n'
+        "    </span>\n"
+        f"    <small>{lands}</small>\n"
+        "  </form>\n"
+        "</div>"
     )
