@@ -406,15 +406,16 @@ def build_sheet(
     ledger: Iterable[LedgerRow] = (),
     state: str = states.DRAFT,
     *,
-    with_reference: bool = True,
+    card: bool = False,
 ) -> Sheet:
-    """Without the reference (the cost tables the sheet prints under the build), empty
-    tables: for what never shows them (sheet_for_character's card)."""
+    """A `card` (sheet_for_character's, the party view's) shows neither the reference (the
+    cost tables the sheet prints under the build: empty tables) nor a dice roller (its
+    ladder's words: the standard ones), so neither is worked out."""
     tokens = ruleset.system == TOKENS
     terms = ruleset.terms
     report = build_report(character, ruleset)
     factors = combat.damage_factors(character, ruleset)
-    reference_header, reference = _reference(ruleset, tokens) if with_reference else ((), ())
+    reference_header, reference = ((), ()) if card else _reference(ruleset, tokens)
     attributes = _attributes(character, ruleset, tokens)
     skills = tuple(_skill(t, ruleset, tokens) for t in character.skills)
     harm = ruleset.harm
@@ -471,7 +472,11 @@ def build_sheet(
         harm_caused_by=vocabulary.term(harm.caused_by, "harm") if harm else "",
         harm_note=_note(harm.note) if harm else "",
         fair_word=_word(ruleset, 0),
-        ladder_words="|".join(_ladder_text(ruleset, word) for word in ruleset.ladder.words),
+        ladder_words=(
+            Sheet.ladder_words
+            if card
+            else "|".join(_ladder_text(ruleset, word) for word in ruleset.ladder.words)
+        ),
         ladder_fair=ruleset.ladder.fair,
         ladder_bottom=ruleset.ladder_bottom,
         factors_note=_factors_note(factors, ruleset),
@@ -922,7 +927,7 @@ def sheet_for_character(
         None if card else approval_stamp(character, ruleset.terms),
         ledger,
         character.state,
-        with_reference=not card,
+        card=card,
     )
     if card or not character.portrait_sha:
         return sheet
