@@ -406,15 +406,16 @@ def build_sheet(
     ledger: Iterable[LedgerRow] = (),
     state: str = states.DRAFT,
     *,
-    with_reference: bool = True,
+    card: bool = False,
 ) -> Sheet:
-    """Without the reference (the cost tables the sheet prints under the build), empty
-    tables: for what never shows them (sheet_for_character's card)."""
+    """A `card` (sheet_for_character's, the party view's) shows neither the reference (the
+    cost tables the sheet prints under the build: empty tables) nor a dice roller (its
+    ladder's words: the standard ones), so neither is worked out."""
     tokens = ruleset.system == TOKENS
     terms = ruleset.terms
     report = build_report(character, ruleset)
     factors = combat.damage_factors(character, ruleset)
-    reference_header, reference = _reference(ruleset, tokens) if with_reference else ((), ())
+    reference_header, reference = ((), ()) if card else _reference(ruleset, tokens)
     attributes = _attributes(character, ruleset, tokens)
     skills = tuple(_skill(t, ruleset, tokens) for t in character.skills)
     harm = ruleset.harm
@@ -471,7 +472,11 @@ def build_sheet(
         harm_caused_by=vocabulary.term(harm.caused_by, "harm") if harm else "",
         harm_note=_note(harm.note) if harm else "",
         fair_word=_word(ruleset, 0),
-        ladder_words="|".join(_ladder_text(ruleset, word) for word in ruleset.ladder.words),
+        ladder_words=(
+            Sheet.ladder_words
+            if card
+            else "|".join(_ladder_text(ruleset, word) for word in ruleset.ladder.words)
+        ),
         ladder_fair=ruleset.ladder.fair,
         ladder_bottom=ruleset.ladder_bottom,
         factors_note=_factors_note(factors, ruleset),
@@ -897,12 +902,18 @@ def approval_stamp(character: CharacterModel, terms=None) -> ApprovalStamp | Non
 
 
 def sheet_for_character(
-    character: CharacterModel, *, with_ledger: bool = True, card: bool = False
+    character: CharacterModel,
+    *,
+    with_ledger: bool = True,
+    card: bool = False,
+    rules: Character | None = None,
 ) -> Sheet:
     """Callers prefetch `traits`, `equipment`, `ledger` and, but for a card, `approvals`
     (selectors.access.APPROVAL_RECORD for many). A card's sheet (the party view's, which
     shows the build, its statblock and the portrait by its URL) has no approval stamp, no
-    portrait and no reference tables: none is read or worked out."""
+    portrait and no reference tables: none is read or worked out. A page that reads the
+    character at the table too (selectors.play.at_table) passes the engine's form of it,
+    `rules`, converted once for both."""
     ledger = ()
     if with_ledger:
         ledger = [
@@ -911,12 +922,12 @@ def sheet_for_character(
         ]
     ruleset = adapters.ruleset_for(character)
     sheet = build_sheet(
-        adapters.character_to_rules(character),
+        adapters.character_to_rules(character) if rules is None else rules,
         ruleset,
         None if card else approval_stamp(character, ruleset.terms),
         ledger,
         character.state,
-        with_reference=not card,
+        card=card,
     )
     if card or not character.portrait_sha:
         return sheet

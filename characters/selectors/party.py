@@ -8,10 +8,12 @@ from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
+from characters.adapters import character_to_rules
 from characters.models import Campaign, Character
-from characters.selectors.access import BUILD_ROWS
+from characters.selectors.access import holding_rows, prefetch_build_rows
 from characters.selectors.play import AtTable, LogLine, at_table, gm_log, log_title
 from characters.sheets import Sheet, sheet_for_character
+from rules import character as rc
 
 
 def campaign_for_party(user, pk) -> Campaign:
@@ -80,16 +82,17 @@ class PartyMember:
     sheet: Sheet | None  # None in a poll's answer, which shows only the status panels
 
 
-def _card_sheet(character: Character) -> Sheet:
+def _card_sheet(character: Character, rules: rc.Character) -> Sheet:
     """A party card's sheet: its key traits, factors and statblock, which show no approval
     stamp, ledger, portrait (the card draws it by its URL) or reference tables, so none is
     read or worked out."""
-    return sheet_for_character(character, with_ledger=False, card=True)
+    return sheet_for_character(character, with_ledger=False, card=True, rules=rules)
 
 
 def _member(character: Character) -> PartyMember:
-    sheet = _card_sheet(character)
-    return PartyMember(at_table(character, sheet=sheet), sheet)
+    rules = character_to_rules(character)  # once, for the card's sheet and its status panel
+    sheet = _card_sheet(character, rules)
+    return PartyMember(at_table(character, sheet=sheet, rules=rules), sheet)
 
 
 # The party (its approved player characters) and the GM's NPCs, which no one approves: the
@@ -105,11 +108,12 @@ def _at_the_table(campaign: Campaign):
 def _party_rows():
     # Built once, like _with_waiting: each request (a GM's poll every few seconds) filters a
     # copy by its campaign.
-    return (
+    # Whether each has equipment and a ledger, in the same statement: prefetch_build_rows
+    # then reads neither list when no one has a row in it.
+    return holding_rows(
         Character.objects.filter(AT_THE_TABLE)
         .with_game()
         .select_related("owner", "play_state")
-        .prefetch_related(*BUILD_ROWS)
         .annotate(portrait_sha=Coalesce("portrait__sha256", Value("")))
         .order_by("name", "pk")
     )
@@ -120,7 +124,8 @@ def party_context(
 ) -> dict:
     """Every approved character of the campaign at the table, with a fixed number of
     queries however large the party. The whole page's campaign is campaign_for_party's."""
-    characters = _party_rows().filter(campaign=campaign)
+    characters = list(_party_rows().filter(campaign=campaign))
+    prefetch_build_rows(characters)
     at_the_table = [
         _member(c) if with_sheets else PartyMember(at_table(c), None) for c in characters
     ]

@@ -409,13 +409,18 @@ def play_state_of(character: Character) -> PlayState:
 
 
 def at_table(
-    character: Character, state: PlayState | None = None, *, sheet: Sheet | None = None
+    character: Character,
+    state: PlayState | None = None,
+    *,
+    sheet: Sheet | None = None,
+    rules: rc.Character | None = None,
 ) -> AtTable:
     """Callers prefetch `traits` and `equipment`; a page that shows the character's `sheet`
-    too passes it (AtTable.sheet)."""
+    too passes it (AtTable.sheet), and the engine's form of the character the sheet was
+    built from (`rules`), so that the character is converted once for both."""
     state = state or play_state_of(character)
     ruleset = ruleset_for(character)
-    value = character_to_rules(character)
+    value = character_to_rules(character) if rules is None else rules
     track = play.harm_track(value, ruleset)
     return AtTable(
         character=character,
@@ -474,8 +479,9 @@ def weapons(table: AtTable) -> tuple[tuple[str, int], ...]:
 def play_context(character: Character, user, *, fingerprint: str | None = None) -> dict:
     """Everything the play page shows. Callers pass character_for_play's character, and
     the fingerprint when a poll has just read it."""
-    sheet = sheet_for_character(character, with_ledger=False)
-    table = at_table(character, sheet=sheet)
+    rules = character_to_rules(character)  # once, for the sheet and the table
+    sheet = sheet_for_character(character, with_ledger=False, rules=rules)
+    table = at_table(character, sheet=sheet, rules=rules)
     return {
         **status_context(table, user),
         "sheet": sheet,

@@ -19,6 +19,7 @@ from characters.selectors.party import party_fingerprint
 from characters.selectors.play import campaign_log
 from characters.services import npc_rolls
 from characters.services import play as services
+from characters.services.advancement import experience_award
 from characters.services.campaigns import campaign_create
 from characters.services.decisions import decision_token_issue
 from characters.services.rulesets import designed_ruleset_save
@@ -29,8 +30,8 @@ from tests.support.play_fixtures import approved, build, make_npc
 
 HX = {"HTTP_HX_REQUEST": "true"}
 # The party poll's answer when something changed (test_the_party_poll_answers_...).
-PARTY_POLL_QUERIES = 9
-PARTY_PAGE_QUERIES = 9  # the whole party view (test_queries_do_not_grow_with_the_party)
+PARTY_POLL_QUERIES = 8
+PARTY_PAGE_QUERIES = 8  # the whole party view (test_queries_do_not_grow_with_the_party)
 HURT = 1
 
 
@@ -245,9 +246,27 @@ class TestThePartyView:
             counts.append(len(queries))
         assert counts[0] == counts[1] == counts[2]
         # The session with its user, the campaign with its waiting count, the characters
-        # with their traits, equipment and ledger, the dice log, the unread notifications,
-        # the new session form's token (the expired ones went with the first page drawn).
+        # with their traits and equipment (their ledgers: none has a row, so none is read),
+        # the dice log, the unread notifications, the new session form's token (the expired
+        # ones went with the first page drawn).
         assert counts[0] == PARTY_PAGE_QUERIES
+
+    def test_a_ledger_costs_the_party_page_one_statement_for_any_party(
+        self, client, gm, campaign, tess, otto
+    ):
+        """The characters' ledgers are read only when one of them has a row: in one statement
+        then, however many have one."""
+        client.force_login(gm)
+        url = reverse("campaign_party", args=[campaign.pk])
+        counts = []
+        for character in (tess, otto):
+            experience_award(character=character, actor=gm, amount=2, reason="Session")
+            client.get(url)
+            with CaptureQueriesContext(connection) as queries:
+                html = client.get(url).content.decode()
+            assert f'id="play-status-{character.pk}"' in html
+            counts.append(len(queries))
+        assert counts == [PARTY_PAGE_QUERIES + 1] * 2
 
 
 class TestPolling:
@@ -328,8 +347,8 @@ class TestPolling:
     ):
         """A GM's screen polls every few seconds: the answer to a change costs the same for a
         party of one as of four. The session with its user, the campaign, the party's sums,
-        the newest log line; then the approved characters with their traits, equipment and
-        ledger, and the dice log."""
+        the newest log line; then the approved characters with their traits and equipment
+        (their ledgers only when one has a row: none here), and the dice log."""
         client.force_login(gm)
         counts = []
         for size, joining in ((1, 0), (4, 3)):
