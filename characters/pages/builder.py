@@ -3,6 +3,7 @@ template panel and the forms of the whole character. One pass over prefetched ro
 query count does not grow with the number of traits."""
 
 import threading
+import weakref
 from dataclasses import dataclass
 from functools import partial
 
@@ -107,10 +108,11 @@ def balance_label(balance, ruleset: Ruleset) -> str:
 # an edit compares the verdict after it against the one the page shows (shown_verdict), and
 # pricing the build as it stood before the edit was a second pricing a request (issue 40).
 # Whatever a verdict reads moves the character's version (every write does) or is another
-# ruleset (adapters.ruleset_for keeps one per house rules and catalogue): the entry holds its
-# ruleset, so that ruleset's id is not another's while the entry lives. created_at tells a
-# character from one that had its id before (a rolled-back test's, on SQLite).
-_DRAWN_VERDICTS: dict[tuple, tuple[Ruleset, Verdict]] = {}
+# ruleset (adapters.ruleset_for keeps one per house rules and catalogue): an entry is found
+# only while its very ruleset lives (a weak reference: the entries keep no old rules alive,
+# and a ruleset's id reused by another finds nothing). created_at tells a character from one
+# that had its id before (a rolled-back test's, on SQLite).
+_DRAWN_VERDICTS: dict[tuple, tuple[weakref.ref, Verdict]] = {}
 DRAWN_VERDICTS_KEPT = 512  # characters being edited at once, in one process
 _drawn_lock = threading.Lock()
 
@@ -123,14 +125,15 @@ def _keep_drawn(character: Character, ruleset: Ruleset, verdict: Verdict) -> Non
     with _drawn_lock:
         if len(_DRAWN_VERDICTS) >= DRAWN_VERDICTS_KEPT:
             del _DRAWN_VERDICTS[next(iter(_DRAWN_VERDICTS))]  # the oldest
-        _DRAWN_VERDICTS[_verdict_key(character, ruleset)] = (ruleset, verdict)
+        _DRAWN_VERDICTS[_verdict_key(character, ruleset)] = (weakref.ref(ruleset), verdict)
 
 
 def shown_verdict(character: Character) -> Verdict:
     """The verdict the page shows of the character as it is: the one drawn at this
     version, else worked out again."""
-    drawn = _DRAWN_VERDICTS.get(_verdict_key(character, ruleset_for(character)))
-    if drawn is not None:
+    ruleset = ruleset_for(character)
+    drawn = _DRAWN_VERDICTS.get(_verdict_key(character, ruleset))
+    if drawn is not None and drawn[0]() is ruleset:
         return drawn[1]
     _, _, report = _priced(character)
     return Verdict.of(issues_by_trait(traits_by_kind(character), report), report)
