@@ -5,6 +5,8 @@ back what Undo took. Each undo and redo is a change of its own on the audit trai
 The rows are kept as plain values (snapshot), not as a character file: two cheap queries on
 the edit's hot path, and a restore that gives back every row in its place."""
 
+from functools import cache
+
 from django.db.models import Q, Subquery
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -49,35 +51,37 @@ EQUIPMENT_FIELDS = (
 def snapshot(character: Character) -> dict:
     """The build as the character's rows hold it now: its details, traits and equipment.
     Rows the caller prefetched at the version it locked are the committed ones: read from
-    them, no query (the builder's commonest write, services.rows.trait_update)."""
+    them, no query (the builder's commonest write, services.rows.trait_update). A row keeps
+    only what differs from its fields' defaults, which restore() gives back (Model(**row)):
+    a 60-trait build's snapshot was 11.6 KB, half of it empty costs, kinds and ids, written
+    at every edit."""
     prefetched = getattr(character, "_prefetched_objects_cache", {})
     traits = prefetched.get("traits")
     equipment = prefetched.get("equipment")
+    if traits is None:
+        traits = Trait.objects.filter(character=character).order_by("kind", "position", "id")
+    if equipment is None:
+        equipment = Equipment.objects.filter(character=character).order_by("position", "id")
     return {
         "details": {key: getattr(character, key) for key in DETAIL_FIELDS},
-        "traits": (
-            [_values(row, TRAIT_FIELDS) for row in sorted(traits, key=_trait_order)]
-            if traits is not None
-            else list(
-                Trait.objects.filter(character=character)
-                .order_by("kind", "position", "id")
-                .values(*TRAIT_FIELDS)
-            )
-        ),
-        "equipment": (
-            [_values(row, EQUIPMENT_FIELDS) for row in sorted(equipment, key=_item_order)]
-            if equipment is not None
-            else list(
-                Equipment.objects.filter(character=character)
-                .order_by("position", "id")
-                .values(*EQUIPMENT_FIELDS)
-            )
-        ),
+        "traits": [_values(row, _defaults(Trait)) for row in sorted(traits, key=_trait_order)],
+        "equipment": [
+            _values(row, _defaults(Equipment)) for row in sorted(equipment, key=_item_order)
+        ],
     }
 
 
-def _values(row, fields) -> dict:
-    return {key: getattr(row, key) for key in fields}
+@cache
+def _defaults(model) -> dict:
+    """Each kept field of `model`'s rows with the value a row left without it is made with."""
+    fields = TRAIT_FIELDS if model is Trait else EQUIPMENT_FIELDS
+    return {name: model._meta.get_field(name).get_default() for name in fields}
+
+
+def _values(row, defaults: dict) -> dict:
+    return {
+        key: value for key, default in defaults.items() if (value := getattr(row, key)) != default
+    }
 
 
 def _trait_order(row: Trait):

@@ -8,8 +8,9 @@ from django.test import Client
 from django.urls import reverse
 
 from characters.adapters import character_file
-from characters.models import Character, Trait
+from characters.models import Character, Equipment, Trait
 from characters.selectors.integrity import audit_breaks
+from characters.services.history import restore, snapshot
 from rules.ladder import GOOD, GREAT, MEDIOCRE, POOR
 from tests.support.builder_fixtures import *  # noqa: F403
 
@@ -268,3 +269,42 @@ def test_the_review_names_the_broad_class_while_its_template_stands(player_clien
     assert "caps off" not in gm_client.get(review).content.decode()
     step(player_client, character, "redo")
     assert "caps off" in gm_client.get(review).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_snapshot_keeps_only_what_differs_from_the_defaults_and_restores_every_field(
+    character,
+):
+    """Undo's snapshot leaves out each field at its default (an attribute's empty cost, a
+    skill's empty Foundry id) and the restore gives every field of every row back."""
+    Trait.objects.create(
+        character=character, kind="gift", name="Lucky", cost=2, foundry_id="f-1", position=3
+    )
+    Trait.objects.create(
+        character=character,
+        kind="skill",
+        name="Sailing",
+        level=GOOD,
+        difficulty="hard",
+        defined_in_play=True,
+        position=9,
+    )
+    Equipment.objects.create(character=character, name="Rope", quantity=3, notes="50 ft")
+    Equipment.objects.create(character=character, name="Sword", kind="weapon", damage=2)
+
+    def rows():
+        return [
+            list(model.objects.filter(character=character).order_by("id").values())
+            for model in (Trait, Equipment)
+        ]
+
+    before = rows()
+    build = snapshot(fresh(character))
+    strength = next(row for row in build["traits"] if row["name"] == "Strength")
+    assert set(strength) == {"id", "kind", "name", "level"}  # Fair: level 0 is no default
+    rope = next(row for row in build["equipment"] if row["name"] == "Rope")
+    assert rope == {"id": rope["id"], "name": "Rope", "notes": "50 ft", "quantity": 3}
+    Trait.objects.filter(character=character).update(level=None, cost=7, foundry_id="x")
+    Equipment.objects.filter(character=character).update(quantity=9, kind="armour")
+    restore(fresh(character), build)
+    assert rows() == before
