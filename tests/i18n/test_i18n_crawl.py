@@ -113,7 +113,10 @@ PRODUCT = ("Fairsheet", "Fudge © Steffan O'Sullivan")
 
 def _words(text: str, language: str) -> list[str]:
     """The run's words in lower case, but for the language's abbreviations (ABBREVIATIONS),
-    kept as written so that no word list counts them."""
+    kept as written so that no word list counts them. A token with a digit in it is an
+    identifier, not words: an approval stamp's "825.5.2770.dd3f2be997" spelled "be" between
+    the digits of its random digest, and a French sheet was English once in a few runs."""
+    text = " ".join(token for token in text.split() if not any(c.isdigit() for c in token))
     words = [word.replace(APOSTROPHE, "'") for word in WORD.findall(text)]
     own = ABBREVIATIONS[language]
     return [word if i and word in own else word.lower() for i, word in enumerate(words)]
@@ -510,6 +513,9 @@ def test_the_detector_finds_one_english_sentence_in_a_french_page():
 
 def test_the_detector_finds_nothing_in_french_or_spanish_with_allowed_names():
     assert english_runs(html_runs(FRENCH_PAGE % ""), "fr", ALLOWED) == []
+    # An identifier's letters are no words: a digest spells "be", "a", "fade"... by chance.
+    stamp = "<small>tampon 825.5.2770.dd3f2be997, version 4be2</small>"
+    assert english_runs(html_runs(FRENCH_PAGE % stamp), "fr", ALLOWED) == []
     abbreviation = "<th>Échelle (For/Masse)</th>"  # For: Force
     assert english_runs(html_runs(FRENCH_PAGE % abbreviation), "fr", ALLOWED) == []
     assert english_runs(html_runs(SPANISH_PAGE % ""), "es", ALLOWED) == []
