@@ -54,23 +54,29 @@ KIND_KEYS = frozenset(
 class Texts(HTMLParser):
     """Each piece of text a reader meets on a page, as the page has it: every text between
     two tags, and the words of titles, labels, placeholders and alternative texts; not
-    scripts or styles. A link's text is a word of the sentence around it ("It grows through
+    scripts or styles, nor what is shown as code to type or copy (<code>, a copy field's
+    text: a command, an invite code, a share link, whose random letters can hold
+    "n_y" by chance). A link's text is a word of the sentence around it ("It grows through
     <a>experience</a>"), marked so (Linked) to be read as one."""
 
     READ = ("title", "aria-label", "placeholder", "alt")
+    UNREAD = ("script", "style", "code", "textarea")  # a textarea only as a copy field
 
     def __init__(self):
         super().__init__()
         self.texts, self.skip, self.links = [], 0, 0
+        self.copy_fields = []  # each open textarea: whether it is a copy field
 
     def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style"):
+        if tag == "textarea":
+            self.copy_fields.append("copy-text" in (dict(attrs).get("class") or "").split())
+        if tag in self.UNREAD and (tag != "textarea" or self.copy_fields[-1]):
             self.skip += 1
         self.links += tag == "a"
         self.texts += [value for name, value in attrs if name in self.READ and value]
 
     def handle_endtag(self, tag):
-        if tag in ("script", "style"):
+        if tag in self.UNREAD and (tag != "textarea" or self.copy_fields.pop()):
             self.skip -= 1
         self.links -= tag == "a" and self.links > 0
 
@@ -180,3 +186,11 @@ def test_the_detector_finds_each_kind_of_identifier_and_no_word(badge, sentence,
     parser = Texts()
     parser.feed(page)
     assert identifiers(parser.texts) == found
+
+
+def test_code_and_copy_fields_are_not_read_but_text_beside_them_is():
+    copy = '<textarea class="copy-text" readonly>http://x/join/Ab-n_y-9Q/</textarea>'
+    note = '<textarea name="notes">a note: max_skills</textarea>'
+    parser = Texts()
+    parser.feed(PAGE % ("Draft", f"the code <code>Ab-n_y-9Q</code>{copy}{note} or very_hard", ""))
+    assert identifiers(parser.texts) == ["max_skills", "very_hard"]
