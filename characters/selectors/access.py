@@ -137,15 +137,26 @@ def with_build_rows(character: Character) -> Character:
     would leave it: a list it has no row in costs no query. Each list is read by its related
     manager and kept where prefetch_related keeps it: for one character, prefetch_related's
     own machinery costs more than the query."""
-    cache = character.__dict__.setdefault("_prefetched_objects_cache", {})
     for name in BUILD_ROWS:
-        rows = getattr(character, name).all()
         if getattr(character, f"has_{name}", True):
+            rows = getattr(character, name).all()
             rows._fetch_all()  # each row's character is this one (the manager's known object)
+            _prefetched(character)[name] = rows
         else:
-            rows._result_cache = []  # known empty: not even compiled
-        cache[name] = rows
+            _known_empty(character, name)
     return character
+
+
+def _prefetched(character: Character) -> dict:
+    """Where prefetch_related keeps a character's lists, which its related managers read."""
+    return character.__dict__.setdefault("_prefetched_objects_cache", {})
+
+
+def _known_empty(character: Character, name: str) -> None:
+    """The list `name` kept as prefetched and empty: its query not even compiled."""
+    rows = getattr(character, name).all()
+    rows._result_cache = []
+    _prefetched(character)[name] = rows
 
 
 def prefetch_build_rows(characters: list[Character]) -> None:
@@ -158,10 +169,8 @@ def prefetch_build_rows(characters: list[Character]) -> None:
         for character in characters:
             if getattr(character, f"has_{name}", True):
                 holding.append(character)
-            else:  # known empty: not even compiled
-                rows = getattr(character, name).all()
-                rows._result_cache = []
-                character.__dict__.setdefault("_prefetched_objects_cache", {})[name] = rows
+            else:
+                _known_empty(character, name)
         prefetch_related_objects(holding, name)  # no query for no character
 
 
