@@ -56,10 +56,7 @@ def rest_forms(context) -> SafeString:
     posts, as the play page's template drew them: two a card on the party view."""
     table, character = context["table"], context["character"]
     url = e(reverse("play_rest", args=[character.pk]))
-    hidden = f'<input type="hidden" name="revision" value="{table.state.revision}">'
-    if context.get("on_party"):
-        hidden += '<input type="hidden" name="back" value="party">'
-    csrf = csrf_input(context)
+    hidden = _hidden(context, table)
     forms = []
     for rest in table.rests:
         label, does = said(rest.label), said(rest.does)
@@ -72,7 +69,7 @@ def rest_forms(context) -> SafeString:
         forms.append(
             f'\n    <form method="post" action="{url}" hx-post="{url}" hx-confirm="{confirm}" '
             'class="rest-row">\n'
-            f"      {csrf}{hidden}\n"
+            f"      {hidden}\n"
             f'      <button type="submit" name="rest" value="{e(rest.key)}" '
             f'class="secondary">{e(label)}</button>\n'
             f"      <small>{done}</small>\n"
@@ -120,12 +117,15 @@ def wounds_and_points(context) -> SafeString:
 def _hidden(context, table) -> str:
     """{% csrf_token %}{% partial hidden %}: the token, the revision the click was made at,
     and on the party view the way back there."""
-    hidden = (
+    return (
         f'{csrf_input(context)}<input type="hidden" name="revision" value="{table.state.revision}">'
+        f"{_back(context)}"
     )
-    if context.get("on_party"):
-        hidden += '<input type="hidden" name="back" value="party">'
-    return hidden
+
+
+def _back(context) -> str:
+    """On the party view, the way back there after a form posts."""
+    return '<input type="hidden" name="back" value="party">' if context.get("on_party") else ""
 
 
 def _summary(table) -> str:
@@ -240,7 +240,7 @@ def _potential(url: str, hidden: str, section: str, power: str, most: int, left:
 def conditions_list(context) -> SafeString:
     """The status panel's conditions, each with its form to remove it."""
     table, character = context["table"], context["character"]
-    back = '<input type="hidden" name="back" value="party">' if context.get("on_party") else ""
+    back = _back(context)
     items = []
     if table.state.conditions:
         url = e(reverse("play_condition_remove", args=[character.pk]))
@@ -274,9 +274,7 @@ def play_inputs(context) -> SafeString:
     """The forms to add a condition and to mark a blow, beside the status panel."""
     table, character = context["table"], context["character"]
     pk = character.pk
-    hidden = csrf_input(context)
-    if context.get("on_party"):
-        hidden += '<input type="hidden" name="back" value="party">'
+    hidden = csrf_input(context) + _back(context)
     condition_url = e(reverse("play_condition_add", args=[pk]))
     blow_url = e(reverse("play_blow", args=[pk]))
     swap = f'hx-target="#play-status-{pk}" hx-swap="outerHTML" class="inline-form"'
