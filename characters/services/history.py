@@ -58,23 +58,31 @@ def snapshot(character: Character) -> dict:
     prefetched = getattr(character, "_prefetched_objects_cache", {})
     traits = prefetched.get("traits")
     equipment = prefetched.get("equipment")
-    if traits is None:
-        traits = Trait.objects.filter(character=character).order_by("kind", "position", "id")
-    if equipment is None:
-        equipment = Equipment.objects.filter(character=character).order_by("position", "id")
+    # Unprefetched, the rows come in order from the database, only the kept fields read.
+    traits = (
+        Trait.objects.filter(character=character)
+        .order_by("kind", "position", "id")
+        .only(*TRAIT_FIELDS)
+        if traits is None
+        else sorted(traits, key=_trait_order)
+    )
+    equipment = (
+        Equipment.objects.filter(character=character)
+        .order_by("position", "id")
+        .only(*EQUIPMENT_FIELDS)
+        if equipment is None
+        else sorted(equipment, key=_item_order)
+    )
     return {
         "details": {key: getattr(character, key) for key in DETAIL_FIELDS},
-        "traits": [_values(row, _defaults(Trait)) for row in sorted(traits, key=_trait_order)],
-        "equipment": [
-            _values(row, _defaults(Equipment)) for row in sorted(equipment, key=_item_order)
-        ],
+        "traits": [_values(row, _defaults(Trait, TRAIT_FIELDS)) for row in traits],
+        "equipment": [_values(row, _defaults(Equipment, EQUIPMENT_FIELDS)) for row in equipment],
     }
 
 
 @cache
-def _defaults(model) -> dict:
-    """Each kept field of `model`'s rows with the value a row left without it is made with."""
-    fields = TRAIT_FIELDS if model is Trait else EQUIPMENT_FIELDS
+def _defaults(model, fields: tuple) -> dict:
+    """Each of `fields` with the value a `model` row left without it is made with."""
     return {name: model._meta.get_field(name).get_default() for name in fields}
 
 

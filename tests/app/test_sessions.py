@@ -2,12 +2,16 @@
 its session and its user in one statement, and every check Django makes of a session still
 holds: a changed password, a deactivated or deleted account, a logout each end it."""
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from characters.models import UserSession
 
@@ -83,11 +87,6 @@ def test_one_visitor_never_gets_the_user_of_the_request_before(signed_in):
 def test_clearsessions_removes_the_expired_sessions_and_keeps_the_live_one(signed_in, alice):
     """The README's daily `manage.py clearsessions` works on this session store: an expired
     session goes, the signed-in one stays and still signs its user in."""
-    from datetime import timedelta
-
-    from django.core.management import call_command
-    from django.utils import timezone
-
     live = UserSession.objects.get(user=alice)
     UserSession.objects.create(
         session_key="x" * 32,
