@@ -648,7 +648,8 @@ def _power(power, ruleset: Ruleset, tokens: bool) -> TraitRow:
     mark = DIFFICULTY_MARKS[difficulty] if difficulty else ""
     note = vocabulary.label(power.kind or "superpower", "power kind")
     if power.cost is not None:
-        note = f"{note}, {_cost_note(power.cost) or _('costs {cost}').format(cost=1)}"
+        cost = _cost_note(power.cost) or _("costs {cost}").format(cost=1)
+        note = f"{note}, {cost}"
     if priced_as_skill:
         note += _use_cost(power, ruleset)
     if power.level is None:  # a superpower priced in gifts has no level to roll against

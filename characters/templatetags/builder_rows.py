@@ -59,7 +59,8 @@ def rows_of(context, rows, draw: str) -> SafeString:
     the row below it (outside its form and fieldset), "None yet." for no row. The loop in
     the template cost some twenty lookups and tags a row around the row's own drawing."""
     if not rows:
-        return mark_safe(f'\n        <p class="empty">{e(_("None yet."))}</p>\n        ')
+        none_yet = e(_("None yet."))
+        return mark_safe(f'\n        <p class="empty">{none_yet}</p>\n        ')
     drawn_row = _ROW_DRAWINGS[draw]
     locked = not context.get("can_edit")
     fieldset = ('<fieldset disabled class="locked-build">', "</fieldset>") if locked else ("", "")

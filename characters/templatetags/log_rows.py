@@ -49,7 +49,8 @@ def _roll(line) -> str:
         verdict = ""
     secret = ""
     if entry.gm_only:
-        secret = f' <span class="badge log-secret">{_("secret: only the GM sees it")}</span>'
+        only_gm = _("secret: only the GM sees it")
+        secret = f' <span class="badge log-secret">{only_gm}</span>'
     offline = ""
     if entry.rolled_offline_at:
         offline = ' · <span class="log-offline">%s</span>' % (

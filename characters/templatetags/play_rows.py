@@ -90,7 +90,7 @@ def wounds_and_points(context) -> SafeString:
     wound_url = e(reverse("play_wound", args=[character.pk]))
     name = e(character.name)
     title = e(table.title)
-    member_1 = f"{_('Member 1')}: " if table.members else ""
+    member_1 = _("Member 1") + ": " if table.members else ""
     section = _("(%(section)s; the numbers are the %(counted)s of one blow)") % {
         "section": e(table.track.section),
         "counted": e(table.damage_label),
@@ -139,7 +139,8 @@ def _summary(table) -> str:
             worst = f"<strong>{e(table.worst_word)}</strong>."
         said = f"{worst} <small>{e(capfirst(table.effect))}.</small>\n    "
     else:
-        said = f"<strong>{_('Unhurt')}</strong>"
+        unhurt = _("Unhurt")
+        said = f"<strong>{unhurt}</strong>"
     return (
         f'<p class="play-summary severity-{table.severity}" data-severity="{table.severity}">\n'
         f'    <span class="severity-icon" aria-hidden="true">{e(table.severity_icon)}</span>\n'
@@ -156,11 +157,12 @@ def _member_track(member, wound_url: str, hidden: str, name: str) -> str:
         if member.penalty:
             worst += f" {member.penalty}"
     levels = _("Member %(number)s of %(name)s") % {"number": number, "name": name}
+    title = _("Member %(number)s") % {"number": number}
     return (
         f'\n  <form method="post" action="{wound_url}" hx-post="{wound_url}" '
         'class="harm-track group-member">\n'
         f'    {hidden}<input type="hidden" name="member" value="{number}">\n'
-        f'    <p class="track-title">{_("Member %(number)s") % {"number": number}}{worst}</p>\n'
+        f'    <p class="track-title">{title}{worst}</p>\n'
         f'    <ol class="track-levels" aria-label="{levels}">\n'
         f"      {_track_rows(member.rows)}\n"
         "    </ol>\n"
@@ -173,7 +175,8 @@ def _points(context, table, character, hidden: str) -> str:
     url = e(reverse("play_points", args=[character.pk]))
     most = ""
     if pool.most is not None:
-        most = f" <small>{_('(at most %(most)s)') % {'most': pool.most}}</small>"
+        at_most = _("(at most %(most)s)") % {"most": pool.most}
+        most = f" <small>{at_most}</small>"
     at_table = ""
     if state.points_spent or state.points_regained:
         at_table = _("; at the table %(spent)s spent, %(regained)s given back") % {
@@ -183,15 +186,17 @@ def _points(context, table, character, hidden: str) -> str:
     regain = ""
     if context.get("may_regain"):
         full = " disabled" if pool.most is not None and in_hand >= pool.most else ""
+        give_back = _("Give 1 back")
         regain = (
             '<button type="submit" name="action" value="regain" '
-            f'class="secondary outline"{full}>{_("Give 1 back")}</button>'
+            f'class="secondary outline"{full}>{give_back}</button>'
         )
     in_hand_said = _("<strong data-points>%(count)s</strong> %(points)s in hand") % {
         "count": in_hand,
         "points": e(table.points_word),
     }
     on_record = _("%(count)s on record") % {"count": pool.on_record}
+    spend = _("Spend 1")
     parts = [
         '<div class="play-points">\n'
         f'    <form method="post" action="{url}" hx-post="{url}" class="points-row" '
@@ -202,7 +207,7 @@ def _points(context, table, character, hidden: str) -> str:
         "</small></p>\n"
         '      <span class="points-actions">\n'
         f'        <button type="submit" name="action" value="spend"'
-        f"{'' if in_hand else ' disabled'}>{_('Spend 1')}</button>\n"
+        f"{'' if in_hand else ' disabled'}>{spend}</button>\n"
         f"        {regain}\n"
         "      </span>\n"
         "    </form>\n    "
@@ -218,19 +223,23 @@ def _points(context, table, character, hidden: str) -> str:
 
 def _potential(url: str, hidden: str, section: str, power: str, most: int, left: int) -> str:
     said = {"left": left, "most": most, "power": e(power)}
+    potential_left = _("<strong>%(left)s</strong> of %(most)s %(power)s potential left") % said
+    back_after_rest = _("back after a good night's rest")
+    use, use_once = _("Use 1"), _("Use %(power)s once") % said
+    undo, take_back = _("Undo"), _("Take back a use of %(power)s") % said
     return (
         f'\n    <form method="post" action="{url}" hx-post="{url}" class="points-row">\n'
         f'      {hidden}<input type="hidden" name="power" value="{e(power)}">\n'
         '      <p class="points-count">'
-        f"{_('<strong>%(left)s</strong> of %(most)s %(power)s potential left') % said} "
-        f'<small class="points-record">{section}{_("back after a good night's rest")}'
+        f"{potential_left} "
+        f'<small class="points-record">{section}{back_after_rest}'
         "</small></p>\n"
         '      <span class="points-actions">\n'
         f'        <button type="submit" name="action" value="use"{"" if left else " disabled"} '
-        f'aria-label="{_("Use %(power)s once") % said}">{_("Use 1")}</button>\n'
+        f'aria-label="{use_once}">{use}</button>\n'
         '        <button type="submit" name="action" value="return" class="secondary outline"'
         f"{' disabled' if left == most else ''} "
-        f'aria-label="{_("Take back a use of %(power)s") % said}">{_("Undo")}</button>\n'
+        f'aria-label="{take_back}">{undo}</button>\n'
         "      </span>\n"
         "    </form>\n    "
     )
@@ -260,10 +269,12 @@ def conditions_list(context) -> SafeString:
                 "      </li>\n      "
             )
     else:
-        items.append(f'\n      <li class="empty">{_("None.")}</li>\n      ')
+        none = _("None.")
+        items.append(f'\n      <li class="empty">{none}</li>\n      ')
+    conditions = _("Conditions")
     return mark_safe(
         '<div class="play-conditions">\n'
-        f'    <p class="track-title">{_("Conditions")}</p>\n'
+        f'    <p class="track-title">{conditions}</p>\n'
         f'    <ul class="conditions">\n      {"".join(items)}\n    </ul>\n'
         "  </div>"
     )
@@ -279,6 +290,8 @@ def play_inputs(context) -> SafeString:
     blow_url = e(reverse("play_blow", args=[pk]))
     swap = f'hx-target="#play-status-{pk}" hx-swap="outerHTML" class="inline-form"'
     blow = _("Mark a blow of (%(counted)s)") % {"counted": e(table.damage_label)}
+    add_condition, example = _("Add a condition"), _("stunned, -1 until healed")
+    add, mark = _("Add"), _("Mark")
     lands = _(
         "It lands where the rules put it: the next open box up when its own are full (%(section)s)."
     ) % {"section": e(table.track.section)}
@@ -287,11 +300,11 @@ def play_inputs(context) -> SafeString:
         f'  <form method="post" action="{condition_url}" hx-post="{condition_url}" {swap} '
         'data-reset-on-success data-offline="condition_add">\n'
         f"    {hidden}\n"
-        f'    <label for="condition-{pk}">{_("Add a condition")}</label>\n'
+        f'    <label for="condition-{pk}">{add_condition}</label>\n'
         '    <span class="inline-fields">\n'
         f'      <input type="text" id="condition-{pk}" name="text" maxlength="60" required '
-        f'placeholder="{_("stunned, -1 until healed")}">\n'
-        f'      <button type="submit" class="secondary">{_("Add")}</button>\n'
+        f'placeholder="{example}">\n'
+        f'      <button type="submit" class="secondary">{add}</button>\n'
         "    </span>\n"
         "  </form>\n"
         f'  <form method="post" action="{blow_url}" hx-post="{blow_url}" {swap} '
@@ -301,7 +314,7 @@ def play_inputs(context) -> SafeString:
         '    <span class="inline-fields">\n'
         f'      <input type="number" id="blow-{pk}" name="damage" min="-30" max="60" required '
         'inputmode="numeric">\n'
-        f'      <button type="submit" class="secondary">{_("Mark")}</button>\n'
+        f'      <button type="submit" class="secondary">{mark}</button>\n'
         "    </span>\n"
         f"    <small>{lands}</small>\n"
         "  </form>\n"

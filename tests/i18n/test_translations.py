@@ -3,8 +3,12 @@ complete, the built-in rulesets' words all translatable, the report in English u
 (`check_character --lang`, the endpoint's Accept-Language), a language choice that sticks,
 numbers in the language's own form, notifications in the player's language."""
 
+import ast
 import json
 import re
+import shutil
+import subprocess
+import sys
 from fractions import Fraction
 from io import StringIO
 from pathlib import Path
@@ -85,6 +89,97 @@ def test_the_completeness_check_finds_an_untranslated_and_a_fuzzy_entry(tmp_path
     broken = polib.pofile(str(tmp_path / "django.po"))
     assert [e.msgid for e in broken.untranslated_entries()] == [po[0].msgid]
     assert [e.msgid for e in broken.fuzzy_entries()] == [po[1].msgid]
+
+
+# The calls makemessages collects a message from (its command adds the engine's `say`).
+GETTEXT_CALLS = {
+    "_",
+    "gettext",
+    "gettext_lazy",
+    "gettext_noop",
+    "pgettext",
+    "pgettext_lazy",
+    "ngettext",
+    "ngettext_lazy",
+    "npgettext",
+    "npgettext_lazy",
+    "say",
+    "say_plural",
+}
+# What makemessages reads to make the catalogues (it skips tests/ and bench/).
+COLLECTED = ("manage.py", "config", "characters", "rules", "templates", "locale")
+
+
+def gettext_calls_in_f_strings(source: str, name: str) -> list[str]:
+    """Each `_("…")` (or any of GETTEXT_CALLS) inside an f-string of `source`: xgettext reads
+    an f-string as one string literal, so the message inside is never collected."""
+    found = []
+    for node in ast.walk(ast.parse(source, name)):
+        if isinstance(node, ast.JoinedStr):
+            for call in ast.walk(node):
+                if isinstance(call, ast.Call) and getattr(call.func, "id", None) in GETTEXT_CALLS:
+                    found.append(f"{name}:{call.lineno} {ast.unparse(call)}")
+    return found
+
+
+def test_no_message_is_marked_inside_an_f_string():
+    """The next makemessages would drop such a message from every catalogue, and the page
+    would say it in English: the status panel's "Spend 1" and 16 more once did. Said before
+    the f-string, it is collected."""
+    found = [
+        hit
+        for folder in ("config", "characters", "rules")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for hit in gettext_calls_in_f_strings(path.read_text(), str(path.relative_to(ROOT)))
+    ]
+    assert found == []
+
+
+def test_the_f_string_check_finds_a_message_inside_one():
+    source = 'label = f"<b>{_(\'Spend 1\')}</b>"\nsaid = _("Spend 1")\n'
+    assert gettext_calls_in_f_strings(source, "x.py") == ["x.py:1 _('Spend 1')"]
+
+
+def entries_of(path: Path) -> dict:
+    """A catalogue's entries, (context, English, plural) -> (translation, plural forms,
+    flags), and its obsolete ones under "obsolete"."""
+    po = polib.pofile(str(path))
+    kept = {
+        (e.msgctxt, e.msgid, e.msgid_plural): (e.msgstr, sorted(e.msgstr_plural.items()), e.flags)
+        for e in po
+        if not e.obsolete
+    }
+    return {**kept, "obsolete": sorted(e.msgid for e in po if e.obsolete)}
+
+
+def test_the_catalogues_are_what_makemessages_makes(tmp_path):
+    """docs/translations.md: after a change to English text, makemessages and translate. Run on
+    a copy of the code, it finds every message the catalogues hold and no other: none would go
+    obsolete (a message the code still says, that xgettext could not read) and none comes in
+    empty (a message nobody translated)."""
+    copy = tmp_path / "fairsheet"
+    copy.mkdir()
+    for name in COLLECTED:
+        source = ROOT / name
+        if source.is_dir():
+            ignored = shutil.ignore_patterns("__pycache__", "*.mo")
+            shutil.copytree(source, copy / name, ignore=ignored)
+        else:
+            shutil.copy2(source, copy / name)
+    made = subprocess.run(
+        [sys.executable, "manage.py", "makemessages", *(f"--locale={code}" for code in SHIPPED)],
+        cwd=copy,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    said = made.stdout + made.stderr  # makemessages passes xgettext's warnings on to stdout
+    assert made.returncode == 0, said
+    assert "warning" not in said, said  # xgettext could not read some of the code
+    for language in SHIPPED:
+        for domain in ("django", "rules"):
+            where = Path("locale") / language / "LC_MESSAGES" / f"{domain}.po"
+            assert entries_of(copy / where) == entries_of(ROOT / where), where
 
 
 def builtin_words():
