@@ -512,6 +512,21 @@ def test_an_edit_on_a_page_drawn_before_the_house_rules_changed_redraws_the_verd
     assert f'id="issues-trait-{dexterity.pk}"' in answer
 
 
+def test_a_broken_rule_names_the_traits_as_the_rows_do(player_client, character):
+    """Mudge 1.6: one attribute may be Superb. On a German page the rule that two break
+    names them as their rows do, Stärke and Geschicklichkeit, not in the English of the
+    file."""
+    for name in ("Strength", "Dexterity"):
+        character.refresh_from_db()
+        post_trait(player_client, character, attribute(character, name), level=SUPERB)
+    url = reverse("character_builder", args=[character.pk])
+    page = player_client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "(Stärke, Geschicklichkeit)" in page
+    assert "(Strength, Dexterity)" not in page
+    english = player_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "(Strength, Dexterity)" in english
+
+
 def test_a_trait_edit_makes_a_fixed_number_of_queries(
     player_client, character, django_assert_num_queries
 ):
