@@ -66,6 +66,11 @@ FACTOR_WORDS = {
     "Weapon": pgettext_lazy("damage factor", "Weapon"),
     "Armour": pgettext_lazy("damage factor", "Armour"),
 }
+# A term left for play as said after a total, "-1 + armour": lower case in English, French
+# and Spanish, a noun's capital in German; so its own message, not the word above lowered.
+AFTER_A_TOTAL = {
+    "Armour": pgettext_lazy("damage factor, after a total", "armour"),
+}
 
 
 def percent(chance: Fraction) -> str:
@@ -159,12 +164,13 @@ class FactorRow:
     terms: tuple[tuple[str, int], ...]
     total: str  # signed, as the printed sheet writes it: "+1", "0", "-2"
     open_term: str = ""
+    open_after: str = ""  # the open term as said after the total: "armour", "Rüstung"
 
     @property
     def short(self) -> str:
         """The factor without its terms: "Broadsword +3", "Defensive +0 + armour"."""
         short = f"{self.label} {self.total}"
-        return f"{short} + {self.open_term.lower()}" if self.open_term else short
+        return f"{short} + {self.open_after}" if self.open_term else short
 
 
 @dataclass(frozen=True)
@@ -796,7 +802,15 @@ def _factor(factor: combat.DamageFactor, defensive: bool = False) -> FactorRow:
         tuple((factor_word(name), value) for name, value in factor.terms),
         signed(factor.total),
         factor_word(factor.open_term),
+        _after_a_total(factor.open_term),
     )
+
+
+def _after_a_total(word: str) -> str:
+    """A factor's open term as said after its total (AFTER_A_TOTAL); another as said anywhere,
+    in lower case."""
+    found = AFTER_A_TOTAL.get(word)
+    return factor_word(word).lower() if found is None else str(found)
 
 
 def factor_word(word: str) -> str:

@@ -108,33 +108,36 @@ def balance_label(balance, ruleset: Ruleset) -> str:
 # an edit compares the verdict after it against the one the page shows (shown_verdict), and
 # pricing the build as it stood before the edit was a second pricing a request (issue 40).
 # Whatever a verdict reads moves the character's version (every write does) or is another
-# ruleset (adapters.ruleset_for keeps one per house rules and catalogue): an entry is found
-# only while its very ruleset lives (a weak reference: the entries keep no old rules alive,
-# and a ruleset's id reused by another finds nothing). created_at tells a character from one
-# that had its id before (a rolled-back test's, on SQLite).
+# ruleset (adapters.ruleset_for keeps one per house rules and catalogue): an entry holds its
+# ruleset by a weak reference (the entries keep no old rules alive), and one drawn under
+# other rules than the character's now (the GM changed the house rules or the catalogue
+# since the page was drawn) says the page shows a verdict no pricing here can tell again.
+# created_at tells a character from one that had its id before (a rolled-back test's, on
+# SQLite).
 _DRAWN_VERDICTS: dict[tuple, tuple[weakref.ref, Verdict]] = {}
 DRAWN_VERDICTS_KEPT = 512  # characters being edited at once, in one process
 _drawn_lock = threading.Lock()
 
 
-def _verdict_key(character: Character, ruleset: Ruleset) -> tuple:
-    return (character.pk, character.created_at, character.version, id(ruleset), get_language())
+def _verdict_key(character: Character) -> tuple:
+    return (character.pk, character.created_at, character.version, get_language())
 
 
 def _keep_drawn(character: Character, ruleset: Ruleset, verdict: Verdict) -> None:
     with _drawn_lock:
         if len(_DRAWN_VERDICTS) >= DRAWN_VERDICTS_KEPT:
             del _DRAWN_VERDICTS[next(iter(_DRAWN_VERDICTS))]  # the oldest
-        _DRAWN_VERDICTS[_verdict_key(character, ruleset)] = (weakref.ref(ruleset), verdict)
+        _DRAWN_VERDICTS[_verdict_key(character)] = (weakref.ref(ruleset), verdict)
 
 
-def shown_verdict(character: Character) -> Verdict:
+def shown_verdict(character: Character) -> Verdict | None:
     """The verdict the page shows of the character as it is: the one drawn at this
-    version, else worked out again."""
+    version, else worked out again; None when the page was drawn under other rules (the
+    GM changed them since), and shows a verdict that is not the build's under these."""
     ruleset = ruleset_for(character)
-    drawn = _DRAWN_VERDICTS.get(_verdict_key(character, ruleset))
-    if drawn is not None and drawn[0]() is ruleset:
-        return drawn[1]
+    drawn = _DRAWN_VERDICTS.get(_verdict_key(character))
+    if drawn is not None:
+        return drawn[1] if drawn[0]() is ruleset else None
     _, _, report = _priced(character)
     return Verdict.of(issues_by_trait(traits_by_kind(character), report), report)
 

@@ -485,14 +485,15 @@ def _changed(request, character, shown, changed: Changed):
 def _verdict_changes(request, context, before, after, *, skip):
     """The rest of the page that shows the report, out of band where the edit changed it:
     one edit can break or mend a rule on another row (a second Superb attribute), and the
-    review panel counts the broken rules."""
+    review panel counts the broken rules. `before` is None when the page was drawn under
+    rules the GM has changed since: every mark and the review verdict are drawn again."""
     replaced = {place.trait_pk for place in skip}
     marks = [
         row
         for section in context["sections"]
         for row in section.rows
         if row.trait.pk not in replaced
-        and before.marks.get(row.trait.pk) != after.marks.get(row.trait.pk)
+        and (before is None or before.marks.get(row.trait.pk) != after.marks.get(row.trait.pk))
     ]
     html = []
     if marks:
@@ -506,7 +507,7 @@ def _verdict_changes(request, context, before, after, *, skip):
         Character.State.DRAFT,
         Character.State.CHANGES_REQUESTED,
     )
-    if in_review and before.broken != after.broken:
+    if in_review and (before is None or before.broken != after.broken):
         html.append(
             render_to_string(
                 "review/character_status.html#review_verdict",

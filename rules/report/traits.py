@@ -5,7 +5,7 @@ from rules.character import Character, Trait
 from rules.report.issues import Issue
 from rules.rulesets import Ruleset, skill_default
 from rules.trades import amount_phrase
-from rules.words import Level, Noun, Phrase, Term, say
+from rules.words import Level, Name, Noun, Phrase, Term, say
 
 
 class TraitChecks:
@@ -112,7 +112,7 @@ class TraitChecks:
                 "it, make it {a_skill}, or ask the {gm} to add it as an extra one.",
                 ruleset=Term(self.r.name, "ruleset"),
                 attribute=self.noun("attributes"),
-                name=trait.name,
+                name=Name(trait.name),
                 attributes=self.noun("attributes", 2),
                 listed=", ".join(self.r.attribute_names),
                 a_skill=self.noun("skills", article=True),
@@ -135,7 +135,7 @@ class TraitChecks:
                     "duplicate_trait",
                     say(
                         "{name} is listed twice among the {nouns}: remove one of them.",
-                        name=item.name,
+                        name=Name(item.name),
                         nouns=self.noun(list_name, 2),
                     ),
                     "creation",
@@ -159,7 +159,7 @@ class TraitChecks:
                 say(
                     "{name} cannot start below {floor} (it is {level}): raise it to {floor} or "
                     "remove it, or the {gm} may allow lower in the house rules.",
-                    name=trait.name,
+                    name=Name(trait.name),
                     floor=self.level(floor_level),
                     level=self.level(trait.level),
                     gm=self.gm(),
@@ -179,7 +179,7 @@ class TraitChecks:
                 say(
                     "{name} cannot start at {level}: {top} is not allowed at creation. Lower "
                     "it to {highest}, or the {gm} may allow {top} in the house rules.",
-                    name=trait.name,
+                    name=Name(trait.name),
                     level=self.level(trait.level),
                     top=self.level(r.ladder.top_word_level),
                     highest=self.level(r.creation_max),
@@ -197,7 +197,7 @@ class TraitChecks:
                     "{highest}.",
                     noun=self.noun(list_name),
                     highest=self.level(r.creation_max),
-                    name=trait.name,
+                    name=Name(trait.name),
                     level=self.level(trait.level),
                 ),
                 "creation",
@@ -213,7 +213,7 @@ class TraitChecks:
             "level_out_of_range",
             say(
                 "{name} is {level}, above the ladder's top, {top}: lower it to {top}.",
-                name=trait.name,
+                name=Name(trait.name),
                 level=self.level(trait.level),
                 top=self.level(self.top),
             ),
@@ -248,7 +248,7 @@ class TraitChecks:
                 "nouns": self.noun(list_name, limit),
                 "level": self.level(level),
                 "count": len(at_level),
-                "names": ", ".join(t.name for _, t in at_level),
+                "names": tuple(Name(t.name) for _, t in at_level),
             }
             if trading:
                 phrase = say(
@@ -339,7 +339,7 @@ class TraitChecks:
                     say(
                         "{name} was defined in play at {level}: an uncommitted trait is defined "
                         "as {highest} or lower. Lower it to {highest}.",
-                        name=trait.name,
+                        name=Name(trait.name),
                         level=self.level(trait.level),
                         highest=self.level(r.uncommitted_max),
                     ),

@@ -488,6 +488,45 @@ def test_an_edit_prices_the_build_once_after_the_page_it_answers(
     assert f"{FRESH_MUDGE_BALANCE - 3} skill levels" in raised.content.decode()
 
 
+def test_an_edit_on_a_page_drawn_before_the_house_rules_changed_redraws_the_verdict(
+    player_client, character, gm
+):
+    """The page was drawn under Mudge as written; the GM then asks for at least one fault
+    (Mudge 1.5). The player's next edit on that page (still open) answers with the budget
+    panel under the new rules, and with the review verdict too: it counted no broken rule,
+    the panel beside it one. And every row's mark is drawn again, not only the changed
+    ones: the page's marks were drawn under the old rules."""
+    from characters.services.campaigns import campaign_update_house_rules
+
+    page = player_client.get(reverse("character_builder", args=[character.pk])).content.decode()
+    assert "The build breaks" not in page
+    campaign_update_house_rules(
+        campaign=character.campaign, actor=gm, house_rules={"min_faults": 1}
+    )
+    character.refresh_from_db()
+    strength, dexterity = attribute(character, "Strength"), attribute(character, "Dexterity")
+    answer = post_trait(player_client, character, strength, level=GOOD).content.decode()
+    assert "1 rule broken" in answer  # the budget panel
+    verdict = re.search(r'<p id="review-verdict"[^>]*>(.*?)</p>', answer, re.S)
+    assert verdict and "The build breaks 1 rule" in verdict.group(1)
+    assert f'id="issues-trait-{dexterity.pk}"' in answer
+
+
+def test_a_broken_rule_names_the_traits_as_the_rows_do(player_client, character):
+    """Mudge 1.6: one attribute may be Superb. On a German page the rule that two break
+    names them as their rows do, Stärke and Geschicklichkeit, not in the English of the
+    file."""
+    for name in ("Strength", "Dexterity"):
+        character.refresh_from_db()
+        post_trait(player_client, character, attribute(character, name), level=SUPERB)
+    url = reverse("character_builder", args=[character.pk])
+    page = player_client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "(Stärke, Geschicklichkeit)" in page
+    assert "(Strength, Dexterity)" not in page
+    english = player_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "(Strength, Dexterity)" in english
+
+
 def test_a_trait_edit_makes_a_fixed_number_of_queries(
     player_client, character, django_assert_num_queries
 ):

@@ -230,6 +230,19 @@ class TestThePartyView:
         assert "Broadsword +3" in html  # Strength Good +1, medium weapon +2 (Mudge 4.54)
         assert "Climbing Good" in html  # key traits
 
+    def test_the_open_armour_term_reads_as_each_language_writes_it(
+        self, client, gm, tess, campaign
+    ):
+        """The defensive factor leaves armour for play: "+ armour" in English, "+ Rüstung" in
+        German, whose nouns keep their capital (the word lowered read "+ rüstung")."""
+        client.force_login(gm)
+        url = reverse("campaign_party", args=[campaign.pk])
+        english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        german = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+        assert re.search(r"Defensive [+-]?\d+ \+ armour", english)
+        assert re.search(r"Defensiv [+-]?\d+ \+ Rüstung", german)
+        assert "+ rüstung" not in german
+
     def test_queries_do_not_grow_with_the_party(self, client, gm, campaign):
         client.force_login(gm)
         url = reverse("campaign_party", args=[campaign.pk])

@@ -127,6 +127,21 @@ def test_a_thread_on_equipment_and_one_on_the_whole_build(login, character, swor
     assert f'<option value="equipment-{sword.pk}">Equipment: Sword</option>' in page
 
 
+def test_a_thread_on_the_whole_build_reads_as_german_says_it(login, character, gm, player):
+    """German puts "the whole build" after "Zu" (on) in the dative: "Zu dem ganzen
+    Charakter", not the nominative "Zu der ganze Charakter"; the answer's label too."""
+    thread = comment_thread_start(character=character, actor=gm, body="Wer ist Brogo?")
+    client = login(player)
+    response = client.get(
+        reverse("character_builder", args=[character.pk]), HTTP_ACCEPT_LANGUAGE="de"
+    )
+    html = response.content.decode()
+    title = html[html.index(f'id="thread-{thread.pk}-title"') :]
+    assert title.split("</h3>")[0].endswith("Zu <bdi>dem ganzen Charakter</bdi>")
+    assert "Deine Antwort zu dem ganzen Charakter" in html
+    assert "der ganze Charakter" not in html
+
+
 def test_only_the_gm_starts_a_thread(login, character, climbing, player, mate):
     url = reverse("thread_start", args=[character.pk])
     for user in (player, mate):  # the GM's review page is nobody else's
