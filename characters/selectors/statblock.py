@@ -139,7 +139,7 @@ def _item(item: ListedItem) -> str:
 
 def _factor(factor) -> str:
     """ "Staff +1" (a weapon's name is rules content), "Defensive -1 + armour"."""
-    total = f"{factor.total} + {factor.open_term}" if factor.open_term else factor.total
+    total = f"{factor.total} + {factor.open_after}" if factor.open_term else factor.total
     return _one_line(f"{rules_name(factor.label)} {total}")
 
 

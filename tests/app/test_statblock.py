@@ -110,14 +110,29 @@ SAYS = {
         "de": ["Stärke: Gut +1", "Fudge-Punkte: 3", "Kratzer: 1 ☐☐☐☐☐", "Verletzt (-1): 2\u20133"],
     },
     "mudge": {
-        "en": ["Acrobatics: Fair 0", "Meta points: 3", "Absolute Direction", "Unarmed 0"],
+        # The armour left for play, as the sheet says it after a total: German keeps the
+        # noun's capital.
+        "en": [
+            "Acrobatics: Fair 0",
+            "Meta points: 3",
+            "Absolute Direction",
+            "Unarmed 0",
+            "Defence: Defensive 0 + armour",
+        ],
         "fr": [
             "Acrobatie\u00a0: Moyen 0",
             "Méta-points\u00a0: 3",
             "Sens de l\u2019orientation",
             "Mains nues 0",
+            "Défense\u00a0: Défensif 0 + armure",
         ],
-        "de": ["Akrobatik: Ordentlich 0", "Metapunkte: 3", "Orientierungssinn", "Waffenlos 0"],
+        "de": [
+            "Akrobatik: Ordentlich 0",
+            "Metapunkte: 3",
+            "Orientierungssinn",
+            "Waffenlos 0",
+            "Verteidigung: Defensiv 0 + Rüstung",
+        ],
     },
     "microfudged-dip": {
         "en": ["Mind: Mediocre 3 cards", "Athletics: Fair 4 cards", "Saved tokens: 4"],
