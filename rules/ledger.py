@@ -15,7 +15,7 @@ from rules.advancement import NotAvailable, flat_cost, learn_cost, learnable, ra
 from rules.character import Character, Fault, Gift, Power, Trait
 from rules.ladder import STANDARD
 from rules.rulesets import LISTS, STANDARD_TERMS, TOKENS, Ruleset
-from rules.words import Level, Noun, Phrase, Term, say, say_plural
+from rules.words import Level, Name, Noun, Phrase, Term, say, say_plural
 
 # The lists a ledger entry may name, and the advancement cost kind of a raise in each.
 RAISE_KINDS = {"attributes": "attribute", "skills": "skill", "powers": "power"}
@@ -166,10 +166,12 @@ def _undo(bought, lists, positions) -> Phrase | None:
     if isinstance(bought, Raise):
         at = _find(items, bought.name)
         if at is None:
-            return say("it raises {name}, which is not in {list}", name=bought.name, list=in_list)
+            return say(
+                "it raises {name}, which is not in {list}", name=Name(bought.name), list=in_list
+            )
         level = items[at].level
         if level != bought.to_level:
-            values = {"name": bought.name, "to": _level(bought.to_level)}
+            values = {"name": Name(bought.name), "to": _level(bought.to_level)}
             if level is None:
                 return say(
                     "it raises {name} to {to}, but {name} is at no level (undoing the later "
@@ -188,14 +190,14 @@ def _undo(bought, lists, positions) -> Phrase | None:
         at = _find(items, bought.item.name)
         if at is None:
             return say(
-                "it adds {name}, which is not in {list}", name=bought.item.name, list=in_list
+                "it adds {name}, which is not in {list}", name=Name(bought.item.name), list=in_list
             )
         level = getattr(bought.item, "level", None)
         if level is not None and items[at].level != level:
             return say(
                 "it adds {name} at {level}, but {name} is at {now} (undoing the later spends "
                 "first)",
-                name=bought.item.name,
+                name=Name(bought.item.name),
                 level=_level(level),
                 now=_level(items[at].level),
             )
@@ -204,7 +206,9 @@ def _undo(bought, lists, positions) -> Phrase | None:
         return None
     # Remove: the fault must be gone, and comes back.
     if _find(items, bought.item.name) is not None:
-        return say("it buys off {name}, but the character still has it", name=bought.item.name)
+        return say(
+            "it buys off {name}, but the character still has it", name=Name(bought.item.name)
+        )
     items.append(bought.item)
     positions[bought.list].append(None)
     return None
@@ -370,7 +374,7 @@ def _due(entry: Entry, ruleset: Ruleset) -> tuple[int, bool, bool, Phrase]:
     if isinstance(bought, Raise):
         label = say(
             "Raising {name} from {start} to {end}",
-            name=bought.name,
+            name=Name(bought.name),
             start=_level(bought.from_level),
             end=_level(bought.to_level),
         )
@@ -378,19 +382,25 @@ def _due(entry: Entry, ruleset: Ruleset) -> tuple[int, bool, bool, Phrase]:
         return cost.amount, False, cost.needs_gm_permission, label
     if isinstance(bought, Remove):
         cost = flat_cost(ruleset, "buy_off_fault")
-        label = say("Buying off {name}", name=bought.item.name)
+        label = say("Buying off {name}", name=Name(bought.item.name))
         return cost.amount, True, cost.needs_gm_permission, label
     # Add
     item = bought.item
     if learnable(ruleset, bought.list):
         # A new skill (or field of power) is raised from where it stood unlisted.
         cost = learn_cost(ruleset, bought.list, item.name, item.difficulty, item.level)
-        label = say("Adding {name} at {level}", name=item.name, level=_level(item.level))
+        label = say("Adding {name} at {level}", name=Name(item.name), level=_level(item.level))
         return cost.amount, False, cost.needs_gm_permission, label
     if bought.list == "gifts":
-        cost, label = flat_cost(ruleset, "gift"), say("Adding the gift {name}", name=item.name)
+        cost, label = (
+            flat_cost(ruleset, "gift"),
+            say("Adding the gift {name}", name=Name(item.name)),
+        )
     else:
-        cost, label = flat_cost(ruleset, "power"), say("Adding the power {name}", name=item.name)
+        cost, label = (
+            flat_cost(ruleset, "power"),
+            say("Adding the power {name}", name=Name(item.name)),
+        )
     return cost.amount, True, cost.needs_gm_permission, label
 
 

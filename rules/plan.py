@@ -17,8 +17,8 @@ from rules.advancement import NotAvailable, flat_cost, learn_start, learnable, r
 from rules.character import Character
 from rules.json_files import CharacterFileError
 from rules.ladder import ABYSMAL, STANDARD, Ladder, LevelError
-from rules.rulesets import DIFFICULTIES, LEVELS, Ruleset
-from rules.words import Level, Name, Phrase, say
+from rules.rulesets import DIFFICULTIES, LEVELS, STANDARD_TERMS, Ruleset
+from rules.words import Level, Name, Phrase, Term, say
 
 RAISE, LEARN, GIFT, POWER, BUY_OFF_FAULT, META_POINT = (
     "raise",
@@ -228,8 +228,8 @@ class _State:
                 raise _Unplannable(
                     say(
                         "{ruleset} learns no new {what} level by level: plan the power whole",
-                        ruleset=ruleset.name,
-                        what=step.list,
+                        ruleset=Term(ruleset.name, "ruleset"),
+                        what=STANDARD_TERMS.list_noun(step.list, 2),
                     ),
                     section,
                 )

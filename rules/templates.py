@@ -33,12 +33,14 @@ class Unmet:
         """What to do about it, for a person in any language (rules.words)."""
         if not self.need:
             kind = Noun(self.kind, f"{self.kind}s")
-            return say("Take the {kind} {name}.", kind=kind, name=self.name)
+            return say("Take the {kind} {name}.", kind=kind, name=Name(self.name))
         need = Level(parse_level(self.need), STANDARD)
         if not self.have:
-            return say("Add {name} at {level} or better.", name=self.name, level=need)
+            return say("Add {name} at {level} or better.", name=Name(self.name), level=need)
         have = Level(parse_level(self.have), STANDARD)
-        return say("Raise {name} from {have} to {need}.", name=self.name, have=have, need=need)
+        return say(
+            "Raise {name} from {have} to {need}.", name=Name(self.name), have=have, need=need
+        )
 
     @property
     def message(self) -> str:

@@ -297,7 +297,10 @@ class LevelsPricing(TraitChecks):
             if power.level is None:
                 self.error(
                     "level_missing",
-                    say("{name} needs a level, as a skill does: give it one.", name=power.name),
+                    say(
+                        "{name} needs a level, as a skill does: give it one.",
+                        name=Name(power.name),
+                    ),
                     kind,
                     power.name,
                     where,

@@ -19,7 +19,9 @@ from characters.adapters import NAMED_LISTS, character_file
 from characters.rules_content import rules_name
 from characters.services.character_files import character_import
 from characters.sheets import sheet_for_character
+from characters.wording import said
 from rules.ladder import FAIR
+from rules.templates import Unmet
 from tests.i18n.test_i18n_crawl import (
     RULES_LANGUAGES,
     _rules_character,
@@ -114,3 +116,23 @@ def test_the_picker_finds_an_entry_by_either_name_and_posts_its_key(language):
 def rules_name_in(language: str, name: str) -> str:
     with translation.override(language):
         return rules_name(name)
+
+
+@pytest.mark.parametrize(
+    "unmet",
+    [
+        Unmet(kind="gift", name="Absolute Direction", need="", have=""),
+        Unmet(kind="skill", name="Climbing", need="Good", have=""),
+        Unmet(kind="skill", name="Climbing", need="Good", have="Fair"),
+    ],
+    ids=["take", "add", "raise"],
+)
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_a_templates_minimum_names_the_trait_as_the_rows_do(unmet, language):
+    """Mudge 6.4's minimums in the reader's language, the trait's name too (the engine marks
+    it a rules name: tests/rules/test_message_names.py)."""
+    with translation.override(language):
+        shown = rules_name(unmet.name)
+        text = said(unmet.phrase)
+    assert shown != unmet.name and shown in text, text
+    assert unmet.name not in text, text
