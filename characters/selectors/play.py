@@ -255,9 +255,10 @@ class AtTable:
     def damage_label(self) -> str:
         return said(self.track.damage_label)
 
-    @cached_property
+    @property
     def points_word(self) -> str:
-        return vocabulary.term(self.pool.name, "points")
+        """The points' name as the language says as many as are in hand: "1 meta point"."""
+        return vocabulary.points_counted(self.pool.name, self.in_hand)
 
     @cached_property
     def rows(self) -> list["TrackRow"]:

@@ -69,6 +69,25 @@ class TestThePlayPage:
         assert '<option value="Broadsword">Broadsword (+3)</option>' in html
         assert "Approved · SHA-256 " + tess.approvals.get().sha256 in html
 
+    @pytest.mark.parametrize(
+        "language, spent, said",
+        [
+            ("en", 2, "1</strong> meta point in hand"),
+            ("en", 3, "0</strong> meta points in hand"),
+            ("fr", 2, "1</strong> méta-point en main"),
+            ("de", 2, "1</strong> Metapunkt auf der Hand"),
+            ("de", 1, "2</strong> Metapunkte auf der Hand"),
+        ],
+    )
+    def test_the_points_in_hand_are_counted_as_the_language_counts(
+        self, pip, tess, player, language, spent, said
+    ):
+        for revision in range(spent):
+            services.play_points_spend(character=tess, actor=player, expected_revision=revision)
+        url = reverse("character_play", args=[tess.pk])
+        html = pip.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert said in html
+
     def test_the_wound_penalty_shows_on_traits_and_roller(self, pip, tess, player):
         services.play_blow_record(character=tess, actor=player, damage=3)
         html = pip.get(reverse("character_play", args=[tess.pk])).content.decode()
