@@ -12,7 +12,7 @@ from fractions import Fraction
 from rules.ladder import STANDARD, Ladder, LevelError
 from rules.rulesets import Ruleset
 from rules.text import name_problem
-from rules.words import Level, Phrase, Term, number_text, say
+from rules.words import Level, Name, Phrase, Term, number_text, say
 
 # key -> what it means, for the docs, the GM's form and error messages.
 HOUSE_RULE_KEYS = {
@@ -170,7 +170,7 @@ def _attribute_name(key, value, ruleset: Ruleset, extras):
             "{ruleset} has no attribute '{name}': use one of {names}",
             ruleset=Term(ruleset.name, "ruleset"),
             name=name,
-            names=", ".join(known),
+            names=tuple(Name(attribute) for attribute in known),
         ),
     )
 

@@ -45,6 +45,7 @@ from characters.models import (
     NpcRollMethod,
     PowerKind,
 )
+from characters.rules_content import rules_name, typed_key
 from characters.wording import SPEAKER
 from rules.house_rules import ATTRIBUTE_KEYS, BOOLEAN_KEYS, LEVEL_KEYS, json_number
 from rules.ladder import ABYSMAL, GOOD, STANDARD, LevelError
@@ -248,6 +249,8 @@ def base_value(ruleset: Ruleset, knob: Knob) -> str:
         if knob.key in ATTRIBUTE_KEYS:
             return pgettext("house rule value", "none")
         return pgettext("house rule value", "no limit")
+    if knob.key in ATTRIBUTE_KEYS:  # as the builder's rows name it: "Konstitution"
+        return rules_name(value)
     if isinstance(value, str):
         return value
     return str(json_number(value))
@@ -383,6 +386,8 @@ class HouseRulesForm(forms.Form):
                     {**extra, "default": ladder_word_of(base, extra["default"])}
                     for extra in _parse_extra_attributes(value, base.word(0))
                 ]
+            elif knob.key in ATTRIBUTE_KEYS:  # typed as the rows name it, kept by its key
+                out[knob.key] = typed_key(value)
             else:
                 out[knob.key] = _number(value)
         return out
@@ -453,6 +458,8 @@ def initial_from_overrides(base: Ruleset, overrides: dict) -> dict:
             initial[name] = "\n".join(
                 f"{e['name']}: {_default_said(base, e.get('default'))}" for e in value
             )
+        elif knob.key in ATTRIBUTE_KEYS:
+            initial[name] = rules_name(value)
         else:
             initial[name] = value
     return initial

@@ -97,10 +97,44 @@ def test_a_campaign_marks_every_refused_value_in_french(campaign, gm):
     errors = response.context["rules_form"].errors
     assert errors["attribute_levels"] == ["Ne peut pas être négatif (-1)."]
     assert errors["trade_fault"] == ["Doit être supérieur à zéro (0)."]
-    # The game's and the attributes' names are as the ruleset writes them.
+    # The game's name as the ruleset writes it, its attributes' as the builder's rows do.
     assert errors["muscle_attribute"][0].startswith(
-        "Mudge n\u2019a pas de caractéristique «\xa0Zork\xa0»\xa0: choisissez parmi Strength, "
+        "Mudge n\u2019a pas de caractéristique «\xa0Zork\xa0»\xa0: choisissez parmi Force, "
+        "Dextérité, Constitution, "
     )
+
+
+GERMAN = {"HTTP_ACCEPT_LANGUAGE": "de"}
+
+
+@pytest.mark.parametrize(
+    "field, typed, kept, shown",
+    [
+        ("damage_capacity_attribute", "Willenskraft", "Willpower", "Willenskraft"),
+        ("muscle_attribute", "geschicklichkeit", "Dexterity", "Geschicklichkeit"),
+        ("muscle_attribute", "Constitution", "Constitution", "Konstitution"),  # the key too
+    ],
+)
+def test_a_campaign_takes_an_attribute_named_as_the_rows_name_it(
+    campaign, gm, field, typed, kept, shown
+):
+    """A German GM types the attribute as the builder shows it ("Willenskraft"); the house
+    rules keep its key, which the characters' rows and the damage factors read, and the form
+    shows it again in the GM's words."""
+    response = house_rules_post(campaign, gm, GERMAN, **{field: typed})
+    assert response.status_code == 302, response.context["rules_form"].errors
+    campaign.refresh_from_db()
+    assert campaign.house_rules == {field: kept}
+    page = client_for(gm).get(reverse("campaign_house_rules", args=[campaign.pk]), **GERMAN)
+    assert page.context["rules_form"][field].value() == shown
+
+
+def test_a_campaign_shows_the_base_attributes_in_the_readers_words(campaign, gm):
+    page = client_for(gm).get(reverse("campaign_house_rules", args=[campaign.pk]), **GERMAN)
+    form = page.context["rules_form"]
+    assert form.fields["damage_capacity_attribute"].base_value == "Konstitution"
+    assert form.fields["muscle_attribute"].widget.attrs["placeholder"] == "Stärke"
+    assert "Basis: Konstitution" in text(page) and "Basis: Constitution" not in text(page)
 
 
 def test_a_campaign_refuses_in_spanish(campaign, gm):
