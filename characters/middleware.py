@@ -8,6 +8,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import Resolver404, get_resolver, resolve
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.debug import ExceptionReporter
 
@@ -29,6 +30,21 @@ class PermissionsPolicyMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         response.headers.setdefault("Permissions-Policy", self.header)
+        return response
+
+
+class VaryOnHtmxMiddleware:
+    """Many addresses answer an htmx request with a fragment and a plain one with the whole
+    page (the audit's diff, the builder's picker, the advancement panel): `Vary: HX-Request`
+    on every answer keeps a browser's or a proxy's cache from giving one for the other, as a
+    reload after the audit's version pickers put their choice in the address would."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        patch_vary_headers(response, ("HX-Request",))
         return response
 
 

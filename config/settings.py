@@ -82,6 +82,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "characters.middleware.VaryOnHtmxMiddleware",
     # Innermost: the site's own 404 page under DEBUG too (DEBUG_PAGES above), every header
     # of the middleware around it on it, request.htmx set for it.
     "characters.middleware.SiteErrorPagesMiddleware",

@@ -42,7 +42,9 @@ def character_audit(request, pk):
         "new": new,
         "changes": changes,
     }
-    if request.htmx:  # the version pickers swap the diff alone
+    # The version pickers swap the diff alone, and put their choice in the address: going
+    # back to it when the browser kept no copy asks for the whole page again.
+    if request.htmx and not request.htmx.history_restore_request:
         return render(request, f"{PAGE}#diff", context)
     context["timeline"] = timeline(character, ruleset)
     context["build_changed"] = build_changed(character)

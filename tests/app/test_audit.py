@@ -321,6 +321,33 @@ def test_the_version_pickers_swap_the_diff_alone(login, gm, character, climbing)
     assert audit(client, character, new="bogus").status_code == 404
 
 
+def test_the_compared_versions_stay_in_the_address(login, gm, character, climbing):
+    """The pickers push their choice into the address (hx-push-url): a reload, a link or
+    the way back there shows the same comparison, as the whole page; a cache keeps the
+    fragment and the page apart (Vary: HX-Request)."""
+    approved(character, gm)
+    approval = character.approvals.get()
+    client = login(gm)
+    url = reverse("character_audit", args=[character.pk])
+    chosen = {"old": "", "new": f"a{approval.pk}"}
+    page = client.get(url).content.decode()
+    assert 'hx-push-url="true"' in page
+    fragment = client.get(url, chosen, **HTMX)
+    assert fragment.content.decode().lstrip().startswith('<div id="diff"')
+    restored = client.get(url, chosen, **HTMX, HTTP_HX_HISTORY_RESTORE_REQUEST="true")
+    reloaded = client.get(url, chosen)
+    for whole in (restored, reloaded):
+        body = whole.content.decode()
+        assert "Timeline" in body and "<html" in body
+        assert f'<option value="a{approval.pk}" selected>' in body
+        assert (
+            f"From <strong>nothing</strong> to <strong>approved v{approval.version}</strong>"
+            in body
+        )
+    for response in (fragment, restored, reloaded):
+        assert "HX-Request" in response["Vary"]
+
+
 def test_a_changed_snapshot_no_longer_matches_its_sha256(login, gm, character, climbing):
     approved(character, gm)
     approval = character.approvals.get()
