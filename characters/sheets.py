@@ -430,7 +430,7 @@ def build_sheet(
     return Sheet(
         name=character.name,
         player=character.player,
-        race=character.race,
+        race=rules_name(character.race),
         concept=character.concept,
         ruleset_name=vocabulary.term(ruleset.name, "ruleset"),
         uses_tokens=tokens,

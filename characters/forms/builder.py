@@ -316,6 +316,11 @@ class DetailsForm(VersionedForm):
         else:
             del self.fields["meta_points"]
 
+    def clean_race(self) -> str:
+        """A built-in race typed as the page says it ("Halfelin") is kept by its key, as a
+        Mudge template sets it ("Halfling"); a race of the player's own as typed."""
+        return typed_key(self.cleaned_data["race"])
+
     def detail_fields(self) -> dict:
         return {k: v for k, v in self.cleaned_data.items() if k != "version"}
 

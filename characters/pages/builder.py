@@ -218,7 +218,7 @@ def _details_form(character, ruleset, version) -> DetailsForm:
             "name": character.name,
             "player": character.player,
             "concept": character.concept,
-            "race": character.race,
+            "race": rules_name(character.race),
             "scale_strength": character.scale_strength,
             "scale_mass": character.scale_mass,
             "meta_points": character.meta_points,
@@ -344,7 +344,7 @@ def template_changes(before, after, ruleset: Ruleset) -> list[str]:
             for item in getattr(after, name)[len(getattr(before, name)) :]
         ]
     if after.race != before.race:
-        lines.append(_("race {race}").format(race=after.race))
+        lines.append(_("race {race}").format(race=rules_name(after.race)))
     if (after.scale_strength, after.scale_mass) != (before.scale_strength, before.scale_mass):
         lines.append(
             _("Scale {strength} / {mass}").format(

@@ -326,6 +326,8 @@ def said_change(
         old, new = change.old, change.new
         if change.label == "ruleset":  # a ruleset by its name, a GM's game too
             old, new = (_ruleset_shown(v, ruleset) if v else v for v in (old, new))
+        elif change.label == "race":  # a built-in one (a Mudge template's) as the sheet says it
+            old, new = (rules_name(v) if v else v for v in (old, new))
     else:
         what = _list_word(change.section, change.label, ruleset)
         # The file names rules content by its English key; a built-in name is said in the

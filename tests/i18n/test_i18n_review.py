@@ -7,6 +7,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from characters.adapters import ruleset_for
+from characters.forms.builder import DetailsForm
 from characters.models import CatalogEntry, Equipment, Notification, PowerKind, Trait
 from characters.selectors.notifications import notification_said
 from characters.services.accounts import account_language_set
@@ -237,3 +239,48 @@ def approved_in_english(character, gm, player):
 
     character_approve(character=character, actor=gm, expected_version=None)
     return Notification.objects.get(user=player, kind=Notification.Kind.APPROVED)
+
+
+@pytest.mark.parametrize(
+    "language, shown",
+    [({"HTTP_ACCEPT_LANGUAGE": "fr"}, "Halfelin"), ({"HTTP_ACCEPT_LANGUAGE": "de"}, "Halbling")],
+)
+def test_a_built_in_race_is_said_in_the_readers_language_wherever_it_shows(
+    login, gm, player, character, language, shown
+):
+    """A Mudge template sets the race by its key ("Halfling"): the builder's field, the
+    sheet, its statblock, the review page and the audit's diff say it as the template panel
+    does; the builder keeps the key when the player saves the field as shown."""
+    character.race = "Halfling"
+    character.save(update_fields=["race"])
+    player_page = login(player)
+    builder = page(player_page, "character_builder", character, language)
+    assert f'name="race" value="{shown}"' in builder
+    for name in ("character_sheet", "character_statblock"):
+        assert shown in page(player_page, name, character, language), name
+    submitted(character)
+    gm_page = login(gm)
+    review = page(gm_page, "character_review", character, language)
+    assert f"<bdi>{shown}</bdi>" in review
+    audit = gm_page.get(
+        reverse("character_audit", args=[character.pk]), {"old": ""}, **language
+    ).content.decode()
+    assert shown in audit and "Halfling" not in audit
+    for text in (builder, review):
+        assert "Halfling" not in text
+
+
+def test_the_race_saved_as_shown_keeps_its_key(login, player, character):
+    form = DetailsForm(
+        {
+            "version": character.version,
+            "name": character.name,
+            "race": "Halfelin",
+            "scale_strength": 0,
+            "scale_mass": 0,
+        },
+        ruleset=ruleset_for(character),
+    )
+    with translation.override("fr"):
+        assert form.is_valid(), form.errors
+    assert form.cleaned_data["race"] == "Halfling"
