@@ -8,7 +8,7 @@ from rules.report.issues import Report
 from rules.report.traits import TraitChecks
 from rules.rulesets import SKILL_DIFFICULTY
 from rules.trades import POOLS, find_trades
-from rules.words import Term, say
+from rules.words import Name, Term, say
 
 # What a missing difficulty means (spec): an average skill (Mudge 1.62), and a spell or psi
 # power worth "one Hard or Very Hard skill" is Hard (Mudge 2.5, 2.7).
@@ -265,13 +265,13 @@ class LevelsPricing(TraitChecks):
                     phrase = say(
                         "{name} is a spell: take the {gift} gift first, or remove it.",
                         name=power.name,
-                        gift=gift,
+                        gift=Name(gift),
                     )
                 else:
                     phrase = say(
                         "{name} is a psi power: take the {gift} gift first, or remove it.",
                         name=power.name,
-                        gift=gift,
+                        gift=Name(gift),
                     )
                 self.error(
                     "power_requires_gift",

@@ -5,7 +5,7 @@ from rules.character import Character, Trait
 from rules.report.issues import Issue
 from rules.rulesets import Ruleset, skill_default
 from rules.trades import amount_phrase
-from rules.words import Level, Noun, Phrase, Term, say
+from rules.words import Level, Name, Noun, Phrase, Term, say
 
 
 class TraitChecks:
@@ -97,8 +97,8 @@ class TraitChecks:
                     say(
                         "{attribute} comes with the {gift} gift: take {gift}, or remove "
                         "{attribute}.",
-                        attribute=attribute,
-                        gift=gift,
+                        attribute=Name(attribute),
+                        gift=Name(gift),
                     ),
                     kind,
                     trait.name,
@@ -248,7 +248,7 @@ class TraitChecks:
                 "nouns": self.noun(list_name, limit),
                 "level": self.level(level),
                 "count": len(at_level),
-                "names": ", ".join(t.name for _, t in at_level),
+                "names": tuple(Name(t.name) for _, t in at_level),  # "Dextérité, Constitution"
             }
             if trading:
                 phrase = say(
