@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from characters.models import Trait
 from characters.services.characters import character_create
-from rules.ladder import GOOD
+from rules.ladder import FAIR, GOOD, SUPERB
 from tests.support.builder_fixtures import *  # noqa: F403
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -298,3 +298,56 @@ def test_a_stale_edit_is_refused_in_spanish(player_client, character):
     stale = player_client.post(url, data, HTTP_ACCEPT_LANGUAGE="es", **HTMX)
     assert stale.status_code == 409
     assert "Brogo se ha cambiado en otra pestaña o ventana" in stale.text
+
+
+@pytest.mark.parametrize(
+    ("language", "expected", "english"),
+    [
+        (
+            "fr",
+            ["(Dextérité, Constitution)", "Mana va avec le don Aptitude magique"],
+            ["Dexterity", "Magery"],
+        ),
+        ("es", ["(Destreza, Constitución)", "Mana viene con el don Aptitud mágica"], ["Magery"]),
+    ],
+)
+def test_a_broken_rule_names_the_traits_as_their_rows_do(
+    player_client, character, language, expected, english
+):
+    """A rule's message names a built-in trait in the reader's words, as its row and the
+    gift's remove button do, not by the catalogue's English key."""
+    for name in ("Dexterity", "Constitution"):  # Mudge 1.6: at most one Superb attribute
+        character.traits.filter(name=name).update(level=SUPERB)
+    Trait.objects.create(
+        character=character, kind=Trait.Kind.ATTRIBUTE, name="Mana", level=FAIR, position=9
+    )  # without the Magery gift that brings it
+    page = builder(player_client, character, language)
+    for text in expected:
+        assert text in page
+    errors = page[page.index('class="issues errors"') :]
+    errors = errors[: errors.index("</ul>")]
+    for word in english:
+        assert word not in errors
+
+
+def test_a_skill_added_twice_is_refused_in_the_readers_words(player_client, character):
+    url = reverse("trait_add", args=[character.pk, "skill"])
+    data = {"version": character.version, "name": "Climbing", "level": GOOD}
+    assert player_client.post(url, data, HTTP_ACCEPT_LANGUAGE="fr", **HTMX).status_code == 200
+    data["version"] = character.version + 1
+    again = player_client.post(url, data, HTTP_ACCEPT_LANGUAGE="fr", **HTMX)
+    assert again.status_code == 400
+    assert "Brogo a déjà Escalade (compétence)" in again.text
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_the_faults_taken_read_right_in_spanish_for_one_and_more(player_client, character, count):
+    """Mudge's "Defectos" and Fudge Basics' "Limitaciones" alike: no gender, no plural to get
+    wrong ("1 tomados")."""
+    for position, name in enumerate(["Greedy", "Coward"][:count]):
+        Trait.objects.create(
+            character=character, kind=Trait.Kind.FAULT, name=name, cost=1, position=position
+        )
+    page = builder(player_client, character, "es")
+    assert f"<strong>{count}</strong> en total" in page
+    assert "tomados" not in page
