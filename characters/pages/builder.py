@@ -341,7 +341,7 @@ def template_changes(before, after, ruleset: Ruleset) -> list[str]:
             for item in getattr(after, name)[len(getattr(before, name)) :]
         ]
     if after.race != before.race:
-        lines.append(_("race {race}").format(race=after.race))
+        lines.append(_("race {race}").format(race=rules_name(after.race)))
     if (after.scale_strength, after.scale_mass) != (before.scale_strength, before.scale_mass):
         lines.append(
             _("Scale {strength} / {mass}").format(

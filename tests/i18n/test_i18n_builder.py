@@ -223,6 +223,17 @@ def test_the_template_preview_reads_in_the_language(player_client, character, la
         assert text not in page
 
 
+@pytest.mark.parametrize(("language", "race"), [("fr", "race Halfelin"), ("es", "raza Mediano")])
+def test_a_race_templates_preview_names_the_race_in_the_language(
+    player_client, character, language, race
+):
+    page = builder(player_client, character, language, "?template=halfling")
+    changes = page[page.index('class="template-changes"') :]
+    changes = changes[: changes.index("</ul>")]
+    assert f"<li>{race}</li>" in changes
+    assert "Halfling" not in changes
+
+
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
