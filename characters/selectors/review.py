@@ -326,6 +326,8 @@ def said_change(
         old, new = change.old, change.new
         if change.label == "ruleset":  # a ruleset by its name, a GM's game too
             old, new = (_ruleset_shown(v, ruleset) if v else v for v in (old, new))
+        elif change.label == "race":  # a template's, by its key: "Halfling" is "Halfelin"
+            old, new = (rules_name(v) if v else v for v in (old, new))
     else:
         what = _list_word(change.section, change.label, ruleset)
         # The file names rules content by its English key; a built-in name is said in the
@@ -669,7 +671,7 @@ def _shown(key, value, ruleset: Ruleset) -> str:
     if key == "state" and value in Character.State.values:
         return states.label(value)  # "Changes requested", as every page says it
     # A row's name and an item's catalogue note: a built-in one in the reader's language.
-    if key == "name" and isinstance(value, str):
+    if key in ("name", "race") and isinstance(value, str):
         return rules_name(value)
     if key == "notes" and isinstance(value, str):
         return rules_text(value)

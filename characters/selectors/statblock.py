@@ -70,7 +70,7 @@ def statblock(sheet: Sheet) -> Statblock:
         lists.append((_("Defence"), tuple(_factor(f) for f in sheet.defensive)))
     lists.append((sheet.harm_title, tuple(_wound(w, colon) for w in sheet.wounds)))
     lists.append((_("Equipment and gear"), tuple(_item(item) for item in sheet.equipment)))
-    facts = [(_("Player"), sheet.player), (_("Race"), sheet.race), *sheet.facts]
+    facts = [(_("Player"), sheet.player), (_("Race"), rules_name(sheet.race)), *sheet.facts]
     return Statblock(
         name=_one_line(sheet.name),
         concept=_one_line(sheet.concept),
