@@ -349,6 +349,8 @@ def test_a_skill_added_twice_is_refused_in_the_readers_words(player_client, char
     again = player_client.post(url, data, HTTP_ACCEPT_LANGUAGE="fr", **HTMX)
     assert again.status_code == 400
     assert "Brogo a déjà Escalade (compétence)" in again.text
+    # The refused name stays in the add row to correct, as the reader's picker showed it.
+    assert 'value="Escalade"' in again.text and 'value="Climbing"' not in again.text
 
 
 @pytest.mark.parametrize("count", [1, 2])
