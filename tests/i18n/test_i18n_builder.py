@@ -316,10 +316,22 @@ def test_a_stale_edit_is_refused_in_spanish(player_client, character):
     [
         (
             "fr",
-            ["(Dextérité, Constitution)", "Mana va avec le don Aptitude magique"],
-            ["Dexterity", "Magery"],
+            [
+                "(Dextérité, Constitution)",
+                "Mana va avec le don Aptitude magique",
+                "Force, Dextérité, Constitution, Vitesse, Intelligence",
+            ],
+            ["Strength", "Dexterity", "Magery"],
         ),
-        ("es", ["(Destreza, Constitución)", "Mana viene con el don Aptitud mágica"], ["Magery"]),
+        (
+            "es",
+            [
+                "(Destreza, Constitución)",
+                "Mana viene con el don Aptitud mágica",
+                "Fuerza, Destreza, Constitución, Velocidad, Inteligencia",
+            ],
+            ["Strength", "Magery"],
+        ),
     ],
 )
 def test_a_broken_rule_names_the_traits_as_their_rows_do(
@@ -332,6 +344,9 @@ def test_a_broken_rule_names_the_traits_as_their_rows_do(
     Trait.objects.create(
         character=character, kind=Trait.Kind.ATTRIBUTE, name="Mana", level=FAIR, position=9
     )  # without the Magery gift that brings it
+    Trait.objects.create(  # not one of Mudge's attributes: the message lists them
+        character=character, kind=Trait.Kind.ATTRIBUTE, name="Zzz", level=FAIR, position=10
+    )
     page = builder(player_client, character, language)
     for text in expected:
         assert text in page
