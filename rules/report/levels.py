@@ -189,7 +189,7 @@ class LevelsPricing(TraitChecks):
                     say(
                         "{name} is {below} levels below its default ({default}); a skill may "
                         "drop only one level. Raise it to {lowest}.",
-                        name=trait.name,
+                        name=Name(trait.name),
                         below=default - trait.level,
                         default=self.level(default),
                         lowest=self.level(default - 1),
@@ -208,7 +208,7 @@ class LevelsPricing(TraitChecks):
                     "Put {over} of them back at their default.",
                     limit=limit,
                     count=len(lowered),
-                    names=", ".join(t.name for _, t in lowered),
+                    names=tuple(Name(t.name) for _, t in lowered),
                     over=len(lowered) - limit,
                 ),
                 "skills",
@@ -227,7 +227,7 @@ class LevelsPricing(TraitChecks):
                     "{name} is below its default ({default}) while {unspent} are unspent: "
                     "{a_skill} drops below its default only once all the free {skill} levels "
                     "are used up. Raise it to {default}, or spend the levels first.",
-                    name=trait.name,
+                    name=Name(trait.name),
                     default=self.level(self.skill_default(trait)),
                     unspent=self.amount(balance, "skills"),
                     a_skill=self.noun("skills", article=True),
@@ -250,7 +250,7 @@ class LevelsPricing(TraitChecks):
                     "{ruleset} has no '{kind}' powers: make {name} a {kinds}.",
                     ruleset=Term(r.name, "ruleset"),
                     kind=kind,
-                    name=power.name,
+                    name=Name(power.name),
                     kinds=_either([Term(k, "power kind") for k in r.power_kinds]),
                 ),
                 "powers",
@@ -264,13 +264,13 @@ class LevelsPricing(TraitChecks):
                 if kind == "spell":
                     phrase = say(
                         "{name} is a spell: take the {gift} gift first, or remove it.",
-                        name=power.name,
+                        name=Name(power.name),
                         gift=Name(gift),
                     )
                 else:
                     phrase = say(
                         "{name} is a psi power: take the {gift} gift first, or remove it.",
-                        name=power.name,
+                        name=Name(power.name),
                         gift=Name(gift),
                     )
                 self.error(
@@ -287,7 +287,7 @@ class LevelsPricing(TraitChecks):
                     say(
                         "{name} must be priced as a Hard or Very Hard skill, not {difficulty}: "
                         "change its difficulty.",
-                        name=power.name,
+                        name=Name(power.name),
                         difficulty=Term(difficulty.replace("_", " "), "difficulty"),
                     ),
                     kind,

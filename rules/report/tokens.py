@@ -6,7 +6,7 @@ from rules.character import Trait
 from rules.ladder import ABYSMAL
 from rules.report.issues import Report
 from rules.report.traits import TraitChecks
-from rules.words import Term, say
+from rules.words import Name, Term, say
 
 
 class TokensPricing(TraitChecks):
@@ -47,7 +47,7 @@ class TokensPricing(TraitChecks):
                         "remove it.",
                         ruleset=Term(r.name, "ruleset"),
                         list=self.noun(list_name, 2),
-                        name=item.name,
+                        name=Name(item.name),
                         an_attribute=self.noun("attributes", article=True),
                         a_skill=self.noun("skills", article=True),
                     ),

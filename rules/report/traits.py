@@ -112,7 +112,7 @@ class TraitChecks:
                 "it, make it {a_skill}, or ask the {gm} to add it as an extra one.",
                 ruleset=Term(self.r.name, "ruleset"),
                 attribute=self.noun("attributes"),
-                name=trait.name,
+                name=Name(trait.name),
                 attributes=self.noun("attributes", 2),
                 listed=tuple(Name(n) for n in self.r.attribute_names),  # "Force, Dextérité"
                 a_skill=self.noun("skills", article=True),
@@ -135,7 +135,7 @@ class TraitChecks:
                     "duplicate_trait",
                     say(
                         "{name} is listed twice among the {nouns}: remove one of them.",
-                        name=item.name,
+                        name=Name(item.name),
                         nouns=self.noun(list_name, 2),
                     ),
                     "creation",
@@ -159,7 +159,7 @@ class TraitChecks:
                 say(
                     "{name} cannot start below {floor} (it is {level}): raise it to {floor} or "
                     "remove it, or the {gm} may allow lower in the house rules.",
-                    name=trait.name,
+                    name=Name(trait.name),
                     floor=self.level(floor_level),
                     level=self.level(trait.level),
                     gm=self.gm(),
@@ -179,7 +179,7 @@ class TraitChecks:
                 say(
                     "{name} cannot start at {level}: {top} is not allowed at creation. Lower "
                     "it to {highest}, or the {gm} may allow {top} in the house rules.",
-                    name=trait.name,
+                    name=Name(trait.name),
                     level=self.level(trait.level),
                     top=self.level(r.ladder.top_word_level),
                     highest=self.level(r.creation_max),
@@ -197,7 +197,7 @@ class TraitChecks:
                     "{highest}.",
                     noun=self.noun(list_name),
                     highest=self.level(r.creation_max),
-                    name=trait.name,
+                    name=Name(trait.name),
                     level=self.level(trait.level),
                 ),
                 "creation",
@@ -213,7 +213,7 @@ class TraitChecks:
             "level_out_of_range",
             say(
                 "{name} is {level}, above the ladder's top, {top}: lower it to {top}.",
-                name=trait.name,
+                name=Name(trait.name),
                 level=self.level(trait.level),
                 top=self.level(self.top),
             ),
@@ -339,7 +339,7 @@ class TraitChecks:
                     say(
                         "{name} was defined in play at {level}: an uncommitted trait is defined "
                         "as {highest} or lower. Lower it to {highest}.",
-                        name=trait.name,
+                        name=Name(trait.name),
                         level=self.level(trait.level),
                         highest=self.level(r.uncommitted_max),
                     ),

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from characters.models import Trait
 from characters.services.characters import character_create
-from rules.ladder import FAIR, GOOD, SUPERB
+from rules.ladder import FAIR, GOOD, LEGENDARY, SUPERB
 from tests.support.builder_fixtures import *  # noqa: F403
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -379,3 +379,12 @@ def test_the_faults_taken_read_right_in_spanish_for_one_and_more(player_client, 
     page = builder(player_client, character, "es")
     assert f"<strong>{count}</strong> en total" in page
     assert "tomados" not in page
+
+
+def test_a_trait_out_of_bounds_is_named_in_spanish(player_client, character):
+    """Mudge 1.2: no Legendary at creation. The message names the row as the row does."""
+    character.traits.filter(name="Constitution").update(level=LEGENDARY)
+    page = builder(player_client, character, "es")
+    errors = page[page.index('class="issues errors"') :]
+    errors = errors[: errors.index("</ul>")]
+    assert "Constitución" in errors and "Constitution" not in errors
