@@ -221,7 +221,7 @@ def _power_pick(ruleset: Ruleset, power, gift_names: set[str]) -> Pick:
             cost=cost, section=ruleset.section(power.kind)
         )
     if power.group:
-        facts.append(power.group)
+        facts.append(rules_text(power.group))  # "cybernétique"
     return Pick(power.name, tuple(facts), effect, "", said_details(power.details()), power.section)
 
 

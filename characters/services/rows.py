@@ -296,7 +296,7 @@ def save_trait(trait: Trait, *, fields=None) -> None:
             ).format(
                 character=trait.character.name,
                 kind=SPEAKER.noun(STANDARD_TERMS.list_noun(f"{trait.kind}s")),
-                name=trait.name,
+                name=SPEAKER.name(Name(trait.name)),  # as its row says it: "Discrétion"
             )
         ) from None
 

@@ -37,6 +37,7 @@ from characters.forms.campaigns import (
 )
 from characters.knobs import level_word, parts_of, rule_words, said
 from characters.models import Campaign, CatalogEntry, Character, NpcShown
+from characters.pages.picker import said_details
 from characters.selectors.access import campaign_for_gm, campaign_for_member, characters_visible_to
 from characters.selectors.campaigns import (
     campaign_history,
@@ -461,7 +462,8 @@ class CatalogRow:
         entry = self.entry
         facts = [kind_word(entry)] if entry.kind in _KINDED else []
         if entry.kind == CatalogEntry.Kind.POWER and isinstance(entry.details, dict):
-            facts.append(entry.details.get("group", ""))  # cybernetics (Mudge 2.9)
+            # cybernetics (Mudge 2.9), "cybernétique" in French
+            facts.append(rules_content.rules_text(entry.details.get("group", "")))
         if entry.difficulty:
             facts.append(difficulty_word(entry.difficulty))
         if entry.cost is not None:
@@ -485,8 +487,7 @@ class CatalogRow:
         """A power's lines from the rule text, labelled (Mudge 2.52's spell form)."""
         if self.entry.kind != CatalogEntry.Kind.POWER:
             return []
-        details = power_from_entry(self.entry).details()
-        return [(vocabulary.term(label, "power detail"), value) for label, value in details]
+        return list(said_details(power_from_entry(self.entry).details()))
 
 
 _KINDED = (CatalogEntry.Kind.EQUIPMENT, CatalogEntry.Kind.POWER)

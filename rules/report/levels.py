@@ -265,13 +265,13 @@ class LevelsPricing(TraitChecks):
                     phrase = say(
                         "{name} is a spell: take the {gift} gift first, or remove it.",
                         name=Name(power.name),
-                        gift=gift,
+                        gift=Name(gift),
                     )
                 else:
                     phrase = say(
                         "{name} is a psi power: take the {gift} gift first, or remove it.",
                         name=Name(power.name),
-                        gift=gift,
+                        gift=Name(gift),
                     )
                 self.error(
                     "power_requires_gift",

@@ -97,8 +97,8 @@ class TraitChecks:
                     say(
                         "{attribute} comes with the {gift} gift: take {gift}, or remove "
                         "{attribute}.",
-                        attribute=attribute,
-                        gift=gift,
+                        attribute=Name(attribute),
+                        gift=Name(gift),
                     ),
                     kind,
                     trait.name,
@@ -114,7 +114,7 @@ class TraitChecks:
                 attribute=self.noun("attributes"),
                 name=Name(trait.name),
                 attributes=self.noun("attributes", 2),
-                listed=", ".join(self.r.attribute_names),
+                listed=tuple(Name(n) for n in self.r.attribute_names),  # "Force, Dextérité"
                 a_skill=self.noun("skills", article=True),
                 gm=self.gm(),
             ),

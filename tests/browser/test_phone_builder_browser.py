@@ -161,3 +161,21 @@ def test_the_french_review_page_is_no_wider_than_a_phone(open_page, campaign, pl
     assert label.bounding_box()["height"] < 2 * float(
         label.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)")
     )
+
+
+def test_the_french_campaign_rules_are_no_wider_than_a_phone(open_page, campaign, player):
+    """The rules at a glance (caps and bounds): a long French label (« Compétences sous leur
+    niveau par défaut ») wraps rather than pushing the values past 375 px; on a desktop each
+    label keeps one line."""
+    with_passwords(player)
+    page = open_page(PHONE)
+    log_in(page, "pip", PASSWORD)
+    page.goto(f"/campaigns/{campaign.pk}/")
+    in_language(page, "fr")
+    expect(page.locator("#rules dl.facts").last).to_contain_text("Lamentable")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.set_viewport_size(DESKTOP)
+    label = page.locator("#rules dl.facts dt").last
+    assert label.bounding_box()["height"] < 2 * float(
+        label.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)")
+    )

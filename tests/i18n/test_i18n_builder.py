@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from characters.models import Trait
 from characters.services.characters import character_create
-from rules.ladder import GOOD
+from rules.ladder import FAIR, GOOD, LEGENDARY, SUPERB
 from tests.support.builder_fixtures import *  # noqa: F403
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -223,6 +223,17 @@ def test_the_template_preview_reads_in_the_language(player_client, character, la
         assert text not in page
 
 
+@pytest.mark.parametrize(("language", "race"), [("fr", "race Halfelin"), ("es", "raza Mediano")])
+def test_a_race_templates_preview_names_the_race_in_the_language(
+    player_client, character, language, race
+):
+    page = builder(player_client, character, language, "?template=halfling")
+    changes = page[page.index('class="template-changes"') :]
+    changes = changes[: changes.index("</ul>")]
+    assert f"<li>{race}</li>" in changes
+    assert "Halfling" not in changes
+
+
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
@@ -298,3 +309,82 @@ def test_a_stale_edit_is_refused_in_spanish(player_client, character):
     stale = player_client.post(url, data, HTTP_ACCEPT_LANGUAGE="es", **HTMX)
     assert stale.status_code == 409
     assert "Brogo se ha cambiado en otra pestaña o ventana" in stale.text
+
+
+@pytest.mark.parametrize(
+    ("language", "expected", "english"),
+    [
+        (
+            "fr",
+            [
+                "(Dextérité, Constitution)",
+                "Mana va avec le don Aptitude magique",
+                "Force, Dextérité, Constitution, Vitesse, Intelligence",
+            ],
+            ["Strength", "Dexterity", "Magery"],
+        ),
+        (
+            "es",
+            [
+                "(Destreza, Constitución)",
+                "Mana viene con el don Aptitud mágica",
+                "Fuerza, Destreza, Constitución, Velocidad, Inteligencia",
+            ],
+            ["Strength", "Magery"],
+        ),
+    ],
+)
+def test_a_broken_rule_names_the_traits_as_their_rows_do(
+    player_client, character, language, expected, english
+):
+    """A rule's message names a built-in trait in the reader's words, as its row and the
+    gift's remove button do, not by the catalogue's English key."""
+    for name in ("Dexterity", "Constitution"):  # Mudge 1.6: at most one Superb attribute
+        character.traits.filter(name=name).update(level=SUPERB)
+    Trait.objects.create(
+        character=character, kind=Trait.Kind.ATTRIBUTE, name="Mana", level=FAIR, position=9
+    )  # without the Magery gift that brings it
+    Trait.objects.create(  # not one of Mudge's attributes: the message lists them
+        character=character, kind=Trait.Kind.ATTRIBUTE, name="Zzz", level=FAIR, position=10
+    )
+    page = builder(player_client, character, language)
+    for text in expected:
+        assert text in page
+    errors = page[page.index('class="issues errors"') :]
+    errors = errors[: errors.index("</ul>")]
+    for word in english:
+        assert word not in errors
+
+
+def test_a_skill_added_twice_is_refused_in_the_readers_words(player_client, character):
+    url = reverse("trait_add", args=[character.pk, "skill"])
+    data = {"version": character.version, "name": "Climbing", "level": GOOD}
+    assert player_client.post(url, data, HTTP_ACCEPT_LANGUAGE="fr", **HTMX).status_code == 200
+    data["version"] = character.version + 1
+    again = player_client.post(url, data, HTTP_ACCEPT_LANGUAGE="fr", **HTMX)
+    assert again.status_code == 400
+    assert "Brogo a déjà Escalade (compétence)" in again.text
+    # The refused name stays in the add row to correct, as the reader's picker showed it.
+    assert 'value="Escalade"' in again.text and 'value="Climbing"' not in again.text
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_the_faults_taken_read_right_in_spanish_for_one_and_more(player_client, character, count):
+    """Mudge's "Defectos" and Fudge Basics' "Limitaciones" alike: no gender, no plural to get
+    wrong ("1 tomados")."""
+    for position, name in enumerate(["Greedy", "Coward"][:count]):
+        Trait.objects.create(
+            character=character, kind=Trait.Kind.FAULT, name=name, cost=1, position=position
+        )
+    page = builder(player_client, character, "es")
+    assert f"<strong>{count}</strong> en total" in page
+    assert "tomados" not in page
+
+
+def test_a_trait_out_of_bounds_is_named_in_spanish(player_client, character):
+    """Mudge 1.2: no Legendary at creation. The message names the row as the row does."""
+    character.traits.filter(name="Constitution").update(level=LEGENDARY)
+    page = builder(player_client, character, "es")
+    errors = page[page.index('class="issues errors"') :]
+    errors = errors[: errors.index("</ul>")]
+    assert "Constitución" in errors and "Constitution" not in errors

@@ -8,12 +8,15 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from characters.models import Membership
 from characters.selectors.campaigns import BROKEN_RULES, broken_rule
 from characters.services.campaigns import (
+    campaign_create,
     campaign_update_house_rules,
     catalog_entry_add,
     kind_word,
 )
+from characters.services.characters import character_create
 from rules.rule_names import RULE_NAMES
 from tests.support.builder_fixtures import *  # noqa: F403
 
@@ -219,3 +222,29 @@ def test_the_house_rules_table_reads_in_the_language(client, gm, player, campaig
     assert "Plafonds de compétences" in french and "<td>3 Excellent</td>" in french
     assert f"Nouveau don{NBSP}: 5" in french and f"Nouveau don{NBSP}: 4" in french
     assert "Mudge, avec des règles maison" in french
+
+
+@pytest.mark.parametrize(
+    ("language", "group", "effect"),
+    [
+        ("fr", "cybernétique", "Ces implants cybernétiques greffent des armes rétractables"),
+        ("es", "cibernética", "Estos implantes cibernéticos injertan armas retráctiles"),
+    ],
+)
+def test_a_built_in_powers_lines_read_in_the_language_in_the_catalogue_and_the_picker(
+    client, gm, player, language, group, effect
+):
+    """Mudge 2.91's Claws, copied into a new campaign's catalogue: its group badge and its
+    lines from the text are said in the reader's language on the catalogue page, as they
+    are in the builder's power picker, not in English."""
+    campaign = campaign_create(gm=gm, name="Zzz", base_ruleset="mudge")
+    Membership.objects.create(campaign=campaign, user=player)
+    character = character_create(owner=player, name="Zzz", campaign=campaign)
+    catalogue = page(client, player, reverse("campaign_catalog", args=[campaign.pk]), language)
+    url = reverse("character_builder", args=[character.pk]) + "?picker=power"
+    picker = page(client, player, url, language)
+    for said in (catalogue, picker):
+        assert f'<span class="badge">{group}</span>' in said
+        assert effect in said
+        assert "These cybernetics graft retractable weapons" not in said
+        assert '<span class="badge">cybernetics</span>' not in said

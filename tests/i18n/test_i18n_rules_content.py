@@ -136,3 +136,28 @@ def test_a_templates_minimum_names_the_trait_as_the_rows_do(unmet, language):
         text = said(unmet.phrase)
     assert shown != unmet.name and shown in text, text
     assert unmet.name not in text, text
+
+
+@pytest.mark.parametrize(("language", "race"), [("fr", "Halfelin"), ("es", "Mediano")])
+def test_a_race_from_a_template_reads_in_the_language_wherever_the_character_is_shown(
+    language, race, tmp_path
+):
+    """The Halfling template stores its race by its key, "Halfling", as it does its fault:
+    the sheet, its PDF, the statblock and the GM's review say it as they say the fault."""
+    table = _rules_character()
+    character = table["character"]
+    character.race = "Halfling"
+    character.save(update_fields=["race"])
+    pages = []
+    for user, name in ((table["player"], "character_sheet"), (table["gm"], "character_review")):
+        reader = Client()
+        reader.force_login(user)
+        choose_language(reader, language)
+        pages.append(reader.get(reverse(name, args=[character.pk])).content.decode())
+    statblock = reverse("character_statblock_download", args=[character.pk, "txt"])
+    pages.append(reader.get(statblock).content.decode())
+    pdf = reader.get(reverse("character_sheet_pdf", args=[character.pk])).content
+    pages.append(pdf_text(pdf, tmp_path))
+    for page in pages:
+        assert race in page
+        assert "Halfling" not in page
