@@ -33,8 +33,9 @@ def isolated(value):
 
 @register.filter
 def unbroken(value):
-    """`value`, escaped, with no-break spaces: a label or a value ("Échelle (For/Masse) :",
-    "sans niveau") that a line of paper must never break inside."""
+    """`value`, escaped, with no-break spaces: a level word or a value ("Très bon", "sans
+    niveau") that a line of paper must never break at its spaces. A label with a slash or a
+    hyphen, where a line may break too, is kept whole by a nowrap span (print.html's facts)."""
     return mark_safe(conditional_escape(value).replace(" ", "\u00a0"))
 
 
