@@ -26,10 +26,11 @@ from characters.adapters import (
 )
 from characters.knobs import KNOBS
 from characters.models import Campaign, CampaignEvent, CampaignWebhook, Character, target_label
+from characters.rules_content import rules_name
 from characters.selectors.access import BUILD_ROWS
 from characters.selectors.review_rows import target_said
 from characters.wording import SPEAKER, said
-from rules.house_rules import apply_house_rules
+from rules.house_rules import ATTRIBUTE_KEYS, apply_house_rules
 from rules.report import build_report
 from rules.rule_names import in_words, rule_name
 from rules.rulesets import BUILTIN, LEVELS, Ruleset
@@ -326,6 +327,8 @@ def show_value(value, key: str = "") -> str:
         return pgettext("recorded value", "yes") if value else pgettext("recorded value", "no")
     if value is None or value == {} or value == []:
         return pgettext("recorded value", "none")
+    if key in ATTRIBUTE_KEYS and isinstance(value, str):  # as the rows name it: "Willenskraft"
+        return rules_name(value)
     if key == "base_ruleset" and value in BUILTIN:
         return vocabulary.term(BUILTIN[value].name, "ruleset")
     when = parse_datetime(value) if key.endswith("_at") and isinstance(value, str) else None

@@ -52,6 +52,7 @@ from characters.selectors.review_rows import target_said
 from characters.wording import SPEAKER, said
 from rules.character import PERSONALITY_QUESTIONS
 from rules.diff import ADDED, CHANGED, REMOVED, Change, diff_files
+from rules.house_rules import ATTRIBUTE_KEYS
 from rules.json_files import CharacterFileError
 from rules.plan import read_steps, step_phrase
 from rules.recorded import phrase_of
@@ -361,6 +362,8 @@ def _keyed_value(field: str, key: str, value, ruleset: Ruleset) -> str:
     if field == "personality":
         text = " ".join(str(value).split())
         return text if len(text) <= ANSWER_SHOWN else text[: ANSWER_SHOWN - 1] + "…"
+    if key in ATTRIBUTE_KEYS:  # an attribute by its key, as the rows name it: "Willenskraft"
+        return rules_name(value)
     return _rule_value(value)
 
 

@@ -10,6 +10,7 @@ from django.utils import translation
 
 from characters.forms.designer import SECTIONS
 from characters.services import rulesets as services
+from characters.services.characters import character_create
 from characters.wording import said
 from rules.check import check_text
 from rules.house_rules import house_rule_problems
@@ -127,6 +128,18 @@ def test_a_campaign_takes_an_attribute_named_as_the_rows_name_it(
     assert campaign.house_rules == {field: kept}
     page = client_for(gm).get(reverse("campaign_house_rules", args=[campaign.pk]), **GERMAN)
     assert page.context["rules_form"][field].value() == shown
+
+
+def test_a_house_rules_attribute_reads_as_the_rows_name_it_in_the_histories(campaign, gm, player):
+    """The campaign's history and a character's audit diff say the attribute a house rule
+    names in the reader's words, as the form and the rows do: "Willenskraft", not the key."""
+    character = character_create(owner=player, name="Tess", campaign=campaign)
+    house_rules_post(campaign, gm, GERMAN, damage_capacity_attribute="Willenskraft")
+    reader = client_for(gm)
+    history = reader.get(reverse("campaign_history", args=[campaign.pk]), **GERMAN)
+    audit = reader.get(reverse("character_audit", args=[character.pk]), {"old": ""}, **GERMAN)
+    for response in (history, audit):
+        assert "Willenskraft" in text(response) and "Willpower" not in text(response)
 
 
 def test_a_campaign_shows_the_base_attributes_in_the_readers_words(campaign, gm):
