@@ -29,7 +29,7 @@ from characters.services.review import character_submit
 from characters.services.rows import trait_add
 from characters.services.threads import comment_thread_start
 from characters.services.undo import character_undo_edit
-from tests.support.browser import PHONE, log_in
+from tests.support.browser import PHONE, comes_true, log_in
 from tests.support.play_fixtures import *  # noqa: F403
 from tests.support.play_fixtures import PASSWORD, approved, build, with_passwords
 
@@ -397,7 +397,7 @@ def test_a_new_players_phone_evening(open_page, world, live_server, tmp_path):
     expect(news).to_be_in_viewport()
     # Still down the page once the swap has settled (the page keeps its place after the
     # rows are swapped in): polled, as a reader would see it, not read mid-swap.
-    page.wait_for_function("scrollY > 1000", timeout=5000)
+    assert comes_true(page, "scrollY > 1000")
     assert not covered(page)
 
     # At the table: a trait's roll answers beside the trait; a screen on, by "Changes at

@@ -3,6 +3,7 @@ talking only to the live server on 127.0.0.1. A pytest plugin, registered in con
 a second session-wide Playwright in the same process would fail."""
 
 import os
+import time
 
 import pytest
 
@@ -98,3 +99,16 @@ def fits_the_screen(page) -> bool:
     the body (the builder's) may still be on its way when the text is already there."""
     page.wait_for_load_state("load")
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def comes_true(page, expression: str, *, seconds: float = 5) -> bool:
+    """Whether `expression` holds in the page within `seconds`, looked at every 100 ms.
+    Not Playwright's wait_for_function: it evals its predicate in the page, which the site's
+    CSP (no 'unsafe-eval') refuses whenever the first look finds it false; evaluate is not
+    bound by the page's CSP."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            return False
+        page.wait_for_timeout(100)
+    return True
