@@ -33,10 +33,14 @@ def isolated(value):
 
 @register.filter
 def unbroken(value):
-    """`value`, escaped, with no-break spaces: a level word or a value ("Très bon", "sans
-    niveau") that a line of paper must never break at its spaces. A label with a slash or a
-    hyphen, where a line may break too, is kept whole by a nowrap span (print.html's facts)."""
-    return mark_safe(conditional_escape(value).replace(" ", "\u00a0"))
+    """`value`, escaped, that a line of paper must never break inside: its spaces no-break
+    ("Très bon", "sans niveau"), and where a line could still break (the slash of
+    "Maßstab (Stärke/Masse):", the hyphen of "Méta-points :") all of it in a nowrap span,
+    a box drawn only where one is needed."""
+    text = conditional_escape(value).replace(" ", "\u00a0")
+    if "/" in text or "-" in text:
+        return mark_safe(f'<span class="nowrap">{text}</span>')
+    return mark_safe(text)
 
 
 @register.filter

@@ -24,7 +24,7 @@ from characters import pdf
 from characters.pdf import StaticFilesOnly, URLRefused, render_sheets_pdf
 from characters.print_options import PrintOptions
 from characters.sheets import ApprovalStamp, LedgerRow, reference_page
-from characters.templatetags.print_text import isolated
+from characters.templatetags.print_text import isolated, unbroken
 from rules.character import Character, Equipment, Power, Trait
 from rules.ladder import FAIR, GOOD, GREAT
 from tests.support.pdf_helpers import (
@@ -232,6 +232,21 @@ def test_a_left_to_right_name_stays_ahead_of_a_right_to_left_note_without_isolat
     )
     text = flat(pages(render_sheets_pdf([sheet(character)]))[0].extract_text())
     assert text.index("Sword 12") < text.index("חרב")
+
+
+@pytest.mark.parametrize(
+    "label, printed",
+    [
+        ("Très bon", "Très\u00a0bon"),
+        ("Maßstab (Stärke/Masse):", '<span class="nowrap">Maßstab\u00a0(Stärke/Masse):</span>'),
+        ("Méta-points :", '<span class="nowrap">Méta-points\u00a0:</span>'),
+        ("A & B <i>", "A\u00a0&amp;\u00a0B\u00a0&lt;i&gt;"),  # escaped, as any text
+    ],
+)
+def test_an_unbroken_label_has_no_place_for_a_line_to_break(label, printed):
+    """No-break spaces; a slash or a hyphen, where a line may break too, puts the whole
+    label in a nowrap span (tests/app/test_print_lines.py reads the printed lines)."""
+    assert unbroken(label) == printed
 
 
 def test_an_isolated_name_is_escaped_inside_its_isolates():
