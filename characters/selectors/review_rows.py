@@ -283,12 +283,15 @@ def target_said(target: str, ruleset: Ruleset | None = None) -> str:
         return target_label(target)
     if kind == "equipment":
         said = pgettext("review row", "equipment")
-    elif kind == "template":  # its slug, as recorded
+    elif kind == "template":
         said = pgettext("event target", "template")
     elif ruleset is not None and f"{kind}s" in TRAIT_LISTS.values():
         said = _kind_said(ruleset, kind)
     else:
         said = vocabulary.noun(kind, f"{kind}s", 1) or kind
-    if kind != "template":  # a built-in name in the reader's language; a slug as kept
+    if kind == "template":  # by the name its ruleset gives it; a slug it no longer has as kept
+        template = templates_for(ruleset).get(name) if ruleset is not None else None
+        name = name if template is None else rules_name(template.name)
+    else:  # a built-in name in the reader's language
         name = rules_name(name)
     return _("{kind}: {name}").format(kind=said[:1].upper() + said[1:], name=name)

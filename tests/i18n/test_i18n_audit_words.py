@@ -139,7 +139,7 @@ def test_the_audit_trail_reads_its_records_in_french(login, gm, recorded):
         "modèle Guerrier débutant",  # the template's name in the language (issue 38)
         "<ins>Guerrier débutant</ins>",  # the template the event names, as its reason says it
         "Force Très bon, Dextérité Très bon",  # what the template changed
-        "Modèle\u00a0: beginning-fighter",
+        "Modèle\u00a0: Guerrier débutant",  # the event's heading: the template by its name
         '<span class="field">Approbation</span>',  # a field is a label (issue 39)
         "3 PX\u00a0: Première séance",
     ):
@@ -153,7 +153,8 @@ def test_the_audit_trail_reads_its_records_in_french(login, gm, recorded):
         "template Beginning Fighter",
         "Beginning Fighter",
         "Strength Great",
-        "Template: beginning-fighter",
+        "Template: Beginning Fighter",
+        "beginning-fighter",  # the slug, which only the file knows
         '<span class="field">Approval</span>',
         '<span class="field">Edit</span>',
         "3 XP",
@@ -168,9 +169,11 @@ def test_the_audit_trail_in_english_reads_as_recorded(login, gm, recorded):
         "redo Lockpicking Superb → Legendary+1",
         "<del>Superb</del> → <ins>Legendary+1</ins>",
         "template Beginning Fighter",
+        "Template: Beginning Fighter",
         "3 XP: Première séance",
     ):
         assert text in body, text
+    assert "beginning-fighter" not in body
 
 
 def test_a_races_template_on_the_audit_trail_in_french(login, gm, player_client, character):
