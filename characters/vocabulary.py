@@ -52,13 +52,13 @@ NOUNS = {
         "budget", "skill level", "skill levels", n
     ),
     ("token", "tokens"): lambda n: npgettext("budget", "token", "tokens", n),
-}
-# A built-in ruleset's points, counted ("1 meta point in hand", "3 Metapunkte"): by the
-# name Ruleset.terms gives them (a GM's own name for them is said as written).
-POINTS_COUNTED = {
-    "meta points": lambda n: npgettext("points, counted", "meta point", "meta points", n),
-    "Fudge points": lambda n: npgettext("points, counted", "Fudge point", "Fudge points", n),
-    "tokens": lambda n: npgettext("points, counted", "token", "tokens", n),
+    # The points spent at the table, counted: "1 meta point in hand", "3 Metapunkte".
+    ("meta point", "meta points"): lambda n: npgettext(
+        "points, counted", "meta point", "meta points", n
+    ),
+    ("Fudge point", "Fudge points"): lambda n: npgettext(
+        "points, counted", "Fudge point", "Fudge points", n
+    ),
 }
 # One of a list with its article, which only the language knows ("une compétence").
 WITH_ARTICLE = {
@@ -280,12 +280,6 @@ def noun(one: str, many: str, count: int) -> str | None:
     """A list's noun in the active language, or None for a GM's own words."""
     found = NOUNS.get((one, many))
     return None if found is None else found(count)
-
-
-def points_counted(name: str, count: int) -> str:
-    """`count` of a ruleset's points, as the language says that many: "1 meta point"."""
-    found = POINTS_COUNTED.get(name)
-    return name if found is None else found(count)
 
 
 def noun_with_article(one: str) -> str | None:

@@ -257,8 +257,10 @@ class AtTable:
 
     @property
     def points_word(self) -> str:
-        """The points' name as the language says as many as are in hand: "1 meta point"."""
-        return vocabulary.points_counted(self.pool.name, self.in_hand)
+        """The points' name as the language says as many as are in hand: "1 meta point"
+        (one of them named as Terms.point names it); a GM's own name as written."""
+        many = self.pool.name
+        return vocabulary.noun(many.removesuffix("s"), many, self.in_hand) or many
 
     @cached_property
     def rows(self) -> list["TrackRow"]:
