@@ -54,7 +54,7 @@ from characters.views.dashboard import join_throttles
 from characters.views.methods import page_with_form
 from characters.views.params import strict_number
 from characters.wording import SPEAKER
-from rules.house_rules import LEVEL_KEYS, json_number
+from rules.house_rules import ATTRIBUTE_KEYS, LEVEL_KEYS, json_number
 from rules.ladder import signed
 from rules.rulesets import BUILTIN, DEFAULT, Ruleset
 
@@ -400,6 +400,8 @@ def describe_rule(ruleset: Ruleset, key: str) -> str:
         )
     if key in LEVEL_KEYS:
         return level_word(ruleset, value)
+    if key in ATTRIBUTE_KEYS:  # as the rows name it: "Willenskraft"
+        return rules_content.rules_name(value) if value else pgettext("house rule value", "none")
     if isinstance(value, bool):
         return pgettext("house rule value", "yes") if value else pgettext("house rule value", "no")
     if isinstance(value, str):

@@ -130,9 +130,10 @@ def test_a_campaign_takes_an_attribute_named_as_the_rows_name_it(
     assert page.context["rules_form"][field].value() == shown
 
 
-def test_a_house_rules_attribute_reads_as_the_rows_name_it_in_the_histories(campaign, gm, player):
-    """The campaign's history and a character's audit diff say the attribute a house rule
-    names in the reader's words, as the form and the rows do: "Willenskraft", not the key."""
+def test_a_house_rules_attribute_reads_as_the_rows_name_it_wherever_it_shows(campaign, gm, player):
+    """The campaign page's house rules (beside the base ruleset's), its history and a
+    character's audit diff say the attribute a house rule names in the reader's words, as
+    the form and the rows do: "Willenskraft", not the key."""
     character = character_create(owner=player, name="Tess", campaign=campaign)
     house_rules_post(campaign, gm, GERMAN, damage_capacity_attribute="Willenskraft")
     reader = client_for(gm)
@@ -140,6 +141,9 @@ def test_a_house_rules_attribute_reads_as_the_rows_name_it_in_the_histories(camp
     audit = reader.get(reverse("character_audit", args=[character.pk]), {"old": ""}, **GERMAN)
     for response in (history, audit):
         assert "Willenskraft" in text(response) and "Willpower" not in text(response)
+    page = text(reader.get(reverse("campaign_detail", args=[campaign.pk]), **GERMAN))
+    assert "Willenskraft" in page and "Konstitution" in page  # here, and Mudge's own
+    assert "Willpower" not in page and "Constitution" not in page
 
 
 def test_a_campaign_shows_the_base_attributes_in_the_readers_words(campaign, gm):
