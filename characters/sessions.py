@@ -13,6 +13,9 @@ from contextvars import ContextVar
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.sessions.backends import db
+from django.utils import timezone
+
+from characters.compiled import CompiledRead
 
 # The user read with the session being loaded in this thread (or task): set, to the user or
 # to None, by every load, so a request never sees an earlier one's.
@@ -27,7 +30,13 @@ class SessionStore(db.SessionStore):
         return UserSession
 
     def _get_session_from_db(self):
-        session = super()._get_session_from_db()  # UserSession's manager joins the user in
+        """Django's read, compiled once: the session by its key, its user joined in
+        (UserSession's manager), unexpired as Django's query asks (expire_date > now)."""
+        key = self.session_key
+        found = _SESSION_BY_KEY(key) if key else []
+        session = found[0] if found and found[0].expire_date > timezone.now() else None
+        if session is None:
+            self._session_key = None
         _session_user.set(session.user if session is not None else None)
         return session
 
@@ -35,6 +44,12 @@ class SessionStore(db.SessionStore):
         session = super().create_model_instance(data)
         session.user_id = data.get(SESSION_KEY)
         return session
+
+
+# Every signed-in request reads its session (characters.compiled).
+_SESSION_BY_KEY = CompiledRead(
+    lambda key: SessionStore.get_model_class().objects.filter(session_key=key)
+)
 
 
 class SessionUserBackend(ModelBackend):

@@ -6,8 +6,10 @@ from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Exists, OuterRef, Prefetch, Q, Value, prefetch_related_objects
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from characters.compiled import CompiledRead
 from characters.models import (
     Campaign,
     Character,
@@ -73,16 +75,23 @@ def characters_visible_to(user):
 
 
 def character_for_viewer(user, pk):
-    return with_shown_rows(with_build_rows(get_object_or_404(_viewed().visible_to(user), pk=pk)))
+    return with_shown_rows(with_build_rows(_found(_VIEWED_ONE(user, pk))))
 
 
 def character_for_owner(user, pk):
     """The user's own character, with what pricing it reads and whether its next edit ends
     steps of its undo history (selectors.history.history_to_prune). Its owner is `user`,
     the request's: not read again with it."""
-    character = get_object_or_404(_owned().owned_by(user), pk=pk)
+    character = _found(_OWNED_ONE(user, pk))
     character.owner = user
     return with_build_rows(character)
+
+
+def _found(characters: list[Character]) -> Character:
+    """The one character a read by id found, or 404, as get_object_or_404 says it."""
+    if not characters:
+        raise Http404("No character matches the given query.")
+    return characters[0]
 
 
 # The builder's two reads, each built once: their annotations cost as much to build as the
@@ -109,6 +118,11 @@ def _owned():
             history_to_prune=_compiled_once(history_to_prune())
         )
     )
+
+
+# Every builder page and edit reads one of these: each compiled once (characters.compiled).
+_VIEWED_ONE = CompiledRead(lambda user, pk: _viewed().visible_to(user).filter(pk=pk))
+_OWNED_ONE = CompiledRead(lambda user, pk: _owned().owned_by(user).filter(pk=pk))
 
 
 def holding_rows(characters):
@@ -139,12 +153,17 @@ def with_build_rows(character: Character) -> Character:
     own machinery costs more than the query."""
     for name in BUILD_ROWS:
         if getattr(character, f"has_{name}", True):
-            rows = getattr(character, name).all()
-            rows._fetch_all()  # each row's character is this one (the manager's known object)
-            _prefetched(character)[name] = rows
+            # Each row's character is this one (the manager's known object).
+            _known(character, name, _BUILD_ROWS_OF[name](character))
         else:
-            _known_empty(character, name)
+            _known(character, name, [])
     return character
+
+
+_BUILD_ROWS_OF = {
+    name: CompiledRead(lambda character, name=name: getattr(character, name).all())
+    for name in BUILD_ROWS
+}
 
 
 def _prefetched(character: Character) -> dict:
@@ -152,11 +171,12 @@ def _prefetched(character: Character) -> dict:
     return character.__dict__.setdefault("_prefetched_objects_cache", {})
 
 
-def _known_empty(character: Character, name: str) -> None:
-    """The list `name` kept as prefetched and empty: its query not even compiled."""
-    rows = getattr(character, name).all()
-    rows._result_cache = []
-    _prefetched(character)[name] = rows
+def _known(character: Character, name: str, rows: list) -> None:
+    """The list `name` kept as prefetched, as `rows`: its manager reads them, and a queryset
+    made from it (a filter) reads the database afresh."""
+    kept = getattr(character, name).all()
+    kept._result_cache = rows
+    _prefetched(character)[name] = kept
 
 
 def prefetch_build_rows(characters: list[Character]) -> None:
@@ -170,7 +190,7 @@ def prefetch_build_rows(characters: list[Character]) -> None:
             if getattr(character, f"has_{name}", True):
                 holding.append(character)
             else:
-                _known_empty(character, name)
+                _known(character, name, [])
         prefetch_related_objects(holding, name)  # no query for no character
 
 

@@ -1,0 +1,133 @@
+"""Reads compiled once per process (characters/compiled.py, issue 40): each gives what the
+ORM gives for the same values, with each read's own values bound (a player never gets
+another's character), in the SQL the ORM compiles; values that would change the SQL are
+refused."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from characters.compiled import CompiledRead
+from characters.models import Campaign, Character, Equipment, Membership, Trait, UserSession
+from characters.selectors import access
+from characters.services.characters import character_create
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "a-long-test-password"
+
+
+@pytest.fixture
+def table():
+    """A GM's campaign with two players' characters, one with equipment; a loner's own."""
+    User = get_user_model()
+    gm, ann, bob = (User.objects.create_user(n, password=PASSWORD) for n in ("gm", "ann", "bob"))
+    campaign = Campaign.objects.create(name="Table", gm=gm, base_ruleset="mudge")
+    for player in (ann, bob):
+        Membership.objects.create(campaign=campaign, user=player)
+    ann_s = character_create(owner=ann, name="Ann's", campaign=campaign)
+    bob_s = character_create(owner=bob, name="Bob's", campaign=campaign)
+    Equipment.objects.create(character=bob_s, name="Sword", damage=2, position=0)
+    loner = character_create(owner=ann, name="Loner", ruleset="fudge-basics")
+    return {"gm": gm, "ann": ann, "bob": bob, "characters": [ann_s, bob_s, loner]}
+
+
+def _state(row) -> dict:
+    """A row as read: its fields, annotations and the related rows read with it."""
+    values = {k: v for k, v in vars(row).items() if k != "_state"}
+    cached = {k: _state(v) for k, v in row._state.fields_cache.items() if v is not None}
+    return {**values, "related": cached}
+
+
+@pytest.mark.parametrize(
+    ("read", "orm"),
+    [
+        (access._OWNED_ONE, lambda user, pk: access._owned().owned_by(user).filter(pk=pk)),
+        (access._VIEWED_ONE, lambda user, pk: access._viewed().visible_to(user).filter(pk=pk)),
+    ],
+    ids=["owned", "viewed"],
+)
+def test_a_character_read_gives_what_the_orm_gives_for_each_reader(table, read, orm):
+    """Every reader and character in turn, through the one compiled statement: a player
+    reads their own, a GM (viewed) each in the campaign, nobody anyone else's."""
+    for user in (table["ann"], table["bob"], table["gm"]):
+        for character in table["characters"]:
+            expected = [_state(row) for row in orm(user, character.pk)]
+            with CaptureQueriesContext(connection) as queries:
+                got = [_state(row) for row in read(user, character.pk)]
+            assert got == expected, (user.username, character.name)
+            assert len(queries) == 1
+    # What each found, said plainly: Ann's own two; the GM the campaign's two, viewed.
+    ann_s, bob_s, loner = table["characters"]
+    assert [c.name for c in read(table["ann"], ann_s.pk)] == ["Ann's"]
+    assert read(table["ann"], bob_s.pk) == []
+    assert read(table["gm"], loner.pk) == []
+    owned = read is access._OWNED_ONE
+    assert [c.name for c in read(table["gm"], bob_s.pk)] == ([] if owned else ["Bob's"])
+
+
+def test_the_compiled_statement_is_the_orms_own(table):
+    """The SQL run is the ORM's for the same values, byte for byte, and compiled once: the
+    second reader's read binds its values to the first one's statement."""
+    ann_s, bob_s, _ = table["characters"]
+    orm = access._owned().owned_by(table["bob"]).filter(pk=bob_s.pk)
+    with CaptureQueriesContext(connection) as expected:
+        list(orm)
+    with CaptureQueriesContext(connection) as got:
+        access._OWNED_ONE(table["ann"], ann_s.pk)
+        access._OWNED_ONE(table["bob"], bob_s.pk)
+    assert got[1]["sql"] == expected[0]["sql"]
+    assert f'"owner_id" = {table["ann"].pk}' in got[0]["sql"].replace("\n", " ")
+    assert list(access._OWNED_ONE._compiled) == [connection.alias]
+
+
+def test_a_characters_rows_are_read_with_it_as_their_character(table):
+    """Its traits and equipment in their order, each knowing its character without a query
+    of its own; a filter made from the kept list reads the database afresh."""
+    bob_s = table["characters"][1]
+    character = access.character_for_owner(table["bob"], bob_s.pk)
+    expected = list(Trait.objects.filter(character=bob_s).order_by("kind", "position", "id"))
+    with CaptureQueriesContext(connection) as queries:
+        traits = list(character.traits.all())
+        assert [t.character is character for t in traits] == [True] * len(traits)
+        assert [item.name for item in character.equipment.all()] == ["Sword"]
+        assert list(character.ledger.all()) == []
+    assert len(queries) == 0
+    assert [t.pk for t in traits] == [t.pk for t in expected] and len(traits) == 7
+    with CaptureQueriesContext(connection) as queries:
+        attributes = list(character.traits.filter(name="Strength"))
+    assert [t.name for t in attributes] == ["Strength"] and len(queries) == 1
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (None, "changes the SQL itself"),
+        (True, "changes the SQL itself"),
+        (2.5, "no stand-in for float"),
+    ],
+)
+def test_a_value_that_would_change_the_sql_is_refused(table, value, message):
+    read = CompiledRead(lambda level: Trait.objects.filter(level=level))
+    with pytest.raises(TypeError, match=message):
+        read(value)
+
+
+def test_a_value_that_does_not_reach_the_sql_is_refused(table):
+    read = CompiledRead(lambda pk: Character.objects.all())
+    with pytest.raises(ValueError, match=r"values \[0\] do not reach the SQL"):
+        read(1)
+
+
+def test_an_expired_session_signs_nobody_in(client, table):
+    """The session read checks the expiry as Django's query does (expire_date > now)."""
+    client.post(reverse("login"), {"username": "ann", "password": PASSWORD})
+    page = reverse("character_builder", args=[table["characters"][0].pk])
+    assert client.get(page).status_code == 200
+    UserSession.objects.update(expire_date=timezone.now() - timedelta(seconds=1))
+    response = client.get(page)
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
