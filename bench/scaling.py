@@ -11,7 +11,7 @@ rendered in this process from copies of one sheet, with no database.
 import statistics
 import time
 
-from bench.web import PASSWORD, bench_database_url, bench_django
+from bench.web import PASSWORD, bench_database_url, bench_django, htmx_post
 
 TRAITS = (10, 60, 300)
 PARTIES = (6, 20, 50)
@@ -109,7 +109,7 @@ def edit_median(client, pk, trait_pk) -> float:
         version = Character.objects.values_list("version", flat=True).get(pk=pk)
         data = {"version": version, "name": "Skill 0", "level": n % 3 - 1, "difficulty": "average"}
         start = time.perf_counter()
-        response = client.post(f"/characters/{pk}/traits/{trait_pk}/", data, HTTP_HX_REQUEST="true")
+        response = htmx_post(client, f"/characters/{pk}/traits/{trait_pk}/", data)
         times.append(time.perf_counter() - start)
         assert response.status_code == 200, response.status_code
     return statistics.median(times)

@@ -11,7 +11,7 @@ import statistics
 import time
 
 from bench.targets import beside
-from bench.web import bench_database_url, bench_django, percentile
+from bench.web import bench_database_url, bench_django, htmx_post, percentile
 
 PARTY = 6
 ROUNDS = 200
@@ -102,9 +102,9 @@ def measure(gm, campaign, party):
             figures["play page"].append(timed(player_client.get, play_url))
             revision = PlayState.objects.filter(character_id=pk).values_list("revision", flat=True)
             data = {"box": f"{'clear' if n % 8 else 'mark'}:0", "revision": revision.first() or 0}
-            figures["mark"].append(timed(player_client.post, wound, data, **hx))
+            figures["mark"].append(timed(htmx_post, player_client, wound, data))
             figures["party changed"].append(timed(gm_client.get, party_live, **hx))
-            figures["roll"].append(timed(player_client.post, roll, {}, **hx))
+            figures["roll"].append(timed(htmx_post, player_client, roll, {}))
             party_fp = fingerprint(gm_client, party_url)
             party_live = reverse("party_live", args=[campaign.pk]) + f"?fp={party_fp}"
             play_fp = fingerprint(player_client, play_url)

@@ -101,6 +101,18 @@ def seed(players: int):
     return seeded
 
 
+def htmx_post(client, path: str, data: dict):
+    """A form posted as htmx posts it, and as the load runs below do: urlencoded, with its
+    header. (The test client's own default is a multipart body, which no page of the site
+    sends: parsing one cost the server some 0.3 ms an edit.)"""
+    return client.post(
+        path,
+        urlencode(data),
+        content_type="application/x-www-form-urlencoded",
+        HTTP_HX_REQUEST="true",
+    )
+
+
 def time_in_process(seeded, rounds=300):
     """Server time of the trait-edit request and of the bare view, through Django's test
     client (no sockets): what the view costs, not the network. Also the edit's SQL queries."""
@@ -120,7 +132,7 @@ def time_in_process(seeded, rounds=300):
         version = Character.objects.values_list("version", flat=True).get(pk=pk)
         data = {"version": version, "name": "Skill 0", "level": n % 3 - 1, "difficulty": "average"}
         start = time.perf_counter()
-        response = client.post(url, data, HTTP_HX_REQUEST="true")
+        response = htmx_post(client, url, data)
         edit.append(time.perf_counter() - start)
         assert response.status_code == 200, response.status_code
         start = time.perf_counter()
@@ -134,7 +146,7 @@ def time_in_process(seeded, rounds=300):
         version = Character.objects.values_list("version", flat=True).get(pk=pk)
         data = {"version": version, "name": "Skill 0", "level": n % 3 - 1, "difficulty": "average"}
         with CaptureQueriesContext(connection) as queries:
-            client.post(url, data, HTTP_HX_REQUEST="true")
+            htmx_post(client, url, data)
         # Transaction control (BEGIN, COMMIT) is left out, as the tests' count leaves it out.
         counts.append(
             sum(not q["sql"].startswith(("BEGIN", "COMMIT")) for q in queries.captured_queries)
@@ -158,11 +170,11 @@ def time_floor(seeded, rounds=300):
         for _ in range(rounds):
             for path, times in timings.items():
                 start = time.perf_counter()
-                response = client.post(f"/{path}", {"n": 1}, HTTP_HX_REQUEST="true")
+                response = htmx_post(client, f"/{path}", {"n": 1})
                 times.append(time.perf_counter() - start)
                 assert response.status_code == 200, response.status_code
         with CaptureQueriesContext(connection) as queries:
-            client.post("/bench/signed-in-post", {"n": 1}, HTTP_HX_REQUEST="true")
+            htmx_post(client, "/bench/signed-in-post", {"n": 1})
     return [statistics.median(times) for times in timings.values()], len(queries)
 
 
