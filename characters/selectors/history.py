@@ -2,6 +2,7 @@
 
 from django.db.models import Exists, OuterRef
 
+from characters.compiled import CompiledRead
 from characters.models import BuildStep, Character
 
 HISTORY_STEPS = 30  # what a character's history keeps when trimmed (the issue asks for 20)
@@ -19,17 +20,23 @@ def history_to_prune() -> Exists:
     return Exists(steps.filter(undone=True)) | Exists(steps.order_by("id")[full - 1 : full])
 
 
+# Every builder page reads it (characters.compiled).
+_STEPS_OF = CompiledRead(
+    lambda character: (
+        BuildStep.objects.filter(character=character)
+        .order_by("id")
+        .only("id", "label", "edit", "undone", "version")
+    )
+)
+
+
 def history_steps(character: Character) -> tuple[BuildStep | None, BuildStep | None]:
     """What Undo and Redo would take back and put back now, each None when there is none:
     the history holds only while nothing else changed the character since its last step."""
     known = getattr(character, "history_now", None)  # services.history.history_record
     if known is not None and known[0].version == character.version:
         return known
-    steps = list(
-        BuildStep.objects.filter(character=character)
-        .order_by("id")
-        .only("id", "label", "edit", "undone", "version")
-    )
+    steps = _STEPS_OF(character)
     if not steps or max(step.version for step in steps) != character.version:
         return None, None
     done = [step for step in steps if not step.undone]

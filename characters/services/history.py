@@ -122,12 +122,12 @@ def history_record(
     build = character.__dict__.pop("build_before", None)
     if build is None or action not in BUILD_EDITS:
         return
-    steps = BuildStep.objects.filter(character=character)
     # One delete: the steps undone (no redo after a new edit) and those past HISTORY_STEPS.
     # Not even that when the character was read saying it has no step undone and room for
     # this one (selectors.history.history_to_prune) and its copy is the one locked: the
     # history changes only with the version, which the lock found unchanged since that read.
     if getattr(character, "history_to_prune", True):
+        steps = BuildStep.objects.filter(character=character)
         kept = steps.order_by("-id").values("id")[: HISTORY_STEPS - 1]
         steps.filter(Q(undone=True) | ~Q(id__in=Subquery(kept))).delete()
     character.history_to_prune = True  # what was read is out of date now: ask next time

@@ -131,3 +131,29 @@ def test_an_expired_session_signs_nobody_in(client, table):
     UserSession.objects.update(expire_date=timezone.now() - timedelta(seconds=1))
     response = client.get(page)
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+
+
+def test_the_undo_steps_read_gives_what_the_orm_gives(table):
+    """The undo history's read (selectors.history): its steps in order, only the fields the
+    buttons read loaded, each character's own."""
+    from characters.selectors.history import _STEPS_OF
+    from characters.services.rows import trait_update
+
+    ann_s, bob_s, _ = table["characters"]
+    for level in (1, 2, 0):
+        trait = ann_s.traits.get(name="Strength")
+        trait_update(trait=trait, actor=table["ann"], expected_version=None, level=level)
+    for character in (ann_s, bob_s):
+        orm = character.steps.order_by("id").only("id", "label", "edit", "undone", "version")
+        got = _STEPS_OF(character)
+        assert [_state(step) for step in got] == [_state(step) for step in orm]
+        assert all(
+            step.get_deferred_fields() == {"character_id", "target", "before", "after"}
+            for step in got
+        )
+    assert [step.label for step in _STEPS_OF(ann_s)] == [
+        "Strength Fair → Good",
+        "Strength Good → Great",
+        "Strength Great → Fair",
+    ]
+    assert _STEPS_OF(bob_s) == []
