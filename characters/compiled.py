@@ -18,6 +18,7 @@ import copy
 
 from django.db import connections
 from django.db.models import Model
+from django.http import Http404
 
 _FIRST_STAND_IN = 900_001
 
@@ -54,6 +55,13 @@ class CompiledRead:
             raise ValueError(f"values {sorted(missing)} do not reach the SQL as parameters")
         self._compiled[alias] = compiler, sql, slots
         return self._compiled[alias]
+
+
+def one_or_404(rows: list):
+    """The one row a read by id found, or a 404 as get_object_or_404 raises it."""
+    if not rows:
+        raise Http404("Nothing matches the given query.")
+    return rows[0]
 
 
 def _stand_in(value, n: int):

@@ -6,10 +6,9 @@ from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Exists, OuterRef, Prefetch, Q, Value, prefetch_related_objects
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from characters.compiled import CompiledRead
+from characters.compiled import CompiledRead, one_or_404
 from characters.models import (
     Campaign,
     Character,
@@ -75,23 +74,16 @@ def characters_visible_to(user):
 
 
 def character_for_viewer(user, pk):
-    return with_shown_rows(with_build_rows(_found(_VIEWED_ONE(user, pk))))
+    return with_shown_rows(with_build_rows(one_or_404(_VIEWED_ONE(user, pk))))
 
 
 def character_for_owner(user, pk):
     """The user's own character, with what pricing it reads and whether its next edit ends
     steps of its undo history (selectors.history.history_to_prune). Its owner is `user`,
     the request's: not read again with it."""
-    character = _found(_OWNED_ONE(user, pk))
+    character = one_or_404(_OWNED_ONE(user, pk))
     character.owner = user
     return with_build_rows(character)
-
-
-def _found(characters: list[Character]) -> Character:
-    """The one character a read by id found, or 404, as get_object_or_404 says it."""
-    if not characters:
-        raise Http404("No character matches the given query.")
-    return characters[0]
 
 
 # The builder's two reads, each built once: their annotations cost as much to build as the

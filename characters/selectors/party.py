@@ -6,9 +6,9 @@ from functools import cache
 
 from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
-from django.shortcuts import get_object_or_404
 
 from characters.adapters import character_to_rules
+from characters.compiled import CompiledRead, one_or_404
 from characters.models import Campaign, Character
 from characters.selectors.access import holding_rows, prefetch_build_rows
 from characters.selectors.play import AtTable, LogLine, at_table, gm_log, log_title
@@ -20,7 +20,7 @@ def campaign_for_party(user, pk) -> Campaign:
     """The campaign its GM runs (selectors.access.campaign_for_gm), with how many of its
     player characters wait for an approval, so are not in play (`waiting`), counted in the
     same statement: the party view says so. The GM's NPCs never wait (in_play)."""
-    return get_object_or_404(_with_waiting().run_by(user), pk=pk)
+    return one_or_404(_PARTY_CAMPAIGN(user, pk))
 
 
 @cache
@@ -119,12 +119,17 @@ def _party_rows():
     )
 
 
+# The page and the GM's poll every few seconds read these (characters.compiled).
+_PARTY_CAMPAIGN = CompiledRead(lambda user, pk: _with_waiting().run_by(user).filter(pk=pk))
+_PARTY_ROWS = CompiledRead(lambda campaign: _party_rows().filter(campaign=campaign))
+
+
 def party_context(
     campaign: Campaign, *, with_sheets: bool = True, fingerprint: str | None = None
 ) -> dict:
     """Every approved character of the campaign at the table, with a fixed number of
     queries however large the party. The whole page's campaign is campaign_for_party's."""
-    characters = list(_party_rows().filter(campaign=campaign))
+    characters = _PARTY_ROWS(campaign)
     prefetch_build_rows(characters)
     at_the_table = [
         _member(c) if with_sheets else PartyMember(at_table(c), None) for c in characters

@@ -157,3 +157,27 @@ def test_the_undo_steps_read_gives_what_the_orm_gives(table):
         "Strength Great → Fair",
     ]
     assert _STEPS_OF(bob_s) == []
+
+
+def test_the_party_reads_give_what_the_orm_gives(table):
+    """The GM's party page and poll: the campaign (with how many wait for approval) only
+    for its GM, and the characters at the table, each with what the cards read."""
+    from characters.selectors import party
+    from characters.services.review import character_approve, character_submit
+
+    ann_s, bob_s, _ = table["characters"]
+    character_submit(character=bob_s, actor=table["bob"], expected_version=None)
+    character_approve(
+        character=bob_s, actor=table["gm"], expected_version=None, override_reason="a test"
+    )
+    campaign = bob_s.campaign
+    for user in (table["gm"], table["ann"]):
+        orm = party._with_waiting().run_by(user).filter(pk=campaign.pk)
+        got = party._PARTY_CAMPAIGN(user, campaign.pk)
+        assert [_state(c) for c in got] == [_state(c) for c in orm]
+    assert [c.waiting for c in party._PARTY_CAMPAIGN(table["gm"], campaign.pk)] == [1]
+    assert party._PARTY_CAMPAIGN(table["ann"], campaign.pk) == []
+    orm = party._party_rows().filter(campaign=campaign)
+    got = party._PARTY_ROWS(campaign)
+    assert [_state(c) for c in got] == [_state(c) for c in orm]
+    assert [(c.name, c.has_equipment, c.owner.username) for c in got] == [("Bob's", True, "bob")]
