@@ -23,6 +23,7 @@ from django.utils.translation import pgettext_lazy
 
 from characters import vocabulary
 from characters.adapters import campaign_ruleset, character_to_rules, ruleset_for
+from characters.compiled import CompiledRead, one_or_404
 from characters.models import (
     Campaign,
     Character,
@@ -105,17 +106,26 @@ def wound_word(name: str) -> str:
 
 def character_for_play(user, pk) -> Character:
     """The character with its rows and play state, for its player or its campaign's GM."""
-    return get_object_or_404(
-        characters_visible_to(user)
-        .select_related("play_state")
-        .prefetch_related(*BUILD_ROWS, *APPROVAL_RECORD),
-        pk=pk,
-    )
+    return one_or_404(_PLAYED(user, pk))
 
 
 def character_for_poll(user, pk) -> Character:
     """The same, without its rows: what a poll needs to tell whether anything changed."""
-    return get_object_or_404(characters_visible_to(user).select_related("play_state"), pk=pk)
+    return one_or_404(_POLLED(user, pk))
+
+
+# A player's page polls every few seconds (characters.compiled).
+_POLLED = CompiledRead(
+    lambda user, pk: characters_visible_to(user).select_related("play_state").filter(pk=pk)
+)
+_PLAYED = CompiledRead(
+    lambda user, pk: (
+        characters_visible_to(user)
+        .select_related("play_state")
+        .prefetch_related(*BUILD_ROWS, *APPROVAL_RECORD)
+        .filter(pk=pk)
+    )
+)
 
 
 def campaign_for_log(user, pk) -> Campaign:

@@ -14,11 +14,12 @@ from django.utils import timezone
 
 from characters.compiled import CompiledRead
 from characters.models import Campaign, Character, Equipment, Membership, Trait, UserSession
-from characters.selectors import access
+from characters.selectors import access, play
 from characters.services.characters import character_create
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-test-password"
+PREFETCHED = "_prefetched_objects_cache"  # the lists prefetch_related keeps: their rows
 
 
 @pytest.fixture
@@ -38,7 +39,8 @@ def table():
 
 def _state(row) -> dict:
     """A row as read: its fields, annotations and the related rows read with it."""
-    values = {k: v for k, v in vars(row).items() if k != "_state"}
+    values = {k: v for k, v in vars(row).items() if k not in ("_state", PREFETCHED)}
+    values[PREFETCHED] = {k: list(v) for k, v in vars(row).get(PREFETCHED, {}).items()}
     cached = {k: _state(v) for k, v in row._state.fields_cache.items() if v is not None}
     return {**values, "related": cached}
 
@@ -48,19 +50,36 @@ def _state(row) -> dict:
     [
         (access._OWNED_ONE, lambda user, pk: access._owned().owned_by(user).filter(pk=pk)),
         (access._VIEWED_ONE, lambda user, pk: access._viewed().visible_to(user).filter(pk=pk)),
+        (
+            play._POLLED,
+            lambda user, pk: (
+                access.characters_visible_to(user).select_related("play_state").filter(pk=pk)
+            ),
+        ),
+        (
+            play._PLAYED,
+            lambda user, pk: (
+                access.characters_visible_to(user)
+                .select_related("play_state")
+                .prefetch_related(*access.BUILD_ROWS, *access.APPROVAL_RECORD)
+                .filter(pk=pk)
+            ),
+        ),
     ],
-    ids=["owned", "viewed"],
+    ids=["owned", "viewed", "play poll", "play page"],
 )
 def test_a_character_read_gives_what_the_orm_gives_for_each_reader(table, read, orm):
     """Every reader and character in turn, through the one compiled statement: a player
     reads their own, a GM (viewed) each in the campaign, nobody anyone else's."""
     for user in (table["ann"], table["bob"], table["gm"]):
         for character in table["characters"]:
-            expected = [_state(row) for row in orm(user, character.pk)]
+            with CaptureQueriesContext(connection) as orm_queries:
+                expected = [_state(row) for row in orm(user, character.pk)]
             with CaptureQueriesContext(connection) as queries:
                 got = [_state(row) for row in read(user, character.pk)]
             assert got == expected, (user.username, character.name)
-            assert len(queries) == 1
+            # One statement, and the prefetches' own for a character found.
+            assert [q["sql"] for q in queries] == [q["sql"] for q in orm_queries]
     # What each found, said plainly: Ann's own two; the GM the campaign's two, viewed.
     ann_s, bob_s, loner = table["characters"]
     assert [c.name for c in read(table["ann"], ann_s.pk)] == ["Ann's"]
@@ -165,7 +184,7 @@ def test_the_party_reads_give_what_the_orm_gives(table):
     from characters.selectors import party
     from characters.services.review import character_approve, character_submit
 
-    ann_s, bob_s, _ = table["characters"]
+    bob_s = table["characters"][1]
     character_submit(character=bob_s, actor=table["bob"], expected_version=None)
     character_approve(
         character=bob_s, actor=table["gm"], expected_version=None, override_reason="a test"
