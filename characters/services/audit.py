@@ -1,7 +1,9 @@
 """The audit trails, a character's and a campaign's: what changed, by whom, before and after.
 Called by the service that makes the change, inside its transaction, so a change and its event
 commit or roll back together. A write to a character starts with lock_character and ends
-with commit_change: one lock, one version step, one event at the version after.
+with commit_change: one lock, one version step, one event at the version after. The
+builder's trait edit instead claims the row in one UPDATE, when the copy it holds is still
+the committed row (commit_claimed_change), and takes the lock's way when it is not.
 
 Each trail is a hash chain (characters.audit_chain): an event is linked to the one before it
 in its chain as it is written, under the lock of its character's or campaign's row, so two
@@ -10,6 +12,7 @@ writers never link to the same event."""
 from functools import cache
 
 from django.db import DEFAULT_DB_ALIAS, connection
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from characters.adapters import build_sha256, character_to_rules, recorded_build_sha256
@@ -116,21 +119,27 @@ def record_event(
     return event
 
 
-def _linked_event(
-    character: Character, *, reason: str | Phrase = "", lines: dict | None = None, **recorded
-) -> CharacterEvent:
+def _linked_event(character: Character, **recorded) -> CharacterEvent:
     """The event saved at the head of the character's trail, linked after
     `character.audit_head` (read by lock_character under the lock), which then names it on
     the copy only: saving the row's head is the caller's (record_event alone,
     commit_change with the version)."""
+    event = _new_event(character, **recorded)
+    event.save(force_insert=True)
+    character.audit_head = event.record_hash
+    character.latest_event = event
+    return event
+
+
+def _new_event(
+    character: Character, *, reason: str | Phrase = "", lines: dict | None = None, **recorded
+) -> CharacterEvent:
+    """The event at the character's version, linked after `character.audit_head`, unsaved."""
     reason, phrases = _recorded(reason, lines)
     event = CharacterEvent(
         character=character, version=character.version, reason=reason, phrases=phrases, **recorded
     )
     link(event, character.audit_head)
-    event.save(force_insert=True)
-    character.audit_head = event.record_hash
-    character.latest_event = event
     return event
 
 
@@ -200,6 +209,47 @@ def commit_change(
     )
     recorded = _linked_event(character, actor=actor, action=action, **event)
     character.save(update_fields=[*fields, "version", "updated_at", "audit_head"])
+    return recorded
+
+
+def commit_claimed_change(
+    character: Character, *, actor, action: str, write, **event
+) -> CharacterEvent | None:
+    """commit_change for the caller's copy of a character it read before this transaction,
+    whose row is claimed instead of locked first: one UPDATE moves the version and the
+    trail's head only if neither moved since the read, and takes the row's lock as it
+    does, where the lock and the final save were two statements. Then `write()` makes the
+    change, and its undo step and event are saved as commit_change saves them.
+
+    None, with nothing written, when the row moved since the read (another write, or a
+    comment that moved the trail's head): the caller then locks it as any write does.
+    The event is linked before the claim, after the head the copy was read with: a claim
+    that finds that head still there may write it."""
+    read_version, read_head = character.version, character.audit_head
+    character.version += 1
+    recorded = _new_event(character, actor=actor, action=action, **event)
+    now = timezone.now()
+    claimed = Character.objects.filter(
+        pk=character.pk, version=read_version, audit_head=read_head
+    ).update(version=character.version, audit_head=recorded.record_hash, updated_at=now)
+    if not claimed:
+        character.version = read_version
+        return None
+    try:
+        write()
+    except ServiceError:  # the transaction rolls back: the copy as committed
+        character.version = read_version
+        raise
+    history_record(
+        character,
+        action=action,
+        target=event.get("target", ""),
+        before=event.get("before"),
+        after=event.get("after"),
+    )
+    recorded.save(force_insert=True)
+    character.audit_head, character.updated_at = recorded.record_hash, now
+    character.latest_event = recorded
     return recorded
 
 

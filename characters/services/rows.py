@@ -14,12 +14,14 @@ from characters.models import LEVEL_MAX, LEVEL_MIN, Character, Equipment, Trait
 from characters.recorded import COMES_WITH, UNCOMMITTED, WENT_WITH
 from characters.services.audit import (
     commit_change,
+    commit_claimed_change,
     ensure_build_as_recorded,
     lock_character,
     record_event,
     stored_build_sha256,
 )
 from characters.services.characters import lock_for_edit
+from characters.services.history import snapshot
 from characters.wording import SPEAKER
 from rules.charfile import MAX_ROWS
 from rules.ladder import STANDARD
@@ -121,9 +123,13 @@ def _add_gift_attribute(character: Character, *, gift: Trait, actor) -> None:
 @transaction.atomic
 def trait_update(*, trait: Trait, actor, expected_version: int | None, **changes) -> Trait:
     """Change a trait. The builder's commonest write: when the caller read the character and
-    its traits at the version it locks, the caller's copies are changed in place (the trait
-    that comes back then belongs to the caller's character), else a copy read under the
-    lock is."""
+    its traits at the version the page was loaded at, the caller's copies are changed in
+    place (the trait that comes back then belongs to the caller's character), the row
+    claimed rather than locked (_update_claimed); else it is locked, and the copies are
+    changed in place if the row is still at the version they were read at, else a copy read
+    under the lock is."""
+    if _update_claimed(trait, actor=actor, expected_version=expected_version, changes=changes):
+        return trait
     locked = lock_for_edit(
         character=trait.character, expected_version=expected_version, in_place=True
     )
@@ -144,17 +150,58 @@ def trait_update(*, trait: Trait, actor, expected_version: int | None, **changes
         for key, value in was.items():  # refused: the caller's copy stays as committed
             setattr(trait, key, value)
         raise
-    differing = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
-    action = "trait_relevelled" if differing == {"level"} else "trait_changed"
     commit_change(
         locked,
         actor=actor,
-        action=action,
+        action=_edit_action(before, after),
         target=trait_target(trait),
         before=before,
         after=after,
     )
     return trait
+
+
+def _update_claimed(trait: Trait, *, actor, expected_version: int | None, changes: dict) -> bool:
+    """trait_update in four statements, where the lock, the row, the step, the event and the
+    version were five (audit.commit_claimed_change): for the caller's copy read at the
+    page's version of a character that may be edited, and a change that changes something.
+    False, with the copies as they were and nothing written, when it cannot be: the lock's
+    way then says why (a stale page, a submitted build) or writes it."""
+    character = trait.character
+    if expected_version != character.version or character.is_locked:
+        return False
+    was = {
+        key: getattr(trait, key) for key, value in changes.items() if getattr(trait, key) != value
+    }
+    build_before = snapshot(character)  # before the change: its undo step puts it back
+    before = trait_state(trait)
+    for key in was:
+        setattr(trait, key, changes[key])
+    after = trait_state(trait)
+    recorded = None
+    try:
+        if after != before:
+            character.build_before = build_before
+            recorded = commit_claimed_change(
+                character,
+                actor=actor,
+                action=_edit_action(before, after),
+                write=lambda: save_trait(trait, fields=list(was)),
+                target=trait_target(trait),
+                before=before,
+                after=after,
+            )
+    finally:
+        if recorded is None:  # not written, or refused: the caller's copies as committed
+            for key, value in was.items():
+                setattr(trait, key, value)
+            character.__dict__.pop("build_before", None)
+    return recorded is not None
+
+
+def _edit_action(before: dict, after: dict) -> str:
+    differing = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
+    return "trait_relevelled" if differing == {"level"} else "trait_changed"
 
 
 @transaction.atomic

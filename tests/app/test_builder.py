@@ -9,7 +9,7 @@ from django.urls import reverse
 from characters.models import Character, CharacterEvent, ReviewComment, Trait
 from characters.services.sharing import share_link_create
 from characters.services.threads import comment_thread_start
-from rules.ladder import GOOD, SUPERB
+from rules.ladder import GOOD, GREAT, SUPERB
 from rules.report import build_report
 from tests.support.builder_fixtures import *  # noqa: F403
 
@@ -19,11 +19,12 @@ FRESH_MUDGE_BALANCE = 6 * 3 + 45 + 2 * 6
 # A level change: the session with its user (one statement, characters/sessions.py), the
 # character with its traits (its equipment and ledger, which a new draft has none of, are
 # known empty from the character's own query, as is whether its undo history has steps to
-# end), and in the transaction (a savepoint under the test) the lock, which also reads the
-# head of the audit trail the event links to (the trail is a chain, characters.audit_chain),
-# the trait, the undo history's new step (services.history, also what Undo offers), the
-# event, and the character's version with the trail's new head.
-EDIT_QUERIES = 10
+# end), and in the transaction (a savepoint under the test) the claim of the character's
+# row, which moves its version and the audit trail's head if neither moved since the read
+# (services.audit.commit_claimed_change; the trail is a chain, characters.audit_chain), the
+# trait, the undo history's new step (services.history, also what Undo offers) and the
+# event.
+EDIT_QUERIES = 9
 # The builder page of a draft in a campaign: the session with its user, the character with
 # its campaign, GM, owner and portrait and whether it has rows in its lists, review comments,
 # a live share link and threads (none of the last three yet: not read), its traits, the
@@ -531,7 +532,7 @@ def test_a_trait_edit_makes_a_fixed_number_of_queries(
     player_client, character, django_assert_num_queries
 ):
     """What a level change costs the database, however many rows the character has: the
-    session with its user, the character with its rows, the locked write (lock, row, version,
+    session with its user, the character with its rows, the claimed write (claim, row, step,
     event) on the copies the view read; Undo's label comes from the event just recorded."""
     Trait.objects.bulk_create(
         Trait(character=character, kind="skill", name=f"Skill {i}", level=0, position=i)
@@ -609,9 +610,10 @@ LOCK_READ = (
 
 
 def test_locking_a_current_copy_reads_only_its_version_and_trail_head(character, player):
-    """The builder's edit holds the character read at the version it locks: the lock then
-    reads the version and the audit trail's head, not the row with its campaign and owner
-    again. A copy read before another write is read whole under the lock."""
+    """The builder's edit holds the character read at the page's version: it claims the row
+    without reading it (tests/app/test_claimed_edit.py). A write without a page's version
+    locks it, and then reads the version and the audit trail's head, not the row with its
+    campaign and owner again. A copy read before another write is read whole under the lock."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -623,13 +625,16 @@ def test_locking_a_current_copy_reads_only_its_version_and_trail_head(character,
 
     held = character_for_owner(player, character.pk)
     strength = next(t for t in held.traits.all() if t.name == "Strength")
-    with CaptureQueriesContext(connection) as current:
+    with CaptureQueriesContext(connection) as claimed:
         trait_update(trait=strength, actor=player, expected_version=1, level=GOOD)
+    assert character_reads(claimed.captured_queries) == []
+    with CaptureQueriesContext(connection) as current:
+        trait_update(trait=strength, actor=player, expected_version=None, level=GREAT)
     [lock] = character_reads(current.captured_queries)
     assert lock.startswith(LOCK_READ)
 
     stale = character_for_owner(player, character.pk)
-    trait_update(trait=strength, actor=player, expected_version=2, level=SUPERB)
+    trait_update(trait=strength, actor=player, expected_version=3, level=SUPERB)
     dexterity = next(t for t in stale.traits.all() if t.name == "Dexterity")
     with CaptureQueriesContext(connection) as older:
         trait_update(trait=dexterity, actor=player, expected_version=None, level=GOOD)
