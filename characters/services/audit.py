@@ -200,13 +200,7 @@ def commit_change(
     a page loaded now would carry). The row is saved last, with the trail's new head: one
     statement for the version, the fields and the head."""
     character.version += 1
-    history_record(
-        character,
-        action=action,
-        target=event.get("target", ""),
-        before=event.get("before"),
-        after=event.get("after"),
-    )
+    _history_step(character, action, event)
     recorded = _linked_event(character, actor=actor, action=action, **event)
     character.save(update_fields=[*fields, "version", "updated_at", "audit_head"])
     return recorded
@@ -240,6 +234,15 @@ def commit_claimed_change(
     except ServiceError:  # the transaction rolls back: the copy as committed
         character.version = read_version
         raise
+    _history_step(character, action, event)
+    recorded.save(force_insert=True)
+    character.audit_head, character.updated_at = recorded.record_hash, now
+    character.latest_event = recorded
+    return recorded
+
+
+def _history_step(character: Character, action: str, event: dict) -> None:
+    """The write's step on the undo history, for the builder's edits (services.history)."""
     history_record(
         character,
         action=action,
@@ -247,10 +250,6 @@ def commit_claimed_change(
         before=event.get("before"),
         after=event.get("after"),
     )
-    recorded.save(force_insert=True)
-    character.audit_head, character.updated_at = recorded.record_hash, now
-    character.latest_event = recorded
-    return recorded
 
 
 # -- an approved build changes only through Fairsheet --------------------------------------------
