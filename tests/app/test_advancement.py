@@ -4,10 +4,9 @@ meta points and Fudge points, the ledger, concurrent spends, and the page for ea
 
 import json
 import re
-import threading
+from functools import partial
 
 import pytest
-from django.db import connection, connections
 from django.urls import reverse
 
 from characters.errors import NotAllowed, ServiceError, StaleWrite
@@ -31,12 +30,7 @@ from rules.ladder import FAIR, GOOD, GREAT, LEGENDARY, POOR, SUPERB
 from tests.app.test_review import *  # noqa: F403
 from tests.app.test_review import HTMX, approved
 from tests.support.builder_fixtures import *  # noqa: F403
-
-postgres_only = pytest.mark.skipif(
-    connection.vendor != "postgresql",
-    reason="two real connections racing for one row lock: PostgreSQL only "
-    "(SQLite's test database is one shared in-memory connection)",
-)
+from tests.support.races import at_once, postgres_only
 
 
 @pytest.fixture
@@ -478,29 +472,21 @@ def test_two_spends_of_the_last_xp_at_once_one_wins(in_play, player):
         "mudge", traits=[("skill", "Climbing", FAIR), ("skill", "Stealth", FAIR)], experience=2
     )
     targets = [trait(character, "Climbing"), trait(character, "Stealth")]
-    start = threading.Barrier(2)
-    outcomes = {}
-
-    def spend(target):
-        try:
-            start.wait()
-            experience_spend(
-                character=character, actor=player, expected_version=None, what=RAISE, trait=target
+    outcomes = at_once(
+        *(
+            partial(
+                experience_spend,
+                character=character,
+                actor=player,
+                expected_version=None,
+                what=RAISE,
+                trait=target,
             )
-            outcomes[target.name] = "spent"
-        except ServiceError as error:
-            outcomes[target.name] = str(error)
-        finally:
-            connections.close_all()  # this thread's own connection
-
-    threads = [threading.Thread(target=spend, args=(t,)) for t in targets]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    assert sorted(v == "spent" for v in outcomes.values()) == [False, True]
-    loser = next(v for v in outcomes.values() if v != "spent")
-    assert "costs 2 XP; Hero has 0 unspent" in loser
+            for target in targets
+        )
+    )
+    refused = [str(o) for o in outcomes if isinstance(o, Exception)]
+    assert len(refused) == 1 and "costs 2 XP; Hero has 0 unspent" in refused[0]
     character.refresh_from_db()
     assert character.experience == 0 == ledger_sum(character)
     assert character.ledger.count() == 2  # the award and one spend

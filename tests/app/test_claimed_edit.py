@@ -4,6 +4,8 @@ trail's head only if neither moved since the page's copy was read. Whatever happ
 that read, the edit ends as the lock's way ends it: saved and linked after the real head,
 refused as stale, or refused with the copies as committed; the trail always verifies."""
 
+from functools import partial
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -14,8 +16,10 @@ from characters.selectors.access import character_for_owner
 from characters.selectors.integrity import audit_breaks
 from characters.services.rows import trait_update
 from characters.services.sharing import share_link_create
+from characters.services.undo import character_undo_edit
 from rules.ladder import GOOD, GREAT
 from tests.support.builder_fixtures import *  # noqa: F403
+from tests.support.races import at_once, postgres_only
 
 pytestmark = pytest.mark.django_db
 
@@ -106,3 +110,52 @@ def test_a_refused_rename_leaves_the_copies_and_the_row_as_committed(character, 
     assert "build_before" not in vars(copy)
     trait_update(trait=strength, actor=player, expected_version=version, level=GOOD)
     assert stored(character)[0] == version + 1 and list(audit_breaks()) == []
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_two_tabs_saving_at_once_one_saves_and_the_other_is_stale(character, player):
+    """Two requests from pages loaded at one version, two connections, two traits, let go
+    together: the claims queue on the row, one saves and the other is refused as stale
+    (never both, never a deadlock). Then a claimed edit against an Undo, which locks the row
+    before it rewrites the rows: both take the row first, so one waits for the other. The
+    trail verifies after each."""
+    for _ in range(3):
+        one, strength = page_copy(character, player)
+        other = character_for_owner(player, character.pk)
+        dexterity = next(t for t in other.traits.all() if t.name == "Dexterity")
+        outcomes = at_once(
+            partial(
+                trait_update,
+                trait=strength,
+                actor=player,
+                expected_version=one.version,
+                level=strength.level + 1,
+            ),
+            partial(
+                trait_update,
+                trait=dexterity,
+                actor=player,
+                expected_version=other.version,
+                level=dexterity.level + 1,
+            ),
+        )
+        assert sorted(type(o).__name__ for o in outcomes) == ["StaleWrite", "Trait"]
+        assert list(audit_breaks()) == []
+    undoing = character_for_owner(player, character.pk)
+    editing, strength = page_copy(character, player)
+    outcomes = at_once(
+        partial(
+            character_undo_edit, character=undoing, actor=player, expected_version=undoing.version
+        ),
+        partial(
+            trait_update,
+            trait=strength,
+            actor=player,
+            expected_version=editing.version,
+            level=strength.level - 1,
+        ),
+    )
+    assert [type(o) for o in outcomes].count(StaleWrite) == 1
+    assert not [o for o in outcomes if isinstance(o, Exception) and not isinstance(o, StaleWrite)]
+    assert list(audit_breaks()) == []

@@ -2,10 +2,7 @@
 potential, conditions, rest and the dice log, each recorded, each refused when stale, and
 none of them touching the approved build."""
 
-import threading
-
 import pytest
-from django.db import connection, connections
 
 from characters.adapters import character_file, file_sha256
 from characters.errors import NotAllowed, ServiceError, StaleWrite
@@ -17,13 +14,9 @@ from characters.services.rows import trait_add
 from rules.ladder import GOOD
 from tests.support.play_fixtures import *  # noqa: F403
 from tests.support.play_fixtures import approved, build
+from tests.support.races import at_once, postgres_only
 
 SCRATCH, HURT, VERY_HURT, INCAPACITATED = range(4)
-postgres_only = pytest.mark.skipif(
-    connection.vendor != "postgresql",
-    reason="two real connections racing for one row lock: PostgreSQL only "
-    "(SQLite's test database is one shared in-memory connection)",
-)
 
 
 def fresh(character) -> Character:
@@ -331,28 +324,6 @@ class TestRolls:
             faces += services.dice_roll(character=character, actor=player).dice
         assert set(faces) == {-1, 0, 1}
         assert abs(sum(faces) / len(faces)) < 0.25
-
-
-def at_once(*calls):
-    """Run the calls in two threads, each on its own connection, released together."""
-    start = threading.Barrier(len(calls))
-    outcomes = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            start.wait()
-            outcomes[index] = call()
-        except ServiceError as error:
-            outcomes[index] = error
-        finally:
-            connections.close_all()  # this thread's own connection
-
-    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return outcomes
 
 
 @postgres_only
