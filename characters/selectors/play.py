@@ -96,6 +96,11 @@ def result_word(level: int, bottom: int, ladder: Ladder) -> str:
     return level_word(ladder, level)
 
 
+# A count in each plural form the site's languages have, by the name Intl.PluralRules gives
+# it: English and German say "one" and "other"; French and Spanish also "many" (a million).
+PLURAL_FORMS = (("one", 1), ("other", 2), ("many", 1_000_000))
+
+
 def wound_word(name: str) -> str:
     """A level of a harm track: a built-in one in the reader's language, a GM's as written."""
     return vocabulary.term(name, "wound")
@@ -269,8 +274,18 @@ class AtTable:
     def points_word(self) -> str:
         """The points' name as the language says as many as are in hand: "1 meta point"
         (one of them named as Terms.point names it); a GM's own name as written."""
+        return self._points_word(self.in_hand)
+
+    @property
+    def points_words(self) -> dict[str, str]:
+        """The points' name in each plural form of the language, by the names the browser's
+        Intl.PluralRules gives the forms: the offline page says a count it changes on the
+        phone with the form that count takes (static/js/offline.js)."""
+        return {form: self._points_word(count) for form, count in PLURAL_FORMS}
+
+    def _points_word(self, count: int) -> str:
         many = self.pool.name
-        return vocabulary.noun(many.removesuffix("s"), many, self.in_hand) or many
+        return vocabulary.noun(many.removesuffix("s"), many, count) or many
 
     @cached_property
     def rows(self) -> list["TrackRow"]:

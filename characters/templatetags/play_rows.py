@@ -193,7 +193,7 @@ def _points(context, table, character, hidden: str) -> str:
         )
     in_hand_said = _("<strong data-points>%(count)s</strong> %(points)s in hand") % {
         "count": in_hand,
-        "points": e(table.points_word),
+        "points": _points_word(table),
     }
     on_record = _("%(count)s on record") % {"count": pool.on_record}
     spend = _("Spend 1")
@@ -219,6 +219,13 @@ def _points(context, table, character, hidden: str) -> str:
             parts.append(_potential(potential_url, hidden, section, power, most_of, left))
     parts.append("\n  </div>")
     return "".join(parts)
+
+
+def _points_word(table) -> str:
+    """The points' name for the count in hand, with its other plural forms beside it, for
+    the offline page to say the count it changes (static/js/offline.js)."""
+    forms = " ".join(f'data-{form}="{e(word)}"' for form, word in table.points_words.items())
+    return f"<span data-points-word {forms}>{e(table.points_word)}</span>"
 
 
 def _potential(url: str, hidden: str, section: str, power: str, most: int, left: int) -> str:

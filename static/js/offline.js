@@ -85,8 +85,15 @@
     } else if (write.kind === "points") {
       const count = document.querySelector(".points-count [data-points]");
       if (count) {
-        count.textContent = String(Number(count.textContent) + (fields.action === "spend" ? -1 : 1));
+        const inHand = Number(count.textContent) + (fields.action === "spend" ? -1 : 1);
+        count.textContent = String(inHand);
         count.classList.add("pending");
+        // The points' name as many as are now in hand: the page gives each plural form.
+        const word = document.querySelector(".points-count [data-points-word]");
+        if (word) {
+          const form = new Intl.PluralRules(document.documentElement.lang || "en").select(inHand);
+          word.textContent = word.dataset[form] ?? word.dataset.other;
+        }
       }
     } else if (write.kind === "condition_add") {
       const list = document.querySelector(".play-conditions .conditions");

@@ -29,6 +29,14 @@ from tests.support.play_fixtures import *  # noqa: F403
 from tests.support.play_fixtures import approved, build, make_npc
 
 HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def points_lines(html: str) -> list[str]:
+    """Each points-in-hand line as read: its words, without the tags."""
+    lines = re.findall(r'<p class="points-count">(<strong data-points>.*?)<small', html, re.S)
+    return [re.sub(r"<[^>]+>", "", line).strip() for line in lines]
+
+
 # The party poll's answer when something changed (test_the_party_poll_answers_...).
 PARTY_POLL_QUERIES = 8
 PARTY_PAGE_QUERIES = 8  # the whole party view (test_queries_do_not_grow_with_the_party)
@@ -64,7 +72,7 @@ class TestThePlayPage:
         assert page.status_code == 200
         assert html.count('aria-label="Scratch box') == 3  # Mudge 4.57: 3/2/1/1/1
         assert 'aria-label="Hurt box 2 of 2, open: mark a wound"' in html
-        assert "3</strong> meta points in hand" in html
+        assert points_lines(html) == ["3 meta points in hand"]
         assert 'name="quick" value="Climbing"' in html
         assert '<option value="Broadsword">Broadsword (+3)</option>' in html
         assert "Approved · SHA-256 " + tess.approvals.get().sha256 in html
@@ -72,11 +80,11 @@ class TestThePlayPage:
     @pytest.mark.parametrize(
         "language, spent, said",
         [
-            ("en", 2, "1</strong> meta point in hand"),
-            ("en", 3, "0</strong> meta points in hand"),
-            ("fr", 2, "1</strong> méta-point en main"),
-            ("de", 2, "1</strong> Metapunkt auf der Hand"),
-            ("de", 1, "2</strong> Metapunkte auf der Hand"),
+            ("en", 2, "1 meta point in hand"),
+            ("en", 3, "0 meta points in hand"),
+            ("fr", 2, "1 méta-point en main"),
+            ("de", 2, "1 Metapunkt auf der Hand"),
+            ("de", 1, "2 Metapunkte auf der Hand"),
         ],
     )
     def test_the_points_in_hand_are_counted_as_the_language_counts(
@@ -86,7 +94,26 @@ class TestThePlayPage:
             services.play_points_spend(character=tess, actor=player, expected_revision=revision)
         url = reverse("character_play", args=[tess.pk])
         html = pip.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
-        assert said in html
+        assert points_lines(html) == [said]
+
+    @pytest.mark.parametrize(
+        "language, one, other, many",
+        [
+            ("en", "meta point", "meta points", "meta points"),
+            ("fr", "méta-point", "méta-points", "méta-points"),
+            ("de", "Metapunkt", "Metapunkte", "Metapunkte"),
+        ],
+    )
+    def test_the_points_name_comes_with_each_plural_form_for_the_offline_page(
+        self, pip, tess, language, one, other, many
+    ):
+        """The offline page changes the count on the phone (static/js/offline.js): it says
+        the name in the form the new count takes, by Intl.PluralRules' names for them."""
+        html = pip.get(
+            reverse("character_play", args=[tess.pk]), HTTP_ACCEPT_LANGUAGE=language
+        ).content.decode()
+        word = re.search(r"<span data-points-word ([^>]*)>", html).group(1)
+        assert word == f'data-one="{one}" data-other="{other}" data-many="{many}"'
 
     def test_the_wound_penalty_shows_on_traits_and_roller(self, pip, tess, player):
         services.play_blow_record(character=tess, actor=player, damage=3)
@@ -344,7 +371,7 @@ class TestPolling:
         assert (
             html.count('class="play-status" hx-target="this" hx-swap="outerHTML" hx-swap-oob') == 2
         )
-        assert "2</strong> meta points in hand" in html
+        assert "2 meta points in hand" in points_lines(html)
 
     def test_the_party_page_works_out_the_polls_fingerprint(
         self, client, gm, campaign, tess, otto, player

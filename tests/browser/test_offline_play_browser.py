@@ -150,6 +150,8 @@ def test_the_play_page_works_offline_and_sends_its_changes_back(phone, tess, gm,
     expect(state).to_be_visible(timeout=8_000)
     status.get_by_role("button", name="Spend 1").click()
     expect(pending).to_have_count(1)
+    # The count changed on the phone, 2 to 1, and the name with it: one point.
+    expect(status.locator(".points-count").first).to_contain_text("1 meta point in hand")
     services.play_points_regain(character=tess, actor=gm, expected_revision=None)
     page.context.set_offline(False)
     expect(answers).to_have_count(1)
