@@ -120,41 +120,29 @@ def test_two_tabs_saving_at_once_one_saves_and_the_other_is_stale(character, pla
     (never both, never a deadlock). Then a claimed edit against an Undo, which locks the row
     before it rewrites the rows: both take the row first, so one waits for the other. The
     trail verifies after each."""
-    for _ in range(3):
-        one, strength = page_copy(character, player)
-        other = character_for_owner(player, character.pk)
-        dexterity = next(t for t in other.traits.all() if t.name == "Dexterity")
-        outcomes = at_once(
-            partial(
-                trait_update,
-                trait=strength,
-                actor=player,
-                expected_version=one.version,
-                level=strength.level + 1,
-            ),
-            partial(
-                trait_update,
-                trait=dexterity,
-                actor=player,
-                expected_version=other.version,
-                level=dexterity.level + 1,
-            ),
+
+    def step_from_a_page(name: str, step: int):
+        """A level step on `name` from a page loaded now, to be sent later."""
+        page = character_for_owner(player, character.pk)
+        trait = next(t for t in page.traits.all() if t.name == name)
+        return partial(
+            trait_update,
+            trait=trait,
+            actor=player,
+            expected_version=page.version,
+            level=trait.level + step,
         )
+
+    for _ in range(3):
+        outcomes = at_once(step_from_a_page("Strength", +1), step_from_a_page("Dexterity", +1))
         assert sorted(type(o).__name__ for o in outcomes) == ["StaleWrite", "Trait"]
         assert list(audit_breaks()) == []
     undoing = character_for_owner(player, character.pk)
-    editing, strength = page_copy(character, player)
     outcomes = at_once(
         partial(
             character_undo_edit, character=undoing, actor=player, expected_version=undoing.version
         ),
-        partial(
-            trait_update,
-            trait=strength,
-            actor=player,
-            expected_version=editing.version,
-            level=strength.level - 1,
-        ),
+        step_from_a_page("Strength", -1),
     )
     assert [type(o) for o in outcomes].count(StaleWrite) == 1
     assert not [o for o in outcomes if isinstance(o, Exception) and not isinstance(o, StaleWrite)]
