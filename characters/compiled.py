@@ -32,7 +32,9 @@ class CompiledRead:
         self._compiled = {}  # database alias -> (compiler, sql, where each value goes)
 
     def __call__(self, *values) -> list:
-        queryset = self._make(*values)
+        # A copy of its own: the compiler set on it below never reaches a queryset anyone
+        # else holds (a related manager hands out the list it keeps, once prefetched).
+        queryset = self._make(*values).all()
         alias = queryset.db
         compiled = self._compiled.get(alias) or self._compile(alias, values)
         compiler, sql, slots = compiled

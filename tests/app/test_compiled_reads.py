@@ -200,3 +200,12 @@ def test_the_party_reads_give_what_the_orm_gives(table):
     got = party._PARTY_ROWS(campaign)
     assert [_state(c) for c in got] == [_state(c) for c in orm]
     assert [(c.name, c.has_equipment, c.owner.username) for c in got] == [("Bob's", True, "bob")]
+
+
+def test_a_read_leaves_the_querysets_others_hold_as_they_were(table):
+    """A character's kept list, which its related manager hands to the read's maker, is read
+    again as it was: a filter made from it afterwards reads the database afresh."""
+    ann_s = table["characters"][0]
+    character = access.character_for_owner(table["ann"], ann_s.pk)
+    access._BUILD_ROWS_OF["traits"](character)
+    assert [t.name for t in character.traits.filter(name="Strength")] == ["Strength"]
