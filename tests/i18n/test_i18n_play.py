@@ -54,7 +54,7 @@ class TestPlayPage:
             "Changements à la table",
             "Probabilités de 4dF",
             "Indemne",
-            "méta-points en main",
+            "méta-points</span> en main",  # the points' name in a span of its forms
             "Compétences",
             "Escalade</span>",  # the skill in French too (issue 38)
             "Bon",  # Escalade Bon
