@@ -276,7 +276,7 @@ class AtTable:
         (one of them named as Terms.point names it); a GM's own name as written."""
         return self._points_word(self.in_hand)
 
-    @property
+    @cached_property
     def points_words(self) -> dict[str, str]:
         """The points' name in each plural form of the language, by the names the browser's
         Intl.PluralRules gives the forms: the offline page says a count it changes on the

@@ -222,10 +222,9 @@ def _points(context, table, character, hidden: str) -> str:
 
 
 def _points_word(table) -> str:
-    """The points' name for the count in hand, with its other plural forms beside it, for
-    the offline page to say the count it changes (static/js/offline.js)."""
-    forms = " ".join(f'data-{form}="{e(word)}"' for form, word in table.points_words.items())
-    return f"<span data-points-word {forms}>{e(table.points_word)}</span>"
+    """The points' name for the count in hand, in a span of its own: the offline page says
+    it again as the count it changes on the phone takes it (static/js/offline.js)."""
+    return f"<span data-points-word>{e(table.points_word)}</span>"
 
 
 def _potential(url: str, hidden: str, section: str, power: str, most: int, left: int) -> str:

@@ -15,6 +15,8 @@
   const ANSWERS = `fairsheet.offline.answers.${said.character}`; // shown after the reload
   const PAGES_CACHE = "fairsheet-play-pages"; // as templates/offline/sw.js keeps them
   const lang = document.documentElement.lang || "en";
+  // The points' name in each plural form of the language, by Intl.PluralRules' names.
+  const pointsForms = { one: said.pointsOne, other: said.pointsOther, many: said.pointsMany };
   const fill = (template, values) => template.replace(/\{(\w+)\}/g, (all, key) => values[key] ?? all);
 
   let syncedAt = new Date(said.syncedAt); // the server's state this page shows, as of
@@ -59,7 +61,7 @@
       return fill(what === "mark" ? said.saidWoundMark : said.saidWoundClear, { wound });
     }
     if (kind === "points") {
-      return fill(fields.action === "spend" ? said.saidSpend : said.saidRegain, { points: said.pointsWord });
+      return fill(fields.action === "spend" ? said.saidSpend : said.saidRegain, { points: said.pointsOther });
     }
     if (kind === "condition_add") return fill(said.saidConditionAdd, { text: fields.text });
     if (kind === "condition_remove") return fill(said.saidConditionRemove, { text: fields.text });
@@ -88,12 +90,10 @@
         const inHand = Number(count.textContent) + (fields.action === "spend" ? -1 : 1);
         count.textContent = String(inHand);
         count.classList.add("pending");
-        // The points' name as many as are now in hand: the page gives each plural form.
+        // The points' name as many as are now in hand, in the plural form the count takes.
         const word = document.querySelector(".points-count [data-points-word]");
-        if (word) {
-          const form = new Intl.PluralRules(document.documentElement.lang || "en").select(inHand);
-          word.textContent = word.dataset[form] ?? word.dataset.other;
-        }
+        const form = new Intl.PluralRules(lang).select(inHand);
+        if (word) word.textContent = pointsForms[form] ?? said.pointsOther;
       }
     } else if (write.kind === "condition_add") {
       const list = document.querySelector(".play-conditions .conditions");
