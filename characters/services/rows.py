@@ -173,6 +173,8 @@ def _update_claimed(trait: Trait, *, actor, expected_version: int | None, change
     was = {
         key: getattr(trait, key) for key, value in changes.items() if getattr(trait, key) != value
     }
+    if not was:  # a row saved as it was: the lock's way checks the page and writes nothing
+        return False
     build_before = snapshot(character)  # before the change: its undo step puts it back
     before = trait_state(trait)
     for key in was:
