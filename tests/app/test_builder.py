@@ -632,6 +632,7 @@ def test_locking_a_current_copy_reads_only_its_version_and_trail_head(character,
         trait_update(trait=strength, actor=player, expected_version=None, level=GREAT)
     [lock] = character_reads(current.captured_queries)
     assert lock.startswith(LOCK_READ)
+    assert ("FOR UPDATE" in lock) == connection.features.has_select_for_update
 
     stale = character_for_owner(player, character.pk)
     trait_update(trait=strength, actor=player, expected_version=3, level=SUPERB)
