@@ -64,6 +64,12 @@ class TestPlayPage:
         for english in ENGLISH_PLAY:
             assert english not in html, english
 
+    def test_the_points_at_the_table_in_french(self, client, player, tess):
+        """The points line after a spend, French punctuation too: a space before ';'."""
+        services.play_points_spend(character=tess, actor=player, expected_revision=0)
+        html = get(client, player, reverse("character_play", args=[tess.pk]), "fr")
+        assert "sur la fiche\u00a0; à la table 1 dépensé(s), 0 rendu(s)" in html
+
     def test_spanish(self, client, player, tess):
         html = get(client, player, reverse("character_play", args=[tess.pk]), "es")
         for said in ("Tirar 4dF", "Añadir un estado", "Cambios en la mesa", "Ileso", "Bueno"):
