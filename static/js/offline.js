@@ -94,6 +94,9 @@
         const word = document.querySelector(".points-count [data-points-word]");
         const form = new Intl.PluralRules(lang).select(inHand);
         if (word) word.textContent = pointsForms[form] ?? said.pointsOther;
+        // As the server draws it: with none left in hand, nothing to spend.
+        const spend = count.closest("form")?.querySelector("button[value=spend]");
+        if (spend) spend.disabled = inHand <= 0;
       }
     } else if (write.kind === "condition_add") {
       const list = document.querySelector(".play-conditions .conditions");

@@ -173,3 +173,23 @@ def test_the_play_page_works_offline_and_sends_its_changes_back(phone, tess, gm,
     page.context.set_offline(True)
     page.goto(play_url)
     expect(page.locator("h1")).to_have_text("No connection")
+
+
+def test_offline_the_last_point_spent_leaves_nothing_to_spend(phone, tess, player):
+    """Offline, each point spent on the phone counts down with its name as the count takes
+    it, and at none left Spend is off, as the server draws it: the phone queues no spend
+    the server would refuse."""
+    with_passwords(player)
+    page = phone
+    log_in(page, "pip", PASSWORD)
+    page.goto(f"/characters/{tess.pk}/play/")
+    until_kept(page)
+    page.context.set_offline(True)
+    page.reload()
+    status = page.locator(f"#play-status-{tess.pk}")
+    spend = status.get_by_role("button", name="Spend 1")
+    for left in ("2 meta points", "1 meta point", "0 meta points"):
+        spend.click()
+        expect(status.locator(".points-count").first).to_contain_text(f"{left} in hand")
+    expect(spend).to_be_disabled()
+    expect(page.locator("[data-pending-list] li")).to_have_count(3)
