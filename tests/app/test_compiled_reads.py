@@ -209,3 +209,32 @@ def test_a_read_leaves_the_querysets_others_hold_as_they_were(table):
     character = access.character_for_owner(table["ann"], ann_s.pk)
     access._BUILD_ROWS_OF["traits"](character)
     assert [t.name for t in character.traits.filter(name="Strength")] == ["Strength"]
+
+
+def test_a_read_makes_its_queryset_once_unless_its_rows_know_their_parent(table):
+    """A character's read copies the queryset it compiled (the stand-ins'), never making one
+    per read, and still gives each reader their own; a related manager's read, whose rows
+    know their character, is made at each read."""
+    made = []
+
+    def owned(user, pk):
+        made.append(pk)
+        return access._owned().owned_by(user).filter(pk=pk)
+
+    def traits(character):
+        made.append(character.pk)
+        return character.traits.all()
+
+    ann, bob = table["ann"], table["bob"]
+    ann_s, bob_s, loner = table["characters"]
+    read = CompiledRead(owned)
+    got = [
+        [c.name for c in read(user, c.pk)] for user, c in [(ann, ann_s), (bob, ann_s), (ann, loner)]
+    ]
+    assert got == [["Ann's"], [], ["Loner"]]
+    assert len(made) == 2  # the first read's own, and the stand-ins' it compiled
+    made.clear()
+    read_traits = CompiledRead(traits)
+    rows = [read_traits(c) for c in (ann_s, bob_s, bob_s)]
+    assert len(made) == 4  # each read's own, and the stand-ins'
+    assert [row.character is bob_s for row in rows[2]] == [True] * 7
