@@ -63,6 +63,34 @@ def test_builder_page_shows_the_budget(player_client, character):
     assert body.count('class="trait-row"') == 7
 
 
+def test_each_add_form_posts_to_its_own_list_as_a_form_and_with_htmx(player_client, character):
+    """Every list's add row posts where the list's rows are added, with and without htmx, on
+    the page and in an edit's answer that empties the add row for the next one; each
+    picker loads its list from the page, with htmx and by a plain link."""
+    builder = reverse("character_builder", args=[character.pk])
+    body = player_client.get(builder).content.decode()
+    lists = [(kind, reverse("trait_add", args=[character.pk, kind])) for kind in Trait.Kind]
+    lists.append(("equipment", reverse("equipment_add", args=[character.pk])))
+    for kind, url in lists:
+        assert re.search(
+            rf'<form id="add-{kind}" class="add-row" method="post"\s+action="{url}"\s+'
+            rf'hx-post="{url}"',
+            body,
+        ), kind
+        if f'id="picker-{kind}"' in body:
+            assert f'hx-get="{builder}?picker={kind}"' in body, kind
+            assert f'href="{builder}?picker={kind}#picker-{kind}"' in body, kind
+    assert body.count('hx-get="/characters/') >= 3  # the lists with a catalogue: one each
+    character.refresh_from_db()
+    skill = reverse("trait_add", args=[character.pk, "skill"])
+    answer = player_client.post(
+        skill, {"version": character.version, "name": "Climbing", "level": 1}, **HTMX
+    ).content.decode()
+    assert re.search(
+        rf'<form id="add-skill" class="add-row" method="post"\s+action="{skill}"', answer
+    )
+
+
 def test_raising_an_attribute_reprices_and_swaps_the_panel_out_of_band(player_client, character):
     strength = attribute(character, "Strength")
     response = post_trait(player_client, character, strength, level=GOOD)
