@@ -1,17 +1,21 @@
 """The GM's party view: every character at the table with its status panel and card, the
 campaign's log beside them, and the fingerprint its poll compares (views.table)."""
 
+import threading
+import weakref
 from dataclasses import dataclass
 from functools import cache
 
 from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
+from django.utils.translation import get_language
 
-from characters.adapters import character_to_rules
+from characters.adapters import character_to_rules, ruleset_for
 from characters.compiled import CompiledRead, one_or_404
 from characters.models import Campaign, Character
 from characters.selectors.access import holding_rows, prefetch_build_rows
 from characters.selectors.play import AtTable, LogLine, at_table, gm_log, log_title
+from characters.selectors.statblock import Written, every_format, statblock
 from characters.sheets import Sheet, sheet_for_character
 from rules import character as rc
 
@@ -79,20 +83,45 @@ def _party_read(tables: list[AtTable], log: list[LogLine]) -> str:
 @dataclass(frozen=True)
 class PartyMember:
     table: AtTable
-    sheet: Sheet | None  # None in a poll's answer, which shows only the status panels
+    # None in a poll's answer, which shows only the status panels.
+    sheet: Sheet | None
+    statblock: tuple[Written, ...] = ()  # its sheet's statblock in each format
 
 
-def _card_sheet(character: Character, rules: rc.Character) -> Sheet:
-    """A party card's sheet: its key traits, factors and statblock, which show no approval
-    stamp, ledger, portrait (the card draws it by its URL) or reference tables, so none is
-    read or worked out."""
-    return sheet_for_character(character, with_ledger=False, card=True, rules=rules)
+def _card(character: Character, rules: rc.Character) -> tuple[Sheet, tuple[Written, ...]]:
+    """A party card's sheet and statblock. The sheet has no approval stamp, ledger, portrait
+    (the card draws it by its URL) or reference tables: none is read or worked out. Kept
+    (_CARDS) while its character stands as it did."""
+    ruleset = ruleset_for(character)  # says the campaign's words from here on
+    key = (repr(rules), character.state, get_language(), id(ruleset))
+    kept = _CARDS.get(key)
+    if kept is not None and kept[0]() is ruleset:
+        return kept[1]
+    sheet = sheet_for_character(character, with_ledger=False, card=True, rules=rules)
+    card = sheet, every_format(statblock(sheet))
+    with _cards_lock:
+        if len(_CARDS) >= CARDS_KEPT:
+            del _CARDS[next(iter(_CARDS))]  # the oldest
+        _CARDS[key] = (weakref.ref(ruleset), card)
+    return card
+
+
+# The party cards' sheets and statblocks, by everything they are made of: the engine's form
+# of the character (every field, in its repr), its state, the reader's language and its
+# rules (adapters.ruleset_for keeps one per base, house rules and catalogue, which also
+# says the GM's translations). The same character at the same table is the same card, and
+# working it out again at every page was a tenth of the party page (issue 40). An entry
+# holds its rules by a weak reference, so it keeps none alive, and an id reused by other
+# rules is not theirs.
+_CARDS: dict[tuple, tuple[weakref.ref, tuple[Sheet, tuple[Written, ...]]]] = {}
+CARDS_KEPT = 256  # the characters at the tables of one process's GMs
+_cards_lock = threading.Lock()
 
 
 def _member(character: Character) -> PartyMember:
     rules = character_to_rules(character)  # once, for the card's sheet and its status panel
-    sheet = _card_sheet(character, rules)
-    return PartyMember(at_table(character, sheet=sheet, rules=rules), sheet)
+    sheet, formats = _card(character, rules)
+    return PartyMember(at_table(character, sheet=sheet, rules=rules), sheet, formats)
 
 
 # The party (its approved player characters) and the GM's NPCs, which no one approves: the

@@ -1,21 +1,13 @@
-"""A sheet's statblock in each format, where a page shows many sheets (the party view):
-`{% load statblock %}` then `{% with statblock_formats=sheet|statblock_formats %}`; and
-`{% statblock_boxes %}`, each format's box drawn in Python (sheets/statblock.html)."""
+"""`{% statblock_boxes %}`: each format of a character's statblock in its box, drawn in Python
+(sheets/statblock.html)."""
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from characters.selectors.statblock import every_format, statblock
 from characters.templatetags.drawn import e
 
 register = template.Library()
-
-
-@register.filter
-def statblock_formats(sheet):
-    """characters.selectors.statblock's three formats of a sheet built for the page."""
-    return every_format(statblock(sheet))
 
 
 @register.simple_tag(takes_context=True)

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from characters.models import DiceRoll, PlayState
+from characters.selectors import party
 from characters.selectors.party import party_fingerprint
 from characters.selectors.play import campaign_log
 from characters.services import npc_rolls
@@ -23,6 +24,7 @@ from characters.services.advancement import experience_award
 from characters.services.campaigns import campaign_create
 from characters.services.decisions import decision_token_issue
 from characters.services.rulesets import designed_ruleset_save
+from rules.ladder import GREAT
 from rules.ruleset_file import ruleset_to_json
 from rules.rulesets import MUDGE
 from tests.support.play_fixtures import *  # noqa: F403
@@ -279,6 +281,36 @@ class TestThePartyView:
         assert "1 character is not approved yet, so not in play." in html
         assert "Broadsword +3" in html  # Strength Good +1, medium weapon +2 (Mudge 4.54)
         assert "Climbing Good" in html  # key traits
+
+    def test_a_card_is_worked_out_again_only_when_what_it_shows_changed(
+        self, client, gm, tess, otto, campaign, monkeypatch
+    ):
+        """The party view keeps each card (selectors.party._card) by what it is made of:
+        the same party again works out no card; a level changed, even behind the app's
+        back (no version moved), another language and other house rules are each a card
+        worked out again, showing the change."""
+        worked_out = []
+        work_out = party.sheet_for_character
+        monkeypatch.setattr(
+            party,
+            "sheet_for_character",
+            lambda character, **kw: worked_out.append(character.name) or work_out(character, **kw),
+        )
+        client.force_login(gm)
+        url = reverse("campaign_party", args=[campaign.pk])
+
+        def cards(**headers) -> str:
+            worked_out.clear()
+            return client.get(url, **headers).content.decode()
+
+        assert "Climbing Good" in cards() and sorted(worked_out) == ["Otto", "Tess"]
+        assert "Climbing Good" in cards() and worked_out == []
+        tess.traits.filter(name="Climbing").update(level=GREAT)
+        assert "Climbing Great" in cards() and worked_out == ["Tess"]
+        assert "Escalade Très bon" in cards(HTTP_ACCEPT_LANGUAGE="fr") and len(worked_out) == 2
+        campaign.house_rules = {"skill_levels": 40}
+        campaign.save(update_fields=["house_rules"])
+        assert "Climbing Great" in cards() and sorted(worked_out) == ["Otto", "Tess"]
 
     def test_the_open_armour_term_reads_as_each_language_writes_it(
         self, client, gm, tess, campaign
