@@ -194,7 +194,11 @@ def character_for_uncommitted(user, pk):
 
 
 def campaign_for_gm(user, pk):
-    return get_object_or_404(Campaign.objects.run_by(user), pk=pk)
+    return one_or_404(_RUN_ONE(user, pk))
+
+
+# Every page of a GM's campaign reads it, and the party view's poll every few seconds.
+_RUN_ONE = CompiledRead(lambda user, pk: Campaign.objects.run_by(user).filter(pk=pk))
 
 
 def campaign_for_member(user, pk):

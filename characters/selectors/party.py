@@ -12,7 +12,7 @@ from django.utils.translation import get_language
 
 from characters.adapters import character_to_rules, ruleset_for
 from characters.compiled import CompiledRead, one_or_404
-from characters.models import Campaign, Character
+from characters.models import Campaign, Character, DiceRoll
 from characters.selectors.access import holding_rows, prefetch_build_rows
 from characters.selectors.play import AtTable, LogLine, at_table, gm_log, log_title
 from characters.selectors.statblock import Written, every_format, statblock
@@ -45,18 +45,34 @@ def _with_waiting():
 
 def party_fingerprint(campaign: Campaign) -> str:
     """The party's builds (who is in it, their versions), their play states and the log,
-    in two queries: the first part changing means the page itself must be reloaded. The
+    in one statement: the first part changing means the page itself must be reloaded. The
     poll's; the page works the same string out from what it read (_party_read)."""
-    party = _at_the_table(campaign).aggregate(
-        count=Count("id"),
-        last=Coalesce(Max("id"), 0),
-        versions=Coalesce(Sum("version"), 0),
-        revisions=Coalesce(Sum("play_state__revision"), 0),
-    )
-    last_roll = campaign.dice_log.aggregate(last=Coalesce(Max("id"), 0))["last"]
+    now = _PARTY_NOW(campaign)[0]
     return _party_said(
-        party["count"], party["last"], party["versions"], party["revisions"], last_roll
+        now["count"], now["last"], now["versions"], now["revisions"], now["last_roll"]
     )
+
+
+@cache
+def _party_now():
+    # Each number a subquery of the campaign's row, so a party of none still has its row
+    # (all noughts); the log's newest line with them, where it was a statement of its own.
+    def of(rows, aggregate):
+        return Coalesce(Subquery(rows.annotate(value=aggregate).values("value")), 0)
+
+    table = _at_the_table(OuterRef("pk")).order_by().values("campaign")
+    log = DiceRoll.objects.filter(campaign=OuterRef("pk")).order_by().values("campaign")
+    return Campaign.objects.annotate(
+        count=of(table, Count("id")),
+        last=of(table, Max("id")),
+        versions=of(table, Sum("version")),
+        revisions=of(table, Sum("play_state__revision")),
+        last_roll=of(log, Max("id")),
+    ).values("count", "last", "versions", "revisions", "last_roll")
+
+
+# Every few seconds a GM's party view asks (characters.compiled).
+_PARTY_NOW = CompiledRead(lambda campaign: _party_now().filter(pk=campaign.pk))
 
 
 def _party_said(count: int, last: int, versions: int, revisions: int, last_roll: int) -> str:

@@ -200,6 +200,13 @@ def test_the_party_reads_give_what_the_orm_gives(table):
     got = party._PARTY_ROWS(campaign)
     assert [_state(c) for c in got] == [_state(c) for c in orm]
     assert [(c.name, c.has_equipment, c.owner.username) for c in got] == [("Bob's", True, "bob")]
+    # The poll's fingerprint: Bob's at the table (one approved, no roll yet), in one statement.
+    assert party._PARTY_NOW(campaign) == list(party._party_now().filter(pk=campaign.pk))
+    bob_s.refresh_from_db()
+    assert party.party_fingerprint(campaign) == f"1-{bob_s.pk}-{bob_s.version}.0.0"
+    # Any GM page's campaign: its GM's only.
+    assert [c.name for c in access._RUN_ONE(table["gm"], campaign.pk)] == ["Table"]
+    assert access._RUN_ONE(table["ann"], campaign.pk) == []
 
 
 def test_a_read_leaves_the_querysets_others_hold_as_they_were(table):

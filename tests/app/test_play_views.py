@@ -40,7 +40,7 @@ def points_lines(html: str) -> list[str]:
 
 
 # The party poll's answer when something changed (test_the_party_poll_answers_...).
-PARTY_POLL_QUERIES = 8
+PARTY_POLL_QUERIES = 7
 PARTY_PAGE_QUERIES = 8  # the whole party view (test_queries_do_not_grow_with_the_party)
 HURT = 1
 
@@ -399,8 +399,9 @@ class TestPolling:
         client.force_login(gm)
         page = client.get(reverse("campaign_party", args=[tess.campaign_id]))
         url = reverse("party_live", args=[tess.campaign_id]) + "?fp=" + fingerprint(page)
-        # The session with its user, the campaign, the party's sums, the newest log line.
-        with django_assert_num_queries(4):
+        # The session with its user, the campaign, and the party's sums with the newest log
+        # line (selectors.party.party_fingerprint).
+        with django_assert_num_queries(3):
             assert client.get(url, **HX).status_code == 204
         services.play_points_spend(character=tess, actor=player, expected_revision=0)
         html = client.get(url, **HX).content.decode()
