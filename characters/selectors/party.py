@@ -123,12 +123,12 @@ def _card(character: Character, rules: rc.Character) -> tuple[Sheet, tuple[Writt
 
 
 # The party cards' sheets and statblocks, by everything they are made of: the engine's form
-# of the character (every field, in its repr), its state, the reader's language and its
-# rules (adapters.ruleset_for keeps one per base, house rules and catalogue, which also
-# says the GM's translations). The same character at the same table is the same card, and
-# working it out again at every page was a tenth of the party page (issue 40). An entry
-# holds its rules by a weak reference, so it keeps none alive, and an id reused by other
-# rules is not theirs.
+# of the character (every field, by its repr: frozen dataclasses all through, so the repr
+# is the content), its state, the reader's language and its rules (adapters.ruleset_for
+# keeps one per base, house rules and catalogue, which also says the GM's translations).
+# The same character at the same table is the same card, and working it out again at
+# every page was near a quarter of the party page (issue 40). An entry holds its rules by
+# a weak reference, so it keeps none alive, and an id reused by other rules is not theirs.
 _CARDS: dict[tuple, tuple[weakref.ref, tuple[Sheet, tuple[Written, ...]]]] = {}
 CARDS_KEPT = 256  # the characters at the tables of one process's GMs
 _cards_lock = threading.Lock()
