@@ -15,7 +15,6 @@ from functools import cached_property
 from string import Formatter
 
 from django.db.models import Exists, Max
-from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -778,7 +777,8 @@ def visible_log(entries, campaign: Campaign, user):
     """A campaign's log lines `user` may read: the GM's own secret rolls (DiceRoll.gm_only:
     a reaction roll, Fudge 1995 4.9) and every line naming an NPC the GM has not revealed
     (models.HIDDEN_FROM_PLAYERS: hidden now, whenever it rolled) are the GM's alone. Every
-    read of the log a player makes goes through here: pages, polls and their fingerprints."""
+    read of the log a player makes goes through here (pages, the log's poll), or reads as
+    it does a player's (the play page's poll, compiled once: _NEWEST_SHOWN_TO)."""
     return entries if campaign.gm_id == user.pk else entries.shown_to_players()
 
 
@@ -970,10 +970,31 @@ def _last_roll(character: Character, user) -> int:
     """The newest line of the log, 0 for a user who does not read it (reads_log, asked in
     the same query: a player removed from the campaign learns nothing from a poll)."""
     if character.campaign_id is None:
-        entries = DiceRoll.objects.filter(character=character)
+        last = _NEWEST_OWN(character.pk)
+    elif character.campaign.gm_id == user.pk:
+        last = _NEWEST_IN_CAMPAIGN(character.campaign_id)
     else:
-        entries = DiceRoll.objects.filter(campaign_id=character.campaign_id)
-        if character.campaign.gm_id != user.pk:
-            member = Membership.objects.filter(campaign_id=character.campaign_id, user=user)
-            entries = visible_log(entries.filter(Exists(member)), character.campaign, user)
-    return entries.aggregate(last=Coalesce(Max("id"), 0))["last"]
+        last = _NEWEST_SHOWN_TO(character.campaign_id, user)
+    return last[0] if last else 0
+
+
+def _newest(entries, by: str):
+    return entries.order_by().values(by).annotate(last=Max("id")).values_list("last", flat=True)
+
+
+# A player's page polls every few seconds: each way of reading the log's newest line is
+# compiled once (characters.compiled). A player reads what visible_log shows a player.
+_NEWEST_OWN = CompiledRead(
+    lambda pk: _newest(DiceRoll.objects.filter(character_id=pk), "character")
+)
+_NEWEST_IN_CAMPAIGN = CompiledRead(
+    lambda pk: _newest(DiceRoll.objects.filter(campaign_id=pk), "campaign")
+)
+_NEWEST_SHOWN_TO = CompiledRead(
+    lambda pk, user: _newest(
+        DiceRoll.objects.filter(campaign_id=pk)
+        .filter(Exists(Membership.objects.filter(campaign_id=pk, user=user)))
+        .shown_to_players(),
+        "campaign",
+    )
+)

@@ -245,3 +245,29 @@ def test_a_read_makes_its_queryset_once_unless_its_rows_know_their_parent(table)
     rows = [read_traits(c) for c in (ann_s, bob_s, bob_s)]
     assert len(made) == 4  # each read's own, and the stand-ins'
     assert [row.character is bob_s for row in rows[2]] == [True] * 7
+
+
+def test_the_play_polls_newest_log_line_is_what_each_reader_may_read(table):
+    """The play page's poll (selectors.play._last_roll): a loner's own roll, the campaign's
+    newest line for its GM and its players, a secret roll the GM's alone, and nothing for
+    someone no longer in the campaign."""
+    from characters.models import DiceRoll, Membership
+    from characters.selectors.play import play_fingerprint
+
+    gm, ann, bob = table["gm"], table["ann"], table["bob"]
+    ann_s, bob_s, loner = table["characters"]
+
+    def roll(**fields):
+        return DiceRoll.objects.create(roller=gm, kind="roll", subject="x", **fields).pk
+
+    own = roll(character=loner)
+    shown = roll(campaign=ann_s.campaign, character=ann_s)
+    secret = roll(campaign=ann_s.campaign, gm_only=True)
+
+    def newest(character, user) -> int:
+        return int(play_fingerprint(character, user).rsplit(".", 1)[1])
+
+    assert newest(loner, ann) == own
+    assert (newest(ann_s, gm), newest(ann_s, ann), newest(bob_s, bob)) == (secret, shown, shown)
+    Membership.objects.filter(user=bob).delete()
+    assert newest(bob_s, bob) == 0
