@@ -2,7 +2,7 @@
 
 from functools import cache
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, Value, prefetch_related_objects
+from django.db.models import Exists, OuterRef, Prefetch, Q, Value
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
@@ -157,19 +157,25 @@ def _known(character: Character, name: str, rows: list) -> None:
     _prefetched(character)[name] = kept
 
 
-def prefetch_build_rows(characters: list[Character]) -> None:
+def prefetch_build_rows(characters: list[Character], rows_of) -> None:
     """with_build_rows for many characters (read through holding_rows), as prefetching their
-    BUILD_ROWS would leave them: each list read in one query for the characters that have a
-    row in it, and none for a list no character has a row in (the party view's six approved
-    characters often have no equipment and no ledger: two statements that found nothing)."""
+    BUILD_ROWS would leave them: `rows_of(name)` reads the rows of list `name` of all of them
+    in one statement, compiled once by the caller (prefetch_related's machinery cost as
+    much again as its queries, issue 40), each row then knowing its character; and none
+    for a list no character has a row in (the party view's six approved characters often
+    have no equipment and no ledger: two statements that found nothing)."""
     for name in BUILD_ROWS:
-        holding = []
+        kept = {c.pk: [] for c in characters if getattr(c, f"has_{name}", True)}
+        if kept:
+            known_parent = Character._meta.get_field(name).remote_field
+            by_pk = {character.pk: character for character in characters}
+            for row in rows_of(name):
+                rows = kept.get(row.character_id)
+                if rows is not None:  # one that came to the table since: not on this page
+                    known_parent.set_cached_value(row, by_pk[row.character_id])
+                    rows.append(row)
         for character in characters:
-            if getattr(character, f"has_{name}", True):
-                holding.append(character)
-            else:
-                _known(character, name, [])
-        prefetch_related_objects(holding, name)  # no query for no character
+            _known(character, name, kept.get(character.pk, []))
 
 
 def with_shown_rows(character: Character) -> Character:

@@ -13,7 +13,7 @@ from django.utils.translation import get_language
 from characters.adapters import character_to_rules, ruleset_for
 from characters.compiled import CompiledRead, one_or_404
 from characters.models import Campaign, Character, DiceRoll
-from characters.selectors.access import holding_rows, prefetch_build_rows
+from characters.selectors.access import BUILD_ROWS, holding_rows, prefetch_build_rows
 from characters.selectors.play import AtTable, LogLine, at_table, gm_log, log_title
 from characters.selectors.statblock import Written, every_format, statblock
 from characters.sheets import Sheet, sheet_for_character
@@ -164,7 +164,16 @@ def _party_rows():
     )
 
 
-# The page and the GM's poll every few seconds read these (characters.compiled).
+# The page and the GM's poll every few seconds read these (characters.compiled): the
+# campaign, its characters at the table, and each list of their rows, in each list's order.
+_TABLE_ROWS_OF = {
+    name: CompiledRead(
+        lambda campaign, name=name: Character._meta.get_field(name).related_model.objects.filter(
+            character__in=_at_the_table(campaign)
+        )
+    )
+    for name in BUILD_ROWS
+}
 _PARTY_CAMPAIGN = CompiledRead(lambda user, pk: _with_waiting().run_by(user).filter(pk=pk))
 _PARTY_ROWS = CompiledRead(lambda campaign: _party_rows().filter(campaign=campaign))
 
@@ -175,7 +184,7 @@ def party_context(
     """Every approved character of the campaign at the table, with a fixed number of
     queries however large the party. The whole page's campaign is campaign_for_party's."""
     characters = _PARTY_ROWS(campaign)
-    prefetch_build_rows(characters)
+    prefetch_build_rows(characters, lambda name: _TABLE_ROWS_OF[name](campaign))
     at_the_table = [
         _member(c) if with_sheets else PartyMember(at_table(c), None) for c in characters
     ]

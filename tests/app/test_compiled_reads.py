@@ -200,6 +200,17 @@ def test_the_party_reads_give_what_the_orm_gives(table):
     got = party._PARTY_ROWS(campaign)
     assert [_state(c) for c in got] == [_state(c) for c in orm]
     assert [(c.name, c.has_equipment, c.owner.username) for c in got] == [("Bob's", True, "bob")]
+    # Their rows, each list in one statement: in the list's order, each knowing its character.
+    access.prefetch_build_rows(got, lambda name: party._TABLE_ROWS_OF[name](campaign))
+    with CaptureQueriesContext(connection) as queries:
+        traits, items = list(got[0].traits.all()), list(got[0].equipment.all())
+        assert [row.character is got[0] for row in traits + items] == [True] * 8
+        assert list(got[0].ledger.all()) == []
+    assert len(queries) == 0
+    expected = Trait.objects.filter(character=bob_s).order_by("kind", "position", "id")
+    assert [t.pk for t in traits] == [t.pk for t in expected] and [i.name for i in items] == [
+        "Sword"
+    ]
     # The poll's fingerprint: Bob's at the table (one approved, no roll yet), in one statement.
     assert party._PARTY_NOW(campaign) == list(party._party_now().filter(pk=campaign.pk))
     bob_s.refresh_from_db()
