@@ -134,11 +134,10 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # before 1.21, or without max_prepared_statements): the values are then bound here, as
     # Django does by default.
     PREPARE_AFTER = int(os.environ.get("DATABASE_PREPARE_AFTER", "5"))
-    if PREPARE_AFTER:
-        DATABASES["default"]["OPTIONS"] = {
-            "server_side_binding": True,
-            "prepare_threshold": PREPARE_AFTER,
-        }
+    if PREPARE_AFTER:  # beside what DATABASE_URL's query string asks (sslmode=require...)
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=PREPARE_AFTER
+        )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL and a busy timeout let the dev server and a second tab write without "locked".
     DATABASES["default"]["OPTIONS"] = {

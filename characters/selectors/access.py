@@ -171,7 +171,10 @@ def prefetch_build_rows(characters: list[Character], rows_of) -> None:
             by_pk = {character.pk: character for character in characters}
             for row in rows_of(name):
                 rows = kept.get(row.character_id)
-                if rows is not None:  # one that came to the table since: not on this page
+                # A character that came to the table since `characters` were read is not on
+                # this page; one that left it in that instant is, with no rows: the page's
+                # fingerprint then differs, and its first poll reloads it.
+                if rows is not None:
                     known_parent.set_cached_value(row, by_pk[row.character_id])
                     rows.append(row)
         for character in characters:

@@ -50,10 +50,20 @@ POSTGRES = "postgres://fairsheet_app@127.0.0.1:5432/fairsheet"
         ({"DATABASE_PREPARE_AFTER": "2"}, {"server_side_binding": True, "prepare_threshold": 2}),
         # Off: Django's own way, the values bound in the app, nothing prepared.
         ({"DATABASE_PREPARE_AFTER": "0"}, {}),
+        # What the URL's query string asks stays, beside it.
+        (
+            {"DATABASE_URL": POSTGRES + "?sslmode=require&connect_timeout=5"},
+            {
+                "sslmode": "require",
+                "connect_timeout": 5,
+                "server_side_binding": True,
+                "prepare_threshold": 5,
+            },
+        ),
     ],
 )
 def test_postgres_prepares_what_it_runs_again_unless_turned_off(env, expected):
-    assert options(DATABASE_URL=POSTGRES, **env) == expected
+    assert options(**{"DATABASE_URL": POSTGRES, **env}) == expected
 
 
 def test_sqlite_keeps_its_own_options():
