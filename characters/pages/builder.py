@@ -2,8 +2,6 @@
 template panel and the forms of the whole character. One pass over prefetched rows: the
 query count does not grow with the number of traits."""
 
-import threading
-import weakref
 from dataclasses import dataclass
 from functools import partial
 
@@ -26,6 +24,7 @@ from characters.forms.builder import (
     UncommittedForm,
     equipment_controls,
 )
+from characters.kept import KeptUnderRules
 from characters.models import Character
 from characters.pages.builder_rows import (
     RowUrls,
@@ -109,26 +108,16 @@ def balance_label(balance, ruleset: Ruleset) -> str:
 # an edit compares the verdict after it against the one the page shows (shown_verdict), and
 # pricing the build as it stood before the edit was a second pricing a request (issue 40).
 # Whatever a verdict reads moves the character's version (every write does) or is another
-# ruleset (adapters.ruleset_for keeps one per house rules and catalogue): an entry holds its
-# ruleset by a weak reference (the entries keep no old rules alive), and one drawn under
-# other rules than the character's now (the GM changed the house rules or the catalogue
-# since the page was drawn) says the page shows a verdict no pricing here can tell again.
+# ruleset (characters.kept): one drawn under other rules than the character's now (the GM
+# changed the house rules or the catalogue since the page was drawn) says the page shows a
+# verdict no pricing here can tell again.
 # created_at tells a character from one that had its id before (a rolled-back test's, on
 # SQLite).
-_DRAWN_VERDICTS: dict[tuple, tuple[weakref.ref, Verdict]] = {}
-DRAWN_VERDICTS_KEPT = 512  # characters being edited at once, in one process
-_drawn_lock = threading.Lock()
+_DRAWN_VERDICTS = KeptUnderRules(limit=512)  # characters being edited at once, in one process
 
 
 def _verdict_key(character: Character) -> tuple:
     return (character.pk, character.created_at, character.version, get_language())
-
-
-def _keep_drawn(character: Character, ruleset: Ruleset, verdict: Verdict) -> None:
-    with _drawn_lock:
-        if len(_DRAWN_VERDICTS) >= DRAWN_VERDICTS_KEPT:
-            del _DRAWN_VERDICTS[next(iter(_DRAWN_VERDICTS))]  # the oldest
-        _DRAWN_VERDICTS[_verdict_key(character)] = (weakref.ref(ruleset), verdict)
 
 
 def shown_verdict(character: Character) -> Verdict | None:
@@ -138,7 +127,8 @@ def shown_verdict(character: Character) -> Verdict | None:
     ruleset = ruleset_for(character)
     drawn = _DRAWN_VERDICTS.get(_verdict_key(character))
     if drawn is not None:
-        return drawn[1] if drawn[0]() is ruleset else None
+        drawn_under, verdict = drawn
+        return verdict if drawn_under is ruleset else None
     _, _, report = _priced(character)
     return Verdict.of(issues_by_trait(traits_by_kind(character), report), report)
 
@@ -159,7 +149,7 @@ def builder_context(
     issues = issues_by_trait(by_kind, report)
     gift_names = frozenset(g.name.casefold() for g in value.gifts)
     verdict = Verdict.of(issues, report)
-    _keep_drawn(character, ruleset, verdict)
+    _DRAWN_VERDICTS.put(_verdict_key(character), ruleset, verdict)
     return {
         "character": character,
         "ruleset": ruleset,

@@ -1,8 +1,6 @@
 """The GM's party view: every character at the table with its status panel and card, the
 campaign's log beside them, and the fingerprint its poll compares (views.table)."""
 
-import threading
-import weakref
 from dataclasses import dataclass
 from functools import cache
 
@@ -12,6 +10,7 @@ from django.utils.translation import get_language
 
 from characters.adapters import character_to_rules, ruleset_for
 from characters.compiled import CompiledRead, one_or_404
+from characters.kept import KeptUnderRules
 from characters.models import Campaign, Character, DiceRoll
 from characters.selectors.access import BUILD_ROWS, holding_rows, prefetch_build_rows
 from characters.selectors.play import AtTable, LogLine, at_table, gm_log, log_title
@@ -111,14 +110,11 @@ def _card(character: Character, rules: rc.Character) -> tuple[Sheet, tuple[Writt
     ruleset = ruleset_for(character)  # says the campaign's words from here on
     key = (repr(rules), character.state, get_language(), id(ruleset))
     kept = _CARDS.get(key)
-    if kept is not None and kept[0]() is ruleset:
+    if kept is not None and kept[0] is ruleset:
         return kept[1]
     sheet = sheet_for_character(character, with_ledger=False, card=True, rules=rules)
     card = sheet, every_format(statblock(sheet))
-    with _cards_lock:
-        if len(_CARDS) >= CARDS_KEPT:
-            del _CARDS[next(iter(_CARDS))]  # the oldest
-        _CARDS[key] = (weakref.ref(ruleset), card)
+    _CARDS.put(key, ruleset, card)
     return card
 
 
@@ -127,11 +123,9 @@ def _card(character: Character, rules: rc.Character) -> tuple[Sheet, tuple[Writt
 # is the content), its state, the reader's language and its rules (adapters.ruleset_for
 # keeps one per base, house rules and catalogue, which also says the GM's translations).
 # The same character at the same table is the same card, and working it out again at
-# every page was near a quarter of the party page (issue 40). An entry holds its rules by
-# a weak reference, so it keeps none alive, and an id reused by other rules is not theirs.
-_CARDS: dict[tuple, tuple[weakref.ref, tuple[Sheet, tuple[Written, ...]]]] = {}
-CARDS_KEPT = 256  # the characters at the tables of one process's GMs
-_cards_lock = threading.Lock()
+# every page was near a quarter of the party page (issue 40). Kept under its rules
+# (characters.kept), an entry under an id reused by other rules is not theirs.
+_CARDS = KeptUnderRules(limit=256)  # the characters at the tables of one process's GMs
 
 
 def _member(character: Character) -> PartyMember:

@@ -6,6 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from characters.kept import KeptUnderRules
 from characters.models import Character, CharacterEvent, ReviewComment, Trait
 from characters.services.sharing import share_link_create
 from characters.services.threads import comment_thread_start
@@ -508,7 +509,7 @@ def test_an_edit_prices_the_build_once_after_the_page_it_answers(
     strength = attribute(character, "Strength")
     player_client.get(url)
     if not drawn_before:
-        monkeypatch.setattr(page, "_DRAWN_VERDICTS", {})
+        monkeypatch.setattr(page, "_DRAWN_VERDICTS", KeptUnderRules(limit=512))
     priced = []
     monkeypatch.setattr(page, "build_report", lambda *a: priced.append(a) or build_report(*a))
     raised = post_trait(player_client, character, strength, level=GOOD)
