@@ -164,11 +164,11 @@ def prefetch_build_rows(characters: list[Character], rows_of) -> None:
     much again as its queries, issue 40), each row then knowing its character; and none
     for a list no character has a row in (the party view's six approved characters often
     have no equipment and no ledger: two statements that found nothing)."""
+    by_pk = {character.pk: character for character in characters}
     for name in BUILD_ROWS:
         kept = {c.pk: [] for c in characters if getattr(c, f"has_{name}", True)}
         if kept:
             known_parent = Character._meta.get_field(name).remote_field
-            by_pk = {character.pk: character for character in characters}
             for row in rows_of(name):
                 rows = kept.get(row.character_id)
                 # A character that came to the table since `characters` were read is not on

@@ -136,9 +136,7 @@ def trait_update(*, trait: Trait, actor, expected_version: int | None, **changes
     if locked is not trait.character:  # the caller's copy is older than the row it locked
         trait = locked.traits.get(pk=trait.pk)
     before = trait_state(trait)
-    was = {
-        key: getattr(trait, key) for key, value in changes.items() if getattr(trait, key) != value
-    }
+    was = _changed_fields(trait, changes)
     for key in was:
         setattr(trait, key, changes[key])
     after = trait_state(trait)
@@ -170,9 +168,7 @@ def _update_claimed(trait: Trait, *, actor, expected_version: int | None, change
     character = trait.character
     if expected_version != character.version or character.is_locked:
         return False
-    was = {
-        key: getattr(trait, key) for key, value in changes.items() if getattr(trait, key) != value
-    }
+    was = _changed_fields(trait, changes)
     if not was:  # a row saved as it was: the lock's way checks the page and writes nothing
         return False
     build_before = snapshot(character)  # before the change: its undo step puts it back
@@ -199,6 +195,13 @@ def _update_claimed(trait: Trait, *, actor, expected_version: int | None, change
                 setattr(trait, key, value)
             character.__dict__.pop("build_before", None)
     return recorded is not None
+
+
+def _changed_fields(trait: Trait, changes: dict) -> dict:
+    """What each field `changes` would change was: the fields a save writes."""
+    return {
+        key: getattr(trait, key) for key, value in changes.items() if getattr(trait, key) != value
+    }
 
 
 def _edit_action(before: dict, after: dict) -> str:
