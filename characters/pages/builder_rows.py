@@ -51,6 +51,7 @@ class Row:
     spent: object = 0  # what it cost at creation, in its pool's units
     issues: list = field(default_factory=list)
     in_play: str = ""  # what experience changed since creation; the cost stays creation's
+    refused: bool = False  # its form is one the player sent that did not validate
 
     @cached_property
     def form(self):
@@ -383,6 +384,7 @@ def trait_sections(
                 costs[index] if index < len(costs) else 0,
                 issues.get(trait.pk, []),
                 in_play.get((list_name, index), ""),
+                refused=f"trait-{trait.pk}" in forms,
             )
             for index, trait in enumerate(by_kind[kind])
         ]

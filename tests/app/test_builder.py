@@ -542,6 +542,53 @@ def test_an_edit_on_a_page_drawn_before_the_house_rules_changed_redraws_the_verd
     assert f'id="issues-trait-{dexterity.pk}"' in answer
 
 
+def test_a_page_drawn_again_draws_only_the_rows_that_changed(
+    player_client, player, character, monkeypatch
+):
+    """The page keeps each trait row it drew (templatetags.builder_rows): drawn again, it
+    draws none; after Strength goes to Good, Strength's row alone. Every row still carries
+    the page's version and the reader's own CSRF token: drawn in at each page, never kept.
+    A second session of the same player gets its own token in every row."""
+    from django.middleware.csrf import _unmask_cipher_token
+    from django.test import Client
+
+    from characters.templatetags import builder_rows
+
+    monkeypatch.setattr(builder_rows, "_KEPT_ROWS", KeptUnderRules(limit=2048))
+    drawn = []
+    draw = builder_rows.trait_row
+    monkeypatch.setattr(
+        builder_rows,
+        "trait_row",
+        lambda context: drawn.append(context["row"].trait.name) or draw(context),
+    )
+    url = reverse("character_builder", args=[character.pk])
+
+    def page(client):
+        drawn.clear()
+        html = client.get(url).content.decode()
+        rows = re.findall(r'<form id="trait-\d+" class="trait-row".*?</form>', html, re.S)
+        return html, rows
+
+    html, rows = page(player_client)
+    assert sorted(drawn) == sorted(character.traits.values_list("name", flat=True))
+    assert page(player_client)[0] and drawn == []
+    post_trait(player_client, character, attribute(character, "Strength"), level=GOOD)
+    character.refresh_from_db()
+    for client in (player_client, Client()):
+        client.force_login(player)
+        html, rows = page(client)
+        assert drawn == (["Strength"] if client is player_client else [])
+        assert len(rows) == character.traits.count()
+        secret = client.cookies["csrftoken"].value
+        for row in rows:
+            assert f'name="version" value="{character.version}"' in row
+            token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', row).group(1)
+            assert _unmask_cipher_token(token) == secret
+    strength = next(row for row in rows if 'value="Strength"' in row)
+    assert f'<option value="{GOOD}" selected>Good</option>' in strength
+
+
 def test_a_broken_rule_names_the_traits_as_the_rows_do(player_client, character):
     """Mudge 1.6: one attribute may be Superb. On a German page the rule that two break
     names them as their rows do, Stärke and Geschicklichkeit, not in the English of the
