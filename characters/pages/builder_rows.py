@@ -130,10 +130,17 @@ class Section:
     ruleset: Ruleset
     gift_names: frozenset[str]  # the character's, casefolded: what a spell's pick needs
     noun: str = ""  # one of them, for "Add a skill…"
+    add_refused: bool = False  # its add form is one the player sent that did not validate
 
     @cached_property
     def add_form(self):
         return self.make_add_form()
+
+    @property
+    def kept_as(self) -> str | None:
+        """What the page keeps its add form and picker by (templatetags.kept_drawings): its
+        kind; None for an add form sent back refused, drawn as the player sent it."""
+        return None if self.add_refused else self.kind
 
     @cached_property
     def picks(self) -> list:
@@ -397,6 +404,7 @@ def trait_sections(
                 ruleset,
                 gift_names,
                 noun,
+                add_refused=f"add-{kind}" in forms,
             )
         )
     return sections

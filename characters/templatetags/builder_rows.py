@@ -13,11 +13,11 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from characters.kept import KeptUnderRules
 from characters.models import Trait
 from characters.pages.picker import said_details
 from characters.rules_content import rules_name
 from characters.templatetags.drawn import csrf_input, e
+from characters.templatetags.kept_drawings import kept_drawing
 from characters.wording import said
 
 register = template.Library()
@@ -80,45 +80,25 @@ def rows_of(context, rows, draw: str) -> SafeString:
     return mark_safe("".join(html))
 
 
-# Each trait row the builder page drew, kept by all its drawing reads (issue 40): a page
-# drawn again after an edit draws the one row that changed, where drawing sixty cost a fifth
-# of the page. A row's drawing reads its trait, its cost, its issues and what play changed of
-# it, its rules (the kept value's), the reader's language and whether the reader may edit;
-# the two things of the request in it, the CSRF token and the character's version, are put
-# in at each drawing, never kept. Bounded: some thirty characters' rows a process.
-_KEPT_ROWS = KeptUnderRules(limit=2048)
-# Where the version goes in a kept row's version control: no drawn row holds a NUL.
-_VERSION = "\x00"
-
-
 def _kept_trait_row(context) -> str:
+    """The row drawn, or kept (templatetags.kept_drawings) by all its drawing reads: its
+    trait, its cost, its issues and what play changed of it, whether the reader may edit, and
+    its rules. Drawn again after an edit, a page draws the one row that changed, where
+    drawing sixty cost a fifth of the page."""
     row = context["row"]
     if row.refused:  # the player's own refused form: drawn as it came, never kept
         return trait_row(context)
-    trait = row.trait
     key = (
-        tuple(getattr(trait, name) for name in _TRAIT_FIELDS),
+        "trait_row",
+        tuple(getattr(row.trait, name) for name in _TRAIT_FIELDS),
         row.spent,
         tuple(row.issues),
         row.in_play,
         bool(context.get("can_edit")),
         bool(context.get("oob")),  # both False on a page; an answer draws its own rows
         bool(context.get("saved_again")),
-        get_language(),
     )
-    token, version = csrf_input(context), context["character"].version
-    kept = _KEPT_ROWS.get(key)
-    if kept is not None and kept[0] is row.ruleset:
-        head, control, tail = kept[1]
-        return mark_safe(f"{head}{token}\n{control.replace(_VERSION, str(version))}\n{tail}")
-    drawn = trait_row(context)
-    control = str(row.form["version"])
-    head, found, tail = drawn.partition(f"{token}\n{control}\n")
-    value = f'value="{version}"'
-    if found and control.count(value) == 1:
-        control = control.replace(value, f'value="{_VERSION}"')
-        _KEPT_ROWS.put(key, row.ruleset, (head, control, tail))
-    return drawn
+    return kept_drawing(context, key, row.ruleset, lambda: trait_row(context))
 
 
 _TRAIT_FIELDS = tuple(field.attname for field in Trait._meta.concrete_fields)

@@ -545,16 +545,17 @@ def test_an_edit_on_a_page_drawn_before_the_house_rules_changed_redraws_the_verd
 def test_a_page_drawn_again_draws_only_the_rows_that_changed(
     player_client, player, character, monkeypatch
 ):
-    """The page keeps each trait row it drew (templatetags.builder_rows): drawn again, it
-    draws none; after Strength goes to Good, Strength's row alone. Every row still carries
-    the page's version and the reader's own CSRF token: drawn in at each page, never kept.
-    A second session of the same player gets its own token in every row."""
+    """The page keeps each trait row, add form and picker it drew (templatetags.
+    kept_drawings): drawn again, it draws no row; after Strength goes to Good, Strength's
+    row alone. Every form of the page still carries the page's version and the reader's own
+    CSRF token, drawn in at each page and never kept: a second session of the same player
+    gets its own in every form, its open picker's too."""
     from django.middleware.csrf import _unmask_cipher_token
     from django.test import Client
 
-    from characters.templatetags import builder_rows
+    from characters.templatetags import builder_rows, kept_drawings
 
-    monkeypatch.setattr(builder_rows, "_KEPT_ROWS", KeptUnderRules(limit=2048))
+    monkeypatch.setattr(kept_drawings, "_KEPT", KeptUnderRules(limit=3072))
     drawn = []
     draw = builder_rows.trait_row
     monkeypatch.setattr(
@@ -564,29 +565,33 @@ def test_a_page_drawn_again_draws_only_the_rows_that_changed(
     )
     url = reverse("character_builder", args=[character.pk])
 
-    def page(client):
+    def page(client, query=""):
         drawn.clear()
-        html = client.get(url).content.decode()
-        rows = re.findall(r'<form id="trait-\d+" class="trait-row".*?</form>', html, re.S)
-        return html, rows
+        return client.get(url + query).content.decode()
 
-    html, rows = page(player_client)
+    page(player_client)
     assert sorted(drawn) == sorted(character.traits.values_list("name", flat=True))
-    assert page(player_client)[0] and drawn == []
+    page(player_client)
+    assert drawn == []
     post_trait(player_client, character, attribute(character, "Strength"), level=GOOD)
     character.refresh_from_db()
-    for client in (player_client, Client()):
+    for client, query in ((player_client, ""), (Client(), ""), (Client(), "?picker=skill")):
         client.force_login(player)
-        html, rows = page(client)
+        html = page(client, query)
         assert drawn == (["Strength"] if client is player_client else [])
+        rows = re.findall(r'<form id="trait-\d+" class="trait-row".*?</form>', html, re.S)
         assert len(rows) == character.traits.count()
+        versions = re.findall(r'name="version" value="(\d+)"', html)
+        # A row each, an add form and a picker's each (Mudge: five lists), and Undo.
+        assert versions == [str(character.version)] * len(versions)
+        assert len(versions) >= len(rows) + 5 + (1 if query else 0)
+        tokens = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
         secret = client.cookies["csrftoken"].value
-        for row in rows:
-            assert f'name="version" value="{character.version}"' in row
-            token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', row).group(1)
-            assert _unmask_cipher_token(token) == secret
+        assert {_unmask_cipher_token(token) for token in tokens} == {secret}
+        assert len(tokens) >= len(rows) + 5
     strength = next(row for row in rows if 'value="Strength"' in row)
     assert f'<option value="{GOOD}" selected>Good</option>' in strength
+    assert 'id="picker-list-skill"' in html  # the open picker's list, drawn for this page
 
 
 def test_a_broken_rule_names_the_traits_as_the_rows_do(player_client, character):
