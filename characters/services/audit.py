@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from characters.adapters import build_sha256, character_to_rules, recorded_build_sha256
 from characters.audit_chain import link
-from characters.compiled import CompiledRead
+from characters.compiled import CompiledRead, update_rows
 from characters.errors import ServiceError, StaleWrite
 from characters.models import Campaign, CampaignEvent, Character, CharacterEvent
 from characters.services.history import history_record
@@ -215,9 +215,21 @@ def commit_claimed_change(
     character.version += 1
     recorded = _new_event(character, actor=actor, action=action, **event)
     now = timezone.now()
-    claimed = Character.objects.filter(
-        pk=character.pk, version=read_version, audit_head=read_head
-    ).update(version=character.version, audit_head=recorded.record_hash, updated_at=now)
+    claimed = update_rows(
+        Character,
+        # Only a current character, as Character.objects finds it: never an archived one.
+        where={
+            "id": character.pk,
+            "version": read_version,
+            "audit_head": read_head,
+            "archived_at": None,
+        },
+        values={
+            "version": character.version,
+            "audit_head": recorded.record_hash,
+            "updated_at": now,
+        },
+    )
     if not claimed:
         character.version = read_version
         return None

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from characters import vocabulary
 from characters.adapters import ruleset_for, to_decimal, trait_state, trait_target
+from characters.compiled import update_row
 from characters.errors import ServiceError
 from characters.models import LEVEL_MAX, LEVEL_MIN, Character, Equipment, Trait
 from characters.recorded import COMES_WITH, UNCOMMITTED, WENT_WITH
@@ -335,7 +336,7 @@ def save_trait(trait: Trait, *, fields=None) -> None:
             )
         )
     if fields is not None and "name" not in fields:
-        trait.save(update_fields=fields)  # the name stays: no clash to catch
+        update_row(trait, fields)  # the name stays: no clash to catch
         return
     try:
         with transaction.atomic():  # a savepoint, so a clash leaves the outer write usable

@@ -7,12 +7,12 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from characters.compiled import CompiledRead
+from characters.compiled import CompiledRead, update_row, update_rows
 from characters.models import Campaign, Character, Equipment, Membership, Trait, UserSession
 from characters.selectors import access, play
 from characters.services.characters import character_create
@@ -282,3 +282,38 @@ def test_the_play_polls_newest_log_line_is_what_each_reader_may_read(table):
     assert (newest(ann_s, gm), newest(ann_s, ann), newest(bob_s, bob)) == (secret, shown, shown)
     Membership.objects.filter(user=bob).delete()
     assert newest(bob_s, bob) == 0
+
+
+def test_an_update_sets_what_the_orms_would_and_only_where_it_matches(table):
+    """update_rows, the builder edit's claim of its character: one statement, which moves
+    the version, the trail's head and the time only where the row is still as read, and
+    never on an archived character; the values read back as the ORM's update writes them."""
+    ann_s, bob_s, loner = table["characters"]
+    now = timezone.now()
+    claim = {"version": ann_s.version + 1, "audit_head": "f" * 64, "updated_at": now}
+    stale = {"id": ann_s.pk, "version": ann_s.version - 1, "archived_at": None}
+    current = {"id": ann_s.pk, "version": ann_s.version, "archived_at": None}
+    with CaptureQueriesContext(connection) as queries:
+        assert update_rows(Character, where=stale, values=claim) == 0
+        assert update_rows(Character, where=current, values=claim) == 1
+    assert len(queries) == 2
+    ann_s.refresh_from_db()
+    assert (ann_s.version, ann_s.audit_head, ann_s.updated_at) == tuple(claim.values())
+    # Bob's character untouched; the loner's, archived, is not claimed.
+    assert Character.objects.get(pk=bob_s.pk).updated_at < now
+    Character.objects.filter(pk=loner.pk).update(archived_at=now)
+    where = {"id": loner.pk, "version": loner.version, "archived_at": None}
+    assert update_rows(Character, where=where, values=claim) == 0
+    assert Character.all_objects.get(pk=loner.pk).version == loner.version
+
+
+def test_a_row_updated_saves_its_fields_and_a_gone_row_raises(table):
+    """update_row, the trait edit's save of its new level: the fields given, nothing else;
+    a row deleted meanwhile raises as save(update_fields=...) does."""
+    trait = Trait.objects.filter(character=table["characters"][0], name="Strength").get()
+    trait.level, trait.name = 2, "Not saved"
+    update_row(trait, ["level"])
+    assert Trait.objects.values_list("name", "level").get(pk=trait.pk) == ("Strength", 2)
+    Trait.objects.filter(pk=trait.pk).delete()
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        update_row(trait, ["level"])
