@@ -13,6 +13,7 @@ is said in English rather than not at all.
 """
 
 import dataclasses
+from functools import lru_cache
 from string import Formatter
 
 from django.utils import formats, translation
@@ -68,15 +69,7 @@ class Speaker:
         return value.in_language(translation.get_language() or "en")
 
     def noun(self, value: Noun) -> str:
-        if value.article and value.count == 1:
-            word = vocabulary.noun_with_article(value.one)
-        else:
-            word = vocabulary.noun(value.one, value.many, value.count)
-        if word is None:  # the GM's own words: said as written
-            if _in_english():  # with the engine's "a" or "an", as the English report says it
-                return ENGLISH.noun(value)
-            word = value.one if value.count == 1 else value.many  # no English article
-        return _capitalised(word) if value.capital else word
+        return _said_noun(value, translation.get_language())
 
     def number(self, value) -> str:
         if isinstance(value, Thousands):
@@ -109,6 +102,21 @@ def said_to_gm(issue) -> str:
     if isinstance(phrase, Phrase) and phrase.text in FOR_GM:
         phrase = dataclasses.replace(phrase, text=FOR_GM[phrase.text])
     return said(phrase)
+
+
+@lru_cache(maxsize=1024)
+def _said_noun(value: Noun, language: str | None) -> str:
+    """A noun in `language`, the active one. Kept: a builder page or edit says a score of
+    the same nouns, each two lookups in the catalogues (a context's and its fallback's)."""
+    if value.article and value.count == 1:
+        word = vocabulary.noun_with_article(value.one)
+    else:
+        word = vocabulary.noun(value.one, value.many, value.count)
+    if word is None:  # the GM's own words: said as written
+        if _in_english():  # with the engine's "a" or "an", as the English report says it
+            return ENGLISH.noun(value)
+        word = value.one if value.count == 1 else value.many  # no English article
+    return _capitalised(word) if value.capital else word
 
 
 def _in_english() -> bool:
