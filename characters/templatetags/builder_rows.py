@@ -63,7 +63,7 @@ def rows_of(context, rows, draw: str) -> SafeString:
     if not rows:
         none_yet = e(_("None yet."))
         return mark_safe(f'\n        <p class="empty">{none_yet}</p>\n        ')
-    drawn_row = _kept_trait_row if draw == "trait_row" else _ROW_DRAWINGS[draw]
+    drawn_row = _ROW_DRAWINGS[draw]
     locked = not context.get("can_edit")
     fieldset = ('<fieldset disabled class="locked-build">', "</fieldset>") if locked else ("", "")
     threads = context.get("threads")
@@ -315,4 +315,5 @@ def equipment_row(context) -> SafeString:
     )
 
 
-_ROW_DRAWINGS = {"trait_row": trait_row, "equipment_row": equipment_row}
+# A list's rows on the page: the trait rows kept as drawn, the few equipment rows drawn.
+_ROW_DRAWINGS = {"trait_row": _kept_trait_row, "equipment_row": equipment_row}

@@ -16,7 +16,7 @@ from characters.kept import KeptUnderRules
 
 register = template.Library()
 
-# Some thirty characters' rows, add forms and pickers in a process: the add forms' catalogue
+# Some forty characters' rows, add forms and pickers in a process: the add forms' catalogue
 # lists are drawn outside (pages.builder_rows keeps those once for every character).
 _KEPT = KeptUnderRules(limit=3072)
 # Where the token and the version go: no drawing holds a NUL, which neither PostgreSQL's
