@@ -11,7 +11,7 @@ from django.utils.translation import get_language
 from characters.adapters import character_to_rules, ruleset_for
 from characters.compiled import CompiledRead, one_or_404
 from characters.kept import KeptUnderRules
-from characters.models import Campaign, Character, DiceRoll
+from characters.models import Campaign, Character, DiceRoll, PlayState
 from characters.selectors.access import BUILD_ROWS, holding_rows, prefetch_build_rows
 from characters.selectors.play import AtTable, LogLine, at_table, gm_log, log_title
 from characters.selectors.statblock import Written, every_format, statblock
@@ -101,14 +101,19 @@ class PartyMember:
     # None in a poll's answer, which shows only the status panels.
     sheet: Sheet | None
     statblock: tuple[Written, ...] = ()  # its sheet's statblock in each format
+    # Everything its card shows is made of but its rules and the reader's language, by
+    # content: the page keeps the card drawn by it (templatetags.kept_drawings).
+    drawn_from: tuple | None = None
 
 
-def _card(character: Character, rules: rc.Character) -> tuple[Sheet, tuple[Written, ...]]:
+def _card(
+    character: Character, rules: rc.Character, made_of: str
+) -> tuple[Sheet, tuple[Written, ...]]:
     """A party card's sheet and statblock. The sheet has no approval stamp, ledger, portrait
     (the card draws it by its URL) or reference tables: none is read or worked out. Kept
-    (_CARDS) while its character stands as it did."""
+    (_CARDS) while its character stands as it did (`made_of`: the repr of `rules`)."""
     ruleset = ruleset_for(character)  # says the campaign's words from here on
-    key = (repr(rules), character.state, get_language(), id(ruleset))
+    key = (made_of, character.state, get_language(), id(ruleset))
     kept = _CARDS.get(key)
     if kept is not None and kept[0] is ruleset:
         return kept[1]
@@ -130,8 +135,27 @@ _CARDS = KeptUnderRules(limit=256)  # the characters at the tables of one proces
 
 def _member(character: Character) -> PartyMember:
     rules = character_to_rules(character)  # once, for the card's sheet and its status panel
-    sheet, formats = _card(character, rules)
-    return PartyMember(at_table(character, sheet=sheet, rules=rules), sheet, formats)
+    made_of = repr(rules)
+    sheet, formats = _card(character, rules, made_of)
+    table = at_table(character, sheet=sheet, rules=rules)
+    return PartyMember(table, sheet, formats, _drawn_from(table, made_of))
+
+
+def _drawn_from(table: AtTable, made_of: str) -> tuple:
+    """What a party card shows is made of, by content, as _CARDS keeps its sheet: the
+    engine's form of the character (a build changed behind the app's back is another
+    card), its state, its play state's every field (its forms post the revision), and what
+    its header shows of the character that the engine's form does not hold."""
+    character, state = table.character, table.state
+    played = repr([getattr(state, name) for name in _PLAY_FIELDS])
+    shown = (character.name, character.concept, character.portrait_sha, character.owner.username)
+    npc = (character.is_npc, character.group_size, character.npc_shown)
+    return (character.pk, made_of, character.state, played, shown, npc)
+
+
+_PLAY_FIELDS = tuple(
+    field.attname for field in PlayState._meta.concrete_fields if field.name != "updated_at"
+)
 
 
 # The party (its approved player characters) and the GM's NPCs, which no one approves: the

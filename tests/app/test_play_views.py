@@ -312,6 +312,51 @@ class TestThePartyView:
         campaign.save(update_fields=["house_rules"])
         assert "Climbing Great" in cards() and sorted(worked_out) == ["Otto", "Tess"]
 
+    def test_a_card_is_drawn_again_only_when_what_it_shows_changed(
+        self, client, gm, tess, otto, campaign, monkeypatch
+    ):
+        """The party view keeps each card as drawn (templatetags.kept_drawings) by what it
+        shows is made of (selectors.party._drawn_from): the same party again draws no card;
+        a wound marked on Tess draws hers alone, showing the box marked, its forms posting
+        her new revision with the reader's own token; a level changed behind the app's
+        back draws hers again, showing it."""
+        from django.middleware.csrf import _unmask_cipher_token
+
+        from characters.kept import KeptUnderRules
+        from characters.templatetags import kept_drawings
+
+        monkeypatch.setattr(kept_drawings, "_KEPT", KeptUnderRules(limit=3072))
+        drawn = []
+        keep = kept_drawings.kept_drawing
+
+        def counted(context, key, rules, draw):
+            return keep(context, key, rules, lambda: drawn.append(key[0]) or draw())
+
+        monkeypatch.setattr(kept_drawings, "kept_drawing", counted)
+        client.force_login(gm)
+        url = reverse("campaign_party", args=[campaign.pk])
+
+        def page() -> str:
+            drawn.clear()
+            return client.get(url).content.decode()
+
+        page()
+        assert drawn == ["party_card", "party_card"]
+        page()
+        assert drawn == []
+        services.play_wound_box(mark=True, character=tess, actor=gm, expected_revision=0, level=0)
+        html = page()
+        assert drawn == ["party_card"]
+        card = re.search(
+            rf'<article class="party-card" id="party-card-{tess.pk}".*?</article>', html, re.S
+        )
+        assert 'aria-label="Scratch box 1 of 3, marked: clear it"' in card.group(0)
+        assert set(re.findall(r'name="revision" value="(\d+)"', card.group(0))) == {"1"}
+        tokens = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+        assert {_unmask_cipher_token(t) for t in tokens} == {client.cookies["csrftoken"].value}
+        tess.traits.filter(name="Climbing").update(level=GREAT)
+        assert "Climbing Great" in page() and drawn == ["party_card"]
+
     def test_the_open_armour_term_reads_as_each_language_writes_it(
         self, client, gm, tess, campaign
     ):
