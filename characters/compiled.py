@@ -1,5 +1,6 @@
 """Reads compiled to SQL once per process (issue 40): the few that every signed-in request or
-every builder edit makes; and the edit's updates, their SQL written once (update_rows).
+every builder edit makes; and the edit's writes, their SQL written once (update_rows,
+insert_row).
 
 The ORM compiles a queryset to SQL each time it is evaluated. For the builder's character
 query (a join and three subqueries) that took longer than PostgreSQL took to run it (0.34 ms
@@ -97,6 +98,40 @@ def update_row(row: Model, fields: list[str]) -> None:
     )
     if not changed:
         raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
+def insert_row(row: Model) -> None:
+    """row.save(force_insert=True), for a new row with an automatic id, by one statement
+    whose SQL is written once per model and process: each field's value as save() prepares
+    it (its pre_save first: a creation time set), the id the database gave it set on the row.
+    No signal is sent (none is connected to these models). For the undo step and the event
+    every builder edit writes, where the ORM built and compiled the insert at each save (a
+    third of the statement's time, issue 40)."""
+    model = type(row)
+    alias = router.db_for_write(model)
+    connection = connections[alias]
+    fields = _inserted_fields(model)
+    params = [field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields]
+    with transaction.mark_for_rollback_on_error(alias), connection.cursor() as cursor:
+        cursor.execute(_insert_sql(model, alias), params)
+        row.pk = cursor.fetchone()[0]
+    row._state.adding, row._state.db = False, alias
+
+
+@cache
+def _inserted_fields(model) -> tuple:
+    return tuple(f for f in model._meta.local_concrete_fields if f is not model._meta.auto_field)
+
+
+@cache
+def _insert_sql(model, alias: str) -> str:
+    name = connections[alias].ops.quote_name
+    columns = ", ".join(name(field.column) for field in _inserted_fields(model))
+    marks = ", ".join("%s" for _ in _inserted_fields(model))
+    return (
+        f"INSERT INTO {name(model._meta.db_table)} ({columns}) VALUES ({marks}) "
+        f"RETURNING {name(model._meta.auto_field.column)}"
+    )
 
 
 @cache

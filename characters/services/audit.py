@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from characters.adapters import build_sha256, character_to_rules, recorded_build_sha256
 from characters.audit_chain import link
-from characters.compiled import CompiledRead, update_rows
+from characters.compiled import CompiledRead, insert_row, update_rows
 from characters.errors import ServiceError, StaleWrite
 from characters.models import Campaign, CampaignEvent, Character, CharacterEvent
 from characters.services.history import history_record
@@ -239,7 +239,7 @@ def commit_claimed_change(
         character.version = read_version
         raise
     _history_step(character, action, event)
-    recorded.save(force_insert=True)
+    insert_row(recorded)
     character.audit_head, character.updated_at = recorded.record_hash, now
     character.latest_event = recorded
     return recorded

@@ -18,6 +18,7 @@ from characters.adapters import (
     edit_label,
     edit_parts,
 )
+from characters.compiled import insert_row
 from characters.errors import ServiceError
 from characters.models import BuildStep, Character, Equipment, Trait
 from characters.selectors.history import HISTORY_STEPS, history_steps
@@ -134,7 +135,7 @@ def history_record(
     edit = edit_parts(action, before, after, character_base(character).ladder)
     with translation.override("en"):  # the label the audit trail keeps is English
         label = edit_label(edit)
-    step = BuildStep.objects.create(
+    step = BuildStep(
         character=character,
         label=label[:300],
         edit=edit,
@@ -142,6 +143,7 @@ def history_record(
         before=build,
         version=character.version,
     )
+    insert_row(step)  # its SQL written once (characters.compiled): on every builder edit
     # What the buttons show now, so the page after the edit reads no history for them.
     character.history_now = (step, None)
 

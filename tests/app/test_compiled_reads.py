@@ -12,8 +12,17 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from characters.compiled import CompiledRead, update_row, update_rows
-from characters.models import Campaign, Character, Equipment, Membership, Trait, UserSession
+from characters.compiled import CompiledRead, insert_row, update_row, update_rows
+from characters.models import (
+    BuildStep,
+    Campaign,
+    Character,
+    CharacterEvent,
+    Equipment,
+    Membership,
+    Trait,
+    UserSession,
+)
 from characters.selectors import access, play
 from characters.services.characters import character_create
 
@@ -317,3 +326,24 @@ def test_a_row_updated_saves_its_fields_and_a_gone_row_raises(table):
     Trait.objects.filter(pk=trait.pk).delete()
     with pytest.raises(DatabaseError, match="did not affect any rows"):
         update_row(trait, ["level"])
+
+
+def test_a_row_inserted_is_the_row_save_would_insert(table):
+    """insert_row, the edit's undo step and event: one statement; the row gets the id the
+    database gave it, its creation time as save() sets it, and reads back field for field
+    as the ORM's own save wrote its twin."""
+    character = table["characters"][0]
+    fields = {"character": character, "label": "Strength Fair → Good", "before": {"traits": []}}
+    twin = BuildStep.objects.create(**fields, edit={"action": "trait_relevelled"}, version=3)
+    row = BuildStep(**fields, edit={"action": "trait_relevelled"}, version=3)
+    with CaptureQueriesContext(connection) as queries:
+        insert_row(row)
+    assert len(queries) == 1 and row.pk > twin.pk and not row._state.adding
+    stored = [BuildStep.objects.values().get(pk=pk) for pk in (twin.pk, row.pk)]
+    assert [{k: v for k, v in s.items() if k != "id"} for s in stored] == [
+        {k: v for k, v in stored[0].items() if k != "id"}
+    ] * 2
+    event = CharacterEvent(character=character, actor=table["ann"], action="note", version=3)
+    insert_row(event)
+    assert event.created_at is not None
+    assert CharacterEvent.objects.get(pk=event.pk).created_at == event.created_at
