@@ -126,31 +126,22 @@ def holding_rows(characters):
 
 def with_build_rows(character: Character) -> Character:
     """`character` (read through holding_rows) with its BUILD_ROWS read, as prefetching them
-    would leave it: a list it has no row in costs no query. Each list is read by its related
-    manager and kept where prefetch_related keeps it: for one character, prefetch_related's
-    own machinery costs more than the query."""
-    for name in BUILD_ROWS:
-        rows = []
-        if getattr(character, f"has_{name}", True):
-            rows = _BUILD_ROWS_OF[name](character)
-            # Each row's character is this one, as its related manager would know it; set
-            # here, not by the read: the ORM's known parent cost a queryset made afresh for
-            # every read and a descriptor and a router's check for every row, a third of
-            # reading sixty traits.
-            known_parent = Character._meta.get_field(name).remote_field
-            for row in rows:
-                known_parent.set_cached_value(row, character)
-        _known(character, name, rows)
+    would leave it: a list it has no row in costs no query. Each list is read by a read
+    compiled once, its rows then knowing their character (prefetch_build_rows): for one
+    character, prefetch_related's own machinery costs more than the query."""
+    prefetch_build_rows([character], lambda name: _BUILD_ROWS_OF[name](character))
     return character
+
+
+# Each list's rows: Trait, Equipment, ExperienceEntry.
+BUILD_ROW_MODELS = {name: Character._meta.get_field(name).related_model for name in BUILD_ROWS}
 
 
 def _rows_read(model) -> CompiledRead:
     return CompiledRead(lambda character: model.objects.filter(character=character))
 
 
-_BUILD_ROWS_OF = {
-    name: _rows_read(Character._meta.get_field(name).related_model) for name in BUILD_ROWS
-}
+_BUILD_ROWS_OF = {name: _rows_read(model) for name, model in BUILD_ROW_MODELS.items()}
 
 
 def _prefetched(character: Character) -> dict:

@@ -12,7 +12,7 @@ from characters.adapters import character_to_rules, ruleset_for
 from characters.compiled import CompiledRead, one_or_404
 from characters.kept import KeptUnderRules
 from characters.models import Campaign, Character, DiceRoll, PlayState
-from characters.selectors.access import BUILD_ROWS, holding_rows, prefetch_build_rows
+from characters.selectors.access import BUILD_ROW_MODELS, holding_rows, prefetch_build_rows
 from characters.selectors.play import AtTable, LogLine, at_table, gm_log, log_title
 from characters.selectors.statblock import Written, every_format, statblock
 from characters.sheets import Sheet, sheet_for_character
@@ -186,11 +186,9 @@ def _party_rows():
 # campaign, its characters at the table, and each list of their rows, in each list's order.
 _TABLE_ROWS_OF = {
     name: CompiledRead(
-        lambda campaign, name=name: Character._meta.get_field(name).related_model.objects.filter(
-            character__in=_at_the_table(campaign)
-        )
+        lambda campaign, rows=rows: rows.objects.filter(character__in=_at_the_table(campaign))
     )
-    for name in BUILD_ROWS
+    for name, rows in BUILD_ROW_MODELS.items()
 }
 _PARTY_CAMPAIGN = CompiledRead(lambda user, pk: _with_waiting().run_by(user).filter(pk=pk))
 _PARTY_ROWS = CompiledRead(lambda campaign: _party_rows().filter(campaign=campaign))
