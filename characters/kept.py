@@ -1,5 +1,6 @@
 """Values a process keeps under the rules they were worked out with (issue 40): the builder's
-drawn verdicts (pages.builder) and the party view's cards (selectors.party).
+drawn verdicts (pages.builder), the party view's cards (selectors.party) and the drawings the
+builder and party pages keep (templatetags.kept_drawings).
 
 A value is kept by its key and holds its rules (a Ruleset: adapters.ruleset_for keeps one per
 base, house rules and catalogue) by a weak reference, so the kept values keep no old rules
