@@ -8,6 +8,8 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, connection
+from django.db.models import FETCH_PEERS
+from django.db.models.signals import post_init
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
@@ -19,6 +21,7 @@ from characters.models import (
     Character,
     CharacterEvent,
     Equipment,
+    ExperienceEntry,
     Membership,
     Trait,
     UserSession,
@@ -347,3 +350,46 @@ def test_a_row_inserted_is_the_row_save_would_insert(table):
     insert_row(event)
     assert event.created_at is not None
     assert CharacterEvent.objects.get(pk=event.pk).created_at == event.created_at
+
+
+@pytest.mark.parametrize("model", [Character, Trait, Equipment, ExperienceEntry])
+def test_a_row_read_by_the_score_is_the_one_djangos_own_read_makes(table, model):
+    """models.ReadByTheScore: a whole row read without Model.__init__ is the instance
+    Django's from_db makes (read again with a listener on post_init, which takes Django's
+    way): the same values of the same types, read from the same database, each loaded
+    field saved back as read. A row read in part loads the rest when asked, as Django's."""
+    bob_s = table["characters"][1]
+    ExperienceEntry.objects.create(character=bob_s, amount=3, reason="A session", actor=table["gm"])
+    rows = model.objects.filter(pk__in=model.objects.values("pk")[:3]).order_by("pk")
+    quick = list(rows.all())
+    heard = []
+
+    def listener(sender, instance, **kwargs):
+        heard.append(instance)
+
+    post_init.connect(listener, sender=model)
+    try:
+        own = list(rows.all())
+    finally:
+        post_init.disconnect(listener, sender=model)
+    assert heard == own and len(own) > 0  # Django's own way, with its signal, and rows to compare
+    for made, expected in zip(quick, own, strict=True):
+        assert type(made) is model and _state(made) == _state(expected)
+        assert (made._state.adding, made._state.db) == (False, "default")
+        assert {k: type(v) for k, v in vars(made).items()} == {
+            k: type(v) for k, v in vars(expected).items()
+        }
+    # A fetch mode asked for is the row's, as Django's own read makes it (Django 6.1).
+    peers = list(rows.all().fetch_mode(FETCH_PEERS))
+    assert [row._state.fetch_mode for row in peers] == [FETCH_PEERS] * len(own)
+    assert [len(row._state.peers) for row in peers] == [len(own)] * len(own)
+    first = quick[0]
+    first.save()  # every field as read: a save changes nothing but a time it sets itself
+    touched = {f.attname for f in model._meta.concrete_fields if getattr(f, "auto_now", False)}
+    after = model.objects.get(pk=first.pk)
+    saved = {k: v for k, v in _state(after).items() if k not in touched}
+    assert saved == {k: v for k, v in _state(own[0]).items() if k not in touched}
+    partial = model.objects.only("pk").get(pk=first.pk)
+    assert partial.get_deferred_fields() and _state(partial) != _state(after)
+    for name in partial.get_deferred_fields():
+        assert getattr(partial, name) == getattr(after, name)
