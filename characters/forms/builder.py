@@ -310,9 +310,19 @@ class DetailsForm(VersionedForm):
             said = vocabulary.term(points, "points")
             # A GM's own word as the English page has always shown it; a translated one
             # keeps its capitals ("Points Fudge").
-            self.fields["meta_points"].label = (
-                points.capitalize() if said == points else said[:1].upper() + said[1:]
-            )
+            field = self.fields["meta_points"]
+            field.label = points.capitalize() if said == points else said[:1].upper() + said[1:]
+            # Empty is the rules' starting number (rules.character.Character.meta_points):
+            # the field says which, rather than looking unfilled.
+            start, section = ruleset.meta_points_start, ruleset.cites("meta_points")
+            field.help_text = (
+                _("Leave it empty for the {count} every new character starts with ({section}).")
+                if section
+                else _("Leave it empty for the {count} every new character starts with.")
+            ).format(count=start, section=section)
+            # The bound field after its help text: it copies the text when made.
+            hint = f"{self['meta_points'].auto_id}-hint"  # the page's hint under the field
+            field.widget.attrs.update({"placeholder": str(start), "aria-describedby": hint})
         else:
             del self.fields["meta_points"]
 

@@ -308,6 +308,24 @@ class TestUncommittedTraits:
         sheet = page_of(client, "character_sheet", in_play.pk)
         assert "<bdi>Swimming</bdi> (uncommitted, defined in play): Good" in sheet
 
+    def test_the_gms_banner_says_what_they_may_do(self, client, gm, character, in_play):
+        """Read only, until the build is in play with a slot open: then the banner says the
+        GM may define one, linked to the form; read only again once both are defined."""
+        client.force_login(gm)
+        granted = (
+            "only its player changes the build. You may "
+            '<a href="#uncommitted">define its uncommitted traits in play</a>.'
+        )
+        page = page_of(client, "character_builder", in_play.pk)
+        assert granted in page and "read only" not in page and 'id="uncommitted"' in page
+        for name in ("Swimming", "Singing"):
+            assert self.define(client, in_play, name=name, level=FAIR).status_code == 302
+        page = page_of(client, "character_builder", in_play.pk)
+        assert "character: read only." in page and granted not in page
+        draft = character_create(owner=character.owner, name="Draft", campaign=character.campaign)
+        page = page_of(client, "character_builder", draft.pk)
+        assert "character: read only." in page and granted not in page
+
     def test_good_or_lower_only_and_two_at_most(self, client, gm, in_play):
         client.force_login(gm)
         too_high = self.define(client, in_play, name="Swimming", level=GREAT)
@@ -350,3 +368,30 @@ class TestUncommittedTraits:
             campaign=campaign, actor=player, house_rules={"uncommitted_traits": 0}
         )
         assert campaign.house_rules == {"uncommitted_traits": 0}
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "hint"),
+    [
+        ("mudge", "Leave it empty for the 3 every new character starts with (Mudge 1.36)."),
+        (
+            "fudge-basics",
+            "Leave it empty for the 3 every new character starts with "
+            "(Fudge Basics, Fudge Points and Experience).",
+        ),
+        ("microfudged-dip", None),  # no points in MicroFudged: no field
+        ("microfudged-streamlined", None),
+    ],
+)
+def test_an_empty_points_field_says_what_it_counts_as(player_client, player, ruleset, hint):
+    """A character's meta (or Fudge) points left empty are the rules' starting number
+    (rules.character): the field shows it, and its hint says so, citing the rule."""
+    character = character_create(owner=player, name="New", ruleset=ruleset)
+    page = page_of(player_client, "character_builder", character.pk)
+    field = re.search(r'<input[^>]*name="meta_points"[^>]*>', page)
+    if hint is None:
+        assert field is None and "field-hint" not in page
+        return
+    assert 'placeholder="3"' in field.group(0)
+    assert 'aria-describedby="details-meta_points-hint"' in field.group(0)
+    assert f'<small class="field-hint" id="details-meta_points-hint">{hint}</small>' in page
