@@ -316,9 +316,12 @@ class DetailsForm(VersionedForm):
             # the field says which, rather than looking unfilled.
             start, section = ruleset.meta_points_start, ruleset.cites("meta_points")
             field.help_text = (
-                _("Leave it empty for the {count} every new character starts with ({section}).")
+                _(
+                    "Left empty, it counts as the {count} every new character starts with "
+                    "({section})."
+                )
                 if section
-                else _("Leave it empty for the {count} every new character starts with.")
+                else _("Left empty, it counts as the {count} every new character starts with.")
             ).format(count=start, section=section)
             # The bound field after its help text: it copies the text when made.
             hint = f"{self['meta_points'].auto_id}-hint"  # the page's hint under the field

@@ -373,10 +373,10 @@ class TestUncommittedTraits:
 @pytest.mark.parametrize(
     ("ruleset", "hint"),
     [
-        ("mudge", "Leave it empty for the 3 every new character starts with (Mudge 1.36)."),
+        ("mudge", "Left empty, it counts as the 3 every new character starts with (Mudge 1.36)."),
         (
             "fudge-basics",
-            "Leave it empty for the 3 every new character starts with "
+            "Left empty, it counts as the 3 every new character starts with "
             "(Fudge Basics, Fudge Points and Experience).",
         ),
         ("microfudged-dip", None),  # no points in MicroFudged: no field
