@@ -99,6 +99,9 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                # Django's csrf processor (built in) masks the token at every render: once
+                # a request here.
+                "characters.csrf.csrf",
                 "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",

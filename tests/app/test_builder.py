@@ -4,13 +4,14 @@ import json
 import re
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from characters.kept import KeptUnderRules
 from characters.models import Character, CharacterEvent, ReviewComment, Trait
 from characters.services.sharing import share_link_create
 from characters.services.threads import comment_thread_start
-from rules.ladder import GOOD, GREAT, SUPERB
+from rules.ladder import FAIR, GOOD, GREAT, SUPERB
 from rules.report import build_report
 from tests.support.builder_fixtures import *  # noqa: F403
 
@@ -832,3 +833,41 @@ def test_the_add_lists_follow_the_catalogue_and_the_readers_language(
     french, english = skills("fr"), skills("en")
     assert "Jonglerie" in french and "Juggling" not in french and "Acrobatie" in french
     assert "Juggling" in english and "Jonglerie" not in english and "Acrobatics" in english
+
+
+def test_an_answer_masks_its_token_once_and_each_answer_anew(player, character):
+    """characters.csrf: the fragments of an edit's answer (its row, the panels with Undo)
+    carry one masked token, which the next post is accepted with; the next answer masks
+    it anew (BREACH), and a log-in's new token is masked from the new secret."""
+    from django.middleware.csrf import _unmask_cipher_token
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    login = client.get(reverse("login")).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login).group(1)
+    client.post(
+        reverse("login"),
+        {"csrfmiddlewaretoken": token, "username": "player", "password": "pw-player-12345"},
+    )
+    page = client.get(reverse("character_builder", args=[character.pk])).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    strength = attribute(character, "Strength")
+    answers = []
+    for level in (GOOD, FAIR):
+        character.refresh_from_db()
+        answer = client.post(
+            reverse("trait_update", args=[character.pk, strength.pk]),
+            {"version": character.version, "name": "Strength", "level": level},
+            headers={"HX-Request": "true", "X-CSRFToken": token},
+        )
+        assert answer.status_code == 200
+        tokens = set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', answer.text))
+        assert len(tokens) == 1, tokens  # the row's form and Undo's: one mask
+        (token,) = tokens  # the next edit posts with it
+        answers.append(token)
+    assert answers[0] != answers[1]  # each answer its own mask
+    secret = client.cookies[settings.CSRF_COOKIE_NAME].value
+    assert {_unmask_cipher_token(t) for t in answers} == {secret}
+    assert _unmask_cipher_token(token) != _unmask_cipher_token(
+        re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login).group(1)
+    )  # the log-in rotated the secret the page before it was masked from
