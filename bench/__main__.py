@@ -15,6 +15,7 @@ MODULES = [
     "bench.web_baseline",
     "bench.pdf",
     "bench.pdf_baseline",
+    "bench.fits",
     "bench.table",
     "bench.scaling",
     "bench.fair",

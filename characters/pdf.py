@@ -164,25 +164,30 @@ Progress = Callable[[int, int], None]  # (steps done, steps in all)
 @dataclass(frozen=True)
 class Fit:
     """How tightly a sheet is set: the body's class (type size, spacing: the stylesheet) and
-    how many columns each list takes. Tried in order until the sheet holds on one page."""
+    how many columns each list takes. Tried in order until the sheet holds on one page,
+    from the first whose `holds` the sheet's rows there are not past (_fits_to_try)."""
 
     name: str
     attributes: int
     skills: int  # skills and powers
     items: int  # gifts, and beside them faults
     equipment: int
+    line: int  # about how many characters of the story's prose a line holds
+    # The most rows (_rows_at) of any sheet this fit held on one page of A4, a tenth more:
+    # of 230 made up of Mudge's and MicroFudged's samples (10 to 170 skills, up to 60 pieces
+    # of equipment, 6,500 characters of prose), none past it held. Letter holds less. After
+    # a change to the stylesheet, `python -m bench.fits` says whether it still holds.
+    holds: int
 
 
 FITS = (
-    Fit("", attributes=4, skills=3, items=1, equipment=3),
-    Fit("fit-1", attributes=4, skills=4, items=2, equipment=3),
-    Fit("fit-2", attributes=5, skills=4, items=2, equipment=4),
-    Fit("fit-3", attributes=5, skills=5, items=3, equipment=4),
+    Fit("", attributes=4, skills=3, items=1, equipment=3, line=180, holds=51),
+    Fit("fit-1", attributes=4, skills=4, items=2, equipment=3, line=180, holds=48),
+    Fit("fit-2", attributes=5, skills=4, items=2, equipment=4, line=208, holds=59),
+    Fit("fit-3", attributes=5, skills=5, items=3, equipment=4, line=225, holds=58),
 )
 # A page holds fewer ledger rows than this at any fit: more are never laid out on a sheet.
 LEDGER_MOST = 60
-# More rows than the first fit could hold on two pages: start at the tightest.
-ROWS_NO_FIT_HOLDS = 80
 
 
 def render_sheets_pdf(
@@ -364,8 +369,7 @@ def _fit_sheet(context: dict, lay_out: Callable) -> tuple:
     Returns the document and whether the ledger was cut short."""
     sheet = context["sheet"]
     latest = sheet.ledger[-LEDGER_MOST:]
-    fits = FITS[-1:] if _rows_at_first_fit(sheet) > ROWS_NO_FIT_HOLDS else FITS
-    for fit in fits:
+    for fit in _fits_to_try(sheet):
         fitted = {**context, "fit": fit, "gift_fault_rows": sheet.gift_fault_grid(fit.items)}
         document = lay_out(
             {**fitted, "ledger_rows": latest, "ledger_earlier": len(sheet.ledger) - len(latest)}
@@ -387,18 +391,27 @@ def _fit_sheet(context: dict, lay_out: Callable) -> tuple:
     return document, bool(sheet.ledger)
 
 
-def _rows_at_first_fit(sheet: Sheet) -> int:
-    """About how many rows the sheet takes at the first fit (a page holds about 40): a
-    sheet far past one page goes straight to the tightest fit, rather than paying for a
-    layout at each (a 300-row file is three pages at the first)."""
-    fit = FITS[0]
+def _fits_to_try(sheet: Sheet) -> tuple[Fit, ...]:
+    """The fits from the first that may hold the sheet on one page: each that it is past
+    (Fit.holds) never would, and a layout costs as much as the sheet's render (a 75-skill
+    sheet was laid out twice, 0.8 s, where the second fit alone holds it). A sheet past
+    every fit goes to the tightest, where it continues on pages that say so."""
+    for n, fit in enumerate(FITS):
+        if _rows_at(sheet, fit) <= fit.holds:
+            return FITS[n:]
+    return FITS[-1:]
+
+
+def _rows_at(sheet: Sheet, fit: Fit) -> float:
+    """About how many rows the sheet's lists and prose take at `fit`, the ledger left out
+    (it prints last, as many of its latest entries as the page has room for)."""
     text = sum(len(answer) for _, answer in sheet.personality) + len(sheet.notes)
     return (
         -(-len(sheet.attributes) // fit.attributes)
         + -(-(len(sheet.skills) + len(sheet.powers)) // fit.skills)
-        + max(len(sheet.gifts), len(sheet.faults))
+        + -(-max(len(sheet.gifts), len(sheet.faults)) // fit.items)
         + -(-len(sheet.equipment) // fit.equipment)
-        + text // 180
+        + text / fit.line
     )
 
 

@@ -3,6 +3,7 @@ Letter (the ledger as its totals and the latest entries that fit); a file too la
 that continues on pages that say so; page labels are true in a pack; every script prints
 with real glyphs. Real PDFs from WeasyPrint, read back with pypdf."""
 
+import dataclasses
 import logging
 import re
 import shutil
@@ -151,3 +152,56 @@ def test_a_character_no_font_draws_is_named_on_the_sheet(tmp_path):
     assert (
         "No font here can draw 1 character of this sheet, printed as empty boxes: U+E000." in text
     )
+
+
+def _with_skills(stem: str, count: int, equipment: int = 0) -> Character:
+    from rules.character import Equipment
+
+    return dataclasses.replace(
+        sample(stem),
+        skills=tuple(Trait(f"Skill {i} of a career", i % 5 - 2, "average") for i in range(count)),
+        equipment=tuple(
+            Equipment(f"Item {i}", "gear", None, None, "a note") for i in range(equipment)
+        ),
+    )
+
+
+@pytest.mark.parametrize(
+    ("character", "first_tried"),
+    [
+        (lambda: sample("brogo"), ""),  # Brogo holds at the first fit: it is tried
+        (lambda: _with_skills("brogo", 130), "fit-1"),
+        (lambda: _with_skills("brogo", 150, equipment=30), "fit-2"),
+        (lambda: _with_skills("jim-bones", 160), "fit-1"),
+    ],
+    ids=["Brogo", "130 skills", "150 skills and 30 items", "MicroFudged, 160 skills"],
+)
+def test_a_sheet_starts_at_a_fit_that_may_hold_it_and_is_set_as_trying_each_sets_it(
+    character, first_tried
+):
+    """characters.pdf._fits_to_try: the fits a sheet's rows are past (Fit.holds) are not
+    laid out; the sheet is set at the fit laying out each in turn from the first finds,
+    the loosest that holds it on one page, in fewer layouts."""
+    from characters import pdf
+
+    made = sheet(character())
+    context = pdf._sheet_part(made, 1)
+    with pdf._layouts(PrintOptions()) as lay_out:
+        tried = []
+
+        def recorded(context):
+            tried.append(context["fit"].name)
+            return lay_out(context)
+
+        pdf._fit_sheet(context, recorded)
+        every = []
+        for fit in pdf.FITS:
+            every.append(fit.name)
+            document = lay_out(
+                {**context, "fit": fit, "gift_fault_rows": made.gift_fault_grid(fit.items)}
+            )
+            if len(document.pages) == 1:
+                break
+    assert tried[0] == first_tried
+    assert tried[-1] == every[-1]  # the same fit
+    assert len(tried) < len(every) or first_tried == ""
