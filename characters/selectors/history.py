@@ -11,7 +11,7 @@ HISTORY_SLACK = 10
 
 
 def history_to_prune() -> Exists:
-    """Whether a character's next edit trims its history (services.history.history_record):
+    """Whether a character's next edit trims its history (services.history.history_step_new):
     it holds a step undone (no redo after a new edit), or one step short of HISTORY_STEPS +
     HISTORY_SLACK. An annotation of the character's own query, for the edit that locks the
     copy it read (selectors.access.character_for_owner): no statement of its own."""
@@ -33,7 +33,7 @@ _STEPS_OF = CompiledRead(
 def history_steps(character: Character) -> tuple[BuildStep | None, BuildStep | None]:
     """What Undo and Redo would take back and put back now, each None when there is none:
     the history holds only while nothing else changed the character since its last step."""
-    known = getattr(character, "history_now", None)  # services.history.history_record
+    known = getattr(character, "history_now", None)  # services.history.history_step_new
     if known is not None and known[0].version == character.version:
         return known
     steps = _STEPS_OF(character)

@@ -14,10 +14,10 @@ from django.utils.translation import gettext as _
 
 from characters.adapters import build_sha256, character_to_rules, recorded_build_sha256
 from characters.audit_chain import link
-from characters.compiled import CompiledRead, insert_row, update_rows
+from characters.compiled import CompiledRead, insert_rows, update_rows
 from characters.errors import ServiceError, StaleWrite
-from characters.models import Campaign, CampaignEvent, Character, CharacterEvent
-from characters.services.history import history_record
+from characters.models import BuildStep, Campaign, CampaignEvent, Character, CharacterEvent
+from characters.services.history import history_step_new
 from rules.recorded import phrase_data
 from rules.words import Phrase
 
@@ -111,13 +111,15 @@ def record_event(
     return event
 
 
-def _linked_event(character: Character, **recorded) -> CharacterEvent:
+def _linked_event(
+    character: Character, *, step: BuildStep | None = None, **recorded
+) -> CharacterEvent:
     """The event saved at the head of the character's trail, linked after
     `character.audit_head` (read by lock_character under the lock), which then names it on
     the copy only: saving the row's head is the caller's (record_event alone,
-    commit_change with the version)."""
+    commit_change with the version). The edit's undo `step`, if any, is saved with it."""
     event = _new_event(character, **recorded)
-    event.save(force_insert=True)
+    insert_rows(*_saved_together(step, event))
     character.audit_head = event.record_hash
     character.latest_event = event
     return event
@@ -192,8 +194,8 @@ def commit_change(
     a page loaded now would carry). The row is saved last, with the trail's new head: one
     statement for the version, the fields and the head."""
     character.version += 1
-    _history_step(character, action, event)
-    recorded = _linked_event(character, actor=actor, action=action, **event)
+    step = _history_step(character, action, event)
+    recorded = _linked_event(character, actor=actor, action=action, step=step, **event)
     character.save(update_fields=[*fields, "version", "updated_at", "audit_head"])
     return recorded
 
@@ -238,22 +240,29 @@ def commit_claimed_change(
     except ServiceError:  # the transaction rolls back: the copy as committed
         character.version = read_version
         raise
-    _history_step(character, action, event)
-    insert_row(recorded)
+    step = _history_step(character, action, event)
+    insert_rows(*_saved_together(step, recorded))
     character.audit_head, character.updated_at = recorded.record_hash, now
     character.latest_event = recorded
     return recorded
 
 
-def _history_step(character: Character, action: str, event: dict) -> None:
-    """The write's step on the undo history, for the builder's edits (services.history)."""
-    history_record(
+def _history_step(character: Character, action: str, event: dict) -> BuildStep | None:
+    """The write's step on the undo history, for the builder's edits (services.history),
+    unsaved: saved with the write's event (_saved_together)."""
+    return history_step_new(
         character,
         action=action,
         target=event.get("target", ""),
         before=event.get("before"),
         after=event.get("after"),
     )
+
+
+def _saved_together(step: BuildStep | None, event: CharacterEvent) -> tuple:
+    """An edit's undo step (if it has one) and its event, inserted in one round trip
+    (compiled.insert_rows): the step first, as it was saved before."""
+    return (event,) if step is None else (step, event)
 
 
 # -- an approved build changes only through Fairsheet --------------------------------------------

@@ -18,7 +18,6 @@ from characters.adapters import (
     edit_label,
     edit_parts,
 )
-from characters.compiled import insert_row
 from characters.errors import ServiceError
 from characters.models import BuildStep, Character, Equipment, Trait
 from characters.selectors.history import HISTORY_STEPS, history_steps
@@ -114,15 +113,17 @@ def restore(character: Character, build: dict) -> None:
     character.save(update_fields=list(build["details"]))
 
 
-def history_record(
+def history_step_new(
     character: Character, *, action: str, target: str = "", before=None, after=None
-) -> None:
-    """After an edit's version step: a new step on the history, when the edit is one of the
-    builder's and its service kept the build before it (services.characters.lock_for_edit).
-    A new edit clears the steps that were undone (there is nothing to redo after it)."""
+) -> BuildStep | None:
+    """After an edit's version step: its new step on the history, unsaved (the caller
+    inserts it with the edit's event, in one round trip: compiled.insert_rows), when the
+    edit is one of the builder's and its service kept the build before it (services.
+    characters.lock_for_edit). A new edit clears the steps that were undone (there is
+    nothing to redo after it)."""
     build = character.__dict__.pop("build_before", None)
     if build is None or action not in BUILD_EDITS:
-        return
+        return None
     # One delete: the steps undone (no redo after a new edit) and those past HISTORY_STEPS.
     # Not even that when the character was read saying it has no step undone and room for
     # this one (selectors.history.history_to_prune) and its copy is the one locked: the
@@ -143,9 +144,9 @@ def history_record(
         before=build,
         version=character.version,
     )
-    insert_row(step)  # its SQL written once (characters.compiled): on every builder edit
     # What the buttons show now, so the page after the edit reads no history for them.
     character.history_now = (step, None)
+    return step
 
 
 def history_step(character: Character, *, redo: bool) -> BuildStep:

@@ -7,14 +7,14 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import FETCH_PEERS
 from django.db.models.signals import post_init
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from characters.compiled import CompiledRead, insert_row, update_row, update_rows
+from characters.compiled import CompiledRead, insert_rows, update_row, update_rows
 from characters.models import (
     BuildStep,
     Campaign,
@@ -332,24 +332,56 @@ def test_a_row_updated_saves_its_fields_and_a_gone_row_raises(table):
 
 
 def test_a_row_inserted_is_the_row_save_would_insert(table):
-    """insert_row, the edit's undo step and event: one statement; the row gets the id the
-    database gave it, its creation time as save() sets it, and reads back field for field
-    as the ORM's own save wrote its twin."""
+    """insert_rows, the edit's undo step and event: one statement a row; the row gets the
+    id the database gave it, its creation time as save() sets it, and reads back field for
+    field as the ORM's own save wrote its twin."""
     character = table["characters"][0]
     fields = {"character": character, "label": "Strength Fair → Good", "before": {"traits": []}}
     twin = BuildStep.objects.create(**fields, edit={"action": "trait_relevelled"}, version=3)
     row = BuildStep(**fields, edit={"action": "trait_relevelled"}, version=3)
     with CaptureQueriesContext(connection) as queries:
-        insert_row(row)
+        insert_rows(row)
     assert len(queries) == 1 and row.pk > twin.pk and not row._state.adding
     stored = [BuildStep.objects.values().get(pk=pk) for pk in (twin.pk, row.pk)]
     assert [{k: v for k, v in s.items() if k != "id"} for s in stored] == [
         {k: v for k, v in stored[0].items() if k != "id"}
     ] * 2
     event = CharacterEvent(character=character, actor=table["ann"], action="note", version=3)
-    insert_row(event)
+    insert_rows(event)
     assert event.created_at is not None
     assert CharacterEvent.objects.get(pk=event.pk).created_at == event.created_at
+
+
+def test_rows_inserted_together_go_in_one_round_trip_and_fail_together(table, monkeypatch):
+    """insert_rows of an undo step and an event: two statements, sent together on
+    PostgreSQL (psycopg's pipeline, entered once), each row then knowing its id; a row the
+    database refuses raises Django's IntegrityError and neither is kept."""
+    character = table["characters"][0]
+    pipelines = []
+    if connection.vendor == "postgresql":
+        raw = type(connection.connection)
+        monkeypatch.setattr(
+            raw,
+            "pipeline",
+            lambda self, *a, _own=raw.pipeline: pipelines.append(1) or _own(self, *a),
+        )
+
+    def rows(label):
+        step = BuildStep(character=character, label=label, before={}, edit={}, version=4)
+        return step, CharacterEvent(character=character, actor=table["ann"], action="x", version=4)
+
+    step, event = rows("Together")
+    with CaptureQueriesContext(connection) as queries:
+        insert_rows(step, event)
+    assert len(queries) == 2 and step.pk and event.pk
+    assert pipelines == ([1] if connection.vendor == "postgresql" else [])
+    assert BuildStep.objects.get(pk=step.pk).label == "Together"
+    assert CharacterEvent.objects.get(pk=event.pk).action == "x"
+    steps, events = BuildStep.objects.count(), CharacterEvent.objects.count()
+    refused, kept = rows(None)  # a step without a label: NOT NULL
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert_rows(refused, kept)
+    assert (BuildStep.objects.count(), CharacterEvent.objects.count()) == (steps, events)
 
 
 @pytest.mark.parametrize("model", [Character, Trait, Equipment, ExperienceEntry])
