@@ -89,6 +89,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+# An expired form, said as a page or (htmx) in the page's alerts.
+CSRF_FAILURE_VIEW = "characters.views.errors.csrf_failure"
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [

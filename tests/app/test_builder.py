@@ -871,3 +871,50 @@ def test_an_answer_masks_its_token_once_and_each_answer_anew(player, character):
     assert _unmask_cipher_token(token) != _unmask_cipher_token(
         re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login).group(1)
     )  # the log-in rotated the secret the page before it was masked from
+
+
+@pytest.mark.parametrize("failure", ["form expired", "row gone"])
+@pytest.mark.parametrize("htmx", [True, False])
+def test_an_edit_refused_before_its_view_says_so_where_the_page_shows_it(
+    player, character, failure, htmx
+):
+    """An htmx edit refused before its view runs (a tab loaded before its player logged out
+    and in again: an expired form; a row removed in another tab) is answered in #alerts,
+    with a way to reload, never with a whole page htmx would swap into the row; a plain post
+    gets the page. Nothing is saved."""
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(player)
+    page = client.get(reverse("character_builder", args=[character.pk])).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    strength = attribute(character, "Strength")
+    pk = strength.pk
+    if failure == "form expired":
+        client.logout()
+        client.force_login(player)  # a new session: the page's token is not its own
+    else:
+        strength.delete()
+    headers = {"HX-Request": "true", "HX-Current-URL": f"http://testserver{page_url(character)}"}
+    answer = client.post(
+        reverse("trait_update", args=[character.pk, pk]),
+        {"version": character.version, "name": "Strength", "level": GOOD},
+        headers={**(headers if htmx else {}), "X-CSRFToken": token},
+    )
+    said = {
+        "form expired": "Nothing was saved: the page was loaded before you last logged in or out",
+        "row gone": "There is nothing here, or it is not yours to see.",
+    }[failure]
+    assert answer.status_code == (403 if failure == "form expired" else 404)
+    assert said in answer.text
+    if htmx:
+        assert (answer["HX-Retarget"], answer["HX-Reswap"]) == ("#alerts", "innerHTML")
+        assert "<html" not in answer.text and 'role="alert"' in answer.text
+        assert f'href="{page_url(character)}"' in answer.text  # Reload
+    else:
+        assert "<html" in answer.text and "HX-Retarget" not in answer
+    assert not character.traits.filter(name="Strength", level=GOOD).exists()
+
+
+def page_url(character) -> str:
+    return reverse("character_builder", args=[character.pk])
