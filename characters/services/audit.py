@@ -118,8 +118,13 @@ def _linked_event(
     `character.audit_head` (read by lock_character under the lock), which then names it on
     the copy only: saving the row's head is the caller's (record_event alone,
     commit_change with the version). The edit's undo `step`, if any, is saved with it."""
-    event = _new_event(character, **recorded)
-    insert_rows(*_saved_together(step, event))
+    return _saved(character, _new_event(character, **recorded), step)
+
+
+def _saved(character: Character, event: CharacterEvent, step: BuildStep | None) -> CharacterEvent:
+    """`event` inserted, after the edit's undo `step` if it has one, in one round trip
+    (compiled.insert_rows); the copy's head and latest event are then it."""
+    insert_rows(*([step] if step is not None else []), event)
     character.audit_head = event.record_hash
     character.latest_event = event
     return event
@@ -240,16 +245,14 @@ def commit_claimed_change(
     except ServiceError:  # the transaction rolls back: the copy as committed
         character.version = read_version
         raise
-    step = _history_step(character, action, event)
-    insert_rows(*_saved_together(step, recorded))
-    character.audit_head, character.updated_at = recorded.record_hash, now
-    character.latest_event = recorded
+    _saved(character, recorded, _history_step(character, action, event))
+    character.updated_at = now
     return recorded
 
 
 def _history_step(character: Character, action: str, event: dict) -> BuildStep | None:
     """The write's step on the undo history, for the builder's edits (services.history),
-    unsaved: saved with the write's event (_saved_together)."""
+    unsaved: saved with the write's event (_saved)."""
     return history_step_new(
         character,
         action=action,
@@ -257,12 +260,6 @@ def _history_step(character: Character, action: str, event: dict) -> BuildStep |
         before=event.get("before"),
         after=event.get("after"),
     )
-
-
-def _saved_together(step: BuildStep | None, event: CharacterEvent) -> tuple:
-    """An edit's undo step (if it has one) and its event, inserted in one round trip
-    (compiled.insert_rows): the step first, as it was saved before."""
-    return (event,) if step is None else (step, event)
 
 
 # -- an approved build changes only through Fairsheet --------------------------------------------
