@@ -16,7 +16,7 @@ import statistics
 import time
 
 SHEETS = 60
-SAMPLES = ("brogo", "dolores", "jim-bones", "lisa-benny")
+STEMS = ("brogo", "dolores", "jim-bones", "lisa-benny")
 PROSE = "The road north was long and the rain did not stop. " * 120
 
 
@@ -47,8 +47,16 @@ def main():
     import django
 
     django.setup()
-    from bench.pdf import SAMPLES as FOLDER
-    from characters.pdf import DEFAULT_PRINT, FITS, _fits_to_try, _layouts, _rows_at, _sheet_part
+    from bench.pdf import SAMPLES
+    from characters.pdf import (
+        DEFAULT_PRINT,
+        FITS,
+        _at_fit,
+        _fits_to_try,
+        _layouts,
+        _rows_at,
+        _sheet_part,
+    )
     from characters.sheets import build_sheet
     from rules.charfile import parse_character_json
     from rules.house_rules import apply_house_rules
@@ -59,7 +67,9 @@ def main():
     spilled = {fit.name: [] for fit in FITS}
     every, started, times = 0, 0, []
     for n in range(SHEETS):
-        sample = parse_character_json((FOLDER / f"{SAMPLES[n % 4]}.json").read_text()).character
+        sample = parse_character_json(
+            (SAMPLES / f"{STEMS[n % len(STEMS)]}.json").read_text()
+        ).character
         ruleset = apply_house_rules(BUILTIN[sample.ruleset], sample.house_rules)
         sheet = build_sheet(made_up(rnd, sample), ruleset, None)
         context = _sheet_part(sheet, 1)
@@ -67,9 +77,7 @@ def main():
         with _layouts(DEFAULT_PRINT) as lay_out:
             for k, fit in enumerate(FITS):
                 start = time.perf_counter()
-                document = lay_out(
-                    {**context, "fit": fit, "gift_fault_rows": sheet.gift_fault_grid(fit.items)}
-                )
+                document = lay_out(_at_fit(context, fit))
                 times.append(time.perf_counter() - start)
                 one_page = len(document.pages) == 1
                 (held if one_page else spilled)[fit.name].append(_rows_at(sheet, fit))
@@ -79,7 +87,7 @@ def main():
         first = FITS.index(_fits_to_try(sheet)[0])
         every += last + 1
         started += last - first + 1 if first <= last else 1
-    print(f"Fits: {SHEETS} sheets made up of {', '.join(SAMPLES)}, laid out at each fit on A4")
+    print(f"Fits: {SHEETS} sheets made up of {', '.join(STEMS)}, laid out at each fit on A4")
     for fit in FITS:
         most = max(held[fit.name], default=0)
         fewest = min(spilled[fit.name], default=0)

@@ -370,7 +370,7 @@ def _fit_sheet(context: dict, lay_out: Callable) -> tuple:
     sheet = context["sheet"]
     latest = sheet.ledger[-LEDGER_MOST:]
     for fit in _fits_to_try(sheet):
-        fitted = {**context, "fit": fit, "gift_fault_rows": sheet.gift_fault_grid(fit.items)}
+        fitted = _at_fit(context, fit)
         document = lay_out(
             {**fitted, "ledger_rows": latest, "ledger_earlier": len(sheet.ledger) - len(latest)}
         )
@@ -389,6 +389,11 @@ def _fit_sheet(context: dict, lay_out: Callable) -> tuple:
             if len(document.pages) == 1:
                 return document, True
     return document, bool(sheet.ledger)
+
+
+def _at_fit(context: dict, fit: Fit) -> dict:
+    """A sheet part's context set at `fit`: its class and its gifts and faults' columns."""
+    return {**context, "fit": fit, "gift_fault_rows": context["sheet"].gift_fault_grid(fit.items)}
 
 
 def _fits_to_try(sheet: Sheet) -> tuple[Fit, ...]:

@@ -197,9 +197,7 @@ def test_a_sheet_starts_at_a_fit_that_may_hold_it_and_is_set_as_trying_each_sets
         every = []
         for fit in pdf.FITS:
             every.append(fit.name)
-            document = lay_out(
-                {**context, "fit": fit, "gift_fault_rows": made.gift_fault_grid(fit.items)}
-            )
+            document = lay_out(pdf._at_fit(context, fit))
             if len(document.pages) == 1:
                 break
     assert tried[0] == first_tried
