@@ -15,6 +15,9 @@ from rules.ladder import FAIR, GOOD, GREAT, SUPERB
 from rules.report import build_report
 from tests.support.builder_fixtures import *  # noqa: F403
 
+# A form's CSRF token, as a page or an answer draws it.
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
 HTMX = {"HTTP_HX_REQUEST": "true"}
 # A fresh Mudge character: 6 attribute levels x 3 + 45 skill levels + 2 gifts x 6 (1.6, 1.64).
 FRESH_MUDGE_BALANCE = 6 * 3 + 45 + 2 * 6
@@ -586,7 +589,7 @@ def test_a_page_drawn_again_draws_only_the_rows_that_changed(
         # A row each, an add form and a picker's each (Mudge: five lists), and Undo.
         assert versions == [str(character.version)] * len(versions)
         assert len(versions) >= len(rows) + 5 + (1 if query else 0)
-        tokens = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+        tokens = TOKEN.findall(html)
         secret = client.cookies["csrftoken"].value
         assert {_unmask_cipher_token(token) for token in tokens} == {secret}
         assert len(tokens) >= len(rows) + 5
@@ -844,13 +847,13 @@ def test_an_answer_masks_its_token_once_and_each_answer_anew(player, character):
 
     client = Client(enforce_csrf_checks=True)
     login = client.get(reverse("login")).content.decode()
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login).group(1)
+    token = TOKEN.search(login).group(1)
     client.post(
         reverse("login"),
         {"csrfmiddlewaretoken": token, "username": "player", "password": "pw-player-12345"},
     )
     page = client.get(reverse("character_builder", args=[character.pk])).content.decode()
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    token = TOKEN.search(page).group(1)
     strength = attribute(character, "Strength")
     answers = []
     for level in (GOOD, FAIR):
@@ -861,7 +864,7 @@ def test_an_answer_masks_its_token_once_and_each_answer_anew(player, character):
             headers={"HX-Request": "true", "X-CSRFToken": token},
         )
         assert answer.status_code == 200
-        tokens = set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', answer.text))
+        tokens = set(TOKEN.findall(answer.text))
         assert len(tokens) == 1, tokens  # the row's form and Undo's: one mask
         (token,) = tokens  # the next edit posts with it
         answers.append(token)
@@ -869,7 +872,7 @@ def test_an_answer_masks_its_token_once_and_each_answer_anew(player, character):
     secret = client.cookies[settings.CSRF_COOKIE_NAME].value
     assert {_unmask_cipher_token(t) for t in answers} == {secret}
     assert _unmask_cipher_token(token) != _unmask_cipher_token(
-        re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login).group(1)
+        TOKEN.search(login).group(1)
     )  # the log-in rotated the secret the page before it was masked from
 
 
@@ -887,7 +890,7 @@ def test_an_edit_refused_before_its_view_says_so_where_the_page_shows_it(
     client = Client(enforce_csrf_checks=True)
     client.force_login(player)
     page = client.get(reverse("character_builder", args=[character.pk])).content.decode()
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    token = TOKEN.search(page).group(1)
     strength = attribute(character, "Strength")
     pk = strength.pk
     if failure == "form expired":
