@@ -3,7 +3,7 @@ cost at creation and the report's issues about it, and the equipment's rows. Wha
 drawn row shows is worked out when it is drawn (templatetags.builder_rows draws them)."""
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache, partial
 from html import escape
 from typing import NamedTuple
@@ -143,9 +143,18 @@ class Section:
         return None if self.add_refused else self.kind
 
     @cached_property
+    def taken(self) -> frozenset[str]:
+        """The names this list has, casefolded: the picker says so of its entries, rather
+        than offer one that adding would refuse (a list holds a name once)."""
+        return frozenset(row.trait.name.casefold() for row in self.rows)
+
+    @cached_property
     def picks(self) -> list:
         """The catalogue's entries for this list, with what adding each does (the picker)."""
-        return catalog_picks(self.ruleset, self.gift_names, self.kind)
+        return [
+            replace(pick, taken=True) if pick.name.casefold() in self.taken else pick
+            for pick in catalog_picks(self.ruleset, self.gift_names, self.kind)
+        ]
 
     @property
     def noun_said(self) -> str:

@@ -37,6 +37,7 @@ class Pick:
     note: str = ""
     details: tuple[tuple[str, str], ...] = ()  # a power's lines from the rule text
     section: str = ""  # where the text gives it, e.g. "Mudge 2.53"
+    taken: bool = False  # the list has it already: a second would be refused, not added
 
 
 def units(amount, words: tuple[str, str]) -> str:

@@ -333,6 +333,45 @@ def test_the_picker_shows_each_entrys_cost_and_what_adding_it_does(
     assert response.status_code == 200
 
 
+@pytest.mark.parametrize(
+    "kind, name, fields", [("skill", "Acrobatics", {"level": FAIR}), ("gift", "Magery", {})]
+)
+def test_the_picker_says_which_entries_the_list_has_already(
+    mudge_campaign, player, player_client, kind, name, fields
+):
+    """A list holds a name once: the picker's entry for one the character has says so, with
+    no Add button to post it (the service would refuse it), in the open list drawn with the
+    page and alone; the rest keep theirs. A reload after the add shows it (the kept picker
+    is drawn again when its list changes)."""
+    character = character_create(owner=player, name="Mira", campaign=mudge_campaign)
+    builder = reverse("character_builder", args=[character.pk])
+
+    def entry(picker: str) -> str:
+        item = picker[picker.index(f'data-name="{name.lower()}') :]
+        return item[: item.index("</li>")]
+
+    before = player_client.get(f"{builder}?picker={kind}", **HTMX).content.decode()
+    assert f'name="name" value="{name}"' in entry(before)
+    assert "Already on the list" not in before
+    add_trait(player_client, character, kind, name=name, **fields)
+    assert character.traits.filter(kind=kind, name=name).count() == 1
+    for picker in (
+        player_client.get(f"{builder}?picker={kind}", **HTMX).content.decode(),
+        player_client.get(f"{builder}?picker={kind}").content.decode(),
+    ):
+        assert '<small class="pick-taken">Already on the list</small>' in entry(picker)
+        assert f'value="{name}"' not in entry(picker)
+        assert picker.count("Already on the list") == 1
+        assert (
+            picker.count('<button type="submit" class="small" name="name"')
+            == picker.count('<li class="pick"') - 1
+        )
+    french = player_client.get(
+        f"{builder}?picker={kind}", HTTP_ACCEPT_LANGUAGE="fr", **HTMX
+    ).content.decode()
+    assert "Déjà dans la liste" in entry(french)
+
+
 def test_a_picker_search_that_finds_nothing_says_so_and_points_to_the_add_row(
     mudge_campaign, player, player_client
 ):

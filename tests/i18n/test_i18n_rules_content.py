@@ -95,10 +95,17 @@ def test_the_picker_finds_an_entry_by_either_name_and_posts_its_key(language):
         said = rules_name("Lockpicking")
     assert said != "Lockpicking"
     # What the search matches (static/js/fairsheet.js reads data-name), what is shown, what
-    # Add posts.
+    # Add posts: the key, here of an entry the draft lacks (it has Lockpicking already,
+    # which the picker says in the reader's language).
     assert f'data-name="{"lockpicking " + said.lower()}"' in page.replace("&#x27;", "'")
     assert f"<bdi>{said}</bdi>" in page
-    assert 'name="name" value="Lockpicking"' in page
+    assert 'name="name" value="Lockpicking"' not in page
+    with translation.override(language):
+        assert (
+            f'<small class="pick-taken">{translation.gettext("Already on the list")}</small>'
+            in page
+        )
+    assert 'name="name" value="Swimming"' in page
     # A name typed in the add row in the reader's language is saved by its key.
     table["draft"].refresh_from_db()
     response = reader.post(
