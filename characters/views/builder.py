@@ -132,6 +132,8 @@ def trait_add(request, pk, kind):
             said=gift_brought_words(ruleset, trait),
             added=(trait.name, f"trait-{trait.pk}"),
             brought=tuple((r.name, f"trait-{r.pk}") for r in brought),
+            # Added from the open picker (its form says so): its entry there is taken now.
+            picked=(kind, trait.name) if request.POST.get("picked") else None,
         )
 
     return _edit(
@@ -416,6 +418,9 @@ class Changed:
     # row): the answer links to them.
     added: tuple[str, str] | None = None
     brought: tuple[tuple[str, str], ...] = ()
+    # The catalogue picker's entry the write added, (its list's kind, its name): the open
+    # picker's entry is drawn again, out of band, saying the list has it.
+    picked: tuple[str, str] | None = None
 
 
 def _edit(request, character, form=None, place=None, *, write, changed):
@@ -474,6 +479,8 @@ def _changed(request, character, shown, changed: Changed):
             render_to_string(f"{PAGE}#game_values", {**context, "oob": True}, request=request)
         )
     html += _verdict_changes(request, context, shown, context["verdict"], skip=places)
+    if changed.picked:
+        html.append(_pick_again(request, context, *changed.picked))
     # What was saved, the rows added, what else the write did (a gift's attribute, Mudge
     # 2.5), and Undo: the answer shows beside the form that sent it, where the player is.
     actions = render_to_string(f"{PAGE}#answer_actions", context, request=request)
@@ -516,6 +523,25 @@ def _verdict_changes(request, context, before, after, *, skip):
             )
         )
     return html
+
+
+def _pick_again(request, context, kind: str, name: str) -> str:
+    """The open picker's entry for `name` in list `kind`, as the list has it now (taken),
+    out of band; nothing when the catalogue has no such entry."""
+    section = next(s for s in context["sections"] if s.kind == kind)
+    found = next(
+        (
+            (number, pick)
+            for number, pick in enumerate(section.picks)
+            if pick.name.casefold() == name.casefold()
+        ),
+        None,
+    )
+    if found is None:
+        return ""
+    number, pick = found
+    entry = {"kind": kind, "pick": pick, "pick_number": number, "pick_oob": True}
+    return render_to_string("characters/picker.html#pick", {**context, **entry}, request=request)
 
 
 def _fragment(request, context, place: Place) -> str:

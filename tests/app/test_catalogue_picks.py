@@ -334,15 +334,18 @@ def test_the_picker_shows_each_entrys_cost_and_what_adding_it_does(
 
 
 @pytest.mark.parametrize(
-    "kind, name, fields", [("skill", "Acrobatics", {"level": FAIR}), ("gift", "Magery", {})]
+    "kind, name, other, fields",
+    [("skill", "Acrobatics", "Acting", {"level": FAIR}), ("gift", "Magery", "Luck", {})],
 )
 def test_the_picker_says_which_entries_the_list_has_already(
-    mudge_campaign, player, player_client, kind, name, fields
+    mudge_campaign, player, player_client, kind, name, other, fields
 ):
     """A list holds a name once: the picker's entry for one the character has says so, with
     no Add button to post it (the service would refuse it) and nothing of what adding it
-    would do, in the open list drawn with the page and alone; the rest keep theirs. A reload
-    after the add shows it (the kept picker is drawn again when its list changes)."""
+    would do, in the open list drawn with the page and alone; the rest keep theirs. An add
+    from the open picker (its form says `picked`) answers with its entry so, out of band,
+    where it is; one from the add row, with no picker open, sends no entry. A reload shows
+    it too (the kept picker is drawn again when its list changes)."""
     character = character_create(owner=player, name="Mira", campaign=mudge_campaign)
     builder = reverse("character_builder", args=[character.pk])
 
@@ -353,18 +356,27 @@ def test_the_picker_says_which_entries_the_list_has_already(
     before = player_client.get(f"{builder}?picker={kind}", **HTMX).content.decode()
     assert f'name="name" value="{name}"' in entry(before)
     assert "Already on the list" not in before
-    add_trait(player_client, character, kind, name=name, **fields)
+    assert '<input type="hidden" name="picked" value="1">' in before
+    place = re.search(rf'<li class="pick" id="(pick-{kind}-\d+)" data-name="{name.lower()}', before)
+    answer = add_trait(player_client, character, kind, name=name, picked="1", **fields)
     assert character.traits.filter(kind=kind, name=name).count() == 1
+    answer = answer.content.decode()
+    assert f'<li class="pick" id="{place.group(1)}" hx-swap-oob="true"' in answer
+    assert '<small class="pick-taken">Already on the list</small>' in entry(answer)
+    assert answer.count('<li class="pick"') == 1
+    answer = add_trait(player_client, character, kind, name=other, **fields).content.decode()
+    assert character.traits.filter(kind=kind, name=other).exists()
+    assert '<li class="pick"' not in answer
     for picker in (
         player_client.get(f"{builder}?picker={kind}", **HTMX).content.decode(),
         player_client.get(f"{builder}?picker={kind}").content.decode(),
     ):
         assert '<small class="pick-taken">Already on the list</small>' in entry(picker)
         assert f'value="{name}"' not in entry(picker) and "Adding it:" not in entry(picker)
-        assert picker.count("Already on the list") == 1
+        assert picker.count("Already on the list") == 2
         assert (
             picker.count('<button type="submit" class="small" name="name"')
-            == picker.count('<li class="pick"') - 1
+            == picker.count('<li class="pick"') - 2
         )
     french = player_client.get(
         f"{builder}?picker={kind}", HTTP_ACCEPT_LANGUAGE="fr", **HTMX
