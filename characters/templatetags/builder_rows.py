@@ -156,7 +156,7 @@ def trait_row(context) -> SafeString:
         end.append(
             _gift_remove(row, name, delete, words)
             if row.brings_attribute
-            else _remove(name, delete, words)
+            else _remove(name, delete, words, open_picker=trait.kind)
         )
     fields.append('<span class="row-end">' + "\n".join(end) + "</span>")
     after = []
@@ -229,16 +229,24 @@ def _level(step) -> str:
     return "" if step is None else str(step.level)
 
 
-def _remove(name: str, delete: str, words: dict) -> str:
-    """`name` as written by the player, escaped."""
+def _remove(name: str, delete: str, words: dict, *, open_picker: str = "") -> str:
+    """`name` as written by the player, escaped. A trait's removal says whether its list's
+    picker is open (`open_picker`, its kind), whose entry for it then shows it can be added
+    again (_including_picker)."""
     remove = words["remove_name"].format(name=name)
     confirm = words["confirm"].format(name=name)
     return (
         '<button type="submit" class="remove small outline secondary"\n'
-        f'        formaction="{delete}"\n'
+        f'        formaction="{delete}"{_including_picker(open_picker)}\n'
         f'        hx-post="{delete}" hx-confirm="{confirm}"\n'
         f'        aria-label="{remove}" title="{remove}">\u00d7</button>'
     )
+
+
+def _including_picker(kind: str) -> str:
+    """The open picker's hidden `picker` input, sent along (htmx's hx-include: nothing
+    when the picker is closed or its list not loaded)."""
+    return f' hx-include="#picker-open-{kind}"' if kind else ""
 
 
 def _gift_remove(row, name: str, delete: str, words: dict) -> str:
@@ -247,15 +255,16 @@ def _gift_remove(row, name: str, delete: str, words: dict) -> str:
     names = {"name": name, "attribute": e(rules_name(row.brings_attribute))}  # both escaped
     question = words["brings"].format(**names)
     both, keep = words["remove_both"].format(**names), words["remove_keep"].format(**names)
+    picker = _including_picker(row.trait.kind)
     return (
         '<details class="gift-remove">\n'
         '<summary role="button" class="remove small outline secondary" '
         f'aria-label="{words["remove_name"].format(**names)}">{words["remove"]}</summary>\n'
         f"<p><small>{question}</small></p>\n"
         '<button type="submit" class="small outline secondary" name="attribute" value="remove"\n'
-        f'        formaction="{delete}" hx-post="{delete}">{both}</button>\n'
+        f'        formaction="{delete}" hx-post="{delete}"{picker}>{both}</button>\n'
         '<button type="submit" class="small outline secondary" name="attribute" value="keep"\n'
-        f'        formaction="{delete}" hx-post="{delete}">{keep}</button>\n'
+        f'        formaction="{delete}" hx-post="{delete}"{picker}>{keep}</button>\n'
         "</details>"
     )
 

@@ -132,8 +132,7 @@ def trait_add(request, pk, kind):
             said=gift_brought_words(ruleset, trait),
             added=(trait.name, f"trait-{trait.pk}"),
             brought=tuple((r.name, f"trait-{r.pk}") for r in brought),
-            # Added from the open picker (its form says so): its entry there is taken now.
-            picked=(kind, trait.name) if request.POST.get("picked") else None,
+            pick=_open_pick(request, trait),
         )
 
     return _edit(
@@ -170,7 +169,16 @@ def _removed(character, trait, request) -> "Changed":
         attribute_removed=request.POST.get("attribute") == "remove",
     )
     # An attribute that went with its gift leaves another list: the whole page again.
-    return Changed(f"section-{trait.kind}", [], said=said, reload=bool(said))
+    return Changed(
+        f"section-{trait.kind}", [], said=said, reload=bool(said), pick=_open_pick(request, trait)
+    )
+
+
+def _open_pick(request, trait) -> tuple[str, str] | None:
+    """The trait's entry in its list's picker, when the post says that picker is open (its
+    form's `picker`, which a row's remove button includes): it shows whether the list has
+    it, and the write just changed that."""
+    return (trait.kind, trait.name) if request.POST.get("picker") == trait.kind else None
 
 
 @require_POST
@@ -418,9 +426,9 @@ class Changed:
     # row): the answer links to them.
     added: tuple[str, str] | None = None
     brought: tuple[tuple[str, str], ...] = ()
-    # The catalogue picker's entry the write added, (its list's kind, its name): the open
-    # picker's entry is drawn again, out of band, saying the list has it.
-    picked: tuple[str, str] | None = None
+    # The open catalogue picker's entry the write added or removed, (its list's kind, its
+    # name): drawn again, out of band, as the list has it now.
+    pick: tuple[str, str] | None = None
 
 
 def _edit(request, character, form=None, place=None, *, write, changed):
@@ -479,8 +487,8 @@ def _changed(request, character, shown, changed: Changed):
             render_to_string(f"{PAGE}#game_values", {**context, "oob": True}, request=request)
         )
     html += _verdict_changes(request, context, shown, context["verdict"], skip=places)
-    if changed.picked:
-        html.append(_pick_again(request, context, *changed.picked))
+    if changed.pick:
+        html.append(_pick_again(request, context, *changed.pick))
     # What was saved, the rows added, what else the write did (a gift's attribute, Mudge
     # 2.5), and Undo: the answer shows beside the form that sent it, where the player is.
     actions = render_to_string(f"{PAGE}#answer_actions", context, request=request)
@@ -526,8 +534,8 @@ def _verdict_changes(request, context, before, after, *, skip):
 
 
 def _pick_again(request, context, kind: str, name: str) -> str:
-    """The open picker's entry for `name` in list `kind`, as the list has it now (taken),
-    out of band; nothing when the catalogue has no such entry."""
+    """The open picker's entry for `name` in list `kind`, as the list has it now (taken or
+    not), out of band; nothing when the catalogue has no such entry."""
     section = next(s for s in context["sections"] if s.kind == kind)
     found = next(
         (

@@ -335,7 +335,10 @@ def test_the_picker_shows_each_entrys_cost_and_what_adding_it_does(
 
 @pytest.mark.parametrize(
     "kind, name, other, fields",
-    [("skill", "Acrobatics", "Acting", {"level": FAIR}), ("gift", "Magery", "Luck", {})],
+    [
+        ("skill", "Acrobatics", "Acting", {"level": FAIR}),
+        ("gift", "Animal Empathy", "Absolute Direction", {}),
+    ],
 )
 def test_the_picker_says_which_entries_the_list_has_already(
     mudge_campaign, player, player_client, kind, name, other, fields
@@ -343,9 +346,10 @@ def test_the_picker_says_which_entries_the_list_has_already(
     """A list holds a name once: the picker's entry for one the character has says so, with
     no Add button to post it (the service would refuse it) and nothing of what adding it
     would do, in the open list drawn with the page and alone; the rest keep theirs. An add
-    from the open picker (its form says `picked`) answers with its entry so, out of band,
-    where it is; one from the add row, with no picker open, sends no entry. A reload shows
-    it too (the kept picker is drawn again when its list changes)."""
+    from the open picker (its form says `picker`) answers with its entry so, out of band,
+    where it is, and a removal while it is open gives it its Add back; with no picker open,
+    no entry is sent. A reload shows it too (the kept picker is drawn again when its list
+    changes)."""
     character = character_create(owner=player, name="Mira", campaign=mudge_campaign)
     builder = reverse("character_builder", args=[character.pk])
 
@@ -356,9 +360,10 @@ def test_the_picker_says_which_entries_the_list_has_already(
     before = player_client.get(f"{builder}?picker={kind}", **HTMX).content.decode()
     assert f'name="name" value="{name}"' in entry(before)
     assert "Already on the list" not in before
-    assert '<input type="hidden" name="picked" value="1">' in before
+    picker_input = f'<input type="hidden" name="picker" value="{kind}" id="picker-open-{kind}">'
+    assert picker_input in before
     place = re.search(rf'<li class="pick" id="(pick-{kind}-\d+)" data-name="{name.lower()}', before)
-    answer = add_trait(player_client, character, kind, name=name, picked="1", **fields)
+    answer = add_trait(player_client, character, kind, name=name, picker=kind, **fields)
     assert character.traits.filter(kind=kind, name=name).count() == 1
     answer = answer.content.decode()
     assert f'<li class="pick" id="{place.group(1)}" hx-swap-oob="true"' in answer
@@ -382,6 +387,26 @@ def test_the_picker_says_which_entries_the_list_has_already(
         f"{builder}?picker={kind}", HTTP_ACCEPT_LANGUAGE="fr", **HTMX
     ).content.decode()
     assert "Déjà dans la liste" in entry(french)
+    # Its row's remove button sends the open picker's input along: the entry can be added
+    # again, and says so where it is. Removed with no picker open, nothing is sent for it.
+    trait = character.traits.get(kind=kind, name=name)
+    page = player_client.get(builder).content.decode()
+    row = page[page.index(f'id="trait-{trait.pk}"') :]
+    assert f'hx-include="#picker-open-{kind}"' in row[: row.index("</form>")]
+    answer = remove_trait(player_client, character, trait, picker=kind)
+    assert not character.traits.filter(pk=trait.pk).exists()
+    assert f'<li class="pick" id="{place.group(1)}" hx-swap-oob="true"' in answer
+    assert f'name="name" value="{name}"' in entry(answer) and "Adding it:" in entry(answer)
+    answer = remove_trait(player_client, character, character.traits.get(kind=kind, name=other))
+    assert '<li class="pick"' not in answer
+
+
+def remove_trait(client, character, trait, **fields) -> str:
+    character.refresh_from_db()
+    url = reverse("trait_delete", args=[character.pk, trait.pk])
+    response = client.post(url, {"version": character.version, **fields}, **HTMX)
+    assert response.status_code == 200, response.status_code
+    return response.content.decode()
 
 
 def test_a_picker_search_that_finds_nothing_says_so_and_points_to_the_add_row(
