@@ -157,6 +157,16 @@ class Section:
         ]
 
     @property
+    def pick_level(self) -> tuple:
+        """The level its picker adds an entry at and the levels to choose from (its add
+        form's), or (None, ()) for a list whose entries have no level (gifts, faults): the
+        picker then offers no "Add at"."""
+        form = self.add_form
+        if "level" not in form.fields:
+            return None, ()
+        return form["level"].value(), form.fields["level"].choices
+
+    @property
     def noun_said(self) -> str:
         """One of this list in the reader's language: "skill", "compétence"."""
         return SPEAKER.noun(self.ruleset.terms.list_noun(TRAIT_LISTS[self.kind]))

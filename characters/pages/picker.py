@@ -273,9 +273,7 @@ def picker_alone(context: dict, character_pk: int) -> dict:
     else:
         section = next(s for s in context["sections"] if s.kind == kind)
         noun, action, args = section.noun_said, "trait_add", [character_pk, kind]
-        if "level" in section.add_form.fields:
-            level = section.add_form["level"].value()
-            levels = section.add_form.fields["level"].choices
+        level, levels = section.pick_level
     return {
         "count": len(picks),
         "kind": kind,

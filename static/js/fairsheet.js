@@ -211,6 +211,14 @@
     return style.display.indexOf("flex") !== -1 && style.flexDirection.indexOf("row") === 0;
   }
 
+  // The list item the pressed button was in, found by its id, when the answer drew it anew
+  // without that button (a picker's entry the list has now: no Add left to press).
+  function entryOf(where) {
+    var id = where && where.sender && where.sender.anchor;
+    var item = id && document.getElementById(id);
+    return item && item.tagName === "LI" ? item : null;
+  }
+
   // At the end of the list item of the button that was pressed, when the form is not inside
   // that item (a picker's entry; a trait's Roll, outside the roller's form). Else at the end
   // of the form, on a line of its own: after the form when the form is a row or sits in one
@@ -223,7 +231,7 @@
       else if (outer) outer.appendChild(answer);
       return;
     }
-    var item = button && button.closest("li");
+    var item = button ? button.closest("li") : entryOf(where);
     if (item && !(form && item.contains(form))) {
       item.appendChild(answer);
       return;

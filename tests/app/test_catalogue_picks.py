@@ -324,6 +324,11 @@ def test_the_picker_shows_each_entrys_cost_and_what_adding_it_does(
     chosen = re.search(r'Add at\s*<select name="level">.*?</select>', skills, re.S).group(0)
     assert re.findall(r'<option value="-?\d+" selected>([^<]+)<', chosen) == ["Mediocre"]
     assert ">Good</option>" in chosen
+    # A list whose entries have no level offers no "Add at", drawn alone or with the page.
+    for query in ("?picker=gift", "?picker=fault"):
+        for headers in (HTMX, {}):
+            assert "Add at" not in player_client.get(builder + query, **headers).content.decode()
+    assert "Add at" in player_client.get(builder + "?picker=skill").content.decode()
     equipment = player_client.get(builder + "?picker=equipment", **HTMX).content.decode()
     assert "Damage +3" in equipment  # Sword (when new), Mudge 6.6
     assert player_client.get(builder + "?picker=nonsense", **HTMX).status_code == 404
@@ -393,6 +398,8 @@ def test_the_picker_says_which_entries_the_list_has_already(
     page = player_client.get(builder).content.decode()
     row = page[page.index(f'id="trait-{trait.pk}"') :]
     assert f'hx-include="#picker-open-{kind}"' in row[: row.index("</form>")]
+    # So does the add row: a name of the catalogue typed there marks its entry too.
+    assert re.search(rf'<form id="add-{kind}"[^>]* hx-include="#picker-open-{kind}"', page)
     answer = remove_trait(player_client, character, trait, picker=kind)
     assert not character.traits.filter(pk=trait.pk).exists()
     assert f'<li class="pick" id="{place.group(1)}" hx-swap-oob="true"' in answer

@@ -2,6 +2,8 @@
 edit's answer, for Mudge and MicroFudged DIP. English is the source: test_builder.py and the
 others keep asserting it word for word."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -388,3 +390,16 @@ def test_a_trait_out_of_bounds_is_named_in_spanish(player_client, character):
     errors = page[page.index('class="issues errors"') :]
     errors = errors[: errors.index("</ul>")]
     assert "Constitución" in errors and "Constitution" not in errors
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "es", "de"])
+def test_the_add_rows_placeholders_start_as_a_sentence_does(player_client, character, language):
+    """German's add rows say "Eine Gabe hinzufügen…": its translation starts with the article,
+    which the page capitalises, as each language's sentence starts."""
+    page = builder(player_client, character, language)
+    placeholders = re.findall(r'<input type="text" name="name"[^>]* placeholder="([^"]+)"', page)
+    assert len(placeholders) == 6  # attributes, skills, gifts, faults, powers, equipment
+    for text in placeholders:
+        assert text[0].isupper(), text
+    if language == "de":
+        assert 'placeholder="Eine Gabe hinzufügen…"' in page
