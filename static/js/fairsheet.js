@@ -288,6 +288,18 @@
     document.addEventListener(name, putBack);
   });
 
+  // An answer's Undo or Redo is a button of the page's own form (form="redo-form"): an
+  // earlier answer's, still on the page, outlives that form once a later edit takes it away
+  // (nothing left to redo after a new edit), and would press nothing. It goes with its form.
+  document.addEventListener("htmx:afterSettle", function () {
+    document.querySelectorAll("button[form]").forEach(function (button) {
+      if (document.getElementById(button.getAttribute("form"))) return;
+      var actions = button.closest(".answer-actions");
+      button.remove();
+      if (actions && !actions.querySelector("button")) actions.remove();
+    });
+  });
+
   // Undo and redo load the page again (the whole build may have changed): the reader stays
   // where they were on it, rather than being taken back to the top or to the buttons. The
   // place is the part of the page (with an id: a row, a section) in the middle of the

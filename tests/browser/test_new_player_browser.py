@@ -61,6 +61,14 @@ def test_invite_build_undo_and_the_gms_answer(open_page, viewport):
     expect(balance).to_have_text("72 skill levels")
     answer.get_by_role("button", name="Undo: Strength Fair → Good").click()
     expect(balance).to_have_text("75 skill levels")
+    # A new edit leaves nothing to redo: the Undo news' Redo goes with the form it pressed.
+    news, redo = page.locator(".messages"), re.compile("Redo")
+    expect(news).to_contain_text("Undone: Strength Fair → Good.")
+    expect(news.get_by_role("button", name=redo)).to_have_count(1)
+    strength.locator("select[name=level]").select_option(label="Great")
+    expect(balance).to_have_text("69 skill levels")
+    expect(page.locator("#redo-form")).to_have_count(0)
+    expect(page.get_by_role("button", name=redo)).to_have_count(0)
     assert fits_the_screen(page)
 
     # The GM answers: a notification in the header, the comment under the row.
