@@ -309,13 +309,19 @@
     var middle = document.elementFromPoint(window.innerWidth / 2, window.innerHeight / 2);
     return middle && middle.closest("main [id]:not(input, select, textarea, button, label)");
   }
+  // The part and the parts around it, innermost first: the page may come back without the
+  // part itself (a picker's entry, its list closed again), and the nearest one left stands in.
   document.addEventListener("submit", function (event) {
     if (!event.target.hasAttribute("data-keep-place")) return;
     var part = inView();
+    var ids = [];
+    for (var around = part; around; around = around.parentElement && around.parentElement.closest("main [id]")) {
+      ids.push(around.id);
+    }
     sessionStorage.setItem(PLACE, JSON.stringify({
       page: location.pathname,
       y: window.scrollY,
-      id: part ? part.id : "",
+      ids: ids,
       top: part ? part.getBoundingClientRect().top : 0,
     }));
   });
@@ -323,7 +329,8 @@
     var place = JSON.parse(sessionStorage.getItem(PLACE) || "null");
     sessionStorage.removeItem(PLACE);
     if (!place || place.page !== location.pathname) return;
-    var part = place.id && document.getElementById(place.id);
+    var part = null;
+    (place.ids || []).some(function (id) { return (part = document.getElementById(id)); });
     function keep(what, top) {
       window.scrollBy(0, what.getBoundingClientRect().top - top);
     }
@@ -341,7 +348,8 @@
       answer.focus({ preventScroll: true }); // in view already, at the top
       return;
     }
-    var here = inView();
+    // The part in the middle of the screen, else (a gap between parts there) the one kept.
+    var here = inView() || part;
     while (
       here && here.parentElement && here.parentElement.tagName !== "MAIN" &&
       (/^(UL|OL|TABLE|TBODY|THEAD|TR|DL|FORM)$/.test(here.parentElement.tagName) || inRow(here.parentElement))

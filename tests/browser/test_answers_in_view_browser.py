@@ -400,6 +400,20 @@ def test_a_new_players_phone_evening(open_page, world, live_server, tmp_path):
     assert comes_true(page, "scrollY > 1000")
     assert not covered(page)
 
+    # Undo from the answer beside the skills picker's last entry: the page comes back with
+    # its lists closed, far shorter, the entry gone with them; the news is where the picker
+    # was, in view.
+    page.goto(f"/characters/{bree.pk}/?picker=skill#picker-skill")
+    page.get_by_role("button", name="Add Writing").click()
+    answer = page.locator("#picker-list-skill .answer")
+    answer.get_by_role("button", name="Undo: adding Writing").click()
+    news = page.locator(".messages [role=status]")
+    expect(news).to_contain_text("Undone: adding Writing.")
+    expect(news).to_be_in_viewport()
+    section = page.locator("#section-skill")
+    assert section.evaluate("(section, news) => section.contains(news)", news.element_handle())
+    assert not covered(page)
+
     # At the table: a trait's roll answers beside the trait; a screen on, by "Changes at
     # the table", nothing lies over the roller or the history.
     tess = in_play(world)
