@@ -65,6 +65,7 @@ def test_invite_build_undo_and_the_gms_answer(open_page, viewport):
     news, redo = page.locator(".messages"), re.compile("Redo")
     expect(news).to_contain_text("Undone: Strength Fair → Good.")
     expect(news.get_by_role("button", name=redo)).to_have_count(1)
+    page.wait_for_load_state()  # Undo loaded the page again: its scripts listen once loaded
     strength.locator("select[name=level]").select_option(label="Great")
     expect(balance).to_have_text("69 skill levels")
     expect(page.locator("#redo-form")).to_have_count(0)
