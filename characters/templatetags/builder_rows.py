@@ -244,8 +244,8 @@ def _remove(name: str, delete: str, words: dict, *, open_picker: str = "") -> st
 
 
 def _including_picker(kind: str) -> str:
-    """The open picker's hidden `picker` input, sent along (htmx's hx-include: nothing
-    when the picker is closed or its list not loaded)."""
+    """The list's picker's hidden `picker` input, sent along (htmx's hx-include): its kind
+    while the picker's list is open, else empty (characters/picker.html)."""
     return f' hx-include="#picker-open-{kind}"' if kind else ""
 
 
