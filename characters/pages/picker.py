@@ -253,13 +253,32 @@ def _equipment_pick(ruleset: Ruleset, item) -> Pick:
     )
 
 
+def section_of(context: dict, kind: str):
+    """The trait list `kind` of the builder page whose context this is (pages.builder_rows.
+    Section), or None when its rules have no such list."""
+    return next((s for s in context["sections"] if s.kind == kind), None)
+
+
 def open_picks(context: dict, kind: str) -> list | None:
     """The picks of the list `kind` (a trait kind, or EQUIPMENT), shown whole on the
     builder page whose context this is; None when its rules have no such list."""
     if kind == EQUIPMENT:
         return context["equipment_picks"]
-    section = next((s for s in context["sections"] if s.kind == kind), None)
+    section = section_of(context, kind)
     return None if section is None else section.picks
+
+
+def pick_again(context: dict, kind: str, name: str) -> dict | None:
+    """What characters/picker.html#pick reads to draw the open picker's entry for `name`
+    in list `kind` again, out of band, as the list has it now (a write added or removed
+    it); None when the catalogue has no such entry. Numbered as the picker numbers its
+    entries: its place in the list."""
+    picks = section_of(context, kind).picks
+    key = name.casefold()
+    number = next((n for n, pick in enumerate(picks) if pick.name.casefold() == key), None)
+    if number is None:
+        return None
+    return {"kind": kind, "pick": picks[number], "pick_number": number, "pick_oob": True}
 
 
 def picker_alone(context: dict, character_pk: int) -> dict:
@@ -271,7 +290,7 @@ def picker_alone(context: dict, character_pk: int) -> dict:
     if kind == EQUIPMENT:
         noun, action, args = pgettext("picker list", "equipment"), "equipment_add", [character_pk]
     else:
-        section = next(s for s in context["sections"] if s.kind == kind)
+        section = section_of(context, kind)
         noun, action, args = section.noun_said, "trait_add", [character_pk, kind]
         level, levels = section.pick_level
     return {

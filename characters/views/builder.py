@@ -34,7 +34,7 @@ from characters.pages.builder_news import (
     saved_words,
     shown_words,
 )
-from characters.pages.picker import open_picks, picker_alone
+from characters.pages.picker import open_picks, pick_again, picker_alone, section_of
 from characters.selectors.access import character_for_owner, character_for_viewer
 from characters.services import rows as row_services
 from characters.services.characters import character_create, character_update_details
@@ -53,6 +53,7 @@ from characters.views.htmx import (
 from characters.views.methods import page_with_form
 
 PAGE = "characters/builder.html"
+PICKER = "characters/picker.html"
 
 
 @require_safe
@@ -78,7 +79,7 @@ def _picker(request, character, context):
     if context["open_picks"] is None:
         raise Http404("There is no such list in this character's rules.")
     context |= picker_alone(context, character.pk)
-    return render(request, "characters/picker.html", context)
+    return render(request, PICKER, context)
 
 
 @page_with_form
@@ -487,8 +488,9 @@ def _changed(request, character, shown, changed: Changed):
             render_to_string(f"{PAGE}#game_values", {**context, "oob": True}, request=request)
         )
     html += _verdict_changes(request, context, shown, context["verdict"], skip=places)
-    if changed.pick:
-        html.append(_pick_again(request, context, *changed.pick))
+    entry = pick_again(context, *changed.pick) if changed.pick else None
+    if entry is not None:
+        html.append(render_to_string(f"{PICKER}#pick", {**context, **entry}, request=request))
     # What was saved, the rows added, what else the write did (a gift's attribute, Mudge
     # 2.5), and Undo: the answer shows beside the form that sent it, where the player is.
     actions = render_to_string(f"{PAGE}#answer_actions", context, request=request)
@@ -533,25 +535,6 @@ def _verdict_changes(request, context, before, after, *, skip):
     return html
 
 
-def _pick_again(request, context, kind: str, name: str) -> str:
-    """The open picker's entry for `name` in list `kind`, as the list has it now (taken or
-    not), out of band; nothing when the catalogue has no such entry."""
-    section = next(s for s in context["sections"] if s.kind == kind)
-    found = next(
-        (
-            (number, pick)
-            for number, pick in enumerate(section.picks)
-            if pick.name.casefold() == name.casefold()
-        ),
-        None,
-    )
-    if found is None:
-        return ""
-    number, pick = found
-    entry = {"kind": kind, "pick": pick, "pick_number": number, "pick_oob": True}
-    return render_to_string("characters/picker.html#pick", {**context, **entry}, request=request)
-
-
 def _fragment(request, context, place: Place) -> str:
     context = {**context, "oob": False}
     if place.trait_pk is not None:
@@ -560,7 +543,7 @@ def _fragment(request, context, place: Place) -> str:
     if place.item_pk is not None:
         context["row"] = next(r for r in context["equipment_rows"] if r.trait.pk == place.item_pk)
     if place.kind is not None:
-        context["section"] = next(s for s in context["sections"] if s.kind == place.kind)
+        context["section"] = section_of(context, place.kind)
     html = render_to_string(f"{PAGE}#{place.partial}", context, request=request)
     return oob_append(html, to=f"#rows-{place.append_to}") if place.append_to else html
 
