@@ -288,18 +288,6 @@
     document.addEventListener(name, putBack);
   });
 
-  // An answer's Undo or Redo is a button of the page's own form (form="redo-form"): an
-  // earlier answer's, still on the page, outlives that form once a later edit takes it away
-  // (nothing left to redo after a new edit), and would press nothing. It goes with its form.
-  document.addEventListener("htmx:afterSettle", function () {
-    document.querySelectorAll("button[form]").forEach(function (button) {
-      if (document.getElementById(button.getAttribute("form"))) return;
-      var actions = button.closest(".answer-actions");
-      button.remove();
-      if (actions && !actions.querySelector("button")) actions.remove();
-    });
-  });
-
   // Undo and redo load the page again (the whole build may have changed): the reader stays
   // where they were on it, rather than being taken back to the top or to the buttons. The
   // place is the part of the page (with an id: a row, a section) in the middle of the
@@ -419,6 +407,11 @@
     pending = whereIs(elt.closest("form") || elt, button);
     var alerts = document.getElementById("alerts");
     if (alerts) alerts.replaceChildren();
+    // An earlier answer's Undo and Redo (buttons of the page's own forms, named for the edit
+    // they answered) are out of date once another write goes: they would take back or put
+    // back whatever is latest then, under an old label. The new answer brings its own; the
+    // page's pair at the top is drawn again with it.
+    document.querySelectorAll(".answer-actions").forEach(function (actions) { actions.remove(); });
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var where = pending;

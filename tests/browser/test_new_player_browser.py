@@ -61,7 +61,8 @@ def test_invite_build_undo_and_the_gms_answer(open_page, viewport):
     expect(balance).to_have_text("72 skill levels")
     answer.get_by_role("button", name="Undo: Strength Fair → Good").click()
     expect(balance).to_have_text("75 skill levels")
-    # A new edit leaves nothing to redo: the Undo news' Redo goes with the form it pressed.
+    # A new edit leaves nothing to redo, and the Undo news' buttons go: the edit's answer
+    # offers its own.
     news, redo = page.locator(".messages"), re.compile("Redo")
     expect(news).to_contain_text("Undone: Strength Fair → Good.")
     expect(news.get_by_role("button", name=redo)).to_have_count(1)
@@ -70,6 +71,21 @@ def test_invite_build_undo_and_the_gms_answer(open_page, viewport):
     expect(balance).to_have_text("69 skill levels")
     expect(page.locator("#redo-form")).to_have_count(0)
     expect(page.get_by_role("button", name=redo)).to_have_count(0)
+    # Undone from the top of the page, its news stays there, in view; the next edit takes
+    # its Undo and Redo away (named for an edit no longer the latest, they would take back
+    # another), and only the answer's own are left.
+    strength.locator("select[name=level]").select_option(label="Superb")
+    expect(balance).to_have_text("66 skill levels")
+    page.evaluate("scrollTo(0, 0)")
+    page.locator("#undo-edit").get_by_role("button", name="Undo: Strength Great → Superb").click()
+    expect(balance).to_have_text("69 skill levels")
+    expect(news.get_by_role("button")).to_have_text(
+        ["Undo: Strength Fair → Great", "Redo: Strength Great → Superb"]
+    )
+    page.wait_for_load_state()
+    strength.locator("select[name=level]").select_option(label="Good")
+    expect(balance).to_have_text("72 skill levels")
+    expect(page.locator(".answer-actions button")).to_have_text(["Undo: Strength Great → Good"])
     assert fits_the_screen(page)
 
     # The GM answers: a notification in the header, the comment under the row.
