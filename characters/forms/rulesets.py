@@ -21,6 +21,9 @@ class DesignStartForm(forms.Form):
             (BLANK, _("Nothing: a blank game")),
         ],
         help_text=_("A built-in ruleset gives every number of it to change."),
+        initial=lambda: ruleset_choices()[0][0],  # as the select it was chose its first
+        # Radios: a ruleset's whole name shows on a phone, where a select cut it short.
+        widget=forms.RadioSelect,
     )
     name = NameField(max_length=100, label=_("Your game's name"))
 

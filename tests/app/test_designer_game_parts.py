@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.datastructures import MultiValueDict
 
 from characters.forms.designer import SECTIONS
+from characters.forms.designer.base import Rows
 from characters.models import DesignedRuleset
 from characters.services import rulesets as services
 from rules.ruleset_file import read_ruleset, ruleset_to_json
@@ -333,3 +334,26 @@ def test_a_tampered_row_of_translations_is_no_error(gm, design, kept):
     data["trackers-0-translations"] = [kept]
     assert save(client, design, "trackers", data).status_code == 302
     assert latest_file(design)["trackers"][0]["translations"] == {"fr": {"name": "Chance"}}
+
+
+# Every list whose rows declare defaults (a tracker counts, a skill is of average difficulty).
+ROWS_WITH_DEFAULTS = [
+    (section.key, part.name, name, str(field.initial))
+    for section in SECTIONS.values()
+    for part in section.parts
+    if isinstance(part, Rows)
+    for name, field in part.form.base_fields.items()
+    if field.initial is not None
+]
+
+
+@pytest.mark.parametrize(("section", "rows", "field", "default"), ROWS_WITH_DEFAULTS)
+def test_a_row_added_starts_at_its_defaults(gm, design, section, rows, field, default):
+    """A row added by its Add button shows its fields' defaults chosen, where its choices
+    (radios) would otherwise have none and a select showed its first."""
+    client = client_for(gm)
+    data = page(client, design, section)
+    added = int(data[f"{rows}-TOTAL_FORMS"][0])
+    response = client.post(url(design, section), {**data, "add": rows})
+    assert response.status_code == 200
+    assert fields_of(response)[f"{rows}-{added}-{field}"] == [default]

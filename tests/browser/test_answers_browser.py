@@ -187,7 +187,7 @@ def catalogue(name):
 
 def design_start(name):
     def start(page, form):
-        form.locator("select[name=start]").select_option("blank")
+        form.locator("input[name=start][value=blank]").check()
         typed(form, "name", name)
         press(form, "Start designing")
         return None

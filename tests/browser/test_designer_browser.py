@@ -49,7 +49,7 @@ def test_a_gm_designs_a_game_a_player_builds_under_it_and_the_sheet_prints(open_
     gm = open_page(DESKTOP)
     log_in(gm, "gwen", PASSWORD)
     gm.goto("/games/")
-    gm.select_option("select[name=start]", "blank")
+    gm.check("input[name=start][value=blank]")
     gm.fill("input[name=name]", "Moor and Marsh")
     gm.get_by_role("button", name="Start designing").click()
     gm.wait_for_url(re.compile(r"/games/\d+/$"))
@@ -77,7 +77,7 @@ def test_a_gm_designs_a_game_a_player_builds_under_it_and_the_sheet_prints(open_
 
     # Skills flat from Poor (the blank game's already: nothing to save).
     open_section(gm, "Skills")
-    gm.get_by_label("How skills are priced").select_option(label="Flat from a default")
+    gm.get_by_label("Flat from a default").check()
     gm.get_by_label("Default level").select_option("Poor")
     save(gm, "Nothing changed")
 

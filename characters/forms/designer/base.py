@@ -194,6 +194,11 @@ class Section(forms.Form):
         if adding and total < MAX_ROWS:
             at = 0 if where == "bottom" else total
             _shift(data, name, fields, total, at, +1)
+            # A new row starts at its fields' defaults (a tracker counts, a skill is of
+            # average difficulty): a radio group would otherwise start with none chosen.
+            for field_name, field in rows.form.base_fields.items():
+                if field.initial is not None:
+                    data[f"{name}-{at}-{field_name}"] = str(field.initial)
             cls.row_added(data, at)
             total += 1
         elif not adding and _count(where) < total:

@@ -145,7 +145,15 @@ def yes(label, help_text=""):
 
 
 def choice(label, help_text, choices):
-    return forms.ChoiceField(label=label, help_text=help_text, choices=choices, required=False)
+    """One of a few choices, each a sentence: radios, which wrap on a phone where a select's
+    chosen words were cut short ("Levels: free attribute and skill levels, g…")."""
+    return forms.ChoiceField(
+        label=label,
+        help_text=help_text,
+        choices=choices,
+        required=False,
+        widget=forms.RadioSelect,
+    )
 
 
 def _knob_label(key: str, part: str) -> str:

@@ -235,6 +235,7 @@ class TrackerRow(RowForm):
         help_text=_("Boxes the player ticks, a number up to a maximum, or a clock that fills."),
         choices=TRACKER_KINDS,
         initial="count",
+        widget=forms.RadioSelect,  # as choice(): sentences shown whole
     )
     size = number(
         _("Size"), _("How many boxes, the count's maximum, the clock's segments: 1 to 100.")
@@ -249,6 +250,7 @@ class TrackerRow(RowForm):
         help_text=_("Who may change it on the play page."),
         choices=CHANGED_BY,
         initial="player",
+        widget=forms.RadioSelect,  # as choice(): sentences shown whole
     )
     resets_on_rest = yes(_("Back to its start after a rest"), _("Untick for one that stays."))
     note = text(_("Note"), _("Optional: a line for the sheet."), limit=2000)
