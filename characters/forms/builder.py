@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from django import forms
+from django.forms.models import ModelChoiceIteratorValue
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
@@ -411,6 +412,17 @@ def said_ruleset_choices() -> list[tuple[str, str]]:
     return [(slug, vocabulary.term(name, "ruleset")) for slug, name in ruleset_choices()]
 
 
+def _by_game(campaigns, empty_label) -> list:
+    """The campaigns as options named by the campaign alone, each under its game's name: a
+    phone's select shows a name whole, where "campaign — game" was cut short."""
+    games: dict[str, list] = {}
+    for campaign in campaigns:
+        game = vocabulary.term(campaign.get_base_ruleset_display(), "ruleset")
+        value = ModelChoiceIteratorValue(campaign.pk, campaign)
+        games.setdefault(game, []).append((value, campaign.name))
+    return [("", empty_label), *games.items()]
+
+
 class NewCharacterForm(forms.Form):
     name = NameField(max_length=200, label=gettext_lazy("Name"))
     concept = forms.CharField(
@@ -427,18 +439,17 @@ class NewCharacterForm(forms.Form):
         choices=said_ruleset_choices,
         required=False,
         help_text=gettext_lazy("A character in a campaign uses the campaign's ruleset."),
-        widget=forms.Select(attrs={"data-follows-campaign": ""}),
+        # Radios: a ruleset's whole name shows on a phone, where a select cut it short.
+        widget=forms.RadioSelect(attrs={"data-follows-campaign": ""}),
         label=gettext_lazy("Ruleset"),
     )
 
     def __init__(self, *args, campaigns, **kwargs):
         super().__init__(*args, **kwargs)
-        campaigns = campaigns.with_game()  # each option names its campaign's game
+        campaigns = campaigns.with_game()  # grouped under the game each plays
         field = self.fields["campaign"]
         field.queryset = campaigns
-        field.label_from_instance = lambda c: _("{campaign} — {ruleset}").format(
-            campaign=c.name, ruleset=vocabulary.term(c.get_base_ruleset_display(), "ruleset")
-        )
+        field.widget.choices = _by_game(campaigns, field.empty_label)
         # A player in one campaign is most likely building for it.
         chosen = self.initial.get("campaign")
         if chosen is None and len(campaigns) == 1:
@@ -446,6 +457,8 @@ class NewCharacterForm(forms.Form):
         campaign = next((c for c in campaigns if str(c.pk) == str(chosen)), None)
         if campaign is not None:
             self.initial["ruleset"] = campaign.base_ruleset
+        else:  # as the select it was chose its first
+            self.initial.setdefault("ruleset", ruleset_choices()[0][0])
 
     def clean(self):
         data = super().clean()

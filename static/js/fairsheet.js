@@ -29,14 +29,16 @@
       });
   });
 
-  // The new-character form: choosing a campaign shows (and fixes) the ruleset it plays.
+  // The new-character form: choosing a campaign shows (and fixes) the ruleset it plays,
+  // one of the ruleset's radios.
   function followCampaign(campaign) {
-    var ruleset = campaign.form && campaign.form.querySelector("[data-follows-campaign]");
-    if (!ruleset) return;
+    if (!campaign.form) return;
     var chosen = campaign.selectedOptions[0];
     var plays = chosen && chosen.getAttribute("data-ruleset");
-    if (plays) ruleset.value = plays;
-    ruleset.disabled = Boolean(plays);
+    campaign.form.querySelectorAll("[data-follows-campaign]").forEach(function (ruleset) {
+      if (plays) ruleset.checked = ruleset.value === plays;
+      ruleset.disabled = Boolean(plays);
+    });
   }
   document.addEventListener("change", function (event) {
     if (event.target.name === "campaign") followCampaign(event.target);

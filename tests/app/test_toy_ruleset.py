@@ -4,6 +4,7 @@ that knows its name (issue 10, "Measure it")."""
 
 import dataclasses
 import json
+import re
 
 import pytest
 from django.core.management import call_command
@@ -97,7 +98,8 @@ def test_the_landing_page_and_the_new_character_form_offer_it(toy, player_client
     assert "Toy Fudge" in home and "toy-fudge" in home
     assert "2 qualities from Fair with 2 free quality levels; 10 knack levels" in home
     form = player_client.get(reverse("character_new")).content.decode()
-    assert '<option value="toy-fudge">Toy Fudge</option>' in form
+    radio = r'<input type="radio" name="ruleset" value="toy-fudge"[^>]*>\s*Toy Fudge<'
+    assert re.search(radio, form)  # one of the ruleset's radios, named
     assert player_client.get(reverse("ruleset", args=["toy-fudge"])).status_code == 200
 
 

@@ -189,7 +189,8 @@ def test_a_whole_build_with_the_keyboard_alone(open_page, table):
     tab_to(page, "input[name=name]")
     page.keyboard.type("Kit")
     # pip plays in one campaign: it is chosen already, with its ruleset.
-    expect(page.locator("select[name=campaign] option:checked")).to_have_text("The Watch — Mudge")
+    expect(page.locator("select[name=campaign] option:checked")).to_have_text("The Watch")
+    expect(page.locator("input[name=ruleset][value=mudge]")).to_be_checked()
     tab_to(page, "form button[type=submit]")
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"/characters/\d+/$"))

@@ -38,7 +38,7 @@ def test_invite_build_undo_and_the_gms_answer(open_page, viewport):
 
     # One campaign: the new-character form starts there, with its ruleset.
     page.goto("/characters/new/")
-    expect(page.locator("select[name=ruleset]")).to_have_value("mudge")
+    expect(page.locator("input[name=ruleset][value=mudge]")).to_be_checked()
     page.get_by_label("Name").fill("Tess")
     page.get_by_role("button", name="Create and start building").click()
     page.wait_for_url(re.compile(r"/characters/\d+/$"))
