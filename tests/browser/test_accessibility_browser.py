@@ -228,3 +228,63 @@ def test_the_join_button_reads_on_one_line_on_a_phone(open_page, table):
         " return text.getClientRects().length; }"
     )
     assert lines == 1
+
+
+# A select whose chosen option, or an empty text input whose placeholder, is wider than the
+# room the control leaves for words: a phone showed "As the catalo…" and "Cualquier esta…".
+# A textarea's placeholder wraps, and is left out.
+CUT_WORDS = """() => {
+  const ruler = document.createElement('canvas').getContext('2d');
+  const room = (e, style) =>
+    e.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const cut = [];
+  for (const e of document.querySelectorAll('main select, main input[placeholder]')) {
+    if (e.offsetParent === null) continue;
+    const words = e.tagName === 'SELECT'
+      ? (e.selectedOptions[0] || {}).text
+      : (e.value ? '' : e.placeholder);
+    if (!words) continue;
+    const style = getComputedStyle(e);
+    ruler.font = style.font;
+    if (ruler.measureText(words).width > room(e, style) + 0.5) cut.push(`${e.name}: ${words}`);
+  }
+  return cut;
+}"""
+
+
+@pytest.mark.parametrize(
+    ("viewport", "language"),
+    [(PHONE, "en"), (PHONE, "fr"), (PHONE, "es"), (PHONE, "de"), (DESKTOP, "fr"), (DESKTOP, "de")],
+    ids=["phone-en", "phone-fr", "phone-es", "phone-de", "desktop-fr", "desktop-de"],
+)
+def test_every_choice_and_hint_shows_its_words_whole(open_page, table, viewport, language):
+    """On every page with a form, in each language: each select's chosen option and each
+    empty field's placeholder fit their control, where a phone cut them short."""
+    campaign, brogo, tess = table
+    character_withdraw(character=tess, actor=tess.owner, expected_version=None)  # add rows
+    game = DesignedRuleset.objects.get(owner=campaign.gm).pk
+    c, b, t = campaign.pk, brogo.pk, tess.pk
+    forms = {
+        "pip": ["/table/", "/characters/new/", "/characters/import/", f"/characters/{t}/"]
+        + [f"/characters/{b}/{part}/" for part in ("advancement", "play")],
+        "greta": [
+            "/campaigns/new/",
+            f"/campaigns/{c}/house-rules/",
+            f"/campaigns/{c}/catalogue/",
+            f"/campaigns/{c}/pack/",
+            f"/characters/{t}/review/",
+            "/games/",
+            "/games/library/",
+        ]
+        + [f"/games/{game}/{part}/" for part in ("game", "attributes", "skills", "harm")],
+    }
+    found = {}
+    for username, paths in forms.items():
+        page = open_page(viewport)
+        page.set_extra_http_headers({"Accept-Language": language})
+        log_in(page, username, PASSWORD)
+        for path in paths:
+            response = page.goto(path)
+            assert response.status == 200, path
+            found[path] = page.evaluate(CUT_WORDS)
+    assert found == {path: [] for path in found}
