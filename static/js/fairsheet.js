@@ -30,7 +30,8 @@
   });
 
   // The new-character form: choosing a campaign shows (and fixes) the ruleset it plays,
-  // one of the ruleset's radios.
+  // one of the ruleset's radios, and names its game (a GM's own has no radio): the name of
+  // the group its option is in.
   function followCampaign(campaign) {
     if (!campaign.form) return;
     var chosen = campaign.selectedOptions[0];
@@ -39,6 +40,13 @@
       if (plays) ruleset.checked = ruleset.value === plays;
       ruleset.disabled = Boolean(plays);
     });
+    var said = document.getElementById("campaign-plays");
+    var group = chosen && chosen.parentElement;
+    var game = group && group.tagName === "OPTGROUP" ? group.label : "";
+    if (said) {
+      said.textContent = game ? said.getAttribute("data-said").replace("{game}", game) : "";
+      said.hidden = !game;
+    }
   }
   document.addEventListener("change", function (event) {
     if (event.target.name === "campaign") followCampaign(event.target);
