@@ -2,11 +2,13 @@
 and on a 375-pixel phone (issue 12). axe comes from its Python package and is injected by
 the test alone: the site serves no extra script and its CSP is unchanged."""
 
+import io
 import re
 
 import pytest
 from axe_playwright_python.base import AXE_SCRIPT
 from django.contrib.auth import get_user_model
+from PIL import Image, ImageStat
 from playwright.sync_api import expect
 
 from characters.models import Character, DesignedRuleset, Membership
@@ -288,3 +290,47 @@ def test_every_choice_and_hint_shows_its_words_whole(open_page, table, viewport,
             assert response.status == 200, path
             found[path] = page.evaluate(CUT_WORDS)
     assert found == {path: [] for path in found}
+
+
+# The boxes on the page that scroll sideways, each marked for the test by its number.
+SIDEWAYS = """() => [...document.querySelectorAll('main *')].filter(e => {
+  const overflow = getComputedStyle(e).overflowX;
+  return ['auto', 'scroll'].includes(overflow) && e.scrollWidth > e.clientWidth + 1;
+}).map((e, n) => { e.dataset.sideways = n; return e.className; })"""
+
+
+def right_edge_darkness(box) -> float:
+    """How much darker the box's last four pixel columns are with its background than
+    without it (its background set to none by script: the CSP lets a script's CSSOM in)."""
+
+    def edge():
+        shot = Image.open(io.BytesIO(box.screenshot())).convert("L")
+        return ImageStat.Stat(shot.crop((shot.width - 4, 0, shot.width, shot.height))).mean[0]
+
+    with_shadow = edge()
+    box.evaluate("e => { e.style.backgroundImage = 'none'; }")
+    without = edge()
+    box.evaluate("e => { e.style.backgroundImage = ''; }")
+    return without - with_shadow
+
+
+def test_a_table_wider_than_a_phone_shows_it_scrolls(open_page, table):
+    """The rules' cost tables scroll sideways on a phone, in French wider than in English: a
+    shadow at the box's right edge says there is more, and goes once the end is reached."""
+    campaign, brogo, _ = table
+    page = open_page(PHONE)
+    page.set_extra_http_headers({"Accept-Language": "fr"})
+    log_in(page, "pip", PASSWORD)
+    boxes = {}
+    paths = ("/rulesets/mudge/", f"/campaigns/{campaign.pk}/", f"/characters/{brogo.pk}/sheet/")
+    for path in paths:
+        page.goto(path)
+        for n, kind in enumerate(page.evaluate(SIDEWAYS)):
+            box = page.locator(f"[data-sideways='{n}']")
+            box.scroll_into_view_if_needed()
+            shadow = right_edge_darkness(box)
+            box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+            boxes[f"{path} {n}"] = (kind, shadow > 20, right_edge_darkness(box) < 2)
+    # Mudge's skill costs and experience table; the campaign's costs; the sheet fits.
+    assert len(boxes) == 3, boxes
+    assert set(boxes.values()) == {("table-scroll", True, True)}, boxes
