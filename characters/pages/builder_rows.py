@@ -153,8 +153,17 @@ class Section:
         """The catalogue's entries for this list, with what adding each does (the picker)."""
         return [
             replace(pick, taken=True) if pick.name.casefold() in self.taken else pick
-            for pick in catalog_picks(self.ruleset, self.gift_names, self.kind)
+            for pick in catalog_picks(self.ruleset, self.gift_names, self.kind, self.add_level)
         ]
+
+    @property
+    def add_level(self) -> int:
+        """The level its picker adds an entry at: Fair for a list without one, and for a
+        refused add form's level that is not one (its message says so beside it)."""
+        try:
+            return int(self.pick_level[0])
+        except (TypeError, ValueError):
+            return FAIR
 
     @property
     def pick_level(self) -> tuple:

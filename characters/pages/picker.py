@@ -80,25 +80,29 @@ def _noun(ruleset: Ruleset, list_name: str) -> str:
     return SPEAKER.noun(ruleset.terms.list_noun(list_name))
 
 
-def _as_skill(ruleset: Ruleset, difficulty: str, what: str) -> str:
-    """The cost of a skill priced by difficulty (or of a spell, priced as one) at Fair
-    (Mudge 1.62), in the ruleset's words."""
-    cost = ruleset.difficulty_costs.get(difficulty or SKILL_DIFFICULTY, 2)
+def _as_skill(ruleset: Ruleset, difficulty: str, what: str, level: int) -> str:
+    """The cost of a skill priced by difficulty (or of a spell, priced as one) at `level`,
+    the picker's "Add at": its cost at Fair (Mudge 1.62) and one a level from there, in the
+    ruleset's words. A player adding it at the level the picker says pays what it says."""
+    cost = ruleset.difficulty_costs.get(difficulty or SKILL_DIFFICULTY, 2) + level - FAIR
     return _(
-        "at {fair} it takes {cost} ({what}, {section}), one more or one fewer for each level "
-        "above or below {fair}"
+        "at {level} it takes {cost} ({what}, {section}), one more or one fewer for each level "
+        "above or below {level}"
     ).format(
-        fair=_level(ruleset, FAIR),
+        level=_level(ruleset, level),
         cost=units(cost, ruleset.terms.pool_words("skills")),
         what=what,
         section=ruleset.section("skills"),
     )
 
 
-def catalog_picks(ruleset: Ruleset, gift_names: set[str], kind: str) -> list[Pick]:
+def catalog_picks(
+    ruleset: Ruleset, gift_names: set[str], kind: str, level: int = FAIR
+) -> list[Pick]:
     """The picks of one list of the builder (a trait kind, or EQUIPMENT), from the
     character's catalogue (its campaign's, or its ruleset's own). `gift_names` (casefolded)
-    says which gifts the character has, so a spell says when it needs Magery first."""
+    says which gifts the character has, so a spell says when it needs Magery first; `level`
+    is the one its picker adds an entry at, which a skill's or a spell's cost is quoted at."""
     entries, terms = catalog_entries(ruleset, kind), ruleset.terms
     levels = ruleset.system == LEVELS
     if kind == Trait.Kind.SKILL and levels and ruleset.skill_difficulties:
@@ -113,6 +117,7 @@ def catalog_picks(ruleset: Ruleset, gift_names: set[str], kind: str) -> list[Pic
                     _("{difficulty} {noun}").format(
                         difficulty=difficulty_word(s.difficulty), noun=noun
                     ),
+                    level,
                 ),
                 s.note,
             )
@@ -158,7 +163,7 @@ def catalog_picks(ruleset: Ruleset, gift_names: set[str], kind: str) -> list[Pic
             for f in entries
         ]
     if kind == Trait.Kind.POWER:
-        return [_power_pick(ruleset, power, gift_names) for power in entries]
+        return [_power_pick(ruleset, power, gift_names, level) for power in entries]
     return [_equipment_pick(ruleset, item) for item in entries]
 
 
@@ -196,7 +201,7 @@ def _brings(ruleset: Ruleset, gift: str, effect: str) -> str:
     )
 
 
-def _power_pick(ruleset: Ruleset, power, gift_names: set[str]) -> Pick:
+def _power_pick(ruleset: Ruleset, power, gift_names: set[str], level: int) -> Pick:
     kind = vocabulary.term(power.kind, "power kind")
     facts = [vocabulary.label(power.kind, "power kind")]
     gift = ruleset.power_gifts.get(power.kind)
@@ -208,7 +213,7 @@ def _power_pick(ruleset: Ruleset, power, gift_names: set[str]) -> Pick:
         difficulty = power.difficulty or "hard"
         facts.insert(0, difficulty_word(difficulty))
         what = _("a {difficulty} {kind}").format(difficulty=difficulty_word(difficulty), kind=kind)
-        effect = _as_skill(ruleset, difficulty, what)
+        effect = _as_skill(ruleset, difficulty, what, level)
         if gift.casefold() not in gift_names:
             effect = _("{effect}; needs the {gift} {noun} first ({section})").format(
                 effect=effect,

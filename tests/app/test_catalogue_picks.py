@@ -324,6 +324,13 @@ def test_the_picker_shows_each_entrys_cost_and_what_adding_it_does(
     chosen = re.search(r'Add at\s*<select name="level">.*?</select>', skills, re.S).group(0)
     assert re.findall(r'<option value="-?\d+" selected>([^<]+)<', chosen) == ["Mediocre"]
     assert ">Good</option>" in chosen
+    # Each skill's cost is quoted at that level, one less than at Fair (Mudge 1.62: an easy
+    # skill takes 1 at Fair, an average 2, a hard 3, a very hard 4).
+    for name, cost in (("Area Knowledge", "0 skill levels"), ("Climbing", "1 skill level")):
+        pick = skills[skills.index(f"<bdi>{name}</bdi>") :]
+        effect = re.search(r"Adding it: ([^.]*)\.", pick).group(1)
+        assert effect.startswith(f"at Mediocre it takes {cost} (")
+    assert skills.count("Adding it: at Mediocre it takes") == len(BUILTIN["mudge"].catalog.skills)
     # A list whose entries have no level offers no "Add at", drawn alone or with the page.
     for query in ("?picker=gift", "?picker=fault"):
         for headers in (HTMX, {}):

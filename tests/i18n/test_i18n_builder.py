@@ -156,8 +156,9 @@ def test_the_equipment_picker_reads_in_the_language(player_client, player, langu
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("fr", ["(1 entrée)", "En l\u2019ajoutant : à Moyen, coûte 3 niveaux de compétence"]),
-        ("es", ["(1 entrada)", "Al añadirlo: a Normal cuesta 3 niveles de habilidad"]),
+        # A hard skill at Mediocre, the picker's "Add at": 2 (3 at Fair, Mudge 1.62).
+        ("fr", ["(1 entrée)", "En l\u2019ajoutant : à Médiocre, coûte 2 niveaux de compétence"]),
+        ("es", ["(1 entrada)", "Al añadirlo: a Mediocre cuesta 2 niveles de habilidad"]),
     ],
 )
 def test_the_skill_picker_reads_in_the_language(player_client, character, language, expected):
