@@ -19,6 +19,10 @@ from rules.rulesets import LEVELS, SKILL_DIFFICULTY, Ruleset
 from rules.words import Level, Noun, plural_count, say
 
 EQUIPMENT = "equipment"
+# The lists with a catalogue picker (attributes are the ruleset's own list).
+PICKER_KINDS = frozenset(
+    {Trait.Kind.SKILL, Trait.Kind.GIFT, Trait.Kind.FAULT, Trait.Kind.POWER, EQUIPMENT}
+)
 
 
 def said_details(details) -> tuple[tuple[str, str], ...]:

@@ -34,7 +34,13 @@ from characters.pages.builder_news import (
     saved_words,
     shown_words,
 )
-from characters.pages.picker import open_picks, pick_again, picker_alone, section_of
+from characters.pages.picker import (
+    PICKER_KINDS,
+    open_picks,
+    pick_again,
+    picker_alone,
+    section_of,
+)
 from characters.selectors.access import character_for_owner, character_for_viewer
 from characters.services import rows as row_services
 from characters.services.characters import character_create, character_update_details
@@ -388,7 +394,15 @@ def _undone(request, pk, *, redo: bool):
         said=lambda label: (_("Redone: {label}.") if redo else _("Undone: {label}.")).format(
             label=label
         ),
+        query=_picker_open(request),
     )
+
+
+def _picker_open(request) -> str:
+    """The page's query that opens the catalogue picker open when Undo or Redo was pressed
+    (its `picker` input, which they include), or none."""
+    kind = next((k for k in request.POST.getlist("picker") if k in PICKER_KINDS), "")
+    return f"?picker={kind}" if kind else ""
 
 
 # -- the one shape of an edit ------------------------------------------------------------

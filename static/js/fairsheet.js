@@ -316,17 +316,29 @@
     for (var around = part; around; around = around.parentElement && around.parentElement.closest("main [id]")) {
       ids.push(around.id);
     }
+    // What was typed in an open picker's search: its list opens again with the page.
+    var searches = {};
+    document.querySelectorAll("input[data-picker-search]").forEach(function (search) {
+      if (search.value) searches[search.getAttribute("data-picker-search")] = search.value;
+    });
     sessionStorage.setItem(PLACE, JSON.stringify({
       page: location.pathname,
       y: window.scrollY,
       ids: ids,
       top: part ? part.getBoundingClientRect().top : 0,
+      searches: searches,
     }));
   });
   document.addEventListener("DOMContentLoaded", function () {
     var place = JSON.parse(sessionStorage.getItem(PLACE) || "null");
     sessionStorage.removeItem(PLACE);
     if (!place || place.page !== location.pathname) return;
+    Object.keys(place.searches || {}).forEach(function (list) {
+      var search = document.querySelector('input[data-picker-search="' + list + '"]');
+      if (!search) return;
+      search.value = place.searches[list];
+      search.dispatchEvent(new Event("input", { bubbles: true }));  // narrows its list again
+    });
     var part = null;
     (place.ids || []).some(function (id) { return (part = document.getElementById(id)); });
     function keep(what, top) {

@@ -921,3 +921,30 @@ def test_an_edit_refused_before_its_view_says_so_where_the_page_shows_it(
 
 def page_url(character) -> str:
     return reverse("character_builder", args=[character.pk])
+
+
+@pytest.mark.parametrize(
+    ("posted", "opens"),
+    [
+        (["", "skill", ""], "?picker=skill"),  # every picker's input; the open one's kind
+        (["equipment"], "?picker=equipment"),
+        (["", ""], ""),
+        (["attribute"], ""),  # a list with no picker
+        (["<script>"], ""),
+    ],
+)
+def test_undo_and_redo_load_the_page_with_the_open_picker(player_client, character, posted, opens):
+    """Undo and Redo send each picker's `picker` input (hx-include): the page they load has
+    the one that was open open again; anything else opens none."""
+    strength = character.traits.get(name="Strength")
+    url = reverse("trait_update", args=[character.pk, strength.pk])
+    player_client.post(url, {"version": character.version, "name": "Strength", "level": GOOD})
+    builder = reverse("character_builder", args=[character.pk])
+    for undo in ("edit_undo", "edit_redo"):
+        character.refresh_from_db()
+        response = player_client.post(
+            reverse(undo, args=[character.pk]),
+            {"version": character.version, "picker": posted},
+            HTTP_HX_REQUEST="true",
+        )
+        assert response["HX-Redirect"] == builder + opens

@@ -400,10 +400,11 @@ def test_a_new_players_phone_evening(open_page, world, live_server, tmp_path):
     assert comes_true(page, "scrollY > 1000")
     assert not covered(page)
 
-    # Undo from the answer beside the skills picker's last entry: the page comes back with
-    # its lists closed, far shorter, the entry gone with them; the news is where the picker
-    # was, in view.
+    # Undo from the answer beside the skills picker's last entry, found by a search: the page
+    # comes back with the picker open and the search as typed, the entry in view where it
+    # was, and the news beside it.
     page.goto(f"/characters/{bree.pk}/?picker=skill#picker-skill")
+    page.locator("#picker-skill input[type=search]").fill("writ")
     page.get_by_role("button", name="Add Writing").click()
     answer = page.locator("#picker-list-skill .answer")
     answer.get_by_role("button", name="Undo: adding Writing").click()
@@ -412,6 +413,10 @@ def test_a_new_players_phone_evening(open_page, world, live_server, tmp_path):
     expect(news).to_contain_text("Undone: adding Writing.")
     expect(news).to_be_in_viewport()
     assert not covered(page)
+    expect(page.locator("#picker-skill")).to_have_attribute("open", "")
+    expect(page.locator("#picker-skill input[type=search]")).to_have_value("writ")
+    expect(page.get_by_role("button", name="Add Writing")).to_be_in_viewport()
+    expect(page.locator("#picker-list-skill li.pick", has_text="Acrobatics")).to_be_hidden()
 
     # At the table: a trait's roll answers beside the trait; a screen on, by "Changes at
     # the table", nothing lies over the roller or the history.
