@@ -151,9 +151,13 @@ class Section:
     @cached_property
     def picks(self) -> list:
         """The catalogue's entries for this list, with what adding each does (the picker)."""
+        return self.picks_at(self.add_level)
+
+    def picks_at(self, level: int) -> list:
+        """The picks, a skill's or a spell's cost quoted at `level` (the picker's Add at)."""
         return [
             replace(pick, taken=True) if pick.name.casefold() in self.taken else pick
-            for pick in catalog_picks(self.ruleset, self.gift_names, self.kind, self.add_level)
+            for pick in catalog_picks(self.ruleset, self.gift_names, self.kind, level)
         ]
 
     @property

@@ -36,6 +36,7 @@ from characters.pages.builder_news import (
 )
 from characters.pages.picker import (
     PICKER_KINDS,
+    chosen_level,
     open_picks,
     pick_again,
     picker_alone,
@@ -73,18 +74,20 @@ def character_builder(request, pk):
     context["template_asked"] = "template" in request.GET
     context["open_picker"] = kind = request.GET.get("picker", "")
     if kind:
-        # The one list shown whole: the page, or with htmx the picker alone.
-        context["open_picks"] = open_picks(context, kind)
+        # The one list shown whole: the page, or with htmx the picker alone, its costs at
+        # the level its Add at was set to (which draws it again).
+        level = chosen_level(context, kind, request.GET.get("level")) if request.htmx else None
+        context["open_picks"] = open_picks(context, kind, level)
         if request.htmx:
-            return _picker(request, character, context)
+            return _picker(request, character, context, level)
     return render(request, PAGE, context)
 
 
-def _picker(request, character, context):
+def _picker(request, character, context, level):
     """One catalogue picker with its whole list, as the builder page shows it open."""
     if context["open_picks"] is None:
         raise Http404("There is no such list in this character's rules.")
-    context |= picker_alone(context, character.pk)
+    context |= picker_alone(context, character.pk, level)
     return render(request, PICKER, context)
 
 

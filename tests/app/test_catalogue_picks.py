@@ -318,10 +318,10 @@ def test_the_picker_shows_each_entrys_cost_and_what_adding_it_does(
     assert "Adding it: at Fair it takes 4 skill levels (a very hard spell, Mudge 1.62)" in powers
     assert "needs the Magery gift first (Mudge 2.5)" in powers
     # The level an entry is added at is shown and chosen in the picker: the add row's.
-    chosen = re.search(r'Add at\s*<select name="level">.*?</select>', powers, re.S).group(0)
+    chosen = re.search(r'Add at\s*<select name="level"[^>]*>.*?</select>', powers, re.S).group(0)
     assert re.findall(r'<option value="(-?\d+)" selected>', chosen) == [str(FAIR)]
     skills = player_client.get(builder + "?picker=skill", **HTMX).content.decode()
-    chosen = re.search(r'Add at\s*<select name="level">.*?</select>', skills, re.S).group(0)
+    chosen = re.search(r'Add at\s*<select name="level"[^>]*>.*?</select>', skills, re.S).group(0)
     assert re.findall(r'<option value="-?\d+" selected>([^<]+)<', chosen) == ["Mediocre"]
     assert ">Good</option>" in chosen
     # Each skill's cost is quoted at that level, one less than at Fair (Mudge 1.62: an easy
@@ -331,6 +331,17 @@ def test_the_picker_shows_each_entrys_cost_and_what_adding_it_does(
         effect = re.search(r"Adding it: ([^.]*)\.", pick).group(1)
         assert effect.startswith(f"at Mediocre it takes {cost} (")
     assert skills.count("Adding it: at Mediocre it takes") == len(BUILTIN["mudge"].catalog.skills)
+    # Its Add at set to Great draws it again (htmx), each cost quoted there; a level the
+    # list does not offer, or the whole page, leaves it at the add row's.
+    for level, quoted, headers in (
+        (GREAT, "at Great it takes 4 skill levels (", HTMX),
+        (99, "at Mediocre it takes 1 skill level (", HTMX),
+        (GREAT, "at Mediocre it takes 1 skill level (", {}),
+    ):
+        again = player_client.get(f"{builder}?picker=skill&level={level}", **headers)
+        climbing = again.content.decode()
+        climbing = climbing[climbing.index("<bdi>Climbing</bdi>") :]
+        assert re.search(r"Adding it: ([^.]*)\.", climbing).group(1).startswith(quoted)
     # A list whose entries have no level offers no "Add at", drawn alone or with the page.
     for query in ("?picker=gift", "?picker=fault"):
         for headers in (HTMX, {}):
