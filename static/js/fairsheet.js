@@ -32,14 +32,22 @@
   // The new-character form: choosing a campaign shows (and fixes) the ruleset it plays,
   // one of the ruleset's radios, and names its game (a GM's own has no radio): the name of
   // the group its option is in.
+  // With no campaign, the ruleset the player chose comes back (else one is chosen, as the
+  // campaign left none for a GM's own game).
   function followCampaign(campaign) {
     if (!campaign.form) return;
     var chosen = campaign.selectedOptions[0];
     var plays = chosen && chosen.getAttribute("data-ruleset");
-    campaign.form.querySelectorAll("[data-follows-campaign]").forEach(function (ruleset) {
+    var own = campaign.form.getAttribute("data-own-ruleset");
+    var rulesets = campaign.form.querySelectorAll("[data-follows-campaign]");
+    rulesets.forEach(function (ruleset) {
       if (plays) ruleset.checked = ruleset.value === plays;
+      else if (own) ruleset.checked = ruleset.value === own;
       ruleset.disabled = Boolean(plays);
     });
+    if (!plays && rulesets.length && !campaign.form.querySelector("[data-follows-campaign]:checked")) {
+      rulesets[0].checked = true;
+    }
     var said = document.getElementById("campaign-plays");
     var group = chosen && chosen.parentElement;
     var game = group && group.tagName === "OPTGROUP" ? group.label : "";
@@ -50,6 +58,9 @@
   }
   document.addEventListener("change", function (event) {
     if (event.target.name === "campaign") followCampaign(event.target);
+    if (event.target.hasAttribute("data-follows-campaign")) {
+      event.target.form.setAttribute("data-own-ruleset", event.target.value);
+    }
   });
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("select[name=campaign]").forEach(followCampaign);
@@ -76,6 +87,29 @@
       return typed;
     });
     none.textContent = left ? "" : said;
+  });
+
+  // A picker drawn again by its Add at (htmx: each cost quoted at the new level) keeps what
+  // was typed in its search, its list narrowed as before, and the focus on its Add at.
+  var redrawnPicker = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var level = event.detail.elt;
+    var picker = level.closest && level.closest(".picker-level") && level.closest("details.picker");
+    if (!picker) return;
+    var search = picker.querySelector("input[data-picker-search]");
+    redrawnPicker = { id: picker.id, typed: search ? search.value : "" };
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var redrawn = redrawnPicker && document.getElementById(redrawnPicker.id);
+    if (!redrawn) return;
+    var search = redrawn.querySelector("input[data-picker-search]");
+    if (search && redrawnPicker.typed) {
+      search.value = redrawnPicker.typed;
+      search.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+    var level = redrawn.querySelector(".picker-level select");
+    if (level) level.focus({ preventScroll: true });
+    redrawnPicker = null;
   });
 
   // A Copy button beside what a person sends on (an invite link, a share link, a token):

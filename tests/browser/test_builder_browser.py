@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from characters.models import Campaign, Character
 from characters.services.campaigns import campaign_create, campaign_join
 from characters.services.characters import character_create
+from rules.ladder import GREAT
 from tests.support.browser import DESKTOP, PHONE, fits_the_screen, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -264,11 +265,41 @@ def test_the_new_character_form_follows_the_campaign(open_page, people):
     mudge.check()
     campaign.select_option(label="Night shift")
     expect(tokens).to_be_checked()
+    # Building alone again, the ruleset the player chose comes back.
+    campaign.select_option(label="No campaign")
+    expect(mudge).to_be_checked()
+    campaign.select_option(label="Night shift")
+    expect(tokens).to_be_checked()
     page.fill("input[name=name]", "Jim Bones")
     page.get_by_role("button", name=re.compile("Create")).click()
     page.wait_for_url(re.compile(r"/characters/\d+/$"))
     jim = Character.objects.get(name="Jim Bones")
     assert (jim.campaign.name, jim.ruleset) == ("Night shift", "microfudged-dip")
+
+
+def test_a_pickers_add_at_quotes_each_cost_at_its_level(open_page, people):
+    """The skills picker quotes each cost at its Add at (Mudge 1.62: an average skill takes
+    1 at Mediocre, 4 at Great); set to Great it says so, keeping the search as typed, and
+    adding Climbing there takes the 4 it said."""
+    greta, pip = people
+    campaign = campaign_create(gm=greta, name="Levels", base_ruleset="mudge")
+    campaign.memberships.create(user=pip)
+    mira = character_create(owner=pip, name="Mira", campaign=campaign)
+    page = open_page(PHONE)
+    log_in(page, "pip", PASSWORD)
+    page.goto(f"/characters/{mira.pk}/?picker=skill#picker-skill")
+    climbing = page.locator("#picker-list-skill > li", has_text="Climbing")
+    expect(climbing.locator(".pick-effect")).to_contain_text("at Mediocre it takes 1 skill level")
+    page.locator("#picker-skill input[type=search]").fill("clim")
+    page.locator("#picker-skill .picker-level select").select_option(label="Great")
+    expect(climbing.locator(".pick-effect")).to_contain_text("at Great it takes 4 skill levels")
+    expect(page.locator("#picker-skill input[type=search]")).to_have_value("clim")
+    expect(page.locator("#picker-list-skill > li", has_text="Acrobatics")).to_be_hidden()
+    expect(page.locator("#picker-skill .picker-level select")).to_be_focused()
+    balance = int(page.locator("#balance-value").get_attribute("data-balance"))
+    climbing.get_by_role("button", name="Add Climbing").click()
+    expect(page.locator("#balance-value")).to_have_attribute("data-balance", str(balance - 4))
+    assert mira.traits.get(name="Climbing").level == GREAT
 
 
 def test_a_picker_search_that_finds_nothing_says_so(open_page, people):

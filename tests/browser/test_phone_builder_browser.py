@@ -107,6 +107,8 @@ def test_the_name_and_the_whole_first_row_fit_the_first_screen_with_undo(
     # still the button's, which a screen reader reads out.
     strength_said = {"en-gb": "Strength", "fr": "Force"}[language]  # issue 38
     expect(undo).to_have_accessible_name(re.compile(rf"{strength_said} .+ → .+"))
+    # ...and its title's, shown whole to a pointer over it.
+    expect(undo).to_have_attribute("title", undo.inner_text().strip())
 
 
 def test_undo_partway_down_keeps_the_readers_place(open_page, campaign, player):

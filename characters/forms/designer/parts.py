@@ -252,7 +252,9 @@ class TrackerRow(RowForm):
         initial="player",
         widget=forms.RadioSelect,  # as choice(): sentences shown whole
     )
-    resets_on_rest = yes(_("Back to its start after a rest"), _("Untick for one that stays."))
+    resets_on_rest = yes(
+        _("Back to its start after a rest"), _("Left unticked, it stays as play left it.")
+    )
     note = text(_("Note"), _("Optional: a line for the sheet."), limit=2000)
     translations = KeptTranslations()
 
