@@ -129,14 +129,14 @@ EDITS = [
 
 
 def buttons(client, character) -> tuple[str | None, str | None]:
-    """The Undo and Redo buttons' words on the builder page."""
+    """The Undo and Redo buttons' words on the builder page (their text, not their title)."""
     page = client.get(reverse("character_builder", args=[character.pk])).content.decode()
     box = page[page.index('<div id="undo-edit"') :]
     box = box[: box.index("</div>")]
     found = []
     for word in ("Undo: ", "Redo: "):
-        start = box.find(word)
-        found.append(box[start : box.index("</button>", start)] if start >= 0 else None)
+        start = box.find(f">{word}") + 1
+        found.append(box[start : box.index("</button>", start)] if start else None)
     return found[0], found[1]
 
 
