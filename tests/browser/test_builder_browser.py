@@ -277,17 +277,22 @@ def test_the_new_character_form_follows_the_campaign(open_page, people):
     assert (jim.campaign.name, jim.ruleset) == ("Night shift", "microfudged-dip")
 
 
+def skills_picker_open(page, people):
+    """pip's new Mudge character Mira, her builder open in `page` at the skills picker."""
+    greta, pip = people
+    campaign = campaign_create(gm=greta, name="Pickers", base_ruleset="mudge")
+    campaign.memberships.create(user=pip)
+    mira = character_create(owner=pip, name="Mira", campaign=campaign)
+    log_in(page, "pip", PASSWORD)
+    page.goto(f"/characters/{mira.pk}/?picker=skill#picker-skill")
+    return page, mira
+
+
 def test_a_pickers_add_at_quotes_each_cost_at_its_level(open_page, people):
     """The skills picker quotes each cost at its Add at (Mudge 1.62: an average skill takes
     1 at Mediocre, 4 at Great); set to Great it says so, keeping the search as typed, and
     adding Climbing there takes the 4 it said."""
-    greta, pip = people
-    campaign = campaign_create(gm=greta, name="Levels", base_ruleset="mudge")
-    campaign.memberships.create(user=pip)
-    mira = character_create(owner=pip, name="Mira", campaign=campaign)
-    page = open_page(PHONE)
-    log_in(page, "pip", PASSWORD)
-    page.goto(f"/characters/{mira.pk}/?picker=skill#picker-skill")
+    page, mira = skills_picker_open(open_page(PHONE), people)
     climbing = page.locator("#picker-list-skill > li", has_text="Climbing")
     expect(climbing.locator(".pick-effect")).to_contain_text("at Mediocre it takes 1 skill level")
     page.locator("#picker-skill input[type=search]").fill("clim")
@@ -305,13 +310,7 @@ def test_a_pickers_add_at_quotes_each_cost_at_its_level(open_page, people):
 def test_a_picker_search_that_finds_nothing_says_so(open_page, people):
     """Searching the skill picker for "Chanter" leaves nothing: its status line says so and
     points to the add row; a search that finds one empties it again."""
-    greta, pip = people
-    campaign = campaign_create(gm=greta, name="Searches", base_ruleset="mudge")
-    campaign.memberships.create(user=pip)
-    mira = character_create(owner=pip, name="Mira", campaign=campaign)
-    page = open_page(DESKTOP)
-    log_in(page, "pip", PASSWORD)
-    page.goto(f"/characters/{mira.pk}/?picker=skill#picker-skill")
+    page, _ = skills_picker_open(open_page(DESKTOP), people)
     search = page.locator("#picker-skill input[type=search]")
     status = page.locator('#picker-skill [role="status"]')
     search.fill("Chanter")
