@@ -151,23 +151,16 @@ class Section:
     @cached_property
     def picks(self) -> list:
         """The catalogue's entries for this list, with what adding each does (the picker)."""
-        return self.picks_at(self.add_level)
+        return self.picks_at(self.pick_level[0])
 
-    def picks_at(self, level: int) -> list:
-        """The picks, a skill's or a spell's cost quoted at `level` (the picker's Add at)."""
+    def picks_at(self, level) -> list:
+        """The picks, a skill's or a spell's cost quoted at `level`, the picker's Add at as
+        its select holds it: at Fair where that is no level (a superpower's "No level", a
+        list without one, a refused add form's level that is not one)."""
         return [
             replace(pick, taken=True) if pick.name.casefold() in self.taken else pick
-            for pick in catalog_picks(self.ruleset, self.gift_names, self.kind, level)
+            for pick in catalog_picks(self.ruleset, self.gift_names, self.kind, _quoted_at(level))
         ]
-
-    @property
-    def add_level(self) -> int:
-        """The level its picker adds an entry at: Fair for a list without one, and for a
-        refused add form's level that is not one (its message says so beside it)."""
-        try:
-            return int(self.pick_level[0])
-        except (TypeError, ValueError):
-            return FAIR
 
     @property
     def pick_level(self) -> tuple:
@@ -391,6 +384,14 @@ def _equipment_form(forms, item, controls: RowControls, version):
             "notes": item.notes,
         },
     )
+
+
+def _quoted_at(level) -> int:
+    """A picker's Add at as a level to quote costs at: Fair where it holds none."""
+    try:
+        return int(level)
+    except (TypeError, ValueError):
+        return FAIR
 
 
 def trait_sections(

@@ -268,7 +268,7 @@ def section_of(context: dict, kind: str):
     return next((s for s in context["sections"] if s.kind == kind), None)
 
 
-def open_picks(context: dict, kind: str, level: int | None = None) -> list | None:
+def open_picks(context: dict, kind: str, level: str | None = None) -> list | None:
     """The picks of the list `kind` (a trait kind, or EQUIPMENT), shown whole on the
     builder page whose context this is, quoted at `level` (the picker's Add at, as chosen;
     None: its add form's); None when its rules have no such list."""
@@ -280,11 +280,12 @@ def open_picks(context: dict, kind: str, level: int | None = None) -> list | Non
     return section.picks if level is None else section.picks_at(level)
 
 
-def chosen_level(context: dict, kind: str, level: str | None) -> int | None:
-    """`level` as sent by a picker's Add at, if it is one its list offers; else None."""
+def chosen_level(context: dict, kind: str, level: str | None) -> str | None:
+    """`level` as sent by a picker's Add at, if it is one of its choices ("No level" too);
+    else None."""
     section = section_of(context, kind) if kind != EQUIPMENT else None
     offered = {str(value) for value, _ in section.pick_level[1]} if section else set()
-    return int(level) if level in offered else None
+    return level if level in offered else None
 
 
 def pick_again(context: dict, kind: str, name: str) -> dict | None:
@@ -300,7 +301,7 @@ def pick_again(context: dict, kind: str, name: str) -> dict | None:
     return {"kind": kind, "pick": picks[number], "pick_number": number, "pick_oob": True}
 
 
-def picker_alone(context: dict, character_pk: int, chosen: int | None = None) -> dict:
+def picker_alone(context: dict, character_pk: int, chosen: str | None = None) -> dict:
     """What characters/picker.html reads beyond the builder page's context when its open
     picker is drawn alone (the page includes it with the same): its count, its noun, where
     its Add posts, and the level an entry is added at (`chosen` by its Add at, else its add

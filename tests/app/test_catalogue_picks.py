@@ -342,6 +342,13 @@ def test_the_picker_shows_each_entrys_cost_and_what_adding_it_does(
         climbing = again.content.decode()
         climbing = climbing[climbing.index("<bdi>Climbing</bdi>") :]
         assert re.search(r"Adding it: ([^.]*)\.", climbing).group(1).startswith(quoted)
+    # The powers' Add at offers "No level" (a superpower has none): chosen, it stays chosen
+    # and a spell is quoted at Fair, where the picker answered with a server error.
+    powers = player_client.get(f"{builder}?picker=power&level=", **HTMX)
+    assert powers.status_code == 200
+    powers = powers.content.decode()
+    assert '<option value="" selected>No level</option>' in powers
+    assert "Adding it: at Fair it takes 4 skill levels (a very hard spell, Mudge 1.62)" in powers
     # A list whose entries have no level offers no "Add at", drawn alone or with the page.
     for query in ("?picker=gift", "?picker=fault"):
         for headers in (HTMX, {}):
