@@ -397,11 +397,11 @@ def _undone(request, pk, *, redo: bool):
         said=lambda label: (_("Redone: {label}.") if redo else _("Undone: {label}.")).format(
             label=label
         ),
-        query=_picker_open(request),
+        query=_query_reopening_picker(request),
     )
 
 
-def _picker_open(request) -> str:
+def _query_reopening_picker(request) -> str:
     """The page's query that opens the catalogue picker open when Undo or Redo was pressed
     (its `picker` input, which they include), or none."""
     kind = next((k for k in request.POST.getlist("picker") if k in PICKER_KINDS), "")

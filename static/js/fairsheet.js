@@ -89,6 +89,12 @@
     none.textContent = left ? "" : said;
   });
 
+  // A picker's search given back what was typed in it, its list narrowed again (above).
+  function searchAgain(search, typed) {
+    search.value = typed;
+    search.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
   // A picker drawn again by its Add at (htmx: each cost quoted at the new level) keeps what
   // was typed in its search, its list narrowed as before, and the focus on its Add at.
   var redrawnPicker = null;
@@ -103,10 +109,7 @@
     var redrawn = redrawnPicker && document.getElementById(redrawnPicker.id);
     if (!redrawn) return;
     var search = redrawn.querySelector("input[data-picker-search]");
-    if (search && redrawnPicker.typed) {
-      search.value = redrawnPicker.typed;
-      search.dispatchEvent(new Event("input", { bubbles: true }));
-    }
+    if (search && redrawnPicker.typed) searchAgain(search, redrawnPicker.typed);
     var level = redrawn.querySelector(".picker-level select");
     if (level) level.focus({ preventScroll: true });
     redrawnPicker = null;
@@ -369,9 +372,7 @@
     if (!place || place.page !== location.pathname) return;
     Object.keys(place.searches || {}).forEach(function (list) {
       var search = document.querySelector('input[data-picker-search="' + list + '"]');
-      if (!search) return;
-      search.value = place.searches[list];
-      search.dispatchEvent(new Event("input", { bubbles: true }));  // narrows its list again
+      if (search) searchAgain(search, place.searches[list]);
     });
     var part = null;
     (place.ids || []).some(function (id) { return (part = document.getElementById(id)); });
