@@ -261,6 +261,23 @@ def ladder_word(word: str) -> str:
     return str(LADDER[word])
 
 
+def ladder_said(words) -> list[str]:
+    """A ladder's words as its reader reads them: the standard ones in the active language,
+    a GM's own ladder as written."""
+    return [ladder_word(w) for w in words] if ladder_is_standard(words) else list(words)
+
+
+def ladder_typed(words) -> list[str]:
+    """The words a GM typed for a ladder (ladder_said showed them), kept as the standard
+    ladder's English when each is a standard word in the active language or in English:
+    a standard ladder stays standard, said in each reader's language. A ladder with a word
+    of the GM's own is kept as typed, every word in the language the GM reads."""
+    known = {str(said).casefold(): word for word, said in LADDER.items()}
+    known.update((word.casefold(), word) for word in LADDER)
+    standard = [known.get(word.casefold()) for word in words]
+    return standard if all(standard) else list(words)
+
+
 def ladder_text(text: str) -> str:
     """A standard ladder word, or one past its top or bottom ("Legendary+1"), in the active
     language; any other word as written."""

@@ -9,6 +9,7 @@ from django.utils.translation import gettext, pgettext
 
 from characters import knobs, vocabulary
 from characters.models import DesignedRuleset
+from characters.rules_content import rules_name
 from characters.sheets import build_sheet, own_words
 from characters.wording import SPEAKER, said
 from rules import tables
@@ -302,7 +303,9 @@ def design_preview(ruleset: Ruleset) -> DesignPreview:
     unit = Noun(built.unit, f"{built.unit}s", count)
 
     def rows(traits):
-        return [(row.name, _level_word(row.level, ruleset), row.rating) for row in traits]
+        return [
+            (rules_name(row.name), _level_word(row.level, ruleset), row.rating) for row in traits
+        ]
 
     return DesignPreview(
         character,

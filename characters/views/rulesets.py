@@ -9,6 +9,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST, require_safe
 
 from characters.errors import HouseRulesRefused, RulesetRefused, ServiceError
@@ -86,12 +87,22 @@ def design_list(request):
 def _started(data) -> dict:
     """The first version of a new design: the built-in's file renamed, or the blank game."""
     start = data["start"]
-    file = blank_ruleset_file() if start == BLANK else ruleset_to_json(BUILTIN[start])
+    file = _blank(data["name"]) if start == BLANK else ruleset_to_json(BUILTIN[start])
     file["name"] = data["name"]
     file["slug"] = slugify(data["name"])[:40].strip("-") or "my-game"
     if file["slug"] in BUILTIN:
         file["slug"] = f"my-{file['slug']}"[:40]
     return file
+
+
+def _blank(name: str) -> dict:
+    """The blank game in the GM's own language: its attributes' names and the sections its
+    checks cite are the game's words from the start, which its players read as written."""
+    return blank_ruleset_file(
+        name,
+        (pgettext("attribute", "Body"), pgettext("attribute", "Mind")),
+        (_("{game}, character creation"), _("{game}, experience")),
+    )
 
 
 def _uploaded(upload) -> dict:

@@ -87,17 +87,25 @@ def ruleset_to_json(r: Ruleset) -> dict:
     return data
 
 
-def blank_ruleset_file() -> dict:
+def blank_ruleset_file(
+    name: str = "My game",
+    attributes: tuple[str, str] = ("Body", "Mind"),
+    sections: tuple[str, str] = ("{game}, character creation", "{game}, experience"),
+) -> dict:
     """Where a GM designing from nothing starts: Fudge Basics' numbers (every field has a
-    value to change), two attributes of their own, no lists, no templates."""
+    value to change), two attributes of the game's own, no lists, no templates. The game's
+    own words (its two attributes, where its creation and experience rules are: `sections`,
+    "{game}" standing for its name) are the caller's, in the GM's language."""
+    body, mind = attributes
+    creation, experience = (section.format(game=name) for section in sections)
     data = ruleset_to_json(FUDGE_BASICS)
-    data.update(slug="my-game", name="My game", description="", templates=[])
-    data["attributes"]["names"] = ["Body", "Mind"]
-    data["harm"].update(damage_capacity_attribute="Body", muscle_attribute="Body")
-    data["catalogue"] = {"section": "", "attributes": ["Body", "Mind"], "skills": []}
-    data["sections"] = {"creation": "My game, character creation"}
+    data.update(slug="my-game", name=name, description="", templates=[])
+    data["attributes"]["names"] = [body, mind]
+    data["harm"].update(damage_capacity_attribute=body, muscle_attribute=body)
+    data["catalogue"] = {"section": "", "attributes": [body, mind], "skills": []}
+    data["sections"] = {"creation": creation}
     if data["advancement"]:
-        data["advancement"]["section"] = "My game, experience"
+        data["advancement"]["section"] = experience
     return data
 
 

@@ -10,12 +10,13 @@ from django.urls import reverse
 from django.utils import translation
 
 from characters.forms.designer import SECTIONS
+from characters.models import DesignedRuleset
 from characters.services import rulesets as services
 from rules.ruleset_file import ruleset_to_json
 from rules.rulesets import BUILTIN
 from tests.app.test_campaigns import *  # noqa: F403
 from tests.app.test_campaigns import client_for
-from tests.app.test_designer_sections import beside, page, url
+from tests.app.test_designer_sections import beside, fields_of, page, url
 
 pytestmark = pytest.mark.django_db
 
@@ -28,6 +29,11 @@ def design(gm):
 
 
 FRENCH = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+# The standard trait ladder's words as the rule texts write them, none of them French.
+ENGLISH_LADDER_IN_ORDER = (
+    "Abysmal", "Terrible", "Poor", "Mediocre", "Fair", "Good", "Great", "Superb", "Legendary"
+)  # fmt: skip
+ENGLISH_LADDER = set(ENGLISH_LADDER_IN_ORDER)
 SPANISH = {"HTTP_ACCEPT_LANGUAGE": "es"}
 
 
@@ -63,6 +69,12 @@ def test_each_section_page_reads_in_french(gm, design, section):
     assert not left, left
     assert "Save as a new version" not in body and "Enregistrer comme nouvelle version" in body
     assert "My Mudge" in body  # the GM's own name, as written
+    # The standard ladder's words in French wherever they are shown (a field's value, a
+    # choice, a label, the sample character), as its players read them: the file keeps them
+    # in English (a choice's value), said in each reader's language.
+    shown = {*re.findall(r'<input[^>]*type="text"[^>]*value="([^"]*)"', body)}
+    shown |= {words.strip() for words in re.findall(r">([^<>]+)<", body)}
+    assert not shown & ENGLISH_LADDER, shown & ENGLISH_LADDER
 
 
 def test_a_refused_post_says_its_problems_in_french_beside_each_field(gm, design):
@@ -116,6 +128,50 @@ def test_a_new_game_is_announced_in_french(gm):
     body = text(response)
     assert "Ma partie est à vous : modifiez-le section par section." in body
     assert "Votre jeu, version 1" in body
+
+
+def test_a_blank_game_starts_in_the_gms_language(gm):
+    """Its attributes and the sections its checks cite are the game's own words, in German
+    from the start; its ladder stays the standard one, which each player reads in theirs."""
+    client_for(gm).post(
+        reverse("ruleset_designs"),
+        {"action": "start", "start": "blank", "name": "Drachenjagd"},
+        HTTP_ACCEPT_LANGUAGE="de",
+    )
+    file = DesignedRuleset.objects.get(owner=gm).latest.file
+    assert file["attributes"]["names"] == ["Körper", "Geist"]
+    assert file["harm"]["damage_capacity_attribute"] == "Körper"
+    assert file["sections"]["creation"] == "Drachenjagd, Charaktererschaffung"
+    assert file["advancement"]["section"] == "Drachenjagd, Erfahrung"
+    assert file["ladder"]["words"] == list(ENGLISH_LADDER_IN_ORDER)
+
+
+def test_the_standard_ladder_saved_in_french_stays_standard(gm, design):
+    """The ladder page shows the standard words in French; saved as shown, the file keeps
+    them in English (every player reads them in their language); one word of the GM's own
+    makes the ladder the GM's, kept as typed, every word as the GM read it."""
+    client = client_for(gm)
+    data = fields_of(client.get(url(design, "ladder"), **FRENCH))
+    assert [data[f"words-{n}-word"][0] for n in range(9)] == [
+        "Abyssal", "Lamentable", "Mauvais", "Médiocre", "Moyen",
+        "Bon", "Très bon", "Excellent", "Légendaire",
+    ]  # fmt: skip
+    data["legendary_at_creation"] = ["on"]
+    response = client.post(url(design, "ladder"), {**data, "save": "1"}, **FRENCH)
+    assert response.status_code == 302
+    file = DesignedRuleset.objects.get(pk=design.pk).latest.file
+    assert file["ladder"]["words"] == list(ENGLISH_LADDER_IN_ORDER)
+    assert file["ladder"]["legendary_at_creation"] is True
+    data = fields_of(client.get(url(design, "ladder"), **FRENCH))
+    data["words-6-word"] = ["Fort"]
+    response = client.post(url(design, "ladder"), {**data, "save": "1"}, **FRENCH)
+    assert response.status_code == 302
+    ladder = DesignedRuleset.objects.get(pk=design.pk).latest.file["ladder"]
+    assert ladder["words"] == [
+        "Abyssal", "Lamentable", "Mauvais", "Médiocre", "Moyen",
+        "Bon", "Fort", "Excellent", "Légendaire",
+    ]  # fmt: skip
+    assert ladder["creation_max"] == "Excellent"  # Superb, where it was, in the GM's words
 
 
 def test_the_rules_page_reads_in_spanish(client):

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from characters.forms.designer.base import Group, Section, _declare
 from characters.forms.designer.fields import knob_field, level, number, text, yes
 from characters.knobs import parts_of
+from characters.vocabulary import ladder_said
 from rules.ruleset_file import ruleset_to_json
 from rules.rulesets import FUDGE_BASICS
 
@@ -56,8 +57,9 @@ class AdvancementSection(Section):
 
     def add_fields(self):
         super().add_fields()
+        said = ladder_said(self.ladder.words)
         for index, word in enumerate(self.ladder.words):
-            self.made[f"step_{index}"] = number(gettext("From {key}").format(key=word))
+            self.made[f"step_{index}"] = number(gettext("From {key}").format(key=said[index]))
             self.by_key[("step_", word)] = f"step_{index}"
 
     def read(self, file):

@@ -21,6 +21,7 @@ from characters.forms.designer.paths import (
     section_of,
     sentence,
 )
+from characters.vocabulary import ladder_said
 from characters.wording import said
 from rules.ladder import Ladder
 from rules.rulesets import Ruleset
@@ -83,7 +84,8 @@ class RowFormSet(forms.BaseFormSet):
 
 
 def level_choices(ladder: Ladder, none: str = "") -> list:
-    words = [(w, w) for w in ladder.words]
+    """The ladder's words, each kept as the file holds it and shown as the GM reads it."""
+    words = list(zip(ladder.words, ladder_said(ladder.words), strict=True))
     return [("", none), *words] if none else words
 
 

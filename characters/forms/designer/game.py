@@ -15,6 +15,7 @@ from characters.forms.designer.fields import (
     text,
 )
 from characters.knobs import BY_KEY, knob
+from characters.vocabulary import ladder_said, ladder_typed
 from rules.ruleset_file import move_to_ladder
 from rules.rulesets import LEVELS, TOKENS
 
@@ -119,8 +120,9 @@ class LadderSection(Section):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         levels = range(self.ladder.bottom, self.ladder.top_word_level + 1)
+        said = ladder_said(self.ladder.words)
         for name in ("creation_min", "creation_max"):
-            self.fields[name].choices = [(lv, self.ladder.name(lv)) for lv in levels]
+            self.fields[name].choices = [(lv, said[lv - self.ladder.bottom]) for lv in levels]
 
     def read(self, file):
         ladder = file["ladder"]
@@ -130,7 +132,9 @@ class LadderSection(Section):
             "creation_max": self.ladder.parse(ladder["creation_max"]),
             "legendary_at_creation": ladder.get("legendary_at_creation", False),
         }
-        return values, {"words": [{"word": w} for w in ladder["words"]]}
+        # Shown as the GM reads them: the standard ladder in the GM's language (ladder_typed
+        # keeps it standard when written back).
+        return values, {"words": [{"word": w} for w in ladder_said(ladder["words"])]}
 
     def write(self, file, v, rows):
         ladder = file["ladder"]
@@ -138,7 +142,7 @@ class LadderSection(Section):
             # In the old ladder's words: move_to_ladder puts them in the new one's.
             ladder[name] = self.ladder.name(v[name])
         ladder["legendary_at_creation"] = v["legendary_at_creation"]
-        words = [row["word"].strip() for row in rows["words"]]
+        words = ladder_typed([row["word"].strip() for row in rows["words"]])
         fair = v["fair"] if v["fair"] is not None else -1
         return move_to_ladder(file, words, fair)
 
@@ -168,10 +172,11 @@ class LadderSection(Section):
 def _caps_fields(section: Section, prefix: str) -> None:
     """One count for each word above Fair: how many traits may stand there."""
     ladder = section.ladder
+    said = ladder_said(ladder.words)
     for index in range(ladder.fair + 1, len(ladder.words)):
         word = ladder.words[index]
         name = f"{prefix}{index}"
-        section.made[name] = number(word)
+        section.made[name] = number(said[index])
         section.by_key[(prefix, word)] = name
 
 
