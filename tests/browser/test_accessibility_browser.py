@@ -242,11 +242,11 @@ CUT_WORDS = """() => {
   const room = (e, style) =>
     e.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   const cut = [];
-  for (const e of document.querySelectorAll('main select, main input[placeholder]')) {
+  for (const e of document.querySelectorAll('main select, main input[type=text]')) {
     if (e.offsetParent === null) continue;
     const words = e.tagName === 'SELECT'
       ? (e.selectedOptions[0] || {}).text
-      : (e.value ? '' : e.placeholder);
+      : (e.value || e.placeholder);
     if (!words) continue;
     const style = getComputedStyle(e);
     ruler.font = style.font;
@@ -269,8 +269,9 @@ CUT_WORDS = """() => {
 )
 def test_every_choice_and_hint_shows_its_words_whole(open_page, table, viewport, language):
     """On every page with a form, in each language: each select's chosen option and each
-    empty field's placeholder fit their control, where a phone cut them short, and each
-    field's hint is drawn under the field, not over it."""
+    text field's value (or, empty, its placeholder) fit their control, where a phone cut
+    them short (a German ladder's "Abgrundtief"), and each field's hint is drawn under the
+    field, not over it."""
     campaign, brogo, tess = table
     character_withdraw(character=tess, actor=tess.owner, expected_version=None)  # add rows
     game = DesignedRuleset.objects.get(owner=campaign.gm).pk
@@ -288,7 +289,7 @@ def test_every_choice_and_hint_shows_its_words_whole(open_page, table, viewport,
             "/games/",
             "/games/library/",
         ]
-        + [f"/games/{game}/{part}/" for part in ("game", "attributes", "skills", "harm")],
+        + [f"/games/{game}/{part}/" for part in ("game", "ladder", "attributes", "skills", "harm")],
     }
     found = {}
     for username, paths in forms.items():
