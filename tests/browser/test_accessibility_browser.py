@@ -303,6 +303,45 @@ def test_every_choice_and_hint_shows_its_words_whole(open_page, table, viewport,
     assert found == {path: [] for path in found}
 
 
+# A designer row's fields that begin a line of their row lower than another field on it:
+# each line of a row's fields (a new one starts where a field sits left of the one before)
+# with its labels' tops, where they differ.
+UNEVEN_LABELS = """() => [...document.querySelectorAll(
+  '.design-row:not(.tall), .design-row-details[open] .design-row-body'
+)].flatMap(body => {
+    const lines = [];
+    let left = Infinity;
+    for (const field of body.querySelectorAll(':scope > .design-field')) {
+      const box = field.getBoundingClientRect();
+      if (box.left <= left) lines.push([]);
+      left = box.left;
+      const label = field.querySelector('label, legend');
+      lines.at(-1).push([label.textContent.trim(), Math.round(label.getBoundingClientRect().top)]);
+    }
+    return lines.filter(line => new Set(line.map(([, top]) => top)).size > 1);
+  })"""
+
+
+def test_a_designer_rows_fields_line_up_by_their_labels(open_page, table):
+    """The fields of a designer row (a skill's, a tracker's: each in a list of the game's
+    own) begin their labels level, line by line, where they were drawn bottom-aligned and a
+    field with a short hint stood lower than the one beside it (a tracker's Name, 16 px
+    under its Key)."""
+    campaign, _, _ = table
+    game = DesignedRuleset.objects.get(owner=campaign.gm).pk
+    page = open_page(DESKTOP)
+    log_in(page, "greta", PASSWORD)
+    uneven, rows = {}, 0
+    for section in ("skill-list", "equipment", "power-list", "templates", "derived", "trackers"):
+        page.goto(f"/games/{game}/{section}/")
+        page.locator(".design-rows > button[name=add]").last.click()
+        expect(page.locator(".design-row")).not_to_have_count(0)
+        rows += page.locator(".design-row-details[open]").count()
+        uneven[section] = page.evaluate(UNEVEN_LABELS)
+    assert rows == 5  # each list's new row, open; a skill's is short, on one line
+    assert uneven == {section: [] for section in uneven}
+
+
 # The boxes on the page that scroll sideways, each marked for the test by its number.
 SIDEWAYS = """() => [...document.querySelectorAll('main *')].filter(e => {
   const overflow = getComputedStyle(e).overflowX;
