@@ -80,6 +80,19 @@ def rules_text(text: str) -> str:
     return catalogue.get((TEXT, text)) or text
 
 
+def typed_text(text: str) -> str:
+    """What a form keeps of a rules text shown in the active language (rules_text): its
+    English, where it is one as rules_text says it; any other text as typed."""
+    return _english_texts(_language()).get(text.strip(), text)
+
+
+@cache
+def _english_texts(language: str) -> dict[str, str]:
+    """The language's rules texts -> their English."""
+    table = _catalogue(language) or {}
+    return {said: english for (context, english), said in table.items() if context == TEXT}
+
+
 def canonical(name: str) -> str:
     """The English key of a name written in any configured language ("Escalade" ->
     "Climbing", "escalade, glace" -> "Climbing, glace"); a name no language knows is itself."""

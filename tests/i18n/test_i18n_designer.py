@@ -11,7 +11,9 @@ from django.utils import translation
 
 from characters.forms.designer import SECTIONS
 from characters.models import DesignedRuleset
+from characters.rules_content import _catalogue
 from characters.services import rulesets as services
+from characters.vocabulary import LADDER, NOUNS, TERMS, ladder_word, noun
 from rules.ruleset_file import ruleset_to_json
 from rules.rulesets import BUILTIN
 from tests.app.test_campaigns import *  # noqa: F403
@@ -34,6 +36,20 @@ ENGLISH_LADDER_IN_ORDER = (
     "Abysmal", "Terrible", "Poor", "Mediocre", "Fair", "Good", "Great", "Superb", "Legendary"
 )  # fmt: skip
 ENGLISH_LADDER = set(ENGLISH_LADDER_IN_ORDER)
+
+
+def _french_says_otherwise() -> set[str]:
+    """The English of every built-in word French says otherwise: the app's words of the
+    rules (vocabulary) and the rules content's names and notes (rules_content)."""
+    with translation.override("fr"):
+        words = {str(w) for kind in TERMS.values() for w, said in kind.items() if str(said) != w}
+        words |= {one for one, many in NOUNS if noun(one, many, 1) != one}
+        words |= {w for w in LADDER if ladder_word(w) != w}
+        words |= {english for (_, english), said in _catalogue("fr").items() if said != english}
+    return words
+
+
+FRENCH_SAYS_OTHERWISE = _french_says_otherwise()
 SPANISH = {"HTTP_ACCEPT_LANGUAGE": "es"}
 
 
@@ -69,11 +85,15 @@ def test_each_section_page_reads_in_french(gm, design, section):
     assert not left, left
     assert "Save as a new version" not in body and "Enregistrer comme nouvelle version" in body
     assert "My Mudge" in body  # the GM's own name, as written
-    # The standard ladder's words in French wherever they are shown (a field's value, a
-    # choice, a label, the sample character), as its players read them: the file keeps them
-    # in English (a choice's value), said in each reader's language.
-    shown = {*re.findall(r'<input[^>]*type="text"[^>]*value="([^"]*)"', body)}
-    shown |= {words.strip() for words in re.findall(r">([^<>]+)<", body)}
+    # Every built-in word the game holds in English is in French wherever it is shown (a
+    # field's value, a choice, a label, the sample character), as its players read it: the
+    # file keeps it in English (a choice's value), said in each reader's language.
+    values = re.findall(r'<input[^>]*type="text"[^>]*value="([^"]*)"', body)
+    for lines in re.findall(r"<textarea[^>]*>([^<]*)</textarea>", body):
+        for line in lines.splitlines():  # a name a line, or "Strength: Good"
+            values += [part.strip() for part in line.split(":")]
+    assert not set(values) & FRENCH_SAYS_OTHERWISE, set(values) & FRENCH_SAYS_OTHERWISE
+    shown = {words.strip() for words in re.findall(r">([^<>]+)<", body)}
     assert not shown & ENGLISH_LADDER, shown & ENGLISH_LADDER
 
 

@@ -19,6 +19,7 @@ class AdvancementSection(Section):
     title = gettext_noop("Advancement")
     intro = gettext_noop("What experience buys after approval, and what it costs.")
     has_advancement = yes(_("Characters advance"), _("Untick for a game without experience."))
+    words = {"unit": "experience unit"}
     unit = text(_("Unit"), _("What experience is counted in: XP, EP, token."))
     section = text(
         _("Rule section"), _("Where the costs come from, e.g. My game, p. 4."), limit=2000

@@ -21,6 +21,7 @@ from characters.forms.designer.paths import (
     section_of,
     sentence,
 )
+from characters.forms.designer.words import kept_values, shown_values
 from characters.vocabulary import ladder_said
 from characters.wording import said
 from rules.ladder import Ladder
@@ -63,6 +64,10 @@ class RowForm(forms.Form):
     """One row. Level fields take the game's ladder words; a row may take other choices from
     the game (`for_game`)."""
 
+    # Each field that holds a built-in word -> its kind (designer.words): shown in the GM's
+    # language, kept in English while the GM leaves it so.
+    words: dict[str, str] = {}
+
     def __init__(self, *args, ladder: Ladder, ruleset: Ruleset | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
@@ -102,6 +107,7 @@ class Section(forms.Form):
     # "prefix_" of the fields made one a level of the ladder -> (their path with * for the
     # level's word, their label with {key} for it)
     keyed: dict = {}
+    words: dict[str, str] = {}  # as RowForm.words, for the section's own fields
 
     based_on = forms.IntegerField(required=False, widget=forms.HiddenInput)
     note = forms.CharField(
@@ -119,7 +125,16 @@ class Section(forms.Form):
         self.ruleset = ruleset
         self.by_key: dict[tuple[str, str], str] = {}  # (prefix, level word) -> field
         self.add_fields()
-        values, rows = self.read(file)
+        # As the file holds them (kept_values), then as the GM reads them (shown_values).
+        self.read_values, self.read_rows = self.read(file)
+        values = shown_values(self.read_values, self.words)
+        rows = {
+            part.name: [
+                shown_values(row, part.form.words) for row in self.read_rows.get(part.name, [])
+            ]
+            for part in self.parts
+            if isinstance(part, Rows)
+        }
         super().__init__(data, initial={**values, "based_on": version})
         self.fields.update(self.made)
         self.order_fields([n for n in self.fields if n not in ("based_on", "note")])
@@ -227,10 +242,19 @@ class Section(forms.Form):
         """The ruleset file with this section as the GM set it. A field that is not a value
         yet (a number that is not one) keeps the file's value: its own message says why."""
         self.is_valid()
-        values = {**self.initial, **self.cleaned_data}
-        rows = {name: _rows_typed(formset) for name, formset in self.rowsets.items()}
+        values = kept_values({**self.initial, **self.cleaned_data}, self.words, self.read_values)
+        rows = {part.name: self._rows_kept(part) for part in self.parts if isinstance(part, Rows)}
         self.typed = self.write(copy.deepcopy(self.source), values, rows)
         return self.typed
+
+    def _rows_kept(self, part: Rows) -> list[dict]:
+        """The rows as typed, as the file keeps them (kept_values), each beside the row read
+        at its place."""
+        read = self.read_rows.get(part.name, [])
+        return [
+            kept_values(row, part.form.words, read[index] if index < len(read) else None)
+            for index, row in enumerate(_rows_typed(self.rowsets[part.name]))
+        ]
 
     # -- problems --
 

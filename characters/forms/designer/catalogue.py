@@ -14,8 +14,12 @@ from characters.forms.designer.fields import (
     power_kind_choices,
     text,
 )
+from characters.forms.designer.words import RULES_NAME, RULES_TEXT
 from characters.models import Equipment
 from rules.catalog import POWER_DETAILS
+
+# A catalogue entry's name and note: the rules content's, in the GM's language (words.py).
+NAMED_ENTRY = {"name": RULES_NAME, "note": RULES_TEXT}
 
 
 class CatalogueSection(Section):
@@ -48,6 +52,7 @@ def _catalogue_rows(list_key, title, help_text, form, add, row) -> Rows:
 
 
 class SkillRow(RowForm):
+    words = NAMED_ENTRY
     name = text(_("Name"))
     difficulty = forms.ChoiceField(
         label=_("Difficulty"), choices=DIFFICULTY_CHOICES, initial="average"
@@ -57,6 +62,7 @@ class SkillRow(RowForm):
 
 
 class GiftRow(RowForm):
+    words = NAMED_ENTRY
     name = text(_("Name"))
     cost = amount(_("Cost"))
     note = text(_("Note"), limit=2000)
@@ -64,6 +70,7 @@ class GiftRow(RowForm):
 
 
 class FaultRow(RowForm):
+    words = NAMED_ENTRY
     name = text(_("Name"))
     value = amount(_("Value"))
     note = text(_("Note"), limit=2000)
@@ -71,6 +78,7 @@ class FaultRow(RowForm):
 
 
 class EquipmentRow(RowForm):
+    words = NAMED_ENTRY
     name = text(_("Name"))
     kind = forms.ChoiceField(
         label=_("Kind"), choices=Equipment.Kind.choices, initial=Equipment.Kind.GEAR
@@ -94,6 +102,7 @@ POWER_DETAIL_LABELS = {
 
 
 class PowerRow(RowForm):
+    words = {"name": RULES_NAME, **dict.fromkeys(POWER_DETAILS, RULES_TEXT)}
     name = text(_("Name"))
     kind = forms.ChoiceField(label=_("Kind"), choices=power_kind_choices)
     difficulty = forms.ChoiceField(

@@ -10,6 +10,7 @@ from rules.rulesets import FUDGE_BASICS
 
 
 class TrackRow(RowForm):
+    words = {"name": "wound"}
     name = text(_("Name"))
     damage = text(_("Damage"))
     penalty = number(_("Penalty"))
@@ -17,6 +18,7 @@ class TrackRow(RowForm):
 
 
 class GrazeRow(RowForm):
+    words = {"wound": "wound"}
     start = number(_("From damage"))
     wound = text(_("Worst row"))
 
@@ -28,6 +30,7 @@ class HarmSection(Section):
         "The track a character marks when hurt (or set back), lightest row first, and what "
         "a blow does."
     )
+    words = {"track_title": "harm", "caused_by": "harm", "track_note": "ruleset note"}
     has_track = yes(_("The game has a wound track"), _("Untick for a game without one."))
     track_title = text(_("Title"), _("What the sheet calls it: Wounds, Setbacks."))
     caused_by = text(_("Its first column"), _("What inflicts a row: Damage, Successes."))

@@ -16,6 +16,13 @@ from characters.forms.designer.fields import (
     text,
     yes,
 )
+from characters.forms.designer.words import (
+    NAMED_LEVELS,
+    RULES_NAME,
+    RULES_NAMES,
+    RULES_TEXT,
+    RULES_TEXTS,
+)
 
 
 def _pairs(value: str, field: str, convert=str) -> dict:
@@ -43,6 +50,17 @@ def _pairs(value: str, field: str, convert=str) -> dict:
 
 
 class TemplateRow(RowForm):
+    words = {
+        "name": RULES_NAME,
+        "description": RULES_TEXT,
+        "minimum_attributes": NAMED_LEVELS,
+        "minimum_skills": NAMED_LEVELS,
+        "recommended_gifts": RULES_NAMES,
+        "required_gifts": RULES_NAMES,
+        "required_faults": RULES_NAMES,
+        "racial_bonuses": NAMED_LEVELS,
+        "notes": RULES_TEXTS,
+    }
     name = text(_("Name"))
     kind = forms.ChoiceField(label=_("Kind"), choices=TEMPLATE_KIND_CHOICES, initial="class")
     section = text(_("Rule section"), limit=2000)

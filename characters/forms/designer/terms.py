@@ -6,6 +6,7 @@ from django.utils.translation import gettext_noop
 
 from characters.forms.designer.base import Group, Section, _declare
 from characters.forms.designer.fields import text
+from characters.forms.designer.words import ONE_OF_A_LIST
 from characters.vocabulary import TERMS
 from rules.rulesets import LISTS
 
@@ -60,6 +61,18 @@ class TermsSection(Section):
         ),
         Group(_("Other words"), tuple(TERM_FIELDS)),
     )
+    words = {
+        **{f"{name}_title": "list title" for name in LISTS},
+        **{f"{name}_one": ONE_OF_A_LIST for name in LISTS},
+        "points": "points",
+        "gm": "game master",
+        "cost_unit": "cost unit",
+        "weapon_value": "equipment value",
+        "armour_value": "equipment value",
+        "equipment_hint": "ruleset note",
+        "personality_hint": "ruleset note",
+        "dice_note": "ruleset note",
+    }
     paths = {
         **{
             f"{name}_title": (f"terms.lists.{name}", f"terms.lists.{name}[0]")

@@ -23,19 +23,23 @@ from characters.forms.designer.fields import (
     text,
     yes,
 )
+from characters.forms.designer.words import RULES_NAME, RULES_TEXT
 from rules.rulesets import DIFFICULTIES
 
 
 class NameRow(RowForm):
+    words = {"name": RULES_NAME}
     name = text(_("Name"))
 
 
 class ExtraRow(RowForm):
+    words = {"name": RULES_NAME}
     name = text(_("Name"))
     default = level(_("Default"))
 
 
 class OpenedRow(RowForm):
+    words = {"gift": RULES_NAME, "attribute": RULES_NAME}
     gift = text(_("Gift"))
     attribute = text(_("Attribute it opens"))
 
@@ -52,6 +56,7 @@ class AttributesSection(Section):
     intro = gettext_noop(
         "The traits every character has, what they cost, and which ones damage reads."
     )
+    words = {"damage_capacity_attribute": RULES_NAME, "muscle_attribute": RULES_NAME}
     who = choice(_("Who names them"), "", WHO_NAMES)
     default = level(_("Default level"), _("The level an attribute costs nothing at."))
     cost = number(
@@ -168,6 +173,7 @@ def _mapping(rows: list[dict], key: str, value: str) -> dict:
 
 
 class NamedDefaultRow(RowForm):
+    words = {"skill": RULES_NAME}
     skill = text(_("Skill"))
     level = level(_("Default"))
 
@@ -278,6 +284,10 @@ class PowersSection(Section):
     intro = gettext_noop(
         "The kinds of power characters may have, the gift each needs first, and what they cost."
     )
+    words = {
+        **{f"{kind}_gift": RULES_NAME for kind in POWER_KINDS},
+        **{f"{kind}_note": RULES_TEXT for kind in POWER_KINDS},
+    }
     superpower_cost = knob_field("superpower_cost")
     power_default = level(_("Power default"), _("The level a power costs nothing at."))
     power_levels = text(
