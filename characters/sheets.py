@@ -14,7 +14,7 @@ from itertools import zip_longest
 
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from characters import adapters, states, vocabulary
 from characters.adapters import file_sha256, override_summary
@@ -31,7 +31,7 @@ from rules.house_rules import json_number
 from rules.ladder import TERRIBLE, WORDS, card_rating, signed
 from rules.numbers import number_text
 from rules.report import build_report, power_difficulty, power_potential
-from rules.rulesets import MUDGE_DICE_NOTE, TOKENS, TOKENS_HARM, Ruleset
+from rules.rulesets import TOKENS, Ruleset
 from rules.trackers import tracker_start, tracker_value
 from rules.words import Level
 
@@ -43,19 +43,6 @@ COUNT_BOXES_MAX = 20
 CONSUMABLE_FACTS = {"experience", "points", "saved_tokens"}
 # The points the built-in rulesets spend in play; a GM's own points stay a plain fact.
 TABLE_POINTS = {"fudge points", "meta points"}
-# The built-in rulesets' longer notes in the reader's language (a GM's own as written).
-RULESET_NOTES = {
-    MUDGE_DICE_NOTE: gettext_lazy(
-        "The odd-coloured fourth die is the damage die (Mudge 3.22). It counts in the roll "
-        "like the other three; in combat its result (-1, 0 or +1) is also added to the "
-        "damage, though it cannot bring positive damage below 1 (Mudge 4.61); and when an "
-        "opposed action ties, the higher damage die wins."
-    ),
-    TOKENS_HARM.note: gettext_lazy(
-        "Use only the largest Setback of its type (MicroFudged DIP V.3): setbacks heal 1 "
-        "card a day, lethal wounds 1 a week."
-    ),
-}
 # The damage factors' own words (rules.combat), in the reader's language.
 FACTOR_WORDS = {
     "Unarmed": pgettext_lazy("damage factor", "Unarmed"),
@@ -520,8 +507,7 @@ def _word(ruleset: Ruleset, level: int) -> str:
 
 def _note(text: str) -> str:
     """A built-in ruleset's note in the reader's language; a GM's own as written."""
-    found = RULESET_NOTES.get(text)
-    return text if found is None else str(found)
+    return vocabulary.term(text, "ruleset note")
 
 
 def _skill_marks() -> str:

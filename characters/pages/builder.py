@@ -7,7 +7,7 @@ from functools import partial
 
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
-from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from characters import vocabulary
@@ -52,34 +52,11 @@ from rules.templates import apply_template, templates_for, unmet_minimums
 from rules.trades import amount_phrase
 from rules.words import Noun
 
-# The built-in rulesets' hints above the equipment and the personality questions
-# (rules.rulesets.Terms), marked for the catalogue; any other ruleset's is shown as written.
-HINTS = frozenset(
-    (
-        gettext_noop("Answer what helps the character come alive; none is required."),
-        gettext_noop("Mudge 1.35: answer what helps the character come alive; none is required."),
-        gettext_noop(
-            "MicroFudged DIP I: one sentence says who the character is (the concept), "
-            "another what they want; the rest helps them come alive."
-        ),
-        gettext_noop(
-            "Gear adds or subtracts cards: a weapon's cards go to Attack or Defence, "
-            "armour's always and only to Defence (MicroFudged DIP VII.2)."
-        ),
-        gettext_noop(
-            "Weapons feed the offensive damage factor, armour the defensive one (Fudge "
-            "Basics, Offensive and Defensive Damage Factors)."
-        ),
-        gettext_noop(
-            "Weapons feed the offensive damage factor, armour the defensive one (Mudge 4.54)."
-        ),
-    )
-)
-
 
 def hint(text: str) -> str:
-    """A ruleset's hint in the reader's language (HINTS); a GM's own as written."""
-    return _(text) if text in HINTS else text
+    """A ruleset's hint in the reader's language (a built-in's, vocabulary.TERMS); a GM's own
+    as written."""
+    return vocabulary.term(text, "ruleset note")
 
 
 @dataclass
