@@ -27,14 +27,8 @@ def shown(value, kind: str):
     """`value` as the designer shows it to the GM: a built-in word in the GM's language."""
     if not isinstance(value, str) or not value:
         return value
-    if kind == RULES_NAME:
-        return rules_name(value)
-    if kind == RULES_TEXT:
-        return rules_text(value)
-    if kind == RULES_TEXTS:
-        return _each_line(value, kind, rules_text)
-    if kind in (RULES_NAMES, NAMED_LEVELS):
-        return _each_line(value, kind, rules_name, vocabulary.ladder_text)
+    if kind in _SAID_AND_KEPT:
+        return _SAID_AND_KEPT[kind][0](value)
     return _said(kind).get(value, value)
 
 
@@ -43,14 +37,8 @@ def kept(value, kind: str):
     is one in the GM's language (or in English), else the value as typed."""
     if not isinstance(value, str) or not value:
         return value
-    if kind == RULES_NAME:
-        return typed_key(value)
-    if kind == RULES_TEXT:
-        return typed_text(value)
-    if kind == RULES_TEXTS:
-        return _each_line(value, kind, typed_text)
-    if kind in (RULES_NAMES, NAMED_LEVELS):
-        return _each_line(value, kind, typed_key, lambda level: kept(level, LADDER))
+    if kind in _SAID_AND_KEPT:
+        return _SAID_AND_KEPT[kind][1](value)
     english = {said.casefold(): word for word, said in _said(kind).items()}
     english.update((word.casefold(), word) for word in _said(kind))
     return english.get(value.strip().casefold(), value)
@@ -83,17 +71,33 @@ def _same(typed: str, shown_) -> bool:
     return isinstance(shown_, str) and typed.strip() == shown_.strip()
 
 
-def _each_line(value: str, kind: str, name, level=None) -> str:
-    """Each line said by `name`; for NAMED_LEVELS, the name before its colon, the level
-    after it by `level` (a line without a colon as a name)."""
-    said = []
-    for line in value.splitlines():
+def _each_line(say):
+    """`say` for a value of one a line."""
+    return lambda value: "\n".join(say(line.strip()) for line in value.splitlines())
+
+
+def _named_level(name, level):
+    """For a line "Strength: Good": its name said by `name`, its level by `level` (a line
+    without a colon as a name)."""
+
+    def say(line: str) -> str:
         trait, colon, rest = line.partition(":")
-        if kind == NAMED_LEVELS and colon:
-            said.append(f"{name(trait.strip())}: {level(rest.strip())}")
-        else:
-            said.append(name(line.strip()))
-    return "\n".join(said)
+        return f"{name(trait.strip())}: {level(rest.strip())}" if colon else name(line)
+
+    return say
+
+
+# The kinds said and kept by a function each, (as shown, as kept), rather than a table of words.
+_SAID_AND_KEPT = {
+    RULES_NAME: (rules_name, typed_key),
+    RULES_TEXT: (rules_text, typed_text),
+    RULES_NAMES: (_each_line(rules_name), _each_line(typed_key)),
+    RULES_TEXTS: (_each_line(rules_text), _each_line(typed_text)),
+    NAMED_LEVELS: (
+        _each_line(_named_level(rules_name, vocabulary.ladder_text)),
+        _each_line(_named_level(typed_key, lambda level: kept(level, LADDER))),
+    ),
+}
 
 
 def _said(kind: str) -> dict[str, str]:
