@@ -269,12 +269,11 @@ def ladder_said(words) -> list[str]:
 
 def ladder_typed(words) -> list[str]:
     """The words a GM typed for a ladder (ladder_said showed them), kept as the standard
-    ladder's English when each is a standard word in the active language or in English:
-    a standard ladder stays standard, said in each reader's language. A ladder with a word
-    of the GM's own is kept as typed, every word in the language the GM reads."""
-    known = {str(said).casefold(): word for word, said in LADDER.items()}
-    known.update((word.casefold(), word) for word in LADDER)
-    standard = [known.get(word.casefold()) for word in words]
+    ladder's English when each is a standard word, as written, in the active language or in
+    English: a standard ladder stays standard, said in each reader's language. A ladder with
+    a word of the GM's own is kept as typed, every word in the language the GM reads."""
+    known = {str(said): word for word, said in LADDER.items()} | {word: word for word in LADDER}
+    standard = [known.get(word) for word in words]
     return standard if all(standard) else list(words)
 
 

@@ -34,14 +34,13 @@ def shown(value, kind: str):
 
 def kept(value, kind: str):
     """What the file keeps of `value` as the GM typed it: a built-in word's English where it
-    is one in the GM's language (or in English), else the value as typed."""
+    is one, as written, in the GM's language, else the value as typed (the English too)."""
     if not isinstance(value, str) or not value:
         return value
     if kind in _SAID_AND_KEPT:
         return _SAID_AND_KEPT[kind][1](value)
-    english = {said.casefold(): word for word, said in _said(kind).items()}
-    english.update((word.casefold(), word) for word in _said(kind))
-    return english.get(value.strip().casefold(), value)
+    english = {said: word for word, said in _said(kind).items()}
+    return english.get(value.strip(), value)
 
 
 def shown_values(values: dict, words: dict[str, str]) -> dict:
