@@ -227,3 +227,25 @@ def test_a_sample_powers_and_an_items_kind_are_the_games_words_in_french(gm, des
         ("shield", "Bouclier"),
         ("gear", "Matériel"),
     ]
+
+
+def test_a_built_in_word_left_as_shown_stays_english_one_retyped_is_the_gms(gm, design):
+    """Names of things in French: the GM's title saved as shown ("MJ") stays the built-in's
+    "GM", which each player reads in their language; the points retyped in other letters
+    ("Méta-points") are the GM's own word, kept as typed."""
+    client = client_for(gm)
+    data = fields_of(client.get(url(design, "terms"), **FRENCH))
+    assert (data["gm"], data["points"], data["skills_one"]) == (
+        ["MJ"],
+        ["méta-points"],
+        ["compétence"],
+    )
+    data["points"] = ["Méta-points"]
+    response = client.post(url(design, "terms"), {**data, "save": "1"}, **FRENCH)
+    assert response.status_code == 302
+    terms = DesignedRuleset.objects.get(pk=design.pk).latest.file["terms"]
+    assert (terms["gm"], terms["points"], terms["lists"]["skills"]) == (
+        "GM",
+        "Méta-points",
+        ["Skills", "skill"],
+    )
