@@ -131,6 +131,9 @@ class Section:
     gift_names: frozenset[str]  # the character's, casefolded: what a spell's pick needs
     noun: str = ""  # one of them, for "Add a skill…"
     add_refused: bool = False  # its add form is one the player sent that did not validate
+    # Its picker's Add at as chosen before an Undo or Redo, which loaded the page again
+    # (views.builder._query_reopening_picker); None: its add form's.
+    picker_level: str | None = None
 
     @cached_property
     def add_form(self):
@@ -170,7 +173,8 @@ class Section:
         form = self.add_form
         if "level" not in form.fields:
             return None, ()
-        return form["level"].value(), form.fields["level"].choices
+        chosen = self.picker_level
+        return form["level"].value() if chosen is None else chosen, form.fields["level"].choices
 
     @property
     def noun_said(self) -> str:

@@ -288,6 +288,14 @@ def chosen_level(context: dict, kind: str, level: str | None) -> str | None:
     return level if level in offered else None
 
 
+def keep_chosen_level(context: dict, kind: str, level: str | None) -> None:
+    """The page's picker of list `kind` drawn with its Add at at `level` (chosen_level), as
+    it was before the Undo or Redo that loaded the page again."""
+    section = section_of(context, kind) if kind != EQUIPMENT and level is not None else None
+    if section is not None:
+        section.picker_level = level
+
+
 def pick_again(context: dict, kind: str, name: str) -> dict | None:
     """What characters/picker.html#pick reads to draw the open picker's entry for `name`
     in list `kind` again, out of band, as the list has it now (a write added or removed

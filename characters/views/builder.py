@@ -4,6 +4,7 @@ normally and the page redirects back. Invalid input re-renders with the message 
 a stale or locked write is refused with a 409 and nothing is saved."""
 
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.db.models import prefetch_related_objects
@@ -37,6 +38,7 @@ from characters.pages.builder_news import (
 from characters.pages.picker import (
     PICKER_KINDS,
     chosen_level,
+    keep_chosen_level,
     open_picks,
     pick_again,
     picker_alone,
@@ -75,11 +77,12 @@ def character_builder(request, pk):
     context["open_picker"] = kind = request.GET.get("picker", "")
     if kind:
         # The one list shown whole: the page, or with htmx the picker alone, its costs at
-        # the level its Add at was set to (which draws it again).
-        level = chosen_level(context, kind, request.GET.get("level")) if request.htmx else None
+        # the level its Add at was set to (which draws it again, or Undo and Redo sent).
+        level = chosen_level(context, kind, request.GET.get("level"))
         context["open_picks"] = open_picks(context, kind, level)
         if request.htmx:
             return _picker(request, character, context, level)
+        keep_chosen_level(context, kind, level)
     return render(request, PAGE, context)
 
 
@@ -403,9 +406,12 @@ def _undone(request, pk, *, redo: bool):
 
 def _query_reopening_picker(request) -> str:
     """The page's query that opens the catalogue picker open when Undo or Redo was pressed
-    (its `picker` input, which they include), or none."""
+    (its `picker` input, which they include) at the level its Add at was set to, or none."""
     kind = next((k for k in request.POST.getlist("picker") if k in PICKER_KINDS), "")
-    return f"?picker={kind}" if kind else ""
+    if not kind:
+        return ""
+    level = request.POST.get("level")
+    return "?" + urlencode({"picker": kind} | ({"level": level} if level is not None else {}))
 
 
 # -- the one shape of an edit ------------------------------------------------------------

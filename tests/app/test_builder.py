@@ -931,11 +931,17 @@ def page_url(character) -> str:
         (["", ""], ""),
         (["attribute"], ""),  # a list with no picker
         (["<script>"], ""),
+        # With the open picker's Add at: passed on (the page offers only its own levels).
+        ({"picker": ["", "skill"], "level": "2"}, "?picker=skill&level=2"),
+        ({"picker": ["skill"], "level": "<b>"}, "?picker=skill&level=%3Cb%3E"),
+        ({"picker": [""], "level": "2"}, ""),
     ],
 )
 def test_undo_and_redo_load_the_page_with_the_open_picker(player_client, character, posted, opens):
-    """Undo and Redo send each picker's `picker` input (hx-include): the page they load has
-    the one that was open open again; anything else opens none."""
+    """Undo and Redo send each picker's `picker` input and the open one's Add at
+    (hx-include): the page they load has the one that was open open again, at that level;
+    anything else opens none."""
+    posted = posted if isinstance(posted, dict) else {"picker": posted}
     strength = character.traits.get(name="Strength")
     url = reverse("trait_update", args=[character.pk, strength.pk])
     player_client.post(url, {"version": character.version, "name": "Strength", "level": GOOD})
@@ -944,7 +950,7 @@ def test_undo_and_redo_load_the_page_with_the_open_picker(player_client, charact
         character.refresh_from_db()
         response = player_client.post(
             reverse(undo, args=[character.pk]),
-            {"version": character.version, "picker": posted},
+            {"version": character.version, **posted},
             HTTP_HX_REQUEST="true",
         )
         assert response["HX-Redirect"] == builder + opens

@@ -331,16 +331,22 @@ def test_the_picker_shows_each_entrys_cost_and_what_adding_it_does(
         effect = re.search(r"Adding it: ([^.]*)\.", pick).group(1)
         assert effect.startswith(f"at Mediocre it takes {cost} (")
     assert skills.count("Adding it: at Mediocre it takes") == len(BUILTIN["mudge"].catalog.skills)
-    # Its Add at set to Great draws it again (htmx), each cost quoted there; a level the
-    # list does not offer, or the whole page, leaves it at the add row's.
+    # Its Add at set to Great draws it again (htmx), each cost quoted there, and so does
+    # the whole page an Undo loads with it (views.builder._query_reopening_picker), its Add
+    # at still at Great; a level the list does not offer leaves it at the add row's.
     for level, quoted, headers in (
         (GREAT, "at Great it takes 4 skill levels (", HTMX),
         (99, "at Mediocre it takes 1 skill level (", HTMX),
-        (GREAT, "at Mediocre it takes 1 skill level (", {}),
+        (GREAT, "at Great it takes 4 skill levels (", {}),
+        (99, "at Mediocre it takes 1 skill level (", {}),
     ):
         again = player_client.get(f"{builder}?picker=skill&level={level}", **headers)
-        climbing = again.content.decode()
-        climbing = climbing[climbing.index("<bdi>Climbing</bdi>") :]
+        again = again.content.decode()
+        picker = again[again.index('id="picker-skill"') :]
+        chosen = re.search(r'Add at\s*<select name="level"[^>]*>.*?</select>', picker, re.S)
+        selected = "Great" if quoted.startswith("at Great") else "Mediocre"
+        assert re.findall(r'<option value="-?\d+" selected>([^<]+)<', chosen.group(0)) == [selected]
+        climbing = picker[picker.index("<bdi>Climbing</bdi>") :]
         assert re.search(r"Adding it: ([^.]*)\.", climbing).group(1).startswith(quoted)
     # The powers' Add at offers "No level" (a superpower has none): chosen, it stays chosen
     # and a spell is quoted at Fair, where the picker answered with a server error.

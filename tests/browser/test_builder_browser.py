@@ -291,7 +291,8 @@ def skills_picker_open(page, people):
 def test_a_pickers_add_at_quotes_each_cost_at_its_level(open_page, people):
     """The skills picker quotes each cost at its Add at (Mudge 1.62: an average skill takes
     1 at Mediocre, 4 at Great); set to Great it says so, keeping the search as typed, and
-    adding Climbing there takes the 4 it said."""
+    adding Climbing there takes the 4 it said. Undo brings the picker back as it was: open,
+    at Great, the search kept."""
     page, mira = skills_picker_open(open_page(PHONE), people)
     climbing = page.locator("#picker-list-skill > li", has_text="Climbing")
     expect(climbing.locator(".pick-effect")).to_contain_text("at Mediocre it takes 1 skill level")
@@ -305,6 +306,11 @@ def test_a_pickers_add_at_quotes_each_cost_at_its_level(open_page, people):
     climbing.get_by_role("button", name="Add Climbing").click()
     expect(page.locator("#balance-value")).to_have_attribute("data-balance", str(balance - 4))
     assert mira.traits.get(name="Climbing").level == GREAT
+    page.locator("#undo-form button").click()
+    expect(page.locator("#balance-value")).to_have_attribute("data-balance", str(balance))
+    expect(page.locator("#picker-skill .picker-level select")).to_have_value(str(GREAT))
+    expect(climbing.locator(".pick-effect")).to_contain_text("at Great it takes 4 skill levels")
+    expect(page.locator("#picker-skill input[type=search]")).to_have_value("clim")
 
 
 def test_a_picker_search_that_finds_nothing_says_so(open_page, people):
