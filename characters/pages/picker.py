@@ -15,7 +15,7 @@ from characters.rules_content import rules_name, rules_text
 from characters.wording import SPEAKER, said
 from rules.ladder import FAIR, signed
 from rules.numbers import number_text
-from rules.rulesets import LEVELS, SKILL_DIFFICULTY, Ruleset
+from rules.rulesets import LEVELS, SKILL_DIFFICULTY, Ruleset, skill_default
 from rules.words import Level, Noun, plural_count, say
 
 EQUIPMENT = "equipment"
@@ -89,6 +89,18 @@ def _as_skill(ruleset: Ruleset, difficulty: str, what: str, level: int) -> str:
     the picker's "Add at": its cost at Fair (Mudge 1.62) and one a level from there, in the
     ruleset's words. A player adding it at the level the picker says pays what it says."""
     cost = ruleset.difficulty_costs.get(difficulty or SKILL_DIFFICULTY, 2) + level - FAIR
+    return _quoted_at(ruleset, level, cost, what)
+
+
+def _as_flat_skill(ruleset: Ruleset, name: str, level: int) -> str:
+    """The cost at `level` of a skill priced a level at a time from its default (Fudge
+    Basics: Poor), as _as_skill quotes one priced by difficulty."""
+    default = skill_default(ruleset, name, None)
+    what = _("from its default, {default}").format(default=_level(ruleset, default))
+    return _quoted_at(ruleset, level, level - default, what)
+
+
+def _quoted_at(ruleset: Ruleset, level: int, cost: int, what: str) -> str:
     return _(
         "at {level} it takes {cost} ({what}, {section}), one more or one fewer for each level "
         "above or below {level}"
@@ -127,15 +139,13 @@ def catalog_picks(
             )
             for s in entries
         ]
+    if kind == Trait.Kind.SKILL and levels:
+        # Each a level above its default (Fudge Basics), quoted at the picker's Add at.
+        return [Pick(s.name, (), _as_flat_skill(ruleset, s.name, level), s.note) for s in entries]
     if kind == Trait.Kind.SKILL:
-        section = ruleset.section("skills")
-        if levels:
-            unit = SPEAKER.noun(Noun(*terms.pool_words("skills")))
-            effect = _("1 {unit} a level above its default ({section})").format(
-                unit=unit, section=section
-            )
-        else:
-            effect = _("1 token a rank above its default ({section})").format(section=section)
+        effect = _("1 token a rank above its default ({section})").format(
+            section=ruleset.section("skills")
+        )
         return [Pick(s.name, (), effect, s.note) for s in entries]
     if kind == Trait.Kind.GIFT:
         return [

@@ -369,6 +369,25 @@ def test_the_picker_shows_each_entrys_cost_and_what_adding_it_does(
     assert response.status_code == 200
 
 
+def test_a_skill_priced_from_its_default_is_quoted_at_the_pickers_add_at(player, player_client):
+    """Fudge Basics prices a skill a level at a time from its default, Poor: the picker set
+    to Great quotes Climbing at 4 skill levels, and adding it there takes the 4 it said."""
+    character = character_create(owner=player, name="Pip", ruleset="fudge-basics")
+    builder = reverse("character_builder", args=[character.pk])
+    picker = player_client.get(f"{builder}?picker=skill&level={GREAT}", **HTMX).content.decode()
+    climbing = picker[picker.index("<bdi>Climbing</bdi>") :]
+    assert (
+        re.search(r"Adding it: ([^.]*)\.", climbing)
+        .group(1)
+        .startswith("at Great it takes 4 skill levels (from its default, Poor, ")
+    )
+    before = build_report(character_to_rules(character), ruleset_for(character)).balance
+    add_trait(player_client, character, "skill", name="Climbing", level=GREAT)
+    character = Character.objects.get(pk=character.pk)
+    after = build_report(character_to_rules(character), ruleset_for(character)).balance
+    assert before - after == 4
+
+
 @pytest.mark.parametrize(
     "kind, name, other, fields",
     [
