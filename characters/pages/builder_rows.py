@@ -131,8 +131,8 @@ class Section:
     gift_names: frozenset[str]  # the character's, casefolded: what a spell's pick needs
     noun: str = ""  # one of them, for "Add a skill…"
     add_refused: bool = False  # its add form is one the player sent that did not validate
-    # Its picker's Add at as chosen before an Undo or Redo, which loaded the page again
-    # (views.builder._query_reopening_picker); None: its add form's.
+    # Its picker's Add at as its select sent it (drawing the picker again, or by Undo and
+    # Redo: views.builder._query_reopening_picker); None: its add form's level.
     picker_level: str | None = None
 
     @cached_property
@@ -153,13 +153,11 @@ class Section:
 
     @cached_property
     def picks(self) -> list:
-        """The catalogue's entries for this list, with what adding each does (the picker)."""
-        return self.picks_at(self.pick_level[0])
-
-    def picks_at(self, level) -> list:
-        """The picks, a skill's or a spell's cost quoted at `level`, the picker's Add at as
-        its select holds it: at Fair where that is no level (a superpower's "No level", a
-        list without one, a refused add form's level that is not one)."""
+        """The catalogue's entries for this list, with what adding each does (the picker): a
+        skill's or a spell's cost quoted at its Add at (pick_level), at Fair where that is no
+        level (a superpower's "No level", a list without one, a refused add form's level that
+        is not one)."""
+        level = self.pick_level[0]
         return [
             replace(pick, taken=True) if pick.name.casefold() in self.taken else pick
             for pick in catalog_picks(self.ruleset, self.gift_names, self.kind, _quoted_at(level))

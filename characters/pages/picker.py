@@ -278,31 +278,20 @@ def section_of(context: dict, kind: str):
     return next((s for s in context["sections"] if s.kind == kind), None)
 
 
-def open_picks(context: dict, kind: str, level: str | None = None) -> list | None:
+def open_picks(context: dict, kind: str) -> list | None:
     """The picks of the list `kind` (a trait kind, or EQUIPMENT), shown whole on the
-    builder page whose context this is, quoted at `level` (the picker's Add at, as chosen;
-    None: its add form's); None when its rules have no such list."""
+    builder page whose context this is; None when its rules have no such list."""
     if kind == EQUIPMENT:
         return context["equipment_picks"]
     section = section_of(context, kind)
-    if section is None:
-        return None
-    return section.picks if level is None else section.picks_at(level)
+    return None if section is None else section.picks
 
 
-def chosen_level(context: dict, kind: str, level: str | None) -> str | None:
-    """`level` as sent by a picker's Add at, if it is one of its choices ("No level" too);
-    else None."""
+def choose_picker_level(context: dict, kind: str, level: str | None) -> None:
+    """The picker of list `kind` set to the `level` its Add at sent (Section.picker_level),
+    if it is one of its choices ("No level" too); else it stays at its add form's."""
     section = section_of(context, kind) if kind != EQUIPMENT else None
-    offered = {str(value) for value, _ in section.pick_level[1]} if section else set()
-    return level if level in offered else None
-
-
-def keep_chosen_level(context: dict, kind: str, level: str | None) -> None:
-    """The page's picker of list `kind` drawn with its Add at at `level` (chosen_level), as
-    it was before the Undo or Redo that loaded the page again."""
-    section = section_of(context, kind) if kind != EQUIPMENT and level is not None else None
-    if section is not None:
+    if section is not None and level in {str(value) for value, _ in section.pick_level[1]}:
         section.picker_level = level
 
 
@@ -319,11 +308,10 @@ def pick_again(context: dict, kind: str, name: str) -> dict | None:
     return {"kind": kind, "pick": picks[number], "pick_number": number, "pick_oob": True}
 
 
-def picker_alone(context: dict, character_pk: int, chosen: str | None = None) -> dict:
+def picker_alone(context: dict, character_pk: int) -> dict:
     """What characters/picker.html reads beyond the builder page's context when its open
     picker is drawn alone (the page includes it with the same): its count, its noun, where
-    its Add posts, and the level an entry is added at (`chosen` by its Add at, else its add
-    form's)."""
+    its Add posts, and the level an entry is added at."""
     kind, picks = context["open_picker"], context["open_picks"]
     level, levels = None, ()
     if kind == EQUIPMENT:
@@ -332,7 +320,6 @@ def picker_alone(context: dict, character_pk: int, chosen: str | None = None) ->
         section = section_of(context, kind)
         noun, action, args = section.noun_said, "trait_add", [character_pk, kind]
         level, levels = section.pick_level
-        level = level if chosen is None else chosen
     return {
         "count": len(picks),
         "kind": kind,

@@ -37,8 +37,7 @@ from characters.pages.builder_news import (
 )
 from characters.pages.picker import (
     PICKER_KINDS,
-    chosen_level,
-    keep_chosen_level,
+    choose_picker_level,
     open_picks,
     pick_again,
     picker_alone,
@@ -78,19 +77,18 @@ def character_builder(request, pk):
     if kind:
         # The one list shown whole: the page, or with htmx the picker alone, its costs at
         # the level its Add at was set to (which draws it again, or Undo and Redo sent).
-        level = chosen_level(context, kind, request.GET.get("level"))
-        context["open_picks"] = open_picks(context, kind, level)
+        choose_picker_level(context, kind, request.GET.get("level"))
+        context["open_picks"] = open_picks(context, kind)
         if request.htmx:
-            return _picker(request, character, context, level)
-        keep_chosen_level(context, kind, level)
+            return _picker(request, character, context)
     return render(request, PAGE, context)
 
 
-def _picker(request, character, context, level):
+def _picker(request, character, context):
     """One catalogue picker with its whole list, as the builder page shows it open."""
     if context["open_picks"] is None:
         raise Http404("There is no such list in this character's rules.")
-    context |= picker_alone(context, character.pk, level)
+    context |= picker_alone(context, character.pk)
     return render(request, PICKER, context)
 
 

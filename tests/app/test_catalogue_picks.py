@@ -355,6 +355,12 @@ def test_the_picker_shows_each_entrys_cost_and_what_adding_it_does(
     powers = powers.content.decode()
     assert '<option value="" selected>No level</option>' in powers
     assert "Adding it: at Fair it takes 4 skill levels (a very hard spell, Mudge 1.62)" in powers
+    # The whole page keeps each drawing of a picker by the level it is drawn at: the one at
+    # "No level" (Undo's page) is not the one at its add row's level, Fair.
+    for query, selected in (("&level=", "No level"), ("", "Fair"), ("&level=", "No level")):
+        whole = player_client.get(f"{builder}?picker=power{query}").content.decode()
+        whole = whole[whole.index('id="picker-power"') :]
+        assert re.findall(r'<option value="-?\d*" selected>([^<]+)<', whole)[0] == selected
     # A list whose entries have no level offers no "Add at", drawn alone or with the page.
     for query in ("?picker=gift", "?picker=fault"):
         for headers in (HTMX, {}):
