@@ -89,7 +89,7 @@ def _as_skill(ruleset: Ruleset, difficulty: str, what: str, level: int) -> str:
     the picker's "Add at": its cost at Fair (Mudge 1.62) and one a level from there, in the
     ruleset's words. A player adding it at the level the picker says pays what it says."""
     cost = ruleset.difficulty_costs.get(difficulty or SKILL_DIFFICULTY, 2) + level - FAIR
-    return _quoted_at(ruleset, level, cost, what)
+    return _quote(ruleset, level, cost, what)
 
 
 def _as_flat_skill(ruleset: Ruleset, name: str, level: int) -> str:
@@ -97,10 +97,11 @@ def _as_flat_skill(ruleset: Ruleset, name: str, level: int) -> str:
     Basics: Poor), as _as_skill quotes one priced by difficulty."""
     default = skill_default(ruleset, name, None)
     what = _("from its default, {default}").format(default=_level(ruleset, default))
-    return _quoted_at(ruleset, level, level - default, what)
+    return _quote(ruleset, level, level - default, what)
 
 
-def _quoted_at(ruleset: Ruleset, level: int, cost: int, what: str) -> str:
+def _quote(ruleset: Ruleset, level: int, cost: int, what: str) -> str:
+    """A skill's cost at the picker's Add at, and one a level from there."""
     return _(
         "at {level} it takes {cost} ({what}, {section}), one more or one fewer for each level "
         "above or below {level}"

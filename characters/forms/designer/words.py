@@ -20,7 +20,6 @@ RULES_TEXT = "rules text"  # a catalogue entry's note, a power's lines
 RULES_NAMES = "rules names"  # one a line: a template's gifts
 RULES_TEXTS = "rules texts"  # one a line: a template's notes
 NAMED_LEVELS = "named levels"  # one a line, "Strength: Good": a template's least attributes
-LADDER = "ladder"  # one word of the standard ladder (a NAMED_LEVELS line's level)
 
 
 def shown(value, kind: str):
@@ -94,7 +93,7 @@ _SAID_AND_KEPT = {
     RULES_TEXTS: (_each_line(rules_text), _each_line(typed_text)),
     NAMED_LEVELS: (
         _each_line(_named_level(rules_name, vocabulary.ladder_text)),
-        _each_line(_named_level(typed_key, lambda level: kept(level, LADDER))),
+        _each_line(_named_level(typed_key, lambda level: vocabulary.ladder_typed([level])[0])),
     ),
 }
 
@@ -103,6 +102,4 @@ def _said(kind: str) -> dict[str, str]:
     """Each built-in word of `kind` (its English) in the active language."""
     if kind == ONE_OF_A_LIST:
         return {one: vocabulary.noun(one, many, 1) for one, many in vocabulary.NOUNS}
-    if kind == LADDER:
-        return {word: vocabulary.ladder_word(word) for word in vocabulary.LADDER}
     return {str(word): str(said) for word, said in vocabulary.TERMS[kind].items()}
