@@ -463,7 +463,8 @@ def build_sheet(
         faults_title=_title(terms, "faults") if ruleset.gifts_and_faults else "",
         harm_title=vocabulary.term(harm.title, "harm") if harm else "",
         harm_caused_by=vocabulary.term(harm.caused_by, "harm") if harm else "",
-        harm_note=_note(harm.note) if harm else "",
+        # A built-in's notes in the reader's language; a GM's own as written.
+        harm_note=vocabulary.term(harm.note, "ruleset note") if harm else "",
         fair_word=_word(ruleset, 0),
         ladder_words=(
             Sheet.ladder_words
@@ -476,7 +477,7 @@ def build_sheet(
         reference_caption=_("Cost of {a_skill} at creation, in {units}").format(
             a_skill=_with_article(terms.noun("skills")), units=_cost_units(terms.cost_unit)
         ),
-        dice_note=_note(terms.dice_note),
+        dice_note=vocabulary.term(terms.dice_note, "ruleset note"),
         dice_section=ruleset.cites("dice"),
         skill_noun=list_noun(terms.noun("skills")),
         uncommitted=_uncommitted(character, ruleset),
@@ -503,11 +504,6 @@ def _title(terms, list_name: str) -> str:
 def _word(ruleset: Ruleset, level: int) -> str:
     """A level in the ruleset's ladder, in the reader's language where the ladder is standard."""
     return SPEAKER.level(Level(level, ruleset.ladder))
-
-
-def _note(text: str) -> str:
-    """A built-in ruleset's note in the reader's language; a GM's own as written."""
-    return vocabulary.term(text, "ruleset note")
 
 
 def _skill_marks() -> str:

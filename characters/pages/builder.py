@@ -53,12 +53,6 @@ from rules.trades import amount_phrase
 from rules.words import Noun
 
 
-def hint(text: str) -> str:
-    """A ruleset's hint in the reader's language (a built-in's, vocabulary.TERMS); a GM's own
-    as written."""
-    return vocabulary.term(text, "ruleset note")
-
-
 @dataclass
 class Pool:
     key: str
@@ -135,8 +129,9 @@ def builder_context(
         "build_changed": build_changed(character),
         "pools": pools_of(report, ruleset),
         "catalogue_title": catalogue_title(ruleset),
-        "equipment_hint": hint(ruleset.terms.equipment_hint),
-        "personality_hint": hint(ruleset.terms.personality_hint),
+        # A built-in's hints in the reader's language; a GM's own as written.
+        "equipment_hint": vocabulary.term(ruleset.terms.equipment_hint, "ruleset note"),
+        "personality_hint": vocabulary.term(ruleset.terms.personality_hint, "ruleset note"),
         "sections": trait_sections(
             ruleset, value, report, by_kind, issues, gift_names, forms=forms, version=version
         ),
